@@ -1,0 +1,152 @@
+// The ONLY place that spawns termux-* (and other device) commands. Termux:API commands
+// block forever when the app is missing or frozen, exit 0 when they fail, and report a
+// missing permission as {"error": "..."} on stdout. So every call here: runs without a
+// shell, in its own process group (the script's grandchild does the waiting), with a
+// timeout that kills the whole group, and is judged on exit code, time and stdout.
+import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+export type RunFailure =
+  | 'not_found' // the executable is not on PATH
+  | 'timeout' // no answer within the timeout (killed)
+  | 'permission_denied' // {"error": "...permission..."}
+  | 'api_error' // {"error": ...}, non-zero exit, or an answer that cannot be parsed
+  | 'no_output'; // expected an answer, got nothing (Termux:API's internal errors)
+
+type Outcome =
+  | { ok: true; stdout: string; json: unknown }
+  | { ok: false; failure: RunFailure; detail: string };
+export type RunResult = Outcome & { ms: number };
+
+export interface RunOptions {
+  timeoutMs: number;
+  /** Written to stdin, which is then closed. Without it stdin is closed at once. */
+  input?: string;
+  /** 'json': stdout must be JSON; 'text': any non-empty text; 'none': output ignored. */
+  expect: 'json' | 'text' | 'none';
+  /** Output beyond this is cut off (protects memory from a runaway command). */
+  maxOutputBytes?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Finds an executable on PATH without running anything. */
+export function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+const PERMISSION_TEXT = /permission/i;
+
+/** Recognizes Termux:API's {"error": "..."} answer. */
+export function termuxError(json: unknown): string | undefined {
+  if (json && typeof json === 'object' && !Array.isArray(json) && 'error' in json) {
+    const e = (json as { error: unknown }).error;
+    return typeof e === 'string' ? e : JSON.stringify(e);
+  }
+  return undefined;
+}
+
+function judge(stdout: string, expect: RunOptions['expect']): Outcome {
+  const trimmed = stdout.trim();
+  let json: unknown;
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      json = JSON.parse(trimmed);
+    } catch {
+      json = undefined;
+    }
+  }
+  const error = termuxError(json);
+  if (error !== undefined) {
+    return {
+      ok: false,
+      failure: PERMISSION_TEXT.test(error) ? 'permission_denied' : 'api_error',
+      detail: error.slice(0, 300),
+    };
+  }
+  if (expect === 'none') return { ok: true, stdout, json };
+  if (trimmed === '') return { ok: false, failure: 'no_output', detail: 'the command printed nothing' };
+  if (expect === 'json' && json === undefined) {
+    return { ok: false, failure: 'api_error', detail: 'the command printed something that is not JSON' };
+  }
+  return { ok: true, stdout, json };
+}
+
+export function runCommand(command: string, args: string[], opts: RunOptions): Promise<RunResult> {
+  const started = performance.now();
+  const maxBytes = opts.maxOutputBytes ?? 1024 * 1024;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (r: Outcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ ...r, ms: Math.round(performance.now() - started) });
+    };
+
+    const child = spawn(command, args, {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true, // own process group, so the timeout can kill grandchildren too
+      env: opts.env ?? process.env,
+      shell: false,
+    });
+
+    const killGroup = () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+
+    const timer = setTimeout(() => {
+      killGroup();
+      finish({ ok: false, failure: 'timeout', detail: `no answer within ${opts.timeoutMs} ms` });
+    }, opts.timeoutMs);
+
+    const out: Buffer[] = [];
+    let outBytes = 0;
+    let errText = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (outBytes < maxBytes) out.push(chunk);
+      outBytes += chunk.length;
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (errText.length < 2000) errText += chunk.toString('utf8');
+    });
+
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      finish(
+        err.code === 'ENOENT'
+          ? { ok: false, failure: 'not_found', detail: `${command} is not installed (not found on PATH)` }
+          : { ok: false, failure: 'api_error', detail: `could not run ${command}: ${err.code ?? err.message}` },
+      );
+    });
+
+    child.on('close', (code, signal) => {
+      if (code !== 0) {
+        const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        const stderr = errText.trim().split('\n').slice(-1)[0]?.slice(0, 200);
+        finish({ ok: false, failure: 'api_error', detail: stderr ? `${command} ${why}: ${stderr}` : `${command} ${why}` });
+        return;
+      }
+      finish(judge(Buffer.concat(out).toString('utf8').slice(0, maxBytes), opts.expect));
+    });
+
+    // A child that exits without reading stdin makes the write fail with EPIPE: the
+    // outcome is judged by its exit, not by this error.
+    child.stdin.on('error', () => {});
+    child.stdin.end(opts.input ?? '');
+    child.unref();
+  });
+}

@@ -1,0 +1,112 @@
+// createGateway(config): takes the home's lock, loads the key, detects the mode and
+// builds the app. listen() binds port 8080 (dual stack, IPv4 fallback); stop() stops
+// accepting, lets in-flight requests finish, and releases everything.
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { buildApp } from './app.js';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config.js';
+import { findOnPath } from './device/termux.js';
+import { ensurePrivateDir } from './fs-util.js';
+import { createApiKeyFile, type SecretFile } from './keys.js';
+import { acquireLock } from './lock.js';
+import type { Mode, RuntimeInfo } from './runtime.js';
+import { VERSION } from './version.js';
+
+export const PORT = 8080;
+
+export class StartupError extends Error {
+  override name = 'StartupError';
+}
+
+export interface GatewayOptions {
+  config: Config;
+  logger?: Logger;
+  clock?: Clock;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface Gateway {
+  app: FastifyInstance;
+  runtime: RuntimeInfo;
+  apiKey: SecretFile;
+  config: Config;
+  /** Listens on port 8080; returns the host it bound ('::' or '0.0.0.0'). */
+  listen(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** real if termux-sms-send is on PATH, else simulated; SMS_GATEWAY_MODE forces one. */
+export function detectMode(config: Config, env: NodeJS.ProcessEnv): Mode {
+  const senderFound = findOnPath('termux-sms-send', env) !== undefined;
+  if (config.mode === 'real' && !senderFound) {
+    throw new StartupError(
+      'SMS_GATEWAY_MODE=real but termux-sms-send is not on PATH: install it with `pkg install termux-api` and the Termux:API app',
+    );
+  }
+  return config.mode ?? (senderFound ? 'real' : 'simulated');
+}
+
+export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
+  const { config } = opts;
+  const clock = opts.clock ?? systemClock;
+  const env = opts.env ?? process.env;
+  const mode = detectMode(config, env);
+
+  ensurePrivateDir(config.home);
+  const releaseLock = acquireLock(config.home);
+  try {
+    const apiKey = createApiKeyFile(config.home);
+    apiKey.current(); // created on first start; a malformed file stops the start here
+    const runtime: RuntimeInfo = {
+      version: VERSION,
+      mode,
+      simulation: mode === 'real' ? 'none' : config.simulation,
+      smsEnabled: config.smsEnabled,
+      startedAt: clock.now(),
+    };
+    const app = await buildApp({ clock, runtime, apiKey: () => apiKey.current(), logger: opts.logger });
+
+    let stopped = false;
+    return {
+      app,
+      runtime,
+      apiKey,
+      config,
+      async listen() {
+        try {
+          await app.listen({ port: PORT, host: '::' });
+          return '::';
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException).code;
+          if (code === 'EADDRINUSE') {
+            throw new StartupError(`port ${PORT} is already in use: another gateway or program is listening on it`);
+          }
+          if (code !== 'EAFNOSUPPORT' && code !== 'EADDRNOTAVAIL') throw err;
+        }
+        // No IPv6 on this phone: IPv4 only.
+        try {
+          await app.listen({ port: PORT, host: '0.0.0.0' });
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+            throw new StartupError(`port ${PORT} is already in use: another gateway or program is listening on it`);
+          }
+          throw err;
+        }
+        return '0.0.0.0';
+      },
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        try {
+          await app.close();
+        } finally {
+          releaseLock();
+        }
+      },
+    };
+  } catch (err) {
+    releaseLock();
+    throw err;
+  }
+}

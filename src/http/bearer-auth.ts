@@ -1,0 +1,38 @@
+// Bearer key check: the third shared onRequest hook. Every route but GET/HEAD /health
+// needs exactly one `Authorization: Bearer <key>` header; anything else is 401. Node keeps
+// only the first of duplicated Authorization headers, so the raw header list is counted.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { secretsEqual } from '../keys.js';
+
+export const UNAUTHORIZED_BODY = { error: 'Unauthorized' } as const;
+
+/** Scheme word in any case, one space, one token with no whitespace. */
+const BEARER = /^bearer ([^\s]+)$/i;
+
+export function isPublicRoute(request: FastifyRequest): boolean {
+  return request.routeOptions.url === '/health' && (request.method === 'GET' || request.method === 'HEAD');
+}
+
+/** The token of the request's single Authorization header, or undefined if it has none usable. */
+export function bearerToken(rawHeaders: string[]): string | undefined {
+  let value: string | undefined;
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]!.toLowerCase() === 'authorization') {
+      count++;
+      value = rawHeaders[i + 1];
+    }
+  }
+  if (count !== 1 || value === undefined) return undefined;
+  return BEARER.exec(value)?.[1];
+}
+
+export function createBearerAuth(currentKey: () => string) {
+  return async function bearerAuth(request: FastifyRequest, reply: FastifyReply) {
+    if (isPublicRoute(request)) return;
+    const token = bearerToken(request.raw.rawHeaders);
+    if (token === undefined || !secretsEqual(token, currentKey())) {
+      return reply.code(401).send(UNAUTHORIZED_BODY);
+    }
+  };
+}

@@ -1,0 +1,95 @@
+// The project's error envelope and the one root error handler. Every error that is not a
+// guard's 401/403 leaves as { success: false, smsSent: false, error: { code, message } };
+// 5xx answers never carry internals (the error is logged once, with the request).
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+export type ErrorCode =
+  | 'invalid_request'
+  | 'message_too_long'
+  | 'not_found'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'send_rate_limited'
+  | 'send_failed'
+  | 'sms_disabled'
+  | 'storage_unavailable'
+  | 'internal_error';
+
+export interface ErrorBody {
+  success: false;
+  smsSent: false;
+  error: { code: ErrorCode; message: string };
+  retryAfterSeconds?: number;
+}
+
+/** An error meant for the client: status, code and a message that says what to do. */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+
+  body(): ErrorBody {
+    const body: ErrorBody = { success: false, smsSent: false, error: { code: this.code, message: this.message } };
+    if (this.retryAfterSeconds !== undefined) body.retryAfterSeconds = this.retryAfterSeconds;
+    return body;
+  }
+}
+
+export function sendApiError(reply: FastifyReply, err: ApiError) {
+  if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
+  return reply.code(err.statusCode).send(err.body());
+}
+
+/** Names the offending field(s) of a zod validation failure in one sentence. */
+function describeValidation(err: FastifyError): string {
+  if (hasZodFastifySchemaValidationErrors(err)) {
+    const parts = err.validation.slice(0, 3).map((issue) => {
+      const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+      const where = path ? `${err.validationContext ?? 'request'}.${path}` : (err.validationContext ?? 'request');
+      return `${where}: ${issue.message}`;
+    });
+    return `Invalid request: ${parts.join('; ')}`;
+  }
+  return `Invalid request: ${err.message}`;
+}
+
+/** Maps Fastify's own errors (body parser, routing, validation) to our codes. */
+export function toApiError(err: FastifyError): ApiError | undefined {
+  if (err instanceof ApiError) return err;
+  if (err.validation) return new ApiError(400, 'invalid_request', describeValidation(err));
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, 'payload_too_large', 'Request body is larger than 16 KB.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError(400, 'invalid_request', 'Request body is not valid JSON.');
+  }
+  const status = err.statusCode ?? 500;
+  if (status === 404) return new ApiError(404, 'not_found', 'No such route.');
+  if (status === 413) return new ApiError(413, 'payload_too_large', 'Request body is larger than 16 KB.');
+  if (status === 415) return new ApiError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
+  if (status >= 400 && status < 500) return new ApiError(400, 'invalid_request', 'Invalid request.');
+  return undefined;
+}
+
+export function installErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const apiError = toApiError(err);
+    if (apiError) return sendApiError(reply, apiError);
+    request.log.error({ err, method: request.method, route: request.routeOptions.url }, 'request failed');
+    return sendApiError(reply, new ApiError(500, 'internal_error', 'Internal error; the gateway logged the details.'));
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendApiError(reply, new ApiError(404, 'not_found', `No route ${request.method} ${request.url.split('?', 1)[0]}.`)),
+  );
+}

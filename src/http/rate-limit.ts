@@ -1,0 +1,102 @@
+// Per-caller rate limit: a token bucket behind @fastify/rate-limit's store interface.
+// Registered with global: false and added as the second shared onRequest hook (after the
+// local-network guard, before the key check, so failed key guesses are counted too).
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from './errors.js';
+import { canonicalAddress } from './local-network.js';
+import type { Clock } from '../clock.js';
+
+/** Tokens added per second: a caller at this steady rate is never refused. */
+export const RATE_PER_SECOND = 10;
+/** Bucket size: the steady rate plus a burst of 10 more within one second. */
+export const BUCKET_CAPACITY = 20;
+/** Buckets kept at most; a full (idle) bucket is the same as none, so those go first. */
+const MAX_BUCKETS = 10_000;
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+type IncrCallback = (err: Error | null, res: { current: number; ttl: number }) => void;
+
+/** A token bucket per key. `incr` takes one token or reports how long until one is there. */
+export function createTokenBucketStore(clock: Clock) {
+  const buckets = new Map<string, Bucket>();
+
+  const refill = (bucket: Bucket, now: number) => {
+    const elapsed = Math.max(0, now - bucket.at);
+    bucket.tokens = Math.min(BUCKET_CAPACITY, bucket.tokens + (elapsed * RATE_PER_SECOND) / 1000);
+    bucket.at = now;
+  };
+
+  const prune = (now: number) => {
+    for (const [key, bucket] of buckets) {
+      refill(bucket, now);
+      if (bucket.tokens >= BUCKET_CAPACITY) buckets.delete(key);
+    }
+    // Still too many live buckets (a flood from many addresses): drop the oldest.
+    for (const key of buckets.keys()) {
+      if (buckets.size <= MAX_BUCKETS) break;
+      buckets.delete(key);
+    }
+  };
+
+  const take = (key: string): { allowed: boolean; tokens: number; waitMs: number } => {
+    const now = clock.monotonicMs();
+    let bucket = buckets.get(key);
+    if (!bucket) {
+      if (buckets.size >= MAX_BUCKETS) prune(now);
+      bucket = { tokens: BUCKET_CAPACITY, at: now };
+      buckets.set(key, bucket);
+    }
+    refill(bucket, now);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return { allowed: true, tokens: bucket.tokens, waitMs: 0 };
+    }
+    return { allowed: false, tokens: bucket.tokens, waitMs: ((1 - bucket.tokens) * 1000) / RATE_PER_SECOND };
+  };
+
+  class TokenBucketStore {
+    incr(key: string, cb: IncrCallback) {
+      const r = take(key);
+      if (r.allowed) {
+        // current <= max means allowed; ttl is how long until the bucket is full again.
+        cb(null, {
+          current: BUCKET_CAPACITY - Math.floor(r.tokens),
+          ttl: Math.ceil(((BUCKET_CAPACITY - r.tokens) * 1000) / RATE_PER_SECOND),
+        });
+      } else {
+        cb(null, { current: BUCKET_CAPACITY + 1, ttl: Math.max(1, Math.ceil(r.waitMs)) });
+      }
+    }
+    child() {
+      return this;
+    }
+  }
+
+  return { Store: TokenBucketStore, take, size: () => buckets.size };
+}
+
+export async function registerRateLimit(app: FastifyInstance, clock: Clock) {
+  const { Store } = createTokenBucketStore(clock);
+  await app.register(rateLimit, {
+    global: false,
+    max: BUCKET_CAPACITY,
+    timeWindow: 1000,
+    store: Store as never,
+    keyGenerator: (request) => canonicalAddress(request.raw.socket?.remoteAddress) ?? 'unknown',
+    errorResponseBuilder: (_request, context) => {
+      const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
+      return new ApiError(
+        429,
+        'rate_limited',
+        `Too many requests from this address (about ${RATE_PER_SECOND} per second allowed); retry in ${seconds} s.`,
+        seconds,
+      );
+    },
+  });
+  app.addHook('onRequest', app.rateLimit());
+}

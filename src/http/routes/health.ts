@@ -1,0 +1,42 @@
+// GET /health: the liveness probe. No key needed, but behind the local-network guard
+// and the per-caller rate limit like every route.
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { RuntimeInfo } from '../../runtime.js';
+
+export const HealthSchema = z.object({
+  status: z.literal('ok'),
+  version: z.string(),
+  smsEnabled: z.boolean(),
+  mode: z.enum(['real', 'simulated']),
+  simulation: z.enum(['none', 'success', 'failure', 'random']),
+  testMode: z.boolean(),
+});
+export type Health = z.infer<typeof HealthSchema>;
+
+export function healthOf(runtime: RuntimeInfo): Health {
+  return {
+    status: 'ok',
+    version: runtime.version,
+    smsEnabled: runtime.smsEnabled,
+    mode: runtime.mode,
+    simulation: runtime.simulation,
+    testMode: runtime.mode === 'simulated',
+  };
+}
+
+export function healthRoutes(runtime: RuntimeInfo): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/health',
+      {
+        schema: {
+          summary: 'Liveness probe (no key needed)',
+          tags: ['gateway'],
+          response: { 200: HealthSchema },
+        },
+      },
+      async () => healthOf(runtime),
+    );
+  };
+}

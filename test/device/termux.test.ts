@@ -1,0 +1,74 @@
+import t from 'tap';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { findOnPath, runCommand } from '../../src/device/termux.js';
+import { fakeTermux, isAlive } from '../helper.js';
+
+t.test('a JSON answer is parsed; argv and stdin arrive exactly', async (t) => {
+  const fake = fakeTermux(t, ['termux-battery-status']);
+  fake.output('termux-battery-status', '{"percentage": 80, "status": "CHARGING"}\n');
+  const r = await runCommand('termux-battery-status', ['-a', 'b c'], { timeoutMs: 5000, expect: 'json', input: 'x\ny', env: fake.env });
+  t.equal(r.ok, true);
+  t.same(r.ok && r.json, { percentage: 80, status: 'CHARGING' });
+  const [call] = fake.calls('termux-battery-status');
+  t.same(call!.argv, ['-a', 'b c']);
+  t.equal(call!.stdin.toString(), 'x\ny');
+});
+
+t.test('Termux:API failures with exit 0 are recognized', async (t) => {
+  const fake = fakeTermux(t, ['termux-battery-status']);
+  const run = () => runCommand('termux-battery-status', [], { timeoutMs: 5000, expect: 'json', env: fake.env });
+  fake.mode('termux-battery-status', 'permission');
+  let r = await run();
+  t.equal(!r.ok && r.failure, 'permission_denied');
+  t.match(!r.ok && r.detail, /grant the following permissions/);
+  fake.mode('termux-battery-status', 'error');
+  r = await run();
+  t.equal(!r.ok && r.failure, 'api_error');
+  fake.mode('termux-battery-status', 'empty');
+  r = await run();
+  t.equal(!r.ok && r.failure, 'no_output');
+  fake.mode('termux-battery-status', 'garbage');
+  r = await run();
+  t.equal(!r.ok && r.failure, 'api_error');
+  t.match(!r.ok && r.detail, /not JSON/);
+  fake.mode('termux-battery-status', 'fail');
+  r = await run();
+  t.equal(!r.ok && r.failure, 'api_error');
+  t.match(!r.ok && r.detail, /exited with code 1: fake termux-battery-status failed/);
+});
+
+t.test('empty output is success when no answer is expected; text when text is', async (t) => {
+  const fake = fakeTermux(t, ['termux-sms-send', 'getprop']);
+  const r = await runCommand('termux-sms-send', ['-n', '123'], { timeoutMs: 5000, expect: 'none', input: 'hi', env: fake.env });
+  t.equal(r.ok, true);
+  fake.output('getprop', 'Europe/Berlin\n');
+  const p = await runCommand('getprop', ['persist.sys.timezone'], { timeoutMs: 5000, expect: 'text', env: fake.env });
+  t.equal(p.ok && p.stdout.trim(), 'Europe/Berlin');
+});
+
+t.test('a hanging command is killed with its whole process group at the timeout', async (t) => {
+  const fake = fakeTermux(t, ['termux-sms-send']);
+  fake.mode('termux-sms-send', 'hang');
+  const started = Date.now();
+  const r = await runCommand('termux-sms-send', ['-n', '1'], { timeoutMs: 400, expect: 'none', input: 'x', env: fake.env });
+  t.equal(!r.ok && r.failure, 'timeout');
+  t.ok(Date.now() - started < 3000, 'returned soon after the timeout');
+  const [call] = fake.calls('termux-sms-send');
+  t.ok(call?.grandchild, 'the fake started a grandchild that holds stdout');
+  for (let i = 0; i < 50 && isAlive(call!.grandchild!); i++) await sleep(20);
+  t.equal(isAlive(call!.grandchild!), false, 'the grandchild was killed too');
+});
+
+t.test('a missing executable is not_found', async (t) => {
+  const r = await runCommand('termux-definitely-missing', [], { timeoutMs: 1000, expect: 'json' });
+  t.equal(!r.ok && r.failure, 'not_found');
+  t.equal(findOnPath('termux-definitely-missing'), undefined);
+  t.ok(findOnPath('sh'));
+});
+
+t.test('output beyond the cap is cut, not buffered without end', async (t) => {
+  const fake = fakeTermux(t, ['getprop']);
+  fake.output('getprop', 'x'.repeat(10_000));
+  const r = await runCommand('getprop', [], { timeoutMs: 5000, expect: 'text', maxOutputBytes: 100, env: fake.env });
+  t.equal(r.ok && r.stdout.length, 100);
+});

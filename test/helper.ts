@@ -1,0 +1,194 @@
+// Shared test helpers: temp homes, a fake clock, an app built on the real hooks,
+// fake termux-* executables on PATH, and the real gateway process for end-to-end tests.
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Test } from 'tap';
+import { buildApp, type AppDeps } from '../src/app.js';
+import { createApiKeyFile } from '../src/keys.js';
+import type { Clock } from '../src/clock.js';
+import type { RuntimeInfo } from '../src/runtime.js';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const FAKE_TERMUX = join(ROOT, 'test/fixtures/bin/fake-termux');
+export const CLI = join(ROOT, 'bin/sms-gateway');
+
+export function tempDir(t: Test, prefix = 'smsgw-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export interface FakeClock extends Clock {
+  advance(ms: number): void;
+  set(wallMs: number): void;
+}
+
+/** A clock that only moves when told; wall and monotonic time move together unless set(). */
+export function fakeClock(start = Date.UTC(2026, 10, 21, 12, 0, 0)): FakeClock {
+  let wall = start;
+  let mono = 1_000_000;
+  return {
+    now: () => wall,
+    monotonicMs: () => mono,
+    advance(ms) {
+      wall += ms;
+      mono += ms;
+    },
+    set(wallMs) {
+      wall = wallMs;
+    },
+  };
+}
+
+export const testRuntime = (over: Partial<RuntimeInfo> = {}): RuntimeInfo => ({
+  version: '0.1.0',
+  mode: 'simulated',
+  simulation: 'success',
+  smsEnabled: true,
+  startedAt: Date.UTC(2026, 10, 21, 12, 0, 0),
+  ...over,
+});
+
+export async function testApp(t: Test, over: Partial<AppDeps> = {}) {
+  const home = tempDir(t);
+  const keyFile = createApiKeyFile(home);
+  const clock = fakeClock();
+  const app = await buildApp({ clock, runtime: testRuntime(), apiKey: () => keyFile.current(), ...over });
+  t.teardown(() => app.close());
+  return { app, home, keyFile, key: keyFile.current(), clock: (over.clock as FakeClock | undefined) ?? clock };
+}
+
+/** Fake termux-* executables in a fresh bin dir; control files in a fresh state dir. */
+export function fakeTermux(t: Test, names: string[]) {
+  const bin = tempDir(t, 'smsgw-bin-');
+  const state = tempDir(t, 'smsgw-fake-');
+  for (const name of names) symlinkSync(FAKE_TERMUX, join(bin, name));
+  const env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, FAKE_TERMUX_DIR: state };
+  return {
+    bin,
+    state,
+    env,
+    mode(name: string, mode: string) {
+      writeFileSync(join(state, `${name}.mode`), mode);
+    },
+    output(name: string, text: string) {
+      writeFileSync(join(state, `${name}.out`), text);
+    },
+    calls(name: string): { argv: string[]; stdin: Buffer; grandchild?: number }[] {
+      const dir = join(state, `${name}.calls`);
+      if (!existsSync(dir)) return [];
+      return readdirSync(dir)
+        .filter((f) => f.endsWith('.argv'))
+        .sort()
+        .map((f) => {
+          const base = join(dir, f.slice(0, -'.argv'.length));
+          const argv = readFileSync(`${base}.argv`, 'utf8').split('\0').slice(0, -1);
+          const stdin = existsSync(`${base}.stdin`) ? readFileSync(`${base}.stdin`) : Buffer.alloc(0);
+          const gc = existsSync(`${base}.grandchild`) ? Number(readFileSync(`${base}.grandchild`, 'utf8')) : undefined;
+          return gc === undefined ? { argv, stdin } : { argv, stdin, grandchild: gc };
+        });
+    },
+  };
+}
+
+/** True while the process exists and is not a zombie (a container's init may not reap). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Port 8080 is fixed, and tap runs test files in parallel: every test that starts the real
+ * gateway holds this machine-wide lock (a directory) for as long as it runs.
+ */
+const PORT_LOCK = join(tmpdir(), 'sms-gateway-test-port-8080.lock');
+export async function holdPort8080(t: Test): Promise<void> {
+  for (;;) {
+    try {
+      mkdirSync(PORT_LOCK);
+      writeFileSync(join(PORT_LOCK, 'pid'), String(process.pid));
+      break;
+    } catch {
+      let owner = NaN;
+      try {
+        owner = Number(readFileSync(join(PORT_LOCK, 'pid'), 'utf8'));
+      } catch {
+        // being created or removed
+      }
+      if (Number.isInteger(owner) && owner > 0 && !isAlive(owner)) rmSync(PORT_LOCK, { recursive: true, force: true });
+      await sleep(100);
+    }
+  }
+  t.teardown(() => rmSync(PORT_LOCK, { recursive: true, force: true }));
+}
+
+export interface RunningGateway {
+  proc: ChildProcess;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+/** Starts `sms-gateway start` (the built CLI) and waits until /health answers. */
+export async function startGateway(t: Test, env: NodeJS.ProcessEnv, caller = '127.0.0.1'): Promise<RunningGateway> {
+  const proc = spawn(process.execPath, [CLI, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((res) => proc.on('exit', (code) => res(code)));
+  t.teardown(async () => {
+    if (proc.exitCode === null && proc.signalCode === null) {
+      proc.kill('SIGKILL');
+      await exited;
+    }
+  });
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`gateway exited early (${proc.exitCode}): ${out}`);
+    try {
+      const res = await httpGet('/health', {}, caller);
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`gateway did not answer /health: ${out}`);
+    await sleep(50);
+  }
+  return { proc, output: () => out, exited };
+}
+
+/** A plain HTTP request to the local gateway from a chosen loopback source address. */
+export async function httpGet(
+  path: string,
+  headers: Record<string, string> = {},
+  caller = '127.0.0.1',
+  method = 'GET',
+  body?: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  const http = await import('node:http');
+  return new Promise((res, rej) => {
+    const req = http.request(
+      { host: '127.0.0.1', port: 8080, path, method, headers, localAddress: caller, agent: false },
+      (r) => {
+        let data = '';
+        r.on('data', (d: Buffer) => (data += d.toString()));
+        r.on('end', () => res({ status: r.statusCode ?? 0, headers: r.headers, body: data }));
+      },
+    );
+    req.on('error', rej);
+    req.setTimeout(10_000, () => req.destroy(new Error('timeout')));
+    req.end(body);
+  });
+}
