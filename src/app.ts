@@ -2,7 +2,7 @@
 // (the start command does). The three guards are shared onRequest hooks added here,
 // explicitly and in this order, because the order is the security:
 //   local-network guard (403) -> per-caller rate limit (429) -> bearer key (401)
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import swagger from '@fastify/swagger';
 import {
   jsonSchemaTransform,
@@ -13,12 +13,16 @@ import {
 import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
 import type { RuntimeInfo } from './runtime.js';
-import { localNetworkGuard, canonicalAddress } from './http/local-network.js';
-import { registerRateLimit } from './http/rate-limit.js';
-import { createBearerAuth } from './http/bearer-auth.js';
-import { installErrorHandling } from './http/errors.js';
+import { localNetworkGuard, canonicalAddress, isLocalAddress, FORBIDDEN_BODY } from './http/local-network.js';
+import { rateLimitedError, registerRateLimit } from './http/rate-limit.js';
+import { createBearerAuth, isAuthorized, UNAUTHORIZED_BODY } from './http/bearer-auth.js';
+import { ApiError, installErrorHandling, sendApiError } from './http/errors.js';
 import { healthRoutes } from './http/routes/health.js';
 import { openapiRoutes } from './http/routes/openapi.js';
+import { sendRoutes } from './http/routes/send.js';
+import { messageRoutes } from './http/routes/messages.js';
+import { statsRoutes } from './http/routes/stats.js';
+import type { Services } from './services.js';
 
 export const BODY_LIMIT = 16 * 1024;
 
@@ -27,11 +31,25 @@ export interface AppDeps {
   runtime: RuntimeInfo;
   /** The current API key (re-read after a rotation). */
   apiKey: () => string;
-  logger?: Logger;
+  services: Services;
+  logger?: Logger | undefined;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  let limiter: Awaited<ReturnType<typeof registerRateLimit>> | undefined;
   const app = Fastify({
+    // A URL the router cannot decode skips every hook, so the same three guards are
+    // applied here, in the same order, before the 400.
+    frameworkErrors: (err, request, untypedReply) => {
+      const reply = untypedReply as unknown as FastifyReply;
+      const peer = request.raw.socket?.remoteAddress;
+      if (!isLocalAddress(peer)) return reply.code(403).send(FORBIDDEN_BODY);
+      const bucket = limiter?.take(canonicalAddress(peer) ?? 'unknown');
+      if (bucket && !bucket.allowed) return sendApiError(reply, rateLimitedError(bucket.waitMs));
+      if (!isAuthorized(request.raw.rawHeaders, deps.apiKey)) return reply.code(401).send(UNAUTHORIZED_BODY);
+      const message = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'Invalid request: a path segment is too long.' : 'Invalid request: the URL is not valid.';
+      return sendApiError(reply, new ApiError(400, 'invalid_request', message));
+    },
     loggerInstance: deps.logger as FastifyBaseLogger | undefined,
     // Fastify's own two lines per request are off; the onResponse hook below writes one.
     logController: new LogController({ disableRequestLogging: true }),
@@ -49,7 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorHandling(app);
 
   app.addHook('onRequest', localNetworkGuard);
-  await registerRateLimit(app, deps.clock);
+  limiter = await registerRateLimit(app, deps.clock);
   app.addHook('onRequest', createBearerAuth(deps.apiKey));
 
   // One log line per request: method, route, status, duration, caller. Never headers,
@@ -84,5 +102,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes(deps.runtime));
   await app.register(openapiRoutes);
+  await app.register(sendRoutes(deps.services.sendService, BODY_LIMIT));
+  await app.register(messageRoutes(deps.services.messages));
+  await app.register(statsRoutes(deps.services.stats, deps.services.calendar, deps.clock));
   return app;
 }

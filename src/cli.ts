@@ -7,6 +7,7 @@ import { LockError } from './lock.js';
 import { VERSION } from './version.js';
 import { keyCommand, keyHelp } from './commands/key.js';
 import { startCommand, startHelp } from './commands/start.js';
+import { sendCommand, sendHelp } from './commands/send.js';
 
 export interface CommandContext {
   env: NodeJS.ProcessEnv;
@@ -26,6 +27,7 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   start: { run: startCommand, help: startHelp, summary: 'run the gateway on port 8080 (foreground)' },
   key: { run: keyCommand, help: keyHelp, summary: 'show | rotate the API key' },
+  send: { run: sendCommand, help: sendHelp, summary: 'send one SMS through the running gateway' },
 };
 
 export const mainHelp = `sms-gateway ${VERSION}: send SMS through this phone from the local network

@@ -12,6 +12,12 @@ import { createApiKeyFile, type SecretFile } from './keys.js';
 import { acquireLock } from './lock.js';
 import type { Mode, RuntimeInfo } from './runtime.js';
 import { VERSION } from './version.js';
+import { join } from 'node:path';
+import { openDatabase } from './store/database.js';
+import { createServices, type Services } from './services.js';
+import { createSimulatedSender, createTermuxSender } from './sms/senders.js';
+import { chooseTimeZone, createCalendar } from './time-zone.js';
+import { probeSimCount } from './device/probes.js';
 
 export const PORT = 8080;
 
@@ -31,6 +37,7 @@ export interface Gateway {
   runtime: RuntimeInfo;
   apiKey: SecretFile;
   config: Config;
+  services: Services;
   /** Listens on port 8080; returns the host it bound ('::' or '0.0.0.0'). */
   listen(): Promise<string>;
   stop(): Promise<void>;
@@ -65,7 +72,37 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       smsEnabled: config.smsEnabled,
       startedAt: clock.now(),
     };
-    const app = await buildApp({ clock, runtime, apiKey: () => apiKey.current(), logger: opts.logger });
+    const dbPath = join(config.home, 'gateway.db');
+    let db: ReturnType<typeof openDatabase>;
+    try {
+      db = openDatabase(dbPath);
+    } catch (err) {
+      throw new StartupError(`cannot open ${dbPath}: ${(err as Error).message}`);
+    }
+    // Simulated mode has no phone to ask: it offers two SIM slots so dual-SIM clients
+    // can be tried. In real mode the count comes from the phone; until it answers (or
+    // when it cannot tell) only slot 1 is known to exist.
+    let simCount = mode === 'real' ? 1 : 2;
+    if (mode === 'real') {
+      void probeSimCount(env).then((n) => {
+        if (n !== undefined) simCount = n;
+      });
+    }
+    const calendar = createCalendar(chooseTimeZone([env.TZ]));
+    const services = createServices({
+      db,
+      clock,
+      runtime,
+      sender:
+        mode === 'real'
+          ? createTermuxSender({ timeoutMs: config.sendTimeoutMs, env })
+          : createSimulatedSender(config.simulation),
+      calendar: () => calendar,
+      defaultSim: config.defaultSim,
+      simCount: () => simCount,
+      logger: opts.logger,
+    });
+    const app = await buildApp({ clock, runtime, apiKey: () => apiKey.current(), services, logger: opts.logger });
 
     let stopped = false;
     return {
@@ -73,6 +110,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       runtime,
       apiKey,
       config,
+      services,
       async listen() {
         try {
           await app.listen({ port: PORT, host: '::' });
@@ -99,8 +137,10 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
         if (stopped) return;
         stopped = true;
         try {
-          await app.close();
+          await app.close(); // waits for requests in flight, hand-offs included
+          await services.dispatcher.idle();
         } finally {
+          db.close();
           releaseLock();
         }
       },

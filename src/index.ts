@@ -1,1 +1,3 @@
-export {};
+// The package's public entry: the HTTP client for LAN users, and the app factory.
+export * from './client.js';
+export { buildApp } from './app.js';

@@ -11,6 +11,10 @@ import { buildApp, type AppDeps } from '../src/app.js';
 import { createApiKeyFile } from '../src/keys.js';
 import type { Clock } from '../src/clock.js';
 import type { RuntimeInfo } from '../src/runtime.js';
+import { openDatabase } from '../src/store/database.js';
+import { createServices } from '../src/services.js';
+import { createCalendar } from '../src/time-zone.js';
+import type { Handoff, HandoffResult, Sender } from '../src/sms/senders.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const FAKE_TERMUX = join(ROOT, 'test/fixtures/bin/fake-termux');
@@ -53,13 +57,68 @@ export const testRuntime = (over: Partial<RuntimeInfo> = {}): RuntimeInfo => ({
   ...over,
 });
 
-export async function testApp(t: Test, over: Partial<AppDeps> = {}) {
-  const home = tempDir(t);
+export interface TestAppOptions {
+  runtime?: Partial<RuntimeInfo>;
+  sender?: Sender;
+  simCount?: number;
+  defaultSim?: number;
+  timeZone?: string;
+  clock?: FakeClock;
+  home?: string;
+  logger?: AppDeps['logger'];
+}
+
+/** A sender that records every hand-off and answers as told (ok by default). */
+export function recordingSender(answer: () => HandoffResult | Promise<HandoffResult> = () => ({ ok: true })) {
+  const handoffs: Handoff[] = [];
+  const sender: Sender = {
+    async send(h) {
+      handoffs.push(h);
+      return answer();
+    },
+  };
+  return { sender, handoffs };
+}
+
+/** The app on the real hooks, with a temp home and database, a fake clock and a fake sender. */
+export async function testApp(t: Test, opts: TestAppOptions = {}) {
+  const home = opts.home ?? tempDir(t);
   const keyFile = createApiKeyFile(home);
-  const clock = fakeClock();
-  const app = await buildApp({ clock, runtime: testRuntime(), apiKey: () => keyFile.current(), ...over });
-  t.teardown(() => app.close());
-  return { app, home, keyFile, key: keyFile.current(), clock: (over.clock as FakeClock | undefined) ?? clock };
+  const clock = opts.clock ?? fakeClock();
+  const runtime = testRuntime(opts.runtime);
+  const recorder = recordingSender();
+  const db = openDatabase(join(home, 'gateway.db'));
+  const calendar = createCalendar(opts.timeZone ?? 'UTC');
+  const services = createServices({
+    db,
+    clock,
+    runtime,
+    sender: opts.sender ?? recorder.sender,
+    calendar: () => calendar,
+    defaultSim: opts.defaultSim ?? 1,
+    simCount: () => opts.simCount ?? 2,
+    logger: opts.logger,
+  });
+  const app = await buildApp({ clock, runtime, apiKey: () => keyFile.current(), services, logger: opts.logger });
+  t.teardown(async () => {
+    await app.close();
+    db.close();
+  });
+  const key = keyFile.current();
+  const auth = { authorization: `Bearer ${key}` };
+  /** POST /api/sms/send with the key from a local caller; advances the clock past the spacing first. */
+  const send = (body: unknown, headers: Record<string, string> = {}, caller = '192.168.1.20') => {
+    clock.advance(1000);
+    return app.inject({
+      method: 'POST',
+      url: '/api/sms/send',
+      remoteAddress: caller,
+      headers: { ...auth, 'content-type': 'application/json', ...headers },
+      payload: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  };
+  const get = (url: string, caller = '192.168.1.21') => app.inject({ url, remoteAddress: caller, headers: auth });
+  return { app, home, keyFile, key, auth, clock, services, db, handoffs: recorder.handoffs, send, get };
 }
 
 /** Fake termux-* executables in a fresh bin dir; control files in a fresh state dir. */

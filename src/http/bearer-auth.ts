@@ -27,12 +27,14 @@ export function bearerToken(rawHeaders: string[]): string | undefined {
   return BEARER.exec(value)?.[1];
 }
 
+export function isAuthorized(rawHeaders: string[], currentKey: () => string): boolean {
+  const token = bearerToken(rawHeaders);
+  return token !== undefined && secretsEqual(token, currentKey());
+}
+
 export function createBearerAuth(currentKey: () => string) {
   return async function bearerAuth(request: FastifyRequest, reply: FastifyReply) {
     if (isPublicRoute(request)) return;
-    const token = bearerToken(request.raw.rawHeaders);
-    if (token === undefined || !secretsEqual(token, currentKey())) {
-      return reply.code(401).send(UNAUTHORIZED_BODY);
-    }
+    if (!isAuthorized(request.raw.rawHeaders, currentKey)) return reply.code(401).send(UNAUTHORIZED_BODY);
   };
 }

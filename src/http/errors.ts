@@ -3,44 +3,9 @@
 // 5xx answers never carry internals (the error is logged once, with the request).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ApiError } from '../api-error.js';
 
-export type ErrorCode =
-  | 'invalid_request'
-  | 'message_too_long'
-  | 'not_found'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
-  | 'rate_limited'
-  | 'send_rate_limited'
-  | 'send_failed'
-  | 'sms_disabled'
-  | 'storage_unavailable'
-  | 'internal_error';
-
-export interface ErrorBody {
-  success: false;
-  smsSent: false;
-  error: { code: ErrorCode; message: string };
-  retryAfterSeconds?: number;
-}
-
-/** An error meant for the client: status, code and a message that says what to do. */
-export class ApiError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly code: ErrorCode,
-    message: string,
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(message);
-  }
-
-  body(): ErrorBody {
-    const body: ErrorBody = { success: false, smsSent: false, error: { code: this.code, message: this.message } };
-    if (this.retryAfterSeconds !== undefined) body.retryAfterSeconds = this.retryAfterSeconds;
-    return body;
-  }
-}
+export { ApiError } from '../api-error.js';
 
 export function sendApiError(reply: FastifyReply, err: ApiError) {
   if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));

@@ -3,7 +3,7 @@
 // local-network guard, before the key check, so failed key guesses are counted too).
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from './errors.js';
+import { ApiError } from '../api-error.js';
 import { canonicalAddress } from './local-network.js';
 import type { Clock } from '../clock.js';
 
@@ -80,23 +80,27 @@ export function createTokenBucketStore(clock: Clock) {
   return { Store: TokenBucketStore, take, size: () => buckets.size };
 }
 
+/** Registers the limiter and its hook; returns the bucket check for requests that skip hooks. */
+export function rateLimitedError(waitMs: number): ApiError {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return new ApiError(
+    429,
+    'rate_limited',
+    `Too many requests from this address (about ${RATE_PER_SECOND} per second allowed); retry in ${seconds} s.`,
+    { retryAfterSeconds: seconds },
+  );
+}
+
 export async function registerRateLimit(app: FastifyInstance, clock: Clock) {
-  const { Store } = createTokenBucketStore(clock);
+  const { Store, take } = createTokenBucketStore(clock);
   await app.register(rateLimit, {
     global: false,
     max: BUCKET_CAPACITY,
     timeWindow: 1000,
     store: Store as never,
     keyGenerator: (request) => canonicalAddress(request.raw.socket?.remoteAddress) ?? 'unknown',
-    errorResponseBuilder: (_request, context) => {
-      const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
-      return new ApiError(
-        429,
-        'rate_limited',
-        `Too many requests from this address (about ${RATE_PER_SECOND} per second allowed); retry in ${seconds} s.`,
-        seconds,
-      );
-    },
+    errorResponseBuilder: (_request, context) => rateLimitedError(context.ttl),
   });
   app.addHook('onRequest', app.rateLimit());
+  return { take };
 }

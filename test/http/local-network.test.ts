@@ -63,3 +63,21 @@ t.test('X-Forwarded-For and Forwarded are ignored: only the TCP peer counts', as
   });
   t.equal(local.statusCode, 200);
 });
+
+t.test('a URL the router cannot decode still meets the guards in order: 403, 429, 401, then 400', async (t) => {
+  const { app, key } = await testApp(t);
+  const bad = '/api/messages/%ff';
+  const outside = await app.inject({ url: bad, remoteAddress: '8.8.8.8', headers: { authorization: `Bearer ${key}` } });
+  t.equal(outside.statusCode, 403);
+  t.same(outside.json(), FORBIDDEN_BODY);
+  const noKey = await app.inject({ url: bad, remoteAddress: '10.2.2.2' });
+  t.equal(noKey.statusCode, 401);
+  t.same(noKey.json(), { error: 'Unauthorized' });
+  const withKey = await app.inject({ url: bad, remoteAddress: '10.2.2.2', headers: { authorization: `Bearer ${key}` } });
+  t.equal(withKey.statusCode, 400);
+  t.equal(withKey.json().error.code, 'invalid_request');
+  for (let i = 0; i < 30; i++) await app.inject({ url: bad, remoteAddress: '10.2.2.3' });
+  const flooded = await app.inject({ url: bad, remoteAddress: '10.2.2.3' });
+  t.equal(flooded.statusCode, 429, 'bad URLs count against the caller too');
+  t.equal(flooded.json().error.code, 'rate_limited');
+});

@@ -1,0 +1,119 @@
+// A small typed client for the gateway's HTTP API, used by the command line and exported
+// for LAN users (`import { createClient } from 'sms-gateway/client'`). Sends carry an
+// Idempotency-Key that stays the same across retries, so a retry after a lost answer
+// never sends a second SMS. 429 answers are retried after their Retry-After.
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { MessageRecordSchema, PaginationSchema, SendResultSchema, StatsResponseSchema } from './http/schemas.js';
+import type { HealthSchema } from './http/routes/health.js';
+
+export interface SendInput {
+  to: string;
+  message: string;
+  simSlot?: number;
+}
+
+// The shapes are the server's own zod schemas (type-only imports: nothing of the server
+// is loaded by a client).
+export type SendResult = z.infer<typeof SendResultSchema>;
+export type MessageRecord = z.infer<typeof MessageRecordSchema>;
+export type Stats = z.infer<typeof StatsResponseSchema>['data'];
+export type Health = z.infer<typeof HealthSchema>;
+export type Page<T> = { data: T[]; pagination: z.infer<typeof PaginationSchema> };
+
+/** An answer that was not a success: the HTTP status and the gateway's code and message. */
+export class GatewayError extends Error {
+  override name = 'GatewayError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface ClientOptions {
+  /** e.g. http://192.168.1.50:8080 */
+  baseUrl: string;
+  apiKey: string;
+  /** Retries after 429 (waiting Retry-After) and, for sends, after a lost connection. Default 3. */
+  maxRetries?: number;
+  /** The longest Retry-After the client waits out by itself, in seconds. Default 60. */
+  maxWaitSeconds?: number;
+  timeoutMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export function createClient(opts: ClientOptions) {
+  const base = opts.baseUrl.replace(/\/+$/, '');
+  const maxRetries = opts.maxRetries ?? 3;
+  const maxWait = opts.maxWaitSeconds ?? 60;
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+
+  async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, retryOnNetworkError = false): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      let res: Response;
+      try {
+        res = await fetch(`${base}${path}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${opts.apiKey}`,
+            ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+            ...headers,
+          },
+          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+          signal: AbortSignal.timeout(opts.timeoutMs ?? 60_000),
+        });
+      } catch (err) {
+        if (retryOnNetworkError && attempt < maxRetries) {
+          await sleep(1000);
+          continue;
+        }
+        const cause = (err as { cause?: { code?: string } }).cause?.code;
+        throw new GatewayError(0, 'unreachable', `cannot reach the gateway at ${base}${cause ? ` (${cause})` : ''}`);
+      }
+      const text = await res.text();
+      let json: Record<string, unknown> = {};
+      try {
+        json = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        // not JSON: described below
+      }
+      if (res.ok) return json as T;
+      const retryAfter = Number(res.headers.get('retry-after') ?? json.retryAfterSeconds);
+      if (res.status === 429 && attempt < maxRetries && Number.isFinite(retryAfter) && retryAfter <= maxWait) {
+        await sleep(Math.max(1, retryAfter) * 1000);
+        continue;
+      }
+      const error = json.error as { code?: string; message?: string } | string | undefined;
+      if (typeof error === 'string') throw new GatewayError(res.status, res.status === 401 ? 'unauthorized' : 'forbidden', error);
+      throw new GatewayError(
+        res.status,
+        error?.code ?? 'http_error',
+        error?.message ?? `HTTP ${res.status}`,
+        Number.isFinite(retryAfter) ? retryAfter : undefined,
+      );
+    }
+  }
+
+  return {
+    health: () => call<Health>('GET', '/health'),
+    /** Sends one SMS. The same idempotencyKey (random by default) is used for every retry. */
+    send: (input: SendInput, options: { idempotencyKey?: string } = {}) =>
+      call<SendResult>('POST', '/api/sms/send', input, { 'idempotency-key': options.idempotencyKey ?? randomUUID() }, true),
+    messages: async (q: { limit?: number; offset?: number; status?: 'queued' | 'sent' | 'failed' } = {}) => {
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries(q)) if (v !== undefined) params.set(k, String(v));
+      const qs = params.toString();
+      return call<Page<MessageRecord> & { success: true }>('GET', `/api/messages${qs ? `?${qs}` : ''}`);
+    },
+    message: async (id: string) => (await call<{ data: MessageRecord }>('GET', `/api/messages/${encodeURIComponent(id)}`)).data,
+    stats: async () => (await call<{ data: Stats }>('GET', '/api/stats')).data,
+    /** GET any read endpoint's data (host info, diagnostics). */
+    read: async <T>(path: string) => (await call<{ data: T }>('GET', path)).data,
+  };
+}
+
+export type GatewayClient = ReturnType<typeof createClient>;

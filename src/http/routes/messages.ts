@@ -1,0 +1,58 @@
+// GET /api/messages (newest first, paginated, status filter) and GET /api/messages/:id.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ApiError } from '../../api-error.js';
+import type { MessageStore } from '../../store/messages.js';
+import {
+  COMMON_ERRORS,
+  MessageParamsSchema,
+  MessageResponseSchema,
+  MessagesPageSchema,
+  MessagesQuerySchema,
+  toMessageRecord,
+} from '../schemas.js';
+
+export function messageRoutes(store: MessageStore): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/messages',
+      {
+        schema: {
+          summary: 'Send history, newest first',
+          tags: ['sms'],
+          querystring: MessagesQuerySchema,
+          response: { 200: MessagesPageSchema, ...COMMON_ERRORS },
+        },
+      },
+      async (request) => {
+        const { limit, offset, status } = request.query;
+        const { rows, total } = store.list({ limit, offset, status });
+        return {
+          success: true as const,
+          data: rows.map(toMessageRecord),
+          pagination: { limit, offset, total, hasNext: offset + rows.length < total },
+        };
+      },
+    );
+
+    app.get(
+      '/api/messages/:id',
+      {
+        schema: {
+          summary: "One message's status",
+          tags: ['sms'],
+          params: MessageParamsSchema,
+          response: { 200: MessageResponseSchema, ...COMMON_ERRORS },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        if (!id.startsWith('msg_')) {
+          throw new ApiError(400, 'invalid_request', 'Invalid request: a message id starts with msg_.');
+        }
+        const row = store.get(id);
+        if (!row) throw new ApiError(404, 'not_found', `No message ${id} in the history (it keeps the newest 1000).`);
+        return { success: true as const, data: toMessageRecord(row) };
+      },
+    );
+  };
+}

@@ -1,0 +1,37 @@
+// GET /api/stats: today, this month and all time, from the daily roll-ups, in the
+// phone's time zone (named in the answer).
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Clock } from '../../clock.js';
+import type { StatsStore } from '../../store/stats.js';
+import type { Calendar } from '../../time-zone.js';
+import { COMMON_ERRORS, StatsResponseSchema } from '../schemas.js';
+
+export function statsRoutes(stats: StatsStore, calendar: () => Calendar, clock: Clock): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/stats',
+      {
+        schema: {
+          summary: 'Today, month and all-time counts',
+          tags: ['sms'],
+          response: { 200: StatsResponseSchema, ...COMMON_ERRORS },
+        },
+      },
+      async () => {
+        const cal = calendar();
+        const now = clock.now();
+        const date = cal.dayOf(now);
+        const month = cal.monthOf(now);
+        return {
+          success: true as const,
+          data: {
+            timeZone: cal.timeZone,
+            today: { date, ...stats.day(date) },
+            month: { month, ...stats.month(month) },
+            allTime: stats.allTime(),
+          },
+        };
+      },
+    );
+  };
+}

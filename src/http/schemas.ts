@@ -1,0 +1,132 @@
+// Zod schemas of every request and response: validation, the route types, and (through
+// fastify-type-provider-zod and @fastify/swagger) the OpenAPI document. Response objects
+// are parsed on the way out, which also strips any field not declared here.
+import { z } from 'zod';
+import { MESSAGE_STATUSES, REASONS, type MessageRow } from '../store/messages.js';
+
+export const ErrorBodySchema = z.object({
+  success: z.literal(false),
+  smsSent: z.literal(false),
+  error: z.object({ code: z.string(), message: z.string() }),
+  retryAfterSeconds: z.number().int().optional(),
+  messageId: z.string().optional(),
+});
+
+export const GuardBodySchema = z.object({ error: z.string() });
+
+export const SendRequestSchema = z
+  .object({
+    to: z.string().max(64).describe('Recipient number; spaces, dashes, dots and parentheses are ignored'),
+    message: z.string().describe('Text to send, exactly as given'),
+    simSlot: z.number().int().min(1).max(8).optional().describe('1-based SIM slot; default SMS_GATEWAY_DEFAULT_SIM'),
+  })
+  .strict();
+
+export const SendResultSchema = z.object({
+  success: z.literal(true),
+  mode: z.enum(['real', 'simulated']),
+  smsSent: z.literal(true),
+  messageId: z.string(),
+  status: z.literal('queued'),
+  segments: z.number().int(),
+  simSlot: z.number().int(),
+  encoding: z.enum(['gsm7', 'ucs2']),
+  warning: z.string().optional().describe('Present when the message is more than one segment'),
+});
+
+export const MessageRecordSchema = z.object({
+  id: z.string(),
+  to: z.string(),
+  body: z.string(),
+  segments: z.number().int(),
+  billedSegments: z.number().int(),
+  status: z.enum(MESSAGE_STATUSES),
+  reason: z.enum(REASONS).nullable(),
+  sourceIp: z.string(),
+  createdAt: z.string().describe('ISO 8601 UTC'),
+  updatedAt: z.string().describe('ISO 8601 UTC'),
+  encoding: z.enum(['gsm7', 'ucs2']),
+  simSlot: z.number().int(),
+});
+export type MessageRecord = z.infer<typeof MessageRecordSchema>;
+
+export function toMessageRecord(row: MessageRow): MessageRecord {
+  return {
+    id: row.id,
+    to: row.to,
+    body: row.body,
+    segments: row.segments,
+    billedSegments: row.billedSegments,
+    status: row.status,
+    reason: row.reason,
+    sourceIp: row.sourceIp,
+    createdAt: new Date(row.createdAt).toISOString(),
+    updatedAt: new Date(row.updatedAt).toISOString(),
+    encoding: row.encoding,
+    simSlot: row.simSlot,
+  };
+}
+
+/** A whole-number query parameter within [min, max]. */
+const queryInt = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, `must be a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+    .optional()
+    .transform((v) => v ?? fallback);
+
+export const MessagesQuerySchema = z
+  .object({
+    limit: queryInt(1, 100, 20).describe('1 to 100, default 20'),
+    offset: queryInt(0, 1_000_000_000, 0).describe('0 or more, default 0'),
+    status: z.enum(MESSAGE_STATUSES).optional(),
+  })
+  .strict();
+
+export const PaginationSchema = z.object({
+  limit: z.number().int(),
+  offset: z.number().int(),
+  total: z.number().int(),
+  hasNext: z.boolean(),
+});
+
+export const MessagesPageSchema = z.object({
+  success: z.literal(true),
+  data: z.array(MessageRecordSchema),
+  pagination: PaginationSchema,
+});
+
+export const MessageParamsSchema = z.object({ id: z.string() });
+
+export const MessageResponseSchema = z.object({ success: z.literal(true), data: MessageRecordSchema });
+
+export const CountsSchema = z.object({
+  accepted: z.number().int().describe('messages accepted (queued records created)'),
+  sent: z.number().int(),
+  failed: z.number().int(),
+  queued: z.number().int().describe('accepted, not yet sent or failed'),
+  segments: z.number().int().describe('segments of the accepted messages'),
+  billedSegments: z.number().int().describe('segments handed to the radio (0 in simulated mode)'),
+});
+
+export const StatsResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({
+    timeZone: z.string().describe('the zone days and months are counted in'),
+    today: CountsSchema.extend({ date: z.string().describe('YYYY-MM-DD') }),
+    month: CountsSchema.extend({ month: z.string().describe('YYYY-MM') }),
+    allTime: CountsSchema,
+  }),
+});
+
+/** Error responses every protected route can give. */
+export const COMMON_ERRORS = {
+  400: ErrorBodySchema,
+  401: GuardBodySchema,
+  403: GuardBodySchema,
+  404: ErrorBodySchema,
+  429: ErrorBodySchema,
+  500: ErrorBodySchema,
+} as const;

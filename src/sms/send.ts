@@ -1,0 +1,256 @@
+// The send path after validation: sms_disabled, recipient and SIM checks, segments,
+// Idempotency-Key, budget and spacing, then: commit as queued -> one hand-off -> settle.
+// At most once: nothing here ever hands a message off a second time.
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import { ApiError } from '../api-error.js';
+import type { Clock } from '../clock.js';
+import type { RuntimeInfo } from '../runtime.js';
+import type { Calendar } from '../time-zone.js';
+import { isStorageUnavailable } from '../store/database.js';
+import type { MessageRow, MessageStore, Reason } from '../store/messages.js';
+import type { Dispatcher } from './dispatcher.js';
+import { newMessageId } from './ids.js';
+import { normalizeRecipient } from './recipient.js';
+import { countSegments, type Encoding } from './segments.js';
+import { BUDGET_SEGMENTS, type SendBudget } from './send-budget.js';
+import type { HandoffResult } from './senders.js';
+
+export interface SendRequest {
+  to: string;
+  message: string;
+  simSlot?: number | undefined;
+}
+
+export interface SendResult {
+  success: true;
+  mode: RuntimeInfo['mode'];
+  smsSent: true;
+  messageId: string;
+  status: 'queued';
+  segments: number;
+  simSlot: number;
+  encoding: Encoding;
+  warning?: string;
+}
+
+export interface SendOutcome {
+  statusCode: number;
+  body: unknown;
+}
+
+export interface SendServiceDeps {
+  store: MessageStore;
+  budget: SendBudget;
+  dispatcher: Dispatcher;
+  clock: Clock;
+  runtime: RuntimeInfo;
+  calendar: () => Calendar;
+  defaultSim: number;
+  /** SIM slots the phone reports (1-based slots 1..n are valid). */
+  simCount: () => number;
+  logger?: Logger | undefined;
+}
+
+const HINTS: Record<Reason, string> = {
+  permission_denied:
+    'Termux:API has no permission to send SMS: on the phone open Settings > Apps > Termux:API > Permissions and allow SMS (and Phone).',
+  termux_api_error: 'Termux:API reported an error; run `sms-gateway doctor` on the phone.',
+  timeout:
+    'termux-sms-send did not answer in time (is the Termux:API app installed, and not frozen or battery-restricted?). The SMS may still go out: check the phone before sending again.',
+  sender_unavailable: 'termux-sms-send is not installed: run `pkg install termux-api` and install the Termux:API app.',
+  interrupted:
+    'The gateway stopped while handing this message over. It is never resent automatically; check the phone before sending again.',
+  simulated_failure: 'This is a simulated failure (simulated mode); no radio was used.',
+  not_in_sent_box: "The phone's SMS store lists this message as failed.",
+  unconfirmed: "The phone's SMS store could not confirm this message.",
+};
+
+export function failureMessage(reason: Reason, detail?: string): string {
+  return `The SMS was not sent (${reason}${detail ? `: ${detail}` : ''}). ${HINTS[reason]}`;
+}
+
+export function requestHash(req: SendRequest): string {
+  return createHash('sha256')
+    .update(JSON.stringify([req.to, req.message, req.simSlot ?? null]))
+    .digest('hex');
+}
+
+const STORAGE_MESSAGE =
+  'The gateway cannot write its database (disk full or read-only?); nothing was sent. Free some space on the phone; the gateway recovers by itself.';
+
+export function createSendService(deps: SendServiceDeps) {
+  const { store, budget, dispatcher, clock, runtime, logger } = deps;
+  /** Idempotency keys whose first request is still being handled. */
+  const inFlight = new Map<string, { hash: string; outcome: Promise<SendOutcome> }>();
+
+  const resultBody = (row: MessageRow): SendResult => {
+    const body: SendResult = {
+      success: true,
+      mode: runtime.mode,
+      smsSent: true,
+      messageId: row.id,
+      status: 'queued',
+      segments: row.segments,
+      simSlot: row.simSlot,
+      encoding: row.encoding,
+    };
+    if (row.segments > 1) {
+      body.warning = `Message is ${row.segments} segments long (${row.encoding}); it is sent as a multipart SMS and billed as ${row.segments}.`;
+    }
+    return body;
+  };
+
+  const failureOutcome = (row: MessageRow, reason: Reason, detail?: string): SendOutcome => ({
+    statusCode: 502,
+    body: new ApiError(502, 'send_failed', failureMessage(reason, detail), { messageId: row.id }).body(),
+  });
+
+  /** The answer for a repeated Idempotency-Key: the stored one, or one rebuilt from the record. */
+  const replay = (row: MessageRow): SendOutcome => {
+    if (row.responseStatus !== null && row.responseBody !== null) {
+      return { statusCode: row.responseStatus, body: JSON.parse(row.responseBody) };
+    }
+    if (row.handedOffAt !== null) return { statusCode: 200, body: resultBody(row) };
+    return failureOutcome(row, row.reason ?? 'interrupted');
+  };
+
+  const validate = (req: SendRequest) => {
+    if (req.message.trim() === '') {
+      throw new ApiError(400, 'invalid_request', 'Invalid request: body.message is empty.');
+    }
+    if (!req.message.isWellFormed()) {
+      throw new ApiError(400, 'invalid_request', 'Invalid request: body.message contains a lone UTF-16 surrogate (broken emoji?).');
+    }
+    const recipient = normalizeRecipient(req.to);
+    if (!recipient.ok) throw new ApiError(400, 'invalid_request', `Invalid request: body.${recipient.message}.`);
+    const simSlot = req.simSlot ?? deps.defaultSim;
+    const sims = deps.simCount();
+    if (simSlot > sims) {
+      const which = req.simSlot === undefined ? `the default SIM slot ${simSlot} (SMS_GATEWAY_DEFAULT_SIM)` : `simSlot ${simSlot}`;
+      throw new ApiError(
+        400,
+        'invalid_request',
+        `Invalid request: ${which} does not exist; this phone reports ${sims} SIM slot${sims === 1 ? '' : 's'}.`,
+      );
+    }
+    const seg = countSegments(req.message);
+    if (seg.segments > BUDGET_SEGMENTS) {
+      throw new ApiError(
+        400,
+        'message_too_long',
+        `Message is ${seg.segments} segments long (${seg.encoding}); at most ${BUDGET_SEGMENTS} fit the per-minute send budget. Shorten it or split it into several messages.`,
+      );
+    }
+    return { number: recipient.number, simSlot, seg };
+  };
+
+  const accept = async (req: SendRequest, v: ReturnType<typeof validate>, sourceIp: string, key: string | undefined, hash: string) => {
+    const now = clock.now();
+    const row: MessageRow = {
+      id: newMessageId(now),
+      to: req.to,
+      sendTo: v.number,
+      body: req.message,
+      segments: v.seg.segments,
+      billedSegments: 0,
+      encoding: v.seg.encoding,
+      simSlot: v.simSlot,
+      status: 'queued',
+      reason: null,
+      sourceIp,
+      createdAt: now,
+      updatedAt: now,
+      statsDay: deps.calendar().dayOf(now),
+      handoffStartedAt: null,
+      handedOffAt: null,
+      idempotencyKey: key ?? null,
+      requestHash: key ? hash : null,
+      responseStatus: null,
+      responseBody: null,
+    };
+    try {
+      store.insertQueued(row);
+    } catch (err) {
+      if (isStorageUnavailable(err)) throw new ApiError(503, 'storage_unavailable', STORAGE_MESSAGE);
+      throw err;
+    }
+    budget.record(row.segments);
+    logger?.info({ id: row.id, segments: row.segments, encoding: row.encoding, simSlot: row.simSlot }, 'sms accepted');
+
+    let result: HandoffResult;
+    try {
+      result = await dispatcher.dispatch({
+        handoff: { number: v.number, text: req.message, simSlot: v.simSlot },
+        beforeHandoff: () => store.markHandoffStarted(row.id, clock.now()),
+      });
+    } catch (err) {
+      // The start of the hand-off could not be recorded, so it did not happen.
+      logger?.error({ id: row.id, err }, 'could not record the hand-off; message not sent');
+      if (isStorageUnavailable(err)) throw new ApiError(503, 'storage_unavailable', STORAGE_MESSAGE);
+      throw err;
+    }
+
+    const at = clock.now();
+    const outcome: SendOutcome = result.ok ? { statusCode: 200, body: resultBody(row) } : failureOutcome(row, result.reason, result.detail);
+    const settle = {
+      status: result.ok ? ('sent' as const) : ('failed' as const),
+      reason: result.ok ? null : result.reason,
+      billedSegments: result.ok && runtime.mode === 'real' ? row.segments : 0,
+      at,
+      handedOff: result.ok,
+    };
+    try {
+      store.settle(row.id, settle);
+      store.saveResponse(row.id, outcome.statusCode, outcome.body);
+    } catch (err) {
+      // The hand-off happened (or failed) whatever the disk says: answer truthfully.
+      logger?.error({ id: row.id, err }, 'could not record the hand-off result');
+    }
+    logger?.info({ id: row.id, status: settle.status, reason: settle.reason }, result.ok ? 'sms handed off' : 'sms failed');
+    return outcome;
+  };
+
+  return {
+    async send(req: SendRequest, ctx: { sourceIp: string; idempotencyKey?: string | undefined }): Promise<SendOutcome> {
+      if (!runtime.smsEnabled) {
+        throw new ApiError(503, 'sms_disabled', 'Sending is switched off on this gateway (SMS_GATEWAY_SMS_ENABLED=false).');
+      }
+      const v = validate(req);
+      const key = ctx.idempotencyKey;
+      const hash = requestHash(req);
+      if (key !== undefined) {
+        const running = inFlight.get(key);
+        const stored = running ? undefined : store.byIdempotencyKey(key);
+        const firstHash = running?.hash ?? stored?.requestHash;
+        if ((running || stored) && firstHash !== hash) {
+          throw new ApiError(400, 'invalid_request', 'Idempotency-Key reused with a different request.');
+        }
+        if (running) return running.outcome;
+        if (stored) return replay(stored);
+      }
+      const fit = budget.check(v.seg.segments);
+      if (!fit.ok) {
+        const seconds = Math.max(1, Math.ceil(fit.retryAfterMs / 1000));
+        throw new ApiError(
+          429,
+          'send_rate_limited',
+          fit.because === 'spacing'
+            ? `Sends must be at least 1 second apart; retry in ${seconds} s.`
+            : `The send budget (${BUDGET_SEGMENTS} segments per minute) is used up; this ${v.seg.segments}-segment message fits in ${seconds} s.`,
+          { retryAfterSeconds: seconds },
+        );
+      }
+      const outcome = accept(req, v, ctx.sourceIp, key, hash);
+      if (key === undefined) return outcome;
+      inFlight.set(key, { hash, outcome });
+      try {
+        return await outcome;
+      } finally {
+        inFlight.delete(key);
+      }
+    },
+  };
+}
+
+export type SendService = ReturnType<typeof createSendService>;

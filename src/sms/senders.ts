@@ -1,0 +1,60 @@
+// Senders: hand one SMS to the phone. The termux sender runs termux-sms-send with the
+// number as its own argv element and the text on stdin (never in argv: the script would
+// echo it, reading a leading "-" as an option and expanding backslashes). The simulated
+// sender touches no radio.
+import { runCommand } from '../device/termux.js';
+import type { Simulation } from '../config.js';
+import type { Reason } from '../store/messages.js';
+
+export interface Handoff {
+  number: string;
+  text: string;
+  /** 1-based, as in the API. */
+  simSlot: number;
+}
+
+export type HandoffResult = { ok: true } | { ok: false; reason: Reason; detail: string };
+
+export interface Sender {
+  send(h: Handoff): Promise<HandoffResult>;
+}
+
+export function termuxSmsArgs(h: Handoff): string[] {
+  // termux-sms-send's -s is the 0-based physical slot.
+  return ['-n', h.number, '-s', String(h.simSlot - 1)];
+}
+
+export function createTermuxSender(opts: { timeoutMs: number; env?: NodeJS.ProcessEnv }): Sender {
+  return {
+    async send(h) {
+      const r = await runCommand('termux-sms-send', termuxSmsArgs(h), {
+        timeoutMs: opts.timeoutMs,
+        input: h.text,
+        expect: 'none',
+        ...(opts.env ? { env: opts.env } : {}),
+      });
+      if (r.ok) return { ok: true };
+      switch (r.failure) {
+        case 'not_found':
+          return { ok: false, reason: 'sender_unavailable', detail: r.detail };
+        case 'timeout':
+          return { ok: false, reason: 'timeout', detail: r.detail };
+        case 'permission_denied':
+          return { ok: false, reason: 'permission_denied', detail: r.detail };
+        default:
+          return { ok: false, reason: 'termux_api_error', detail: r.detail };
+      }
+    },
+  };
+}
+
+export function createSimulatedSender(outcome: Simulation, random: () => number = Math.random): Sender {
+  return {
+    async send() {
+      const fail = outcome === 'failure' || (outcome === 'random' && random() < 0.1);
+      return fail
+        ? { ok: false, reason: 'simulated_failure', detail: `simulated failure (SMS_GATEWAY_SIMULATION=${outcome})` }
+        : { ok: true };
+    },
+  };
+}

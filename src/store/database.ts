@@ -1,0 +1,54 @@
+// Opens $SMS_GATEWAY_HOME/gateway.db: WAL, a busy timeout, full fsync on commit (an
+// accepted message must survive a power cut), and numbered migrations run at start.
+// A schema newer than this code knows stops the start with a clear message.
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from './migrations.js';
+
+export type Db = Database.Database;
+
+export class SchemaError extends Error {
+  override name = 'SchemaError';
+}
+
+export function openDatabase(path: string): Db {
+  const db = new Database(path);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}
+
+export function schemaVersion(db: Db): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+export function migrate(db: Db): void {
+  const current = schemaVersion(db);
+  if (current > MIGRATIONS.length) {
+    throw new SchemaError(
+      `the database schema is version ${current}, newer than this gateway knows (${MIGRATIONS.length}): update sms-gateway`,
+    );
+  }
+  for (let v = current; v < MIGRATIONS.length; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]!);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}
+
+/** True for SQLite errors that mean "cannot write now" (read-only, disk full, I/O). */
+export function isStorageUnavailable(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return (
+    typeof code === 'string' &&
+    /^SQLITE_(READONLY|FULL|IOERR|CANTOPEN|BUSY|LOCKED|PERM|CORRUPT|NOTADB)/.test(code)
+  );
+}

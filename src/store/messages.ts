@@ -1,0 +1,164 @@
+// The send history: one row per accepted message, newest 1000 kept (a trigger prunes).
+// Every status change and its roll-up are one transaction. Internal columns (hand-off
+// times, idempotency data) never leave this file except through MessageRow.
+import type { Db } from './database.js';
+import type { StatsStore } from './stats.js';
+
+export type MessageStatus = 'queued' | 'sent' | 'failed';
+export const MESSAGE_STATUSES = ['queued', 'sent', 'failed'] as const;
+export type Reason =
+  | 'permission_denied'
+  | 'termux_api_error'
+  | 'timeout'
+  | 'sender_unavailable'
+  | 'interrupted'
+  | 'simulated_failure'
+  | 'not_in_sent_box'
+  | 'unconfirmed';
+export const REASONS = [
+  'permission_denied',
+  'termux_api_error',
+  'timeout',
+  'sender_unavailable',
+  'interrupted',
+  'simulated_failure',
+  'not_in_sent_box',
+  'unconfirmed',
+] as const;
+
+export interface MessageRow {
+  id: string;
+  to: string;
+  sendTo: string;
+  body: string;
+  segments: number;
+  billedSegments: number;
+  encoding: 'gsm7' | 'ucs2';
+  simSlot: number;
+  status: MessageStatus;
+  reason: Reason | null;
+  sourceIp: string;
+  createdAt: number;
+  updatedAt: number;
+  statsDay: string;
+  handoffStartedAt: number | null;
+  handedOffAt: number | null;
+  idempotencyKey: string | null;
+  requestHash: string | null;
+  responseStatus: number | null;
+  responseBody: string | null;
+}
+
+export type NewMessage = Pick<
+  MessageRow,
+  'id' | 'to' | 'sendTo' | 'body' | 'segments' | 'encoding' | 'simSlot' | 'sourceIp' | 'createdAt' | 'statsDay' | 'idempotencyKey' | 'requestHash'
+>;
+
+const COLUMNS = `
+  id, to_number AS "to", send_to AS sendTo, body, segments, billed_segments AS billedSegments,
+  encoding, sim_slot AS simSlot, status, reason, source_ip AS sourceIp, created_at AS createdAt,
+  updated_at AS updatedAt, stats_day AS statsDay, handoff_started_at AS handoffStartedAt,
+  handed_off_at AS handedOffAt, idempotency_key AS idempotencyKey, request_hash AS requestHash,
+  response_status AS responseStatus, response_body AS responseBody`;
+
+export function createMessageStore(db: Db, stats: StatsStore) {
+  const insertStmt = db.prepare(`
+    INSERT INTO messages (id, to_number, send_to, body, segments, encoding, sim_slot, status,
+      source_ip, created_at, updated_at, stats_day, idempotency_key, request_hash)
+    VALUES (@id, @to, @sendTo, @body, @segments, @encoding, @simSlot, 'queued',
+      @sourceIp, @createdAt, @createdAt, @statsDay, @idempotencyKey, @requestHash)
+  `);
+  const getStmt = db.prepare(`SELECT ${COLUMNS} FROM messages WHERE id = @id`);
+  const byKeyStmt = db.prepare(`SELECT ${COLUMNS} FROM messages WHERE idempotency_key = @key`);
+  const handoffStmt = db.prepare(`UPDATE messages SET handoff_started_at = @at WHERE id = @id AND status = 'queued'`);
+  const settleStmt = db.prepare(`
+    UPDATE messages SET status = @status, reason = @reason, billed_segments = @billedSegments,
+      updated_at = @at, handed_off_at = COALESCE(@handedOffAt, handed_off_at)
+    WHERE id = @id AND status = 'queued'
+  `);
+  const responseStmt = db.prepare(
+    `UPDATE messages SET response_status = @status, response_body = @body WHERE id = @id`,
+  );
+  const interruptedStmt = db.prepare(
+    `SELECT ${COLUMNS} FROM messages WHERE status = 'queued' AND handed_off_at IS NULL`,
+  );
+  const listStmt = db.prepare(`
+    SELECT ${COLUMNS} FROM messages WHERE (@status IS NULL OR status = @status)
+    ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset
+  `);
+  const countStmt = db.prepare(`SELECT COUNT(*) AS n FROM messages WHERE (@status IS NULL OR status = @status)`);
+  const recentStmt = db.prepare(
+    `SELECT created_at AS createdAt, segments FROM messages WHERE created_at > @since ORDER BY created_at`,
+  );
+
+  const settleTx = db.transaction(
+    (id: string, s: { status: 'sent' | 'failed'; reason: Reason | null; billedSegments: number; at: number; handedOff: boolean }) => {
+      const row = getStmt.get({ id }) as MessageRow | undefined;
+      if (!row || row.status !== 'queued') return false;
+      settleStmt.run({
+        id,
+        status: s.status,
+        reason: s.reason,
+        billedSegments: s.billedSegments,
+        at: s.at,
+        handedOffAt: s.handedOff ? s.at : null,
+      });
+      stats.bump(row.statsDay, {
+        sent: s.status === 'sent' ? 1 : 0,
+        failed: s.status === 'failed' ? 1 : 0,
+        billedSegments: s.billedSegments,
+      });
+      return true;
+    },
+  );
+
+  const insertTx = db.transaction((m: NewMessage) => {
+    insertStmt.run(m);
+    stats.bump(m.statsDay, { accepted: 1, segments: m.segments });
+  });
+
+  return {
+    /** Commits the message as queued, with its roll-up, before any hand-off. */
+    insertQueued(m: NewMessage): void {
+      insertTx(m);
+    },
+    /** Committed right before the hand-off: a crash after this reads as "interrupted". */
+    markHandoffStarted(id: string, at: number) {
+      handoffStmt.run({ id, at });
+    },
+    /** queued -> sent | failed, with the roll-up. False if it was not queued. */
+    settle(
+      id: string,
+      s: { status: 'sent' | 'failed'; reason: Reason | null; billedSegments: number; at: number; handedOff: boolean },
+    ): boolean {
+      return settleTx(id, s);
+    },
+    saveResponse(id: string, status: number, body: unknown) {
+      responseStmt.run({ id, status, body: JSON.stringify(body) });
+    },
+    get: (id: string) => getStmt.get({ id }) as MessageRow | undefined,
+    byIdempotencyKey: (key: string) => byKeyStmt.get({ key }) as MessageRow | undefined,
+    list(q: { limit: number; offset: number; status?: MessageStatus | undefined }) {
+      const status = q.status ?? null;
+      return {
+        rows: listStmt.all({ status, limit: q.limit, offset: q.offset }) as MessageRow[],
+        total: (countStmt.get({ status }) as { n: number }).n,
+      };
+    },
+    /** At start: every queued message whose hand-off never completed becomes failed/interrupted. */
+    recoverInterrupted(at: number): MessageRow[] {
+      return db.transaction(() => {
+        const rows = interruptedStmt.all() as MessageRow[];
+        for (const row of rows) {
+          settleTx(row.id, { status: 'failed', reason: 'interrupted', billedSegments: 0, at, handedOff: false });
+        }
+        return rows.map((row) => getStmt.get({ id: row.id }) as MessageRow);
+      })();
+    },
+    /** Accepted messages since a wall-clock time, oldest first (to rebuild the send budget). */
+    acceptedSince: (since: number) => recentStmt.all({ since }) as { createdAt: number; segments: number }[],
+    count: () => (countStmt.get({ status: null }) as { n: number }).n,
+  };
+}
+
+export type MessageStore = ReturnType<typeof createMessageStore>;

@@ -1,0 +1,53 @@
+// Numbered schema migrations: MIGRATIONS[n] takes user_version n to n + 1. Append only.
+export const MIGRATIONS: string[] = [
+  `
+  CREATE TABLE messages (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    to_number TEXT NOT NULL,          -- as the client sent it
+    send_to TEXT NOT NULL,            -- normalized: what termux-sms-send -n got
+    body TEXT NOT NULL,
+    segments INTEGER NOT NULL,
+    billed_segments INTEGER NOT NULL DEFAULT 0,
+    encoding TEXT NOT NULL CHECK (encoding IN ('gsm7', 'ucs2')),
+    sim_slot INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('queued', 'sent', 'failed')),
+    reason TEXT,
+    source_ip TEXT NOT NULL,
+    created_at INTEGER NOT NULL,      -- ms since epoch, UTC
+    updated_at INTEGER NOT NULL,
+    stats_day TEXT NOT NULL,          -- local day the message counts on (YYYY-MM-DD)
+    handoff_started_at INTEGER,       -- set, committed, right before the hand-off
+    handed_off_at INTEGER,            -- set when the hand-off succeeded
+    idempotency_key TEXT UNIQUE,
+    request_hash TEXT,
+    response_status INTEGER,          -- the answer given, replayed for the same Idempotency-Key
+    response_body TEXT
+  );
+  CREATE INDEX messages_newest ON messages (created_at DESC, id DESC);
+  CREATE INDEX messages_status_newest ON messages (status, created_at DESC, id DESC);
+
+  -- History keeps the newest 1000 messages.
+  CREATE TRIGGER messages_keep_newest_1000 AFTER INSERT ON messages
+  BEGIN
+    DELETE FROM messages
+    WHERE seq <= (SELECT seq FROM messages ORDER BY seq DESC LIMIT 1 OFFSET 1000);
+  END;
+
+  -- Roll-ups, updated in the same transaction as each status change, so pruning the
+  -- history never changes statistics.
+  CREATE TABLE daily_stats (
+    day TEXT PRIMARY KEY,             -- YYYY-MM-DD in the phone's time zone
+    accepted INTEGER NOT NULL DEFAULT 0,
+    sent INTEGER NOT NULL DEFAULT 0,
+    failed INTEGER NOT NULL DEFAULT 0,
+    segments INTEGER NOT NULL DEFAULT 0,
+    billed_segments INTEGER NOT NULL DEFAULT 0
+  );
+
+  CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  `,
+];

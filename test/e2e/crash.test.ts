@@ -1,0 +1,61 @@
+// Crash during a hand-off: the real gateway process, a fake termux-sms-send on PATH,
+// SIGKILL while the fake hangs, then a restart. Nothing acknowledged is lost, nothing is
+// handed off twice, and the interrupted message reads failed/interrupted.
+import t from 'tap';
+import { spawnSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CLI, fakeTermux, holdPort8080, httpGet, isAlive, startGateway, tempDir } from '../helper.js';
+
+t.test('kill -9 during a slow hand-off, then restart', async (t) => {
+  await holdPort8080(t);
+  const home = tempDir(t);
+  const fake = fakeTermux(t, ['termux-sms-send', 'termux-telephony-deviceinfo']);
+  fake.output('termux-telephony-deviceinfo', '{"phone_count": 2}');
+  const env = { ...fake.env, SMS_GATEWAY_HOME: home };
+  const caller = '127.0.0.5';
+  let gw = await startGateway(t, env, caller);
+  const key = spawnSync(process.execPath, [CLI, 'key', 'show'], { env, encoding: 'utf8' }).stdout.trim();
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const post = (message: string) => httpGet('/api/sms/send', headers, caller, 'POST', JSON.stringify({ to: '+15550001111', message }));
+
+  const health = JSON.parse((await httpGet('/health', {}, caller)).body);
+  t.equal(health.mode, 'real', 'termux-sms-send on PATH means real mode');
+
+  const acknowledged: string[] = [];
+  for (const message of ['first', 'second']) {
+    const res = await post(message);
+    t.equal(res.status, 200, message);
+    acknowledged.push(JSON.parse(res.body).messageId);
+    await sleep(1050); // the 1 s spacing, on the real clock
+  }
+
+  fake.mode('termux-sms-send', 'hang');
+  const third = post('third').catch(() => undefined); // the connection dies with the process
+  for (let i = 0; i < 200 && fake.calls('termux-sms-send').length < 3; i++) await sleep(25);
+  t.equal(fake.calls('termux-sms-send').length, 3, 'the third hand-off has begun');
+  gw.proc.kill('SIGKILL');
+  await gw.exited;
+  await third;
+  const grandchild = fake.calls('termux-sms-send')[2]!.grandchild;
+  t.teardown(() => {
+    if (grandchild && isAlive(grandchild)) process.kill(grandchild, 'SIGKILL');
+  });
+
+  fake.mode('termux-sms-send', 'ok');
+  gw = await startGateway(t, env, caller);
+  const list = JSON.parse((await httpGet('/api/messages?limit=100', { authorization: headers.authorization }, caller)).body);
+  t.equal(list.pagination.total, 3, 'every accepted message is in history');
+  const byBody = Object.fromEntries(list.data.map((m: { body: string }) => [m.body, m]));
+  for (const id of acknowledged) t.ok(list.data.some((m: { id: string }) => m.id === id), `acknowledged ${id} survived`);
+  t.equal(byBody.first.status, 'sent');
+  t.equal(byBody.second.status, 'sent');
+  t.equal(byBody.third.status, 'failed');
+  t.equal(byBody.third.reason, 'interrupted');
+  t.equal(list.data.filter((m: { status: string }) => m.status === 'queued').length, 0, 'nothing stays queued');
+  await sleep(500);
+  t.equal(fake.calls('termux-sms-send').length, 3, 'the interrupted message was not handed off again');
+  const stats = JSON.parse((await httpGet('/api/stats', { authorization: headers.authorization }, caller)).body);
+  t.same(stats.data.allTime, { accepted: 3, sent: 2, failed: 1, queued: 0, segments: 3, billedSegments: 2 });
+  t.match(gw.output(), /messages interrupted by a stop during hand-off are marked failed \(never resent\)/);
+  t.notMatch(gw.output(), /first|second|third/, 'no message body in the log');
+});

@@ -1,0 +1,62 @@
+// `sms-gateway send` and the exported client against the real gateway process.
+import t from 'tap';
+import { spawn, spawnSync } from 'node:child_process';
+import { CLI, holdPort8080, startGateway, tempDir } from '../helper.js';
+import { createClient, GatewayError } from '../../src/client.js';
+
+function run(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, [CLI, ...args], { env });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    p.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    p.on('exit', (code) => resolve({ code, out, err }));
+    p.stdin.end(input ?? '');
+  });
+}
+
+t.test('send command and client', async (t) => {
+  await holdPort8080(t);
+  const home = tempDir(t);
+  const env = { ...process.env, SMS_GATEWAY_HOME: home, PATH: '/usr/local/bin:/usr/bin:/bin' };
+
+  const down = await run(['send', '12345', 'hi'], env);
+  t.equal(down.code, 1, 'no gateway running');
+  t.match(down.err, /^sms-gateway: not sent: cannot reach the gateway at http:\/\/127\.0\.0\.1:8080.*is `sms-gateway start` running\?/);
+
+  await startGateway(t, env);
+  const ok = await run(['send', '+1 555 000 1111', 'Hello there'], env);
+  t.equal(ok.code, 0, ok.err);
+  t.match(ok.out, /^Handed to the phone: msg_[0-9a-z]{26} \(1 segment, gsm7, SIM 1, simulated\)\n$/);
+
+  // Immediately again: the gateway answers 429 (1 s spacing); the client waits and retries.
+  const spaced = await run(['send', '12345', '-', '--sim', '2', '--json'], env, 'from stdin\n');
+  t.equal(spaced.code, 0, spaced.err);
+  const r = JSON.parse(spaced.out);
+  t.equal(r.simSlot, 2);
+
+  const key = spawnSync(process.execPath, [CLI, 'key', 'show'], { env, encoding: 'utf8' }).stdout.trim();
+  const client = createClient({ baseUrl: 'http://127.0.0.1:8080', apiKey: key });
+  const page = await client.messages({ limit: 5 });
+  t.equal(page.pagination.total, 2);
+  t.equal(page.data[0]!.body, 'from stdin', 'stdin text without its final newline');
+  t.equal((await client.message(r.messageId)).simSlot, 2);
+  t.equal((await client.stats()).allTime.accepted, 2);
+  t.equal((await client.health()).mode, 'simulated');
+
+  const same = await client.send({ to: '12345', message: 'once' }, { idempotencyKey: 'cli-test' });
+  const again = await client.send({ to: '12345', message: 'once' }, { idempotencyKey: 'cli-test' });
+  t.equal(again.messageId, same.messageId, 'the same key is the same message');
+
+  const bad = await run(['send', 'alice', 'x'], env);
+  t.equal(bad.code, 1);
+  t.match(bad.err, /^sms-gateway: not sent: Invalid request: body\.to must be a phone number/);
+
+  const wrong = createClient({ baseUrl: 'http://127.0.0.1:8080', apiKey: 'sk_local_nope' });
+  await t.rejects(wrong.stats(), new GatewayError(401, 'unauthorized', 'Unauthorized'));
+
+  t.equal((await run(['send', 'only-one-arg'], env)).code, 2);
+  t.equal((await run(['send', '1', '2', '--sim', 'x'], env)).code, 2);
+  t.equal((await run(['send', '1', '2', '--bogus'], env)).code, 2);
+});
