@@ -23,6 +23,7 @@ import { sendRoutes } from './http/routes/send.js';
 import { messageRoutes } from './http/routes/messages.js';
 import { statsRoutes } from './http/routes/stats.js';
 import type { Services } from './services.js';
+import { deviceRoutes, type DeviceRoutesDeps } from './http/routes/device.js';
 
 export const BODY_LIMIT = 16 * 1024;
 
@@ -32,6 +33,7 @@ export interface AppDeps {
   /** The current API key (re-read after a rotation). */
   apiKey: () => string;
   services: Services;
+  status: DeviceRoutesDeps;
   logger?: Logger | undefined;
 }
 
@@ -105,5 +107,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(sendRoutes(deps.services.sendService, BODY_LIMIT));
   await app.register(messageRoutes(deps.services.messages));
   await app.register(statsRoutes(deps.services.stats, deps.services.calendar, deps.clock));
+  await app.register(deviceRoutes(deps.status));
   return app;
 }

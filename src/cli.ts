@@ -8,6 +8,8 @@ import { VERSION } from './version.js';
 import { keyCommand, keyHelp } from './commands/key.js';
 import { startCommand, startHelp } from './commands/start.js';
 import { sendCommand, sendHelp } from './commands/send.js';
+import { statusCommand, statusHelp } from './commands/status.js';
+import { doctorCommand, doctorHelp } from './commands/doctor.js';
 
 export interface CommandContext {
   env: NodeJS.ProcessEnv;
@@ -28,6 +30,8 @@ const COMMANDS: Record<string, Command> = {
   start: { run: startCommand, help: startHelp, summary: 'run the gateway on port 8080 (foreground)' },
   key: { run: keyCommand, help: keyHelp, summary: 'show | rotate the API key' },
   send: { run: sendCommand, help: sendHelp, summary: 'send one SMS through the running gateway' },
+  status: { run: statusCommand, help: statusHelp, summary: 'how the running gateway is doing' },
+  doctor: { run: doctorCommand, help: doctorHelp, summary: 'preflight checks on the phone, each with its fix' },
 };
 
 export const mainHelp = `sms-gateway ${VERSION}: send SMS through this phone from the local network

@@ -17,7 +17,9 @@ import { openDatabase } from './store/database.js';
 import { createServices, type Services } from './services.js';
 import { createSimulatedSender, createTermuxSender } from './sms/senders.js';
 import { chooseTimeZone, createCalendar } from './time-zone.js';
-import { probeSimCount } from './device/probes.js';
+import { createProbes, type Probes } from './device/probes.js';
+import { createHostInfo } from './status/host-info.js';
+import { createDiagnostics } from './status/diagnostics.js';
 
 export const PORT = 8080;
 
@@ -38,6 +40,7 @@ export interface Gateway {
   apiKey: SecretFile;
   config: Config;
   services: Services;
+  probes: Probes;
   /** Listens on port 8080; returns the host it bound ('::' or '0.0.0.0'). */
   listen(): Promise<string>;
   stop(): Promise<void>;
@@ -79,16 +82,19 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     } catch (err) {
       throw new StartupError(`cannot open ${dbPath}: ${(err as Error).message}`);
     }
-    // Simulated mode has no phone to ask: it offers two SIM slots so dual-SIM clients
-    // can be tried. In real mode the count comes from the phone; until it answers (or
-    // when it cannot tell) only slot 1 is known to exist.
-    let simCount = mode === 'real' ? 1 : 2;
-    if (mode === 'real') {
-      void probeSimCount(env).then((n) => {
-        if (n !== undefined) simCount = n;
-      });
-    }
-    const calendar = createCalendar(chooseTimeZone([env.TZ]));
+    const probes = createProbes({ clock, env });
+    probes.start();
+    // The SIM count comes from the phone; until it answers (or when it cannot tell) only
+    // slot 1 is known to exist. Simulated mode with no phone offers two slots, so
+    // dual-SIM clients can be tried.
+    const simCount = () => probes.peek().telephony.value?.simCount ?? (mode === 'real' ? 1 : 2);
+    const calendars = new Map<string, ReturnType<typeof createCalendar>>();
+    const calendar = () => {
+      const tz = chooseTimeZone([env.TZ, probes.peek().props.value?.timeZone]);
+      let c = calendars.get(tz);
+      if (!c) calendars.set(tz, (c = createCalendar(tz)));
+      return c;
+    };
     const services = createServices({
       db,
       clock,
@@ -97,12 +103,16 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
         mode === 'real'
           ? createTermuxSender({ timeoutMs: config.sendTimeoutMs, env })
           : createSimulatedSender(config.simulation),
-      calendar: () => calendar,
+      calendar,
       defaultSim: config.defaultSim,
-      simCount: () => simCount,
+      simCount,
       logger: opts.logger,
     });
-    const app = await buildApp({ clock, runtime, apiKey: () => apiKey.current(), services, logger: opts.logger });
+    const status = {
+      hostInfo: createHostInfo({ clock, runtime, services, probes, phoneNumber: config.phoneNumber, defaultSim: config.defaultSim }),
+      diagnostics: createDiagnostics({ clock, runtime, services, probes, db, home: config.home, apiKey }),
+    };
+    const app = await buildApp({ clock, runtime, apiKey: () => apiKey.current(), services, status, logger: opts.logger });
 
     let stopped = false;
     return {
@@ -111,6 +121,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       apiKey,
       config,
       services,
+      probes,
       async listen() {
         try {
           await app.listen({ port: PORT, host: '::' });

@@ -15,6 +15,9 @@ import { openDatabase } from '../src/store/database.js';
 import { createServices } from '../src/services.js';
 import { createCalendar } from '../src/time-zone.js';
 import type { Handoff, HandoffResult, Sender } from '../src/sms/senders.js';
+import { createProbes } from '../src/device/probes.js';
+import { createHostInfo } from '../src/status/host-info.js';
+import { createDiagnostics } from '../src/status/diagnostics.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const FAKE_TERMUX = join(ROOT, 'test/fixtures/bin/fake-termux');
@@ -66,6 +69,10 @@ export interface TestAppOptions {
   clock?: FakeClock;
   home?: string;
   logger?: AppDeps['logger'];
+  /** Environment the device probes run in (fake termux-* on PATH); default: none found. */
+  probeEnv?: NodeJS.ProcessEnv;
+  probeTimeoutMs?: number;
+  phoneNumber?: string;
 }
 
 /** A sender that records every hand-off and answers as told (ok by default). */
@@ -99,7 +106,12 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
     simCount: () => opts.simCount ?? 2,
     logger: opts.logger,
   });
-  const app = await buildApp({ clock, runtime, apiKey: () => keyFile.current(), services, logger: opts.logger });
+  const probes = createProbes({ clock, env: opts.probeEnv ?? { PATH: '/nonexistent' }, timeoutMs: opts.probeTimeoutMs ?? 1000 });
+  const status = {
+    hostInfo: createHostInfo({ clock, runtime, services, probes, phoneNumber: opts.phoneNumber, defaultSim: opts.defaultSim ?? 1, interfaces: () => ({}) }),
+    diagnostics: createDiagnostics({ clock, runtime, services, probes, db, home, apiKey: keyFile }),
+  };
+  const app = await buildApp({ clock, runtime, apiKey: () => keyFile.current(), services, status, logger: opts.logger });
   t.teardown(async () => {
     await app.close();
     db.close();
@@ -118,7 +130,7 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
     });
   };
   const get = (url: string, caller = '192.168.1.21') => app.inject({ url, remoteAddress: caller, headers: auth });
-  return { app, home, keyFile, key, auth, clock, services, db, handoffs: recorder.handoffs, send, get };
+  return { app, home, keyFile, key, auth, clock, services, db, probes, handoffs: recorder.handoffs, send, get };
 }
 
 /** Fake termux-* executables in a fresh bin dir; control files in a fresh state dir. */

@@ -130,3 +130,52 @@ export const COMMON_ERRORS = {
   429: ErrorBodySchema,
   500: ErrorBodySchema,
 } as const;
+
+const CountsWithDate = CountsSchema.extend({ date: z.string() });
+const CountsWithMonth = CountsSchema.extend({ month: z.string() });
+
+export const HostInfoSchema = z.object({
+  phoneNumber: z.string().nullable().describe('SMS_GATEWAY_PHONE_NUMBER; Android rarely tells it'),
+  carrier: z.string().nullable(),
+  networkType: z.string().nullable(),
+  simState: z.string().nullable(),
+  roaming: z.boolean().nullable(),
+  simCount: z.number().int().nullable(),
+  sims: z.array(z.object({ slot: z.number().int(), carrier: z.string().nullable(), state: z.string().nullable() })),
+  defaultSimSlot: z.number().int(),
+  device: z.object({
+    manufacturer: z.string().nullable(),
+    model: z.string().nullable(),
+    androidVersion: z.string().nullable(),
+  }),
+  counters: z.object({
+    timeZone: z.string(),
+    today: CountsWithDate,
+    month: CountsWithMonth,
+    allTime: CountsSchema,
+    historySize: z.number().int(),
+  }),
+  gateway: z.object({
+    version: z.string(),
+    mode: z.enum(['real', 'simulated']),
+    simulation: z.enum(['none', 'success', 'failure', 'random']),
+    smsEnabled: z.boolean(),
+    startedAt: z.string(),
+    uptimeSeconds: z.number().int(),
+    lanUrls: z.array(z.string()),
+  }),
+});
+
+export const CheckSchema = z.object({
+  status: z.enum(['ok', 'degraded', 'failing', 'unknown']),
+  value: z.record(z.string(), z.unknown()),
+  hint: z.string().optional().describe('what to do; present when the check is not ok'),
+});
+
+export const DiagnosticsSchema = z.object({
+  status: z.enum(['ok', 'degraded', 'failing']),
+  checkedAt: z.string(),
+  version: z.string(),
+  mode: z.enum(['real', 'simulated']),
+  checks: z.record(z.string(), CheckSchema),
+});

@@ -10,7 +10,7 @@ import type { Calendar } from '../time-zone.js';
 import { isStorageUnavailable } from '../store/database.js';
 import type { MessageRow, MessageStore, Reason } from '../store/messages.js';
 import type { Dispatcher } from './dispatcher.js';
-import { newMessageId } from './ids.js';
+import { newMessageId } from '../ids.js';
 import { normalizeRecipient } from './recipient.js';
 import { countSegments, type Encoding } from './segments.js';
 import { BUDGET_SEGMENTS, type SendBudget } from './send-budget.js';
@@ -52,7 +52,7 @@ export interface SendServiceDeps {
   logger?: Logger | undefined;
 }
 
-const HINTS: Record<Reason, string> = {
+export const REASON_HINTS: Record<Reason, string> = {
   permission_denied:
     'Termux:API has no permission to send SMS: on the phone open Settings > Apps > Termux:API > Permissions and allow SMS (and Phone).',
   termux_api_error: 'Termux:API reported an error; run `sms-gateway doctor` on the phone.',
@@ -67,7 +67,7 @@ const HINTS: Record<Reason, string> = {
 };
 
 export function failureMessage(reason: Reason, detail?: string): string {
-  return `The SMS was not sent (${reason}${detail ? `: ${detail}` : ''}). ${HINTS[reason]}`;
+  return `The SMS was not sent (${reason}${detail ? `: ${detail}` : ''}). ${REASON_HINTS[reason]}`;
 }
 
 export function requestHash(req: SendRequest): string {
@@ -79,8 +79,30 @@ export function requestHash(req: SendRequest): string {
 const STORAGE_MESSAGE =
   'The gateway cannot write its database (disk full or read-only?); nothing was sent. Free some space on the phone; the gateway recovers by itself.';
 
+/** What diagnostics shows about sending. */
+export interface SendHealth {
+  lastHandoffAt: number | null;
+  lastHandoffOk: boolean | null;
+  lastFailureReason: Reason | null;
+  lastFailureAt: number | null;
+  consecutiveFailures: number;
+  /** The last failed database write, cleared by the next successful one. */
+  storageError: { at: number; code: string } | null;
+}
+
 export function createSendService(deps: SendServiceDeps) {
   const { store, budget, dispatcher, clock, runtime, logger } = deps;
+  const health: SendHealth = {
+    lastHandoffAt: null,
+    lastHandoffOk: null,
+    lastFailureReason: null,
+    lastFailureAt: null,
+    consecutiveFailures: 0,
+    storageError: null,
+  };
+  const storageFailed = (err: unknown) => {
+    health.storageError = { at: clock.now(), code: String((err as { code?: unknown }).code ?? 'unknown') };
+  };
   /** Idempotency keys whose first request is still being handled. */
   const inFlight = new Map<string, { hash: string; outcome: Promise<SendOutcome> }>();
 
@@ -171,8 +193,12 @@ export function createSendService(deps: SendServiceDeps) {
     };
     try {
       store.insertQueued(row);
+      health.storageError = null;
     } catch (err) {
-      if (isStorageUnavailable(err)) throw new ApiError(503, 'storage_unavailable', STORAGE_MESSAGE);
+      if (isStorageUnavailable(err)) {
+        storageFailed(err);
+        throw new ApiError(503, 'storage_unavailable', STORAGE_MESSAGE);
+      }
       throw err;
     }
     budget.record(row.segments);
@@ -187,11 +213,22 @@ export function createSendService(deps: SendServiceDeps) {
     } catch (err) {
       // The start of the hand-off could not be recorded, so it did not happen.
       logger?.error({ id: row.id, err }, 'could not record the hand-off; message not sent');
-      if (isStorageUnavailable(err)) throw new ApiError(503, 'storage_unavailable', STORAGE_MESSAGE);
+      if (isStorageUnavailable(err)) {
+        storageFailed(err);
+        throw new ApiError(503, 'storage_unavailable', STORAGE_MESSAGE);
+      }
       throw err;
     }
 
     const at = clock.now();
+    health.lastHandoffAt = at;
+    health.lastHandoffOk = result.ok;
+    if (result.ok) health.consecutiveFailures = 0;
+    else {
+      health.consecutiveFailures++;
+      health.lastFailureReason = result.reason;
+      health.lastFailureAt = at;
+    }
     const outcome: SendOutcome = result.ok ? { statusCode: 200, body: resultBody(row) } : failureOutcome(row, result.reason, result.detail);
     const settle = {
       status: result.ok ? ('sent' as const) : ('failed' as const),
@@ -205,6 +242,7 @@ export function createSendService(deps: SendServiceDeps) {
       store.saveResponse(row.id, outcome.statusCode, outcome.body);
     } catch (err) {
       // The hand-off happened (or failed) whatever the disk says: answer truthfully.
+      storageFailed(err);
       logger?.error({ id: row.id, err }, 'could not record the hand-off result');
     }
     logger?.info({ id: row.id, status: settle.status, reason: settle.reason }, result.ok ? 'sms handed off' : 'sms failed');
@@ -212,6 +250,7 @@ export function createSendService(deps: SendServiceDeps) {
   };
 
   return {
+    health: (): Readonly<SendHealth> => health,
     async send(req: SendRequest, ctx: { sourceIp: string; idempotencyKey?: string | undefined }): Promise<SendOutcome> {
       if (!runtime.smsEnabled) {
         throw new ApiError(503, 'sms_disabled', 'Sending is switched off on this gateway (SMS_GATEWAY_SMS_ENABLED=false).');

@@ -1,0 +1,86 @@
+// Host info: the phone's number, carrier, SIMs and device, the send counters, and the
+// gateway itself. Every value the phone cannot tell is null, never invented.
+import { networkInterfaces } from 'node:os';
+import type { Clock } from '../clock.js';
+import type { Probes } from '../device/probes.js';
+import { addressesFromInterfaces, baseUrl } from '../device/lan.js';
+import { isLocalAddress } from '../http/local-network.js';
+import type { RuntimeInfo } from '../runtime.js';
+import type { Services } from '../services.js';
+
+export interface HostInfoDeps {
+  clock: Clock;
+  runtime: RuntimeInfo;
+  services: Services;
+  probes: Probes;
+  phoneNumber: string | undefined;
+  defaultSim: number;
+  interfaces?: typeof networkInterfaces;
+}
+
+/** LAN addresses without waiting: interfaces if Android lets us read them, else the Wi-Fi probe's. */
+export function knownLanUrls(probes: Probes, interfaces: typeof networkInterfaces = networkInterfaces): string[] {
+  try {
+    const found = addressesFromInterfaces(interfaces());
+    if (found.length > 0) return found.map(baseUrl);
+  } catch {
+    // Android 13+
+  }
+  const ip = probes.peek().wifi.value?.ip;
+  return ip && isLocalAddress(ip) ? [baseUrl(ip)] : [];
+}
+
+export function createHostInfo(deps: HostInfoDeps) {
+  return async function hostInfo() {
+    const snap = await deps.probes.get();
+    const t = snap.telephony.value;
+    const p = snap.props.value;
+    const now = deps.clock.now();
+    const cal = deps.services.calendar();
+    const date = cal.dayOf(now);
+    const month = cal.monthOf(now);
+    const simCount = t?.simCount ?? null;
+    const sims =
+      simCount === null
+        ? []
+        : Array.from({ length: simCount }, (_, i) => ({
+            slot: i + 1,
+            // Termux:API describes the default subscription only: with one slot that is it.
+            carrier: simCount === 1 ? (t?.simCarrier ?? null) : null,
+            state: simCount === 1 ? (t?.simState ?? null) : null,
+          }));
+    return {
+      phoneNumber: deps.phoneNumber ?? null,
+      carrier: t?.carrier ?? null,
+      networkType: t?.networkType ?? null,
+      simState: t?.simState ?? null,
+      roaming: t?.roaming ?? null,
+      simCount,
+      sims,
+      defaultSimSlot: deps.defaultSim,
+      device: {
+        manufacturer: p?.manufacturer ?? null,
+        model: p?.model ?? null,
+        androidVersion: p?.androidVersion ?? null,
+      },
+      counters: {
+        timeZone: cal.timeZone,
+        today: { date, ...deps.services.stats.day(date) },
+        month: { month, ...deps.services.stats.month(month) },
+        allTime: deps.services.stats.allTime(),
+        historySize: deps.services.messages.count(),
+      },
+      gateway: {
+        version: deps.runtime.version,
+        mode: deps.runtime.mode,
+        simulation: deps.runtime.simulation,
+        smsEnabled: deps.runtime.smsEnabled,
+        startedAt: new Date(deps.runtime.startedAt).toISOString(),
+        uptimeSeconds: Math.round((now - deps.runtime.startedAt) / 1000),
+        lanUrls: knownLanUrls(deps.probes, deps.interfaces),
+      },
+    };
+  };
+}
+
+export type HostInfo = Awaited<ReturnType<ReturnType<typeof createHostInfo>>>;

@@ -1,0 +1,105 @@
+import t from 'tap';
+import { createProbes, parseBattery, parseProps, parseTelephony, parseWifi } from '../../src/device/probes.js';
+import { fakeClock, fakeTermux } from '../helper.js';
+import { BATTERY, GETPROP, PHONE_COMMANDS, TELEPHONY, WIFI, healthyPhone } from '../fixtures/phone.js';
+
+t.test('parsers read real Termux:API answers', async (t) => {
+  t.same(parseTelephony(JSON.parse(TELEPHONY)), {
+    carrier: 'Telekom.de',
+    networkType: 'lte',
+    simState: 'ready',
+    simCarrier: 'Telekom',
+    simCount: 2,
+    roaming: false,
+    dataState: 'connected',
+    dataEnabled: true,
+  });
+  t.same(parseBattery(JSON.parse(BATTERY)), { level: 87, charging: true, status: 'CHARGING', plugged: 'PLUGGED_AC', temperatureC: 31.4, health: 'GOOD' });
+  t.same(parseWifi(JSON.parse(WIFI)), { ssid: 'home-net', ip: '192.168.1.50', rssi: -58, linkSpeedMbps: 433, frequencyMhz: 5180 });
+  t.same(parseProps(GETPROP), { manufacturer: 'Google', model: 'Pixel 6a', androidVersion: '14', sdk: 34, timeZone: 'Pacific/Auckland' });
+});
+
+t.test('parsers never invent: missing, odd or placeholder values are null', async (t) => {
+  t.same(parseTelephony({}), { carrier: null, networkType: null, simState: null, simCarrier: null, simCount: null, roaming: null, dataState: null, dataEnabled: null });
+  t.same(parseTelephony({ phone_count: 0, data_enabled: 'maybe', network_roaming: 'no', network_operator_name: '' }).simCount, null);
+  t.equal(parseTelephony({ data_enabled: 'false' }).dataEnabled, false, 'data_enabled is a string');
+  t.same(parseBattery({}), { level: null, charging: null, status: null, plugged: null, temperatureC: null, health: null });
+  t.equal(parseBattery({ level: 41, scale: 50, status: 'DISCHARGING', plugged: 'UNPLUGGED' }).level, 82, 'no percentage: level/scale');
+  t.equal(parseBattery({ status: 'DISCHARGING', plugged: 'UNPLUGGED' }).charging, false);
+  t.equal(parseBattery({ temperature: 27.200000762939453 }).temperatureC, 27.2);
+  t.same(parseWifi({ API_ERROR: 'No current connection' }), { ssid: null, ip: null, rssi: null, linkSpeedMbps: null, frequencyMhz: null });
+  t.same(parseWifi({ ssid: '<unknown ssid>', ip: '0.0.0.0' }).ssid, null, 'no location permission');
+  t.equal(parseWifi({ ip: '0.0.0.0' }).ip, null, 'Wi-Fi off');
+  t.same(parseProps('garbage\n[only.key]'), { manufacturer: null, model: null, androidVersion: null, sdk: null, timeZone: null });
+  t.same(parseTelephony(null), parseTelephony({}));
+  t.same(parseTelephony([1, 2]), parseTelephony({}));
+});
+
+t.test('a healthy phone: every probe answers, all in one round', async (t) => {
+  const fake = fakeTermux(t, PHONE_COMMANDS);
+  healthyPhone(fake);
+  const probes = createProbes({ clock: fakeClock(), env: fake.env, timeoutMs: 5000 });
+  const snap = await probes.get();
+  for (const name of ['telephony', 'battery', 'wifi', 'props', 'apiApp'] as const) t.equal(snap[name].last, 'ok', name);
+  t.same(snap.apiApp.value, { installed: true });
+  t.equal(snap.telephony.value?.simCount, 2);
+  t.same(fake.calls('pm')[0]!.argv, ['path', 'com.termux.api']);
+});
+
+t.test('permission errors, malformed JSON and a missing app are reported, not invented', async (t) => {
+  const fake = fakeTermux(t, PHONE_COMMANDS);
+  healthyPhone(fake);
+  fake.mode('termux-telephony-deviceinfo', 'permission');
+  fake.mode('termux-battery-status', 'garbage');
+  fake.mode('termux-wifi-connectioninfo', 'empty');
+  fake.mode('pm', 'fail'); // pm exits 1: not installed
+  const snap = await createProbes({ clock: fakeClock(), env: fake.env, timeoutMs: 5000 }).get();
+  t.equal(snap.telephony.last, 'permission_denied');
+  t.match(snap.telephony.detail, /Please grant the following permissions/);
+  t.equal(snap.telephony.value, null);
+  t.equal(snap.battery.last, 'api_error');
+  t.equal(snap.battery.value, null);
+  t.equal(snap.wifi.last, 'no_output');
+  t.same(snap.apiApp.value, { installed: false });
+  t.equal(snap.props.last, 'ok');
+});
+
+t.test('with every probe hanging: the first round ends at the timeout; later requests never wait', async (t) => {
+  const fake = fakeTermux(t, PHONE_COMMANDS);
+  healthyPhone(fake);
+  const clock = fakeClock();
+  const probes = createProbes({ clock, env: fake.env, timeoutMs: 300, ttlMs: 10_000 });
+  const first = await probes.get();
+  t.equal(first.telephony.last, 'ok');
+  for (const name of PHONE_COMMANDS) fake.mode(name, 'hang');
+  clock.advance(20_000); // stale
+  let roundDone = false;
+  const snap = await probes.get(); // answers from the cache and starts a background round
+  const round = probes.refresh().then(() => (roundDone = true));
+  t.equal(roundDone, false, 'answered while the background round is still hanging');
+  t.equal(snap.telephony.value?.carrier, 'Telekom.de', 'the last known facts are served');
+  await round;
+  const after = probes.peek();
+  t.equal(after.telephony.last, 'timeout', 'the hang is reported as such');
+  t.equal(after.telephony.value?.carrier, 'Telekom.de', 'a stale fact is kept, with last=timeout saying so');
+});
+
+t.test('a first round that hangs is bounded by the probe timeout', async (t) => {
+  const fake = fakeTermux(t, PHONE_COMMANDS);
+  for (const name of PHONE_COMMANDS) fake.mode(name, 'hang');
+  const probes = createProbes({ clock: fakeClock(), env: fake.env, timeoutMs: 300 });
+  const snap = await probes.get();
+  for (const name of ['telephony', 'battery', 'wifi', 'props', 'apiApp'] as const) {
+    t.equal(snap[name].last, 'timeout', name);
+    t.equal(snap[name].value, null, name);
+  }
+  for (const c of fake.calls('termux-battery-status')) t.ok(c.grandchild);
+});
+
+t.test('nothing on PATH: every probe is not_found and every value null', async (t) => {
+  const snap = await createProbes({ clock: fakeClock(), env: { PATH: '/nonexistent' } }).get();
+  for (const name of ['telephony', 'battery', 'wifi', 'props', 'apiApp'] as const) {
+    t.equal(snap[name].last, 'not_found', name);
+    t.equal(snap[name].value, null, name);
+  }
+});
