@@ -9,6 +9,7 @@ import { keyCommand, keyHelp } from './commands/key.js';
 import { startCommand, startHelp } from './commands/start.js';
 import { sendCommand, sendHelp } from './commands/send.js';
 import { statusCommand, statusHelp } from './commands/status.js';
+import { webhookCommand, webhookHelp } from './commands/webhook.js';
 import { doctorCommand, doctorHelp } from './commands/doctor.js';
 
 export interface CommandContext {
@@ -31,6 +32,7 @@ const COMMANDS: Record<string, Command> = {
   key: { run: keyCommand, help: keyHelp, summary: 'show | rotate the API key' },
   send: { run: sendCommand, help: sendHelp, summary: 'send one SMS through the running gateway' },
   status: { run: statusCommand, help: statusHelp, summary: 'how the running gateway is doing' },
+  webhook: { run: webhookCommand, help: webhookHelp, summary: 'secret | rotate | test the signed webhooks' },
   doctor: { run: doctorCommand, help: doctorHelp, summary: 'preflight checks on the phone, each with its fix' },
 };
 

@@ -20,6 +20,7 @@ import { chooseTimeZone, createCalendar } from './time-zone.js';
 import { createProbes, type Probes } from './device/probes.js';
 import { createHostInfo } from './status/host-info.js';
 import { createDiagnostics } from './status/diagnostics.js';
+import { createWebhookSecretFile } from './webhooks/signing.js';
 
 export const PORT = 8080;
 
@@ -95,10 +96,17 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       if (!c) calendars.set(tz, (c = createCalendar(tz)));
       return c;
     };
+    const webhookSecret = createWebhookSecretFile(config.home);
+    webhookSecret.current(); // generated on first start
     const services = createServices({
       db,
       clock,
       runtime,
+      webhookUrls: config.webhookUrls,
+      webhookSecret: () => webhookSecret.current(),
+      confirmSends: mode === 'real',
+      inboxPollMs: config.inboxPollMs,
+      deviceEnv: env,
       sender:
         mode === 'real'
           ? createTermuxSender({ timeoutMs: config.sendTimeoutMs, env })
@@ -123,26 +131,9 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       services,
       probes,
       async listen() {
-        try {
-          await app.listen({ port: PORT, host: '::' });
-          return '::';
-        } catch (err) {
-          const code = (err as NodeJS.ErrnoException).code;
-          if (code === 'EADDRINUSE') {
-            throw new StartupError(`port ${PORT} is already in use: another gateway or program is listening on it`);
-          }
-          if (code !== 'EAFNOSUPPORT' && code !== 'EADDRNOTAVAIL') throw err;
-        }
-        // No IPv6 on this phone: IPv4 only.
-        try {
-          await app.listen({ port: PORT, host: '0.0.0.0' });
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-            throw new StartupError(`port ${PORT} is already in use: another gateway or program is listening on it`);
-          }
-          throw err;
-        }
-        return '0.0.0.0';
+        const host = await listenDualStack();
+        services.start();
+        return host;
       },
       async stop() {
         if (stopped) return;
@@ -150,12 +141,33 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
         try {
           await app.close(); // waits for requests in flight, hand-offs included
           await services.dispatcher.idle();
+          await services.stop();
         } finally {
           db.close();
           releaseLock();
         }
       },
     };
+
+    async function listenDualStack(): Promise<string> {
+      const inUse = () => new StartupError(`port ${PORT} is already in use: another gateway or program is listening on it`);
+      try {
+        await app.listen({ port: PORT, host: '::' });
+        return '::';
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'EADDRINUSE') throw inUse();
+        if (code !== 'EAFNOSUPPORT' && code !== 'EADDRNOTAVAIL') throw err;
+      }
+      // No IPv6 on this phone: IPv4 only.
+      try {
+        await app.listen({ port: PORT, host: '0.0.0.0' });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw inUse();
+        throw err;
+      }
+      return '0.0.0.0';
+    }
   } catch (err) {
     releaseLock();
     throw err;

@@ -1,21 +1,10 @@
 import t from 'tap';
-import { PassThrough } from 'node:stream';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { main } from '../src/cli.js';
 import { API_KEY_PATTERN } from '../src/keys.js';
-import { tempDir } from './helper.js';
+import { tempDir, runCli } from './helper.js';
 
-async function run(argv: string[], env: NodeJS.ProcessEnv = {}) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString()));
-  stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const code = await main(argv, { stdout, stderr, env });
-  return { code, out, err };
-}
+const run = runCli;
 
 t.test('help and usage errors', async (t) => {
   const help = await run(['--help']);

@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Test } from 'tap';
+import { PassThrough } from 'node:stream';
 import { buildApp, type AppDeps } from '../src/app.js';
+import { main } from '../src/cli.js';
 import { createApiKeyFile } from '../src/keys.js';
 import type { Clock } from '../src/clock.js';
 import type { RuntimeInfo } from '../src/runtime.js';
@@ -73,6 +75,12 @@ export interface TestAppOptions {
   probeEnv?: NodeJS.ProcessEnv;
   probeTimeoutMs?: number;
   phoneNumber?: string;
+  webhookUrls?: string[];
+  webhookSecret?: string;
+  webhookTimeoutMs?: number;
+  random?: () => number;
+  confirmSends?: boolean;
+  deviceEnv?: NodeJS.ProcessEnv;
 }
 
 /** A sender that records every hand-off and answers as told (ok by default). */
@@ -105,6 +113,12 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
     defaultSim: opts.defaultSim ?? 1,
     simCount: () => opts.simCount ?? 2,
     logger: opts.logger,
+    webhookUrls: opts.webhookUrls ?? [],
+    webhookSecret: () => opts.webhookSecret ?? 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    ...(opts.webhookTimeoutMs ? { webhookTimeoutMs: opts.webhookTimeoutMs } : {}),
+    ...(opts.random ? { random: opts.random } : {}),
+    confirmSends: opts.confirmSends ?? false,
+    deviceEnv: opts.deviceEnv ?? { PATH: '/nonexistent' },
   });
   const probes = createProbes({ clock, env: opts.probeEnv ?? { PATH: '/nonexistent' }, timeoutMs: opts.probeTimeoutMs ?? 1000 });
   const status = {
@@ -114,6 +128,7 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
   const app = await buildApp({ clock, runtime, apiKey: () => keyFile.current(), services, status, logger: opts.logger });
   t.teardown(async () => {
     await app.close();
+    await services.stop();
     db.close();
   });
   const key = keyFile.current();
@@ -262,4 +277,16 @@ export async function httpGet(
     req.setTimeout(10_000, () => req.destroy(new Error('timeout')));
     req.end(body);
   });
+}
+
+/** Runs the CLI in-process with captured output. */
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv = {}) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d: Buffer) => (out += d.toString()));
+  stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const code = await main(argv, { stdout, stderr, env });
+  return { code, out, err };
 }

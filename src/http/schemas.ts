@@ -2,7 +2,7 @@
 // fastify-type-provider-zod and @fastify/swagger) the OpenAPI document. Response objects
 // are parsed on the way out, which also strips any field not declared here.
 import { z } from 'zod';
-import { MESSAGE_STATUSES, REASONS, type MessageRow } from '../store/messages.js';
+import { MESSAGE_STATUSES, REASONS } from '../store/messages.js';
 
 export const ErrorBodySchema = z.object({
   success: z.literal(false),
@@ -48,24 +48,7 @@ export const MessageRecordSchema = z.object({
   encoding: z.enum(['gsm7', 'ucs2']),
   simSlot: z.number().int(),
 });
-export type MessageRecord = z.infer<typeof MessageRecordSchema>;
-
-export function toMessageRecord(row: MessageRow): MessageRecord {
-  return {
-    id: row.id,
-    to: row.to,
-    body: row.body,
-    segments: row.segments,
-    billedSegments: row.billedSegments,
-    status: row.status,
-    reason: row.reason,
-    sourceIp: row.sourceIp,
-    createdAt: new Date(row.createdAt).toISOString(),
-    updatedAt: new Date(row.updatedAt).toISOString(),
-    encoding: row.encoding,
-    simSlot: row.simSlot,
-  };
-}
+export { toMessageRecord } from '../store/messages.js';
 
 /** A whole-number query parameter within [min, max]. */
 const queryInt = (min: number, max: number, fallback: number) =>

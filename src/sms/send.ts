@@ -49,6 +49,8 @@ export interface SendServiceDeps {
   defaultSim: number;
   /** SIM slots the phone reports (1-based slots 1..n are valid). */
   simCount: () => number;
+  /** Sent-box confirmation (real mode): a handed-off message stays queued until it settles it. */
+  confirmer?: { track(id: string): void } | undefined;
   logger?: Logger | undefined;
 }
 
@@ -190,6 +192,7 @@ export function createSendService(deps: SendServiceDeps) {
       requestHash: key ? hash : null,
       responseStatus: null,
       responseBody: null,
+      smsStoreId: null,
     };
     try {
       store.insertQueued(row);
@@ -237,15 +240,18 @@ export function createSendService(deps: SendServiceDeps) {
       at,
       handedOff: result.ok,
     };
+    const confirmLater = result.ok && deps.confirmer !== undefined;
     try {
-      store.settle(row.id, settle);
+      if (confirmLater) store.markHandedOff(row.id, at);
+      else store.settle(row.id, settle);
       store.saveResponse(row.id, outcome.statusCode, outcome.body);
+      if (confirmLater) deps.confirmer!.track(row.id);
     } catch (err) {
       // The hand-off happened (or failed) whatever the disk says: answer truthfully.
       storageFailed(err);
       logger?.error({ id: row.id, err }, 'could not record the hand-off result');
     }
-    logger?.info({ id: row.id, status: settle.status, reason: settle.reason }, result.ok ? 'sms handed off' : 'sms failed');
+    logger?.info({ id: row.id, reason: settle.reason }, result.ok ? 'sms handed off' : 'sms hand-off failed');
     return outcome;
   };
 

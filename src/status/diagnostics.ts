@@ -110,6 +110,47 @@ export function telephonyCheck(snap: Snapshot): Check {
   return check('ok', value);
 }
 
+export function webhooksCheck(services: Services): Check {
+  const targets = services.outbox.status();
+  const inbox = services.inbox?.health() ?? null;
+  const value = {
+    pending: targets.reduce((n, t) => n + t.pending, 0),
+    targets: targets.map((t) => ({
+      url: t.url,
+      disabled: t.disabled,
+      pending: t.pending,
+      delivered: t.delivered,
+      expired: t.expired,
+      failedAttempts: t.failedAttempts,
+      lastSuccessAt: iso(t.lastSuccessAt),
+      lastError: t.lastError,
+      lastErrorAt: iso(t.lastErrorAt),
+    })),
+    inbox: inbox && {
+      lastPollAt: iso(inbox.lastPollAt),
+      lastOk: inbox.lastOk,
+      lastError: inbox.lastError,
+      consecutiveFailures: inbox.consecutiveFailures,
+      received: inbox.received,
+    },
+  };
+  const off = targets.find((t) => t.disabled);
+  if (off) {
+    return check('degraded', value, `${off.url} answered 410 Gone and was switched off: fix the receiver, then run \`sms-gateway webhook test\` to switch it back on.`);
+  }
+  const failing = targets.find((t) => t.pending > 0 && t.lastErrorAt !== null && (t.lastSuccessAt === null || t.lastErrorAt > t.lastSuccessAt));
+  if (failing) {
+    return check('degraded', value, `Deliveries to ${failing.url} fail (${failing.lastError}); events are kept and retried for 24 hours.`);
+  }
+  if (inbox && inbox.lastOk === false) {
+    const hint = inbox.lastError?.startsWith('permission_denied')
+      ? 'Reading the inbox needs the SMS permission: Settings > Apps > Termux:API > Permissions > SMS.'
+      : `Reading the inbox fails (${inbox.lastError}); it is tried again at the next poll.`;
+    return check('degraded', value, hint);
+  }
+  return check('ok', value);
+}
+
 export function createDiagnostics(deps: DiagnosticsDeps) {
   let integrity: { result: string; at: number } | null = null;
   const dbPath = join(deps.home, 'gateway.db');
@@ -223,6 +264,8 @@ export function createDiagnostics(deps: DiagnosticsDeps) {
 
     const keyCreated = deps.apiKey.createdAt();
     checks.apiKey = check('ok', { createdAt: iso(keyCreated), ageDays: Math.floor((now - keyCreated) / 86_400_000) });
+
+    checks.webhooks = webhooksCheck(services);
 
     Object.assign(checks, deps.extraChecks?.() ?? {});
 

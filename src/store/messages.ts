@@ -47,6 +47,7 @@ export interface MessageRow {
   requestHash: string | null;
   responseStatus: number | null;
   responseBody: string | null;
+  smsStoreId: number | null;
 }
 
 export type NewMessage = Pick<
@@ -59,9 +60,57 @@ const COLUMNS = `
   encoding, sim_slot AS simSlot, status, reason, source_ip AS sourceIp, created_at AS createdAt,
   updated_at AS updatedAt, stats_day AS statsDay, handoff_started_at AS handoffStartedAt,
   handed_off_at AS handedOffAt, idempotency_key AS idempotencyKey, request_hash AS requestHash,
-  response_status AS responseStatus, response_body AS responseBody`;
+  response_status AS responseStatus, response_body AS responseBody, sms_store_id AS smsStoreId`;
 
-export function createMessageStore(db: Db, stats: StatsStore) {
+/** The message record as clients see it (history, GET /api/messages/:id, webhook events). */
+export interface MessageRecord {
+  id: string;
+  to: string;
+  body: string;
+  segments: number;
+  billedSegments: number;
+  status: MessageStatus;
+  reason: Reason | null;
+  sourceIp: string;
+  createdAt: string;
+  updatedAt: string;
+  encoding: 'gsm7' | 'ucs2';
+  simSlot: number;
+}
+
+export function toMessageRecord(row: MessageRow): MessageRecord {
+  return {
+    id: row.id,
+    to: row.to,
+    body: row.body,
+    segments: row.segments,
+    billedSegments: row.billedSegments,
+    status: row.status,
+    reason: row.reason,
+    sourceIp: row.sourceIp,
+    createdAt: new Date(row.createdAt).toISOString(),
+    updatedAt: new Date(row.updatedAt).toISOString(),
+    encoding: row.encoding,
+    simSlot: row.simSlot,
+  };
+}
+
+export interface Settlement {
+  status: 'sent' | 'failed';
+  reason: Reason | null;
+  billedSegments: number;
+  at: number;
+  handedOff: boolean;
+  /** The phone's SMS store row that confirmed it, if any. */
+  smsStoreId?: number | null;
+}
+
+export interface MessageStoreOptions {
+  /** Runs inside the transaction of every status change (the webhook outbox). */
+  onSettled?: (row: MessageRow, at: number) => void;
+}
+
+export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStoreOptions = {}) {
   const insertStmt = db.prepare(`
     INSERT INTO messages (id, to_number, send_to, body, segments, encoding, sim_slot, status,
       source_ip, created_at, updated_at, stats_day, idempotency_key, request_hash)
@@ -73,9 +122,15 @@ export function createMessageStore(db: Db, stats: StatsStore) {
   const handoffStmt = db.prepare(`UPDATE messages SET handoff_started_at = @at WHERE id = @id AND status = 'queued'`);
   const settleStmt = db.prepare(`
     UPDATE messages SET status = @status, reason = @reason, billed_segments = @billedSegments,
-      updated_at = @at, handed_off_at = COALESCE(@handedOffAt, handed_off_at)
+      updated_at = @at, handed_off_at = COALESCE(handed_off_at, @handedOffAt),
+      sms_store_id = COALESCE(@smsStoreId, sms_store_id)
     WHERE id = @id AND status = 'queued'
   `);
+  const handedOffStmt = db.prepare(`UPDATE messages SET handed_off_at = @at WHERE id = @id AND status = 'queued'`);
+  const pendingConfirmStmt = db.prepare(
+    `SELECT ${COLUMNS} FROM messages WHERE status = 'queued' AND handed_off_at IS NOT NULL`,
+  );
+  const claimedStmt = db.prepare(`SELECT sms_store_id AS id FROM messages WHERE sms_store_id IS NOT NULL`);
   const responseStmt = db.prepare(
     `UPDATE messages SET response_status = @status, response_body = @body WHERE id = @id`,
   );
@@ -91,26 +146,26 @@ export function createMessageStore(db: Db, stats: StatsStore) {
     `SELECT created_at AS createdAt, segments FROM messages WHERE created_at > @since ORDER BY created_at`,
   );
 
-  const settleTx = db.transaction(
-    (id: string, s: { status: 'sent' | 'failed'; reason: Reason | null; billedSegments: number; at: number; handedOff: boolean }) => {
-      const row = getStmt.get({ id }) as MessageRow | undefined;
-      if (!row || row.status !== 'queued') return false;
-      settleStmt.run({
-        id,
-        status: s.status,
-        reason: s.reason,
-        billedSegments: s.billedSegments,
-        at: s.at,
-        handedOffAt: s.handedOff ? s.at : null,
-      });
-      stats.bump(row.statsDay, {
-        sent: s.status === 'sent' ? 1 : 0,
-        failed: s.status === 'failed' ? 1 : 0,
-        billedSegments: s.billedSegments,
-      });
-      return true;
-    },
-  );
+  const settleTx = db.transaction((id: string, s: Settlement) => {
+    const row = getStmt.get({ id }) as MessageRow | undefined;
+    if (!row || row.status !== 'queued') return false;
+    settleStmt.run({
+      id,
+      status: s.status,
+      reason: s.reason,
+      billedSegments: s.billedSegments,
+      at: s.at,
+      handedOffAt: s.handedOff ? s.at : null,
+      smsStoreId: s.smsStoreId ?? null,
+    });
+    stats.bump(row.statsDay, {
+      sent: s.status === 'sent' ? 1 : 0,
+      failed: s.status === 'failed' ? 1 : 0,
+      billedSegments: s.billedSegments,
+    });
+    opts.onSettled?.(getStmt.get({ id }) as MessageRow, s.at);
+    return true;
+  });
 
   const insertTx = db.transaction((m: NewMessage) => {
     insertStmt.run(m);
@@ -127,12 +182,17 @@ export function createMessageStore(db: Db, stats: StatsStore) {
       handoffStmt.run({ id, at });
     },
     /** queued -> sent | failed, with the roll-up. False if it was not queued. */
-    settle(
-      id: string,
-      s: { status: 'sent' | 'failed'; reason: Reason | null; billedSegments: number; at: number; handedOff: boolean },
-    ): boolean {
+    settle(id: string, s: Settlement): boolean {
       return settleTx(id, s);
     },
+    /** The hand-off succeeded; the status waits for the sent-box confirmation. */
+    markHandedOff(id: string, at: number) {
+      handedOffStmt.run({ id, at });
+    },
+    /** Handed off, not yet confirmed (resumed after a restart). */
+    awaitingConfirmation: () => pendingConfirmStmt.all() as MessageRow[],
+    /** SMS store ids already matched to a message. */
+    claimedSmsStoreIds: () => new Set((claimedStmt.all() as { id: number }[]).map((r) => r.id)),
     saveResponse(id: string, status: number, body: unknown) {
       responseStmt.run({ id, status, body: JSON.stringify(body) });
     },

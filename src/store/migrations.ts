@@ -50,4 +50,44 @@ export const MIGRATIONS: string[] = [
     value TEXT NOT NULL
   );
   `,
+  `
+  -- Webhook outbox: an event is written in the same transaction as the change that
+  -- causes it, with one delivery row per target; delivered or expired rows are deleted,
+  -- and an event goes with its last delivery.
+  CREATE TABLE webhook_events (
+    id TEXT PRIMARY KEY,              -- also the webhook-id header, stable across retries
+    type TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    body TEXT NOT NULL                -- the exact JSON that is signed and sent
+  );
+  CREATE TABLE webhook_deliveries (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    event_id TEXT NOT NULL REFERENCES webhook_events (id) ON DELETE CASCADE,
+    target TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL,
+    last_error TEXT,
+    UNIQUE (event_id, target)
+  );
+  CREATE INDEX webhook_deliveries_by_target ON webhook_deliveries (target, seq);
+  CREATE TRIGGER webhook_event_done AFTER DELETE ON webhook_deliveries
+  WHEN NOT EXISTS (SELECT 1 FROM webhook_deliveries WHERE event_id = OLD.event_id)
+  BEGIN
+    DELETE FROM webhook_events WHERE id = OLD.event_id;
+  END;
+  CREATE TABLE webhook_targets (
+    url TEXT PRIMARY KEY,
+    disabled_at INTEGER,              -- set when the target answered 410 Gone
+    delivered INTEGER NOT NULL DEFAULT 0,
+    expired INTEGER NOT NULL DEFAULT 0,
+    failed_attempts INTEGER NOT NULL DEFAULT 0,
+    last_success_at INTEGER,
+    last_error TEXT,
+    last_error_at INTEGER
+  );
+
+  -- A message handed off but not yet confirmed stays queued with handed_off_at set; that
+  -- is all a restart needs to resume the confirmation. SMS store rows already matched to a message, so two identical texts never match one row.
+  ALTER TABLE messages ADD COLUMN sms_store_id INTEGER;
+  `,
 ];

@@ -1,26 +1,15 @@
 // sms-gateway doctor against fake phones: fake termux-* on PATH, a fake `pm` script, a
 // temp SMS_GATEWAY_HOME. Tests that look at port 8080 hold the machine-wide port lock.
 import t from 'tap';
-import { PassThrough } from 'node:stream';
 import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Test } from 'tap';
-import { main } from '../../src/cli.js';
 import { VERSION } from '../../src/version.js';
-import { fakeTermux, holdPort8080, isAlive, startGateway, tempDir } from '../helper.js';
+import { fakeTermux, holdPort8080, isAlive, startGateway, tempDir, runCli } from '../helper.js';
 
-async function run(argv: string[], env: NodeJS.ProcessEnv) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (d: Buffer) => (out += d.toString()));
-  stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const code = await main(argv, { stdout, stderr, env });
-  return { code, out, err };
-}
+const run = runCli;
 
 /** A bin dir holding a fake `pm` (fake-termux cannot be pm: it must exit 1 for "not installed"). */
 function fakePm(t: Test, body: string): string {

@@ -9,8 +9,11 @@ import { CLI, fakeTermux, holdPort8080, httpGet, isAlive, startGateway, tempDir 
 t.test('kill -9 during a slow hand-off, then restart', async (t) => {
   await holdPort8080(t);
   const home = tempDir(t);
-  const fake = fakeTermux(t, ['termux-sms-send', 'termux-telephony-deviceinfo']);
+  const fake = fakeTermux(t, ['termux-sms-send', 'termux-telephony-deviceinfo', 'termux-sms-list']);
   fake.output('termux-telephony-deviceinfo', '{"phone_count": 2}');
+  // The phone's sent box, as sent-box confirmation will read it.
+  const sentBox = ['first', 'second'].map((body, i) => ({ threadid: 1, type: 'sent', read: true, address: '+15550001111', number: '+15550001111', received: null, body, _id: 100 + i }));
+  fake.output('termux-sms-list', JSON.stringify(sentBox));
   const env = { ...fake.env, SMS_GATEWAY_HOME: home };
   const caller = '127.0.0.5';
   let gw = await startGateway(t, env, caller);
@@ -43,15 +46,21 @@ t.test('kill -9 during a slow hand-off, then restart', async (t) => {
 
   fake.mode('termux-sms-send', 'ok');
   gw = await startGateway(t, env, caller);
-  const list = JSON.parse((await httpGet('/api/messages?limit=100', { authorization: headers.authorization }, caller)).body);
+  // Handed-off messages stay queued until the sent box confirms them (resumed at start).
+  let list = { pagination: { total: 0 }, data: [] as { id: string; body: string; status: string; reason: string | null }[] };
+  for (let i = 0; i < 100; i++) {
+    list = JSON.parse((await httpGet('/api/messages?limit=100', { authorization: headers.authorization }, caller)).body);
+    if (!list.data.some((m) => m.status === 'queued')) break;
+    await sleep(100);
+  }
   t.equal(list.pagination.total, 3, 'every accepted message is in history');
-  const byBody = Object.fromEntries(list.data.map((m: { body: string }) => [m.body, m]));
-  for (const id of acknowledged) t.ok(list.data.some((m: { id: string }) => m.id === id), `acknowledged ${id} survived`);
-  t.equal(byBody.first.status, 'sent');
-  t.equal(byBody.second.status, 'sent');
-  t.equal(byBody.third.status, 'failed');
-  t.equal(byBody.third.reason, 'interrupted');
-  t.equal(list.data.filter((m: { status: string }) => m.status === 'queued').length, 0, 'nothing stays queued');
+  const byBody = Object.fromEntries(list.data.map((m) => [m.body, m])) as Record<string, (typeof list.data)[number]>;
+  for (const id of acknowledged) t.ok(list.data.some((m) => m.id === id), `acknowledged ${id} survived`);
+  t.same([byBody.first!.status, byBody.first!.reason], ['sent', null], 'confirmed in the sent box');
+  t.same([byBody.second!.status, byBody.second!.reason], ['sent', null]);
+  t.equal(byBody.third!.status, 'failed');
+  t.equal(byBody.third!.reason, 'interrupted');
+  t.equal(list.data.filter((m) => m.status === 'queued').length, 0, 'nothing stays queued');
   await sleep(500);
   t.equal(fake.calls('termux-sms-send').length, 3, 'the interrupted message was not handed off again');
   const stats = JSON.parse((await httpGet('/api/stats', { authorization: headers.authorization }, caller)).body);

@@ -101,6 +101,7 @@ t.test('insertQueued then get; settle to sent; settle refuses unknown and settle
     handedOffAt: null,
     responseStatus: null,
     responseBody: null,
+    smsStoreId: null,
   });
   t.same(stats.day(DAY), { ...ZERO, accepted: 1, queued: 1, segments: 3 });
 

@@ -1,0 +1,143 @@
+// Sent-box confirmation (real mode): after a successful hand-off the message stays queued
+// while the gateway looks for it in the phone's SMS store (termux-sms-list) for up to
+// 2 minutes: found as sent -> sent; found as failed -> failed/not_in_sent_box; not found
+// in time, or the store cannot be read -> sent/unconfirmed. The state that matters (queued
+// with handed_off_at set) is in the database, so a restart resumes the pending checks.
+// One termux-sms-list call serves every message due at that moment.
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import { listSms, localTimeToMs, sameNumber, type SmsEntry } from '../device/sms-list.js';
+import type { MessageRow, MessageStore, Settlement } from '../store/messages.js';
+
+export const CONFIRM_WINDOW_MS = 120_000;
+/** When to look, counted from the hand-off. */
+const CHECK_AT_MS = [5_000, 15_000, 30_000, 60_000, 90_000, CONFIRM_WINDOW_MS];
+/** The phone's clock and ours may differ a little; a match must not be older than this. */
+const CLOCK_SLACK_MS = 5 * 60_000;
+const ERROR_PAUSE_MS = 30_000;
+const OUTGOING_TYPES = new Set(['sent', 'failed', 'outbox', 'queued', '']);
+
+export interface ConfirmerOptions {
+  store: MessageStore;
+  clock: Clock;
+  timeZone: () => string;
+  env?: NodeJS.ProcessEnv | undefined;
+  timeoutMs?: number;
+  list?: typeof listSms;
+  logger?: Logger | undefined;
+}
+
+export function createConfirmer(opts: ConfirmerOptions) {
+  const list = opts.list ?? listSms;
+  const pending = new Map<string, { handedOffAt: number; checks: number }>();
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  /** After a failed round (e.g. the database cannot be written), wait before the next. */
+  let pauseUntil = 0;
+
+  const nextAt = (p: { handedOffAt: number; checks: number }) =>
+    p.handedOffAt + (CHECK_AT_MS[Math.min(p.checks, CHECK_AT_MS.length - 1)] ?? CONFIRM_WINDOW_MS);
+
+  const settle = (row: MessageRow, s: Omit<Settlement, 'at' | 'handedOff'>) => {
+    opts.store.settle(row.id, { ...s, at: opts.clock.now(), handedOff: true });
+    pending.delete(row.id);
+    opts.logger?.info({ id: row.id, status: s.status, reason: s.reason }, 'sms confirmation settled');
+  };
+
+  const unconfirmed = (row: MessageRow) => settle(row, { status: 'sent', reason: 'unconfirmed', billedSegments: row.segments });
+
+  /** The oldest unclaimed outgoing store entry that is this message. */
+  const match = (row: MessageRow, entries: SmsEntry[], claimed: Set<number>, tz: string) =>
+    entries
+      .filter((e) => OUTGOING_TYPES.has(e.type) && !claimed.has(e.id))
+      .filter((e) => sameNumber(e.address, row.sendTo) && e.body.trim() === row.body.trim())
+      .filter((e) => {
+        const at = localTimeToMs(e.received, tz);
+        return at === null || at >= (row.handoffStartedAt ?? row.createdAt) - CLOCK_SLACK_MS;
+      })
+      .sort((a, b) => a.id - b.id)[0];
+
+  const checkDue = async (): Promise<void> => {
+    const now = opts.clock.now();
+    const due = [...pending.entries()].filter(([, p]) => nextAt(p) <= now).map(([id]) => id);
+    if (due.length === 0) return;
+    const result = await list({ box: 'all', limit: 50, timeoutMs: opts.timeoutMs ?? 10_000, ...(opts.env ? { env: opts.env } : {}) });
+    const claimed = opts.store.claimedSmsStoreIds();
+    const tz = opts.timeZone();
+    for (const id of due) {
+      const row = opts.store.get(id);
+      const p = pending.get(id);
+      if (!row || !p || row.status !== 'queued') {
+        pending.delete(id);
+        continue;
+      }
+      p.checks++;
+      const expired = opts.clock.now() >= p.handedOffAt + CONFIRM_WINDOW_MS;
+      if (!result.ok) {
+        // A store that cannot be read now (missing, no permission) will not be readable in a
+        // minute either; a hang or an odd answer may be passing.
+        if (result.failure === 'not_found' || result.failure === 'permission_denied' || expired) unconfirmed(row);
+        continue;
+      }
+      const found = match(row, result.entries, claimed, tz);
+      if (found?.type === 'sent') {
+        claimed.add(found.id);
+        settle(row, { status: 'sent', reason: null, billedSegments: row.segments, smsStoreId: found.id });
+      } else if (found?.type === 'failed') {
+        claimed.add(found.id);
+        settle(row, { status: 'failed', reason: 'not_in_sent_box', billedSegments: 0, smsStoreId: found.id });
+      } else if (expired) {
+        unconfirmed(row);
+      }
+    }
+  };
+
+  const schedule = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (stopped || pending.size === 0) return; // idle: no timer
+    const now = opts.clock.now();
+    const wait = Math.max(0, Math.min(...[...pending.values()].map(nextAt)) - now, pauseUntil - now);
+    timer = setTimeout(() => void kick(), wait);
+  };
+
+  const kick = async () => {
+    if (running) return;
+    running = checkDue().catch((err) => {
+      pauseUntil = opts.clock.now() + ERROR_PAUSE_MS;
+      opts.logger?.error({ err }, 'sms confirmation failed; trying again in 30 s');
+    });
+    await running;
+    running = undefined;
+    schedule();
+  };
+
+  return {
+    track(id: string) {
+      const row = opts.store.get(id);
+      if (!row || row.handedOffAt === null) return;
+      pending.set(id, { handedOffAt: row.handedOffAt, checks: 0 });
+      if (!running) schedule();
+    },
+    /** Resumes the checks of messages handed off before a restart. */
+    start() {
+      stopped = false;
+      for (const row of opts.store.awaitingConfirmation()) {
+        pending.set(row.id, { handedOffAt: row.handedOffAt!, checks: 0 });
+      }
+      schedule();
+    },
+    checkDue,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      timer = undefined;
+      await running;
+    },
+    pending: () => pending.size,
+    hasTimer: () => timer !== undefined,
+  };
+}
+
+export type Confirmer = ReturnType<typeof createConfirmer>;

@@ -1,0 +1,44 @@
+import t from 'tap';
+import { listSms, localTimeToMs, parseSmsList, sameNumber } from '../../src/device/sms-list.js';
+import { fakeTermux } from '../helper.js';
+
+t.test('parseSmsList reads current and older Termux:API elements', async (t) => {
+  t.same(parseSmsList([{ threadid: 3, type: 'inbox', read: false, sender: 'Anna', address: '+491', number: '+491', received: '2026-11-21 10:00:00', body: 'hi', _id: 9 }]), [
+    { id: 9, threadId: 3, type: 'inbox', address: '+491', sender: 'Anna', received: '2026-11-21 10:00:00', body: 'hi', read: false },
+  ]);
+  t.same(parseSmsList([{ type: 'sent', number: '+492', body: 'x', _id: 1 }]), [
+    { id: 1, threadId: null, type: 'sent', address: '+492', sender: null, received: null, body: 'x', read: null },
+  ], 'older versions: number instead of address');
+  t.same(parseSmsList([{ type: 'inbox', body: 'no id' }, null, 5, { _id: 1.5 }]), [], 'entries without an integer _id are dropped');
+  t.same(parseSmsList([{ _id: 2 }]), [{ id: 2, threadId: null, type: '', address: null, sender: null, received: null, body: '', read: null }]);
+  t.equal(parseSmsList({ error: 'x' }), undefined);
+});
+
+t.test('listSms passes the box and paging, and reports failures', async (t) => {
+  const fake = fakeTermux(t, ['termux-sms-list']);
+  fake.output('termux-sms-list', JSON.stringify([{ type: 'inbox', body: 'a', _id: 1 }]));
+  const r = await listSms({ box: 'inbox', limit: 100, offset: 200, timeoutMs: 5000, env: fake.env });
+  t.equal(r.ok && r.entries.length, 1);
+  t.same(fake.calls('termux-sms-list')[0]!.argv, ['-t', 'inbox', '-l', '100', '-o', '200']);
+  fake.output('termux-sms-list', '{"not": "a list"}');
+  const notList = await listSms({ box: 'all', limit: 1, timeoutMs: 5000, env: fake.env });
+  t.same(notList, { ok: false, failure: 'api_error', detail: 'termux-sms-list did not print a list' });
+  fake.mode('termux-sms-list', 'permission');
+  const denied = await listSms({ box: 'all', limit: 1, timeoutMs: 5000, env: fake.env });
+  t.equal(!denied.ok && denied.failure, 'permission_denied');
+});
+
+t.test('numbers in different formats, and local times in a zone', async (t) => {
+  t.equal(sameNumber('+49 151 12345678', '015112345678'), true);
+  t.equal(sameNumber('0049 (151) 1234-5678', '+4915112345678'), true);
+  t.equal(sameNumber('+4915112345678', '+4915112345679'), false);
+  t.equal(sameNumber('12345', '12345'), true, 'short codes compare whole');
+  t.equal(sameNumber('12345', '912345'), false, 'too short to compare tails');
+  t.equal(sameNumber(null, '123'), false);
+  t.equal(sameNumber('abc', '123'), false);
+  t.equal(localTimeToMs('2026-11-21 13:00:00', 'Europe/Berlin'), Date.UTC(2026, 10, 21, 12, 0, 0));
+  t.equal(localTimeToMs('2026-07-21 13:00:00', 'Europe/Berlin'), Date.UTC(2026, 6, 21, 11, 0, 0), 'summer time');
+  t.equal(localTimeToMs('2026-11-21 13:00:00', 'UTC'), Date.UTC(2026, 10, 21, 13, 0, 0));
+  t.equal(localTimeToMs('21.11.2026 13:00', 'UTC'), null);
+  t.equal(localTimeToMs(null, 'UTC'), null);
+});
