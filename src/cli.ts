@@ -10,6 +10,8 @@ import { startCommand, startHelp } from './commands/start.js';
 import { sendCommand, sendHelp } from './commands/send.js';
 import { statusCommand, statusHelp } from './commands/status.js';
 import { webhookCommand, webhookHelp } from './commands/webhook.js';
+import { serviceCommand, serviceHelp } from './commands/service.js';
+import { bootCommand, bootHelp } from './commands/boot.js';
 import { doctorCommand, doctorHelp } from './commands/doctor.js';
 
 export interface CommandContext {
@@ -33,6 +35,8 @@ const COMMANDS: Record<string, Command> = {
   send: { run: sendCommand, help: sendHelp, summary: 'send one SMS through the running gateway' },
   status: { run: statusCommand, help: statusHelp, summary: 'how the running gateway is doing' },
   webhook: { run: webhookCommand, help: webhookHelp, summary: 'secret | rotate | test the signed webhooks' },
+  service: { run: serviceCommand, help: serviceHelp, summary: 'install | uninstall the runit service (termux-services)' },
+  boot: { run: bootCommand, help: bootHelp, summary: 'install the Termux:Boot start script' },
   doctor: { run: doctorCommand, help: doctorHelp, summary: 'preflight checks on the phone, each with its fix' },
 };
 

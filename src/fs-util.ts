@@ -10,6 +10,11 @@ export function ensurePrivateDir(dir: string): void {
   chmodSync(dir, 0o700);
 }
 
+/** Creates the directory (and parents) if needed, leaving existing modes alone. */
+export function ensureDir(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+}
+
 /** Writes `content` to `path` so that readers see either the old file or the new one. */
 export function writeFileAtomic(path: string, content: string, mode: number): void {
   const tmp = join(dirname(path), `.${randomBytes(6).toString('hex')}.tmp`);

@@ -6,6 +6,8 @@ import { MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
 
+export const WAL_SIZE_LIMIT = 4 * 1024 * 1024;
+
 export class SchemaError extends Error {
   override name = 'SchemaError';
 }
@@ -17,6 +19,9 @@ export function openDatabase(path: string): Db {
     db.pragma('busy_timeout = 5000');
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
+    // After a checkpoint the WAL file is cut back to this size, so months of writes never
+    // leave a large file behind (SQLite checkpoints every 1000 pages by itself).
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
     migrate(db);
   } catch (err) {
     db.close();
