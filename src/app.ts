@@ -17,6 +17,7 @@ import { localNetworkGuard, canonicalAddress, isLocalAddress, FORBIDDEN_BODY } f
 import { rateLimitedError, registerRateLimit } from './http/rate-limit.js';
 import { createBearerAuth, isAuthorized, UNAUTHORIZED_BODY } from './http/bearer-auth.js';
 import { ApiError, installErrorHandling, sendApiError } from './http/errors.js';
+import { handleClientError } from './http/client-errors.js';
 import { healthRoutes } from './http/routes/health.js';
 import { openapiRoutes } from './http/routes/openapi.js';
 import { sendRoutes } from './http/routes/send.js';
@@ -57,9 +58,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     trustProxy: false,
-    // Slow or stalled clients must not hold the phone's sockets for long.
+    // Slow or stalled clients must not hold the phone's sockets for long. Node enforces
+    // these timeouts only when it checks its connections, every 30 s by default.
     requestTimeout: 15_000,
-    http: { headersTimeout: 10_000 },
+    http: { headersTimeout: 10_000, connectionsCheckingInterval: 2_000 },
+    clientErrorHandler: handleClientError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
