@@ -50,8 +50,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const bucket = limiter?.take(canonicalAddress(peer) ?? 'unknown');
       if (bucket && !bucket.allowed) return sendApiError(reply, rateLimitedError(bucket.waitMs));
       if (!isAuthorized(request.raw.rawHeaders, deps.apiKey)) return reply.code(401).send(UNAUTHORIZED_BODY);
-      const message = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'Invalid request: a path segment is too long.' : 'Invalid request: the URL is not valid.';
-      return sendApiError(reply, new ApiError(400, 'invalid_request', message));
+      if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+        // Longer than any id the gateway makes: an id with the msg_ prefix is simply unknown.
+        return request.url.startsWith('/api/messages/msg_')
+          ? sendApiError(reply, new ApiError(404, 'not_found', 'No such message in the history (it keeps the newest 1000).'))
+          : sendApiError(reply, new ApiError(400, 'invalid_request', 'Invalid request: a path segment is too long.'));
+      }
+      return sendApiError(reply, new ApiError(400, 'invalid_request', 'Invalid request: the URL is not valid.'));
     },
     loggerInstance: deps.logger as FastifyBaseLogger | undefined,
     // Fastify's own two lines per request are off; the onResponse hook below writes one.

@@ -16,7 +16,7 @@ export const GuardBodySchema = z.object({ error: z.string() });
 
 export const SendRequestSchema = z
   .object({
-    to: z.string().max(64).describe('Recipient number; spaces, dashes, dots and parentheses are ignored'),
+    to: z.string().describe('Recipient number; spaces, dashes, dots and parentheses are ignored'),
     message: z.string().describe('Text to send, exactly as given'),
     simSlot: z.number().int().min(1).max(8).optional().describe('1-based SIM slot; default SMS_GATEWAY_DEFAULT_SIM'),
   })
@@ -54,7 +54,7 @@ export { toMessageRecord } from '../store/messages.js';
 const queryInt = (min: number, max: number, fallback: number) =>
   z
     .string()
-    .regex(/^\d{1,9}$/, `must be a whole number from ${min} to ${max}`)
+    .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)
     .transform(Number)
     .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
     .optional()
@@ -63,7 +63,7 @@ const queryInt = (min: number, max: number, fallback: number) =>
 export const MessagesQuerySchema = z
   .object({
     limit: queryInt(1, 100, 20).describe('1 to 100, default 20'),
-    offset: queryInt(0, 1_000_000_000, 0).describe('0 or more, default 0'),
+    offset: queryInt(0, Number.MAX_SAFE_INTEGER, 0).describe('0 or more, default 0'),
     status: z.enum(MESSAGE_STATUSES).optional(),
   })
   .strict();

@@ -56,8 +56,11 @@ t.test('one message: 400 without the msg_ prefix, 404 when unknown', async (t) =
   t.equal(badUrl.statusCode, 400, 'a URL that cannot be decoded');
   t.same(badUrl.json(), { success: false, smsSent: false, error: { code: 'invalid_request', message: 'Invalid request: the URL is not valid.' } });
   const long = await get(`/api/messages/msg_${'a'.repeat(200)}`);
-  t.equal(long.statusCode, 400);
-  t.equal(long.json().error.message, 'Invalid request: a path segment is too long.');
+  t.equal(long.statusCode, 404, 'a msg_ id longer than any the gateway makes is simply unknown');
+  t.equal(long.json().error.code, 'not_found');
+  const longOther = await get(`/api/messages/x${'a'.repeat(200)}`);
+  t.equal(longOther.statusCode, 400);
+  t.equal(longOther.json().error.message, 'Invalid request: a path segment is too long.');
 });
 
 t.test('stats: today, month and all time, in the named time zone', async (t) => {
