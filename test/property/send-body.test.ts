@@ -26,8 +26,8 @@ import {
   validTo,
   wellFormedChar,
 } from './fixtures/support.js';
+import { BODY_LIMIT } from '../../src/app.js';
 
-const BODY_LIMIT = 16 * 1024;
 
 // ---------------------------------------------------------------------------------------
 // JSON text, built as text so that number literals JavaScript cannot hold (1e400, 1e-400,

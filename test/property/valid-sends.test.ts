@@ -21,8 +21,8 @@ import {
   validTo,
   wellFormedChar,
 } from './fixtures/support.js';
+import { BODY_LIMIT } from '../../src/app.js';
 
-const BODY_LIMIT = 16 * 1024;
 
 /** Short texts of every kind, repeated chunks, and runs right at the 60-segment edge. */
 const message = fc.oneof(
