@@ -13,7 +13,7 @@ import {
 import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
 import type { RuntimeInfo } from './runtime.js';
-import { localNetworkGuard, canonicalAddress, isLocalAddress, FORBIDDEN_BODY } from './http/local-network.js';
+import { localNetworkGuard, callerAddress, canonicalAddress, isLocalAddress, FORBIDDEN_BODY } from './http/local-network.js';
 import { rateLimitedError, registerRateLimit } from './http/rate-limit.js';
 import { createBearerAuth, isAuthorized, UNAUTHORIZED_BODY } from './http/bearer-auth.js';
 import { ApiError, installErrorHandling, sendApiError } from './http/errors.js';
@@ -89,7 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         route: request.routeOptions.url ?? '(no route)',
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 10) / 10,
-        caller: canonicalAddress(request.raw.socket?.remoteAddress) ?? 'unknown',
+        caller: callerAddress(request),
       },
       'request',
     );

@@ -1,18 +1,10 @@
 // argv -> one command. Exit codes: 0 success, 1 failure, 2 usage error (or a bad
 // configuration value). Errors are one line on stderr, never a stack trace.
 import { ConfigError } from './config.js';
-import { StartupError } from './gateway.js';
+import { StartupError } from './startup-error.js';
 import { KeyFileError } from './keys.js';
 import { LockError } from './lock.js';
 import { VERSION } from './version.js';
-import { keyCommand, keyHelp } from './commands/key.js';
-import { startCommand, startHelp } from './commands/start.js';
-import { sendCommand, sendHelp } from './commands/send.js';
-import { statusCommand, statusHelp } from './commands/status.js';
-import { webhookCommand, webhookHelp } from './commands/webhook.js';
-import { serviceCommand, serviceHelp } from './commands/service.js';
-import { bootCommand, bootHelp } from './commands/boot.js';
-import { doctorCommand, doctorHelp } from './commands/doctor.js';
 
 export interface CommandContext {
   env: NodeJS.ProcessEnv;
@@ -23,21 +15,31 @@ export interface CommandContext {
   usage(text: string): number;
 }
 
-interface Command {
+interface CommandModule {
   run(args: string[], ctx: CommandContext): Promise<number>;
   help: string;
+}
+
+interface Command {
+  /** Loaded only when asked for: `start` does not pay for the other commands' imports. */
+  load(): Promise<CommandModule>;
   summary: string;
 }
 
+const lazy = <M extends Record<string, unknown>>(importer: () => Promise<M>, run: keyof M, help: keyof M) => async () => {
+  const m = await importer();
+  return { run: m[run] as CommandModule['run'], help: m[help] as string };
+};
+
 const COMMANDS: Record<string, Command> = {
-  start: { run: startCommand, help: startHelp, summary: 'run the gateway on port 8080 (foreground)' },
-  key: { run: keyCommand, help: keyHelp, summary: 'show | rotate the API key' },
-  send: { run: sendCommand, help: sendHelp, summary: 'send one SMS through the running gateway' },
-  status: { run: statusCommand, help: statusHelp, summary: 'how the running gateway is doing' },
-  webhook: { run: webhookCommand, help: webhookHelp, summary: 'secret | rotate | test the signed webhooks' },
-  service: { run: serviceCommand, help: serviceHelp, summary: 'install | uninstall the runit service (termux-services)' },
-  boot: { run: bootCommand, help: bootHelp, summary: 'install the Termux:Boot start script' },
-  doctor: { run: doctorCommand, help: doctorHelp, summary: 'preflight checks on the phone, each with its fix' },
+  start: { load: lazy(() => import('./commands/start.js'), 'startCommand', 'startHelp'), summary: 'run the gateway on port 8080 (foreground)' },
+  key: { load: lazy(() => import('./commands/key.js'), 'keyCommand', 'keyHelp'), summary: 'show | rotate the API key' },
+  send: { load: lazy(() => import('./commands/send.js'), 'sendCommand', 'sendHelp'), summary: 'send one SMS through the running gateway' },
+  status: { load: lazy(() => import('./commands/status.js'), 'statusCommand', 'statusHelp'), summary: 'how the running gateway is doing' },
+  webhook: { load: lazy(() => import('./commands/webhook.js'), 'webhookCommand', 'webhookHelp'), summary: 'secret | rotate | test the signed webhooks' },
+  service: { load: lazy(() => import('./commands/service.js'), 'serviceCommand', 'serviceHelp'), summary: 'install | uninstall the runit service (termux-services)' },
+  boot: { load: lazy(() => import('./commands/boot.js'), 'bootCommand', 'bootHelp'), summary: 'install the Termux:Boot start script' },
+  doctor: { load: lazy(() => import('./commands/doctor.js'), 'doctorCommand', 'doctorHelp'), summary: 'preflight checks on the phone, each with its fix' },
 };
 
 export const mainHelp = `sms-gateway ${VERSION}: send SMS through this phone from the local network
@@ -78,12 +80,13 @@ export async function main(argv: string[], io: Partial<CommandContext> = {}): Pr
     stderr.write(`sms-gateway: unknown command "${name}"\n\n${mainHelp}`);
     return 2;
   }
-  if (args.includes('--help') || args.includes('-h')) {
-    ctx.stdout.write(command.help);
-    return 0;
-  }
   try {
-    return await command.run(args, ctx);
+    const loaded = await command.load();
+    if (args.includes('--help') || args.includes('-h')) {
+      ctx.stdout.write(loaded.help);
+      return 0;
+    }
+    return await loaded.run(args, ctx);
   } catch (err) {
     if (err instanceof ConfigError) {
       stderr.write(`sms-gateway: ${err.message}\n`);

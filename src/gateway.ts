@@ -12,6 +12,7 @@ import { createApiKeyFile, type SecretFile } from './keys.js';
 import { acquireLock } from './lock.js';
 import type { Mode, RuntimeInfo } from './runtime.js';
 import { VERSION } from './version.js';
+import { StartupError } from './startup-error.js';
 import { join } from 'node:path';
 import { openDatabase } from './store/database.js';
 import { createServices, type Services } from './services.js';
@@ -24,9 +25,7 @@ import { createWebhookSecretFile } from './webhooks/signing.js';
 
 export const PORT = 8080;
 
-export class StartupError extends Error {
-  override name = 'StartupError';
-}
+export { StartupError };
 
 export interface GatewayOptions {
   config: Config;

@@ -42,8 +42,23 @@ export function peerAddress(request: FastifyRequest): string | undefined {
   return request.raw.socket?.remoteAddress;
 }
 
+// A connection's peer never changes: parse it once per connection, not on every hook.
+const callers = new WeakMap<object, { address: string | undefined; local: boolean }>();
+
+function judgeSocket(socket: object | undefined, raw: string | undefined) {
+  if (!socket) return { address: canonicalAddress(raw), local: isLocalAddress(raw) };
+  let c = callers.get(socket);
+  if (!c) callers.set(socket, (c = { address: canonicalAddress(raw), local: isLocalAddress(raw) }));
+  return c;
+}
+
+/** The caller's canonical address (IPv4-mapped unwrapped), for rate limiting, logs and history. */
+export function callerAddress(request: FastifyRequest): string {
+  return judgeSocket(request.raw.socket, peerAddress(request)).address ?? 'unknown';
+}
+
 export async function localNetworkGuard(request: FastifyRequest, reply: FastifyReply) {
-  if (!isLocalAddress(peerAddress(request))) {
+  if (!judgeSocket(request.raw.socket, peerAddress(request)).local) {
     return reply.code(403).send(FORBIDDEN_BODY);
   }
 }

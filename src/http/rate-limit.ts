@@ -4,7 +4,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../api-error.js';
-import { canonicalAddress } from './local-network.js';
+import { callerAddress } from './local-network.js';
 import type { Clock } from '../clock.js';
 
 /** Tokens added per second: a caller at this steady rate is never refused. */
@@ -98,7 +98,7 @@ export async function registerRateLimit(app: FastifyInstance, clock: Clock) {
     max: BUCKET_CAPACITY,
     timeWindow: 1000,
     store: Store as never,
-    keyGenerator: (request) => canonicalAddress(request.raw.socket?.remoteAddress) ?? 'unknown',
+    keyGenerator: callerAddress,
     errorResponseBuilder: (_request, context) => rateLimitedError(context.ttl),
   });
   app.addHook('onRequest', app.rateLimit());

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiError } from '../../api-error.js';
 import type { SendService } from '../../sms/send.js';
-import { canonicalAddress } from '../local-network.js';
+import { callerAddress } from '../local-network.js';
 import { COMMON_ERRORS, ErrorBodySchema, SendRequestSchema, SendResultSchema } from '../schemas.js';
 
 const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,128}$/;
@@ -45,7 +45,7 @@ export function sendRoutes(service: SendService, bodyLimit: number): FastifyPlug
       async (request, reply) => {
         const key = idempotencyKey(request.raw.rawHeaders);
         const outcome = await service.send(request.body, {
-          sourceIp: canonicalAddress(request.raw.socket?.remoteAddress) ?? 'unknown',
+          sourceIp: callerAddress(request),
           idempotencyKey: key,
         });
         return reply.code(outcome.statusCode as 200).send(outcome.body as never);
