@@ -35,6 +35,7 @@ import { newMessageId } from '../dist/ids.js';
 import { countSegments } from '../dist/sms/segments.js';
 import { chooseTimeZone, createCalendar } from '../dist/time-zone.js';
 import { VERSION } from '../dist/version.js';
+import { PORT_LOCK, releasePortLock, takePortLock } from './port-lock.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'bin/sms-gateway');
@@ -43,7 +44,6 @@ const FAKE_TERMUX = join(ROOT, 'test/fixtures/bin/fake-termux');
 const RESULTS = join(ROOT, 'bench-results.json');
 const GATEWAY_PORT = 8080; // fixed in src/gateway.ts
 const BARE_PORT = 8089;
-const PORT_LOCK = join(os.tmpdir(), 'sms-gateway-test-port-8080.lock');
 
 // The offered load: 50 loopback callers (127.0.0.10 .. 127.0.0.59) at 8 req/s each, under
 // the gateway's per-caller limit of 10/s, open loop.
@@ -78,13 +78,7 @@ let lockHeld = false;
 
 function releaseLock(): void {
   if (!lockHeld) return;
-  try {
-    if (readFileSync(join(PORT_LOCK, 'pid'), 'utf8').trim() === String(process.pid)) {
-      rmSync(PORT_LOCK, { recursive: true, force: true });
-    }
-  } catch {
-    // already gone
-  }
+  releasePortLock();
   lockHeld = false;
 }
 
@@ -127,21 +121,6 @@ function percentile(xs: number[], p: number): number {
   return sorted[Math.min(rank, sorted.length) - 1]!;
 }
 
-/** True while the process exists and is not a zombie. */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true;
-  }
-}
-
 function clockTicks(): { hz: number; source: string } {
   const r = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8', timeout: 5000 });
   const hz = Number.parseInt(r.stdout ?? '', 10);
@@ -180,39 +159,12 @@ function rssOf(pid: number): Rss {
 
 // --- the port-8080 lock (shared with test/helper.ts holdPort8080) ------------------------
 
-async function takePortLock(): Promise<void> {
-  let announced = false;
-  const deadline = Date.now() + 10 * 60_000;
-  for (;;) {
-    let made = false;
-    try {
-      mkdirSync(PORT_LOCK);
-      made = true;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    if (made) {
-      lockHeld = true;
-      writeFileSync(join(PORT_LOCK, 'pid'), String(process.pid));
-      return;
-    }
-    let owner = NaN;
-    try {
-      owner = Number(readFileSync(join(PORT_LOCK, 'pid'), 'utf8'));
-    } catch {
-      // being created or removed
-    }
-    if (Number.isInteger(owner) && owner > 0 && !isAlive(owner)) {
-      rmSync(PORT_LOCK, { recursive: true, force: true });
-      continue;
-    }
-    if (!announced) {
-      log(`waiting for the port-8080 lock ${PORT_LOCK} (held by pid ${owner}, a test that starts the gateway)...`);
-      announced = true;
-    }
-    if (Date.now() > deadline) throw new Error(`the port-8080 lock ${PORT_LOCK} stayed taken for 10 minutes`);
-    await sleep(100);
-  }
+async function takeLock(): Promise<void> {
+  await takePortLock({
+    timeoutMs: 10 * 60_000,
+    onWait: (owner) => log(`waiting for the port-8080 lock ${PORT_LOCK} (held by pid ${owner}, a test that starts the gateway)...`),
+  });
+  lockHeld = true;
 }
 
 /** Fails if something already answers on the port (a gateway started outside the lock). */
@@ -639,7 +591,7 @@ async function main(): Promise<number> {
     notes.push(`The machine was not idle at the start (load average ${loadAvgAtStart.join(', ')} on ${cpus.length} CPUs): other work (e.g. test runs) adds noise to every number.`);
   }
 
-  await takePortLock();
+  await takeLock();
   workDir = mkdtempSync(join(os.tmpdir(), 'smsgw-bench-'));
   await assertPortFree(GATEWAY_PORT);
   await assertPortFree(BARE_PORT);

@@ -15,7 +15,7 @@ import { createDispatcher } from './sms/dispatcher.js';
 import { createSendService } from './sms/send.js';
 import { createConfirmer } from './sms/confirmation.js';
 import type { Sender } from './sms/senders.js';
-import { createOutboxStore, createWebhookDelivery, type DeliveryOptions } from './webhooks/outbox.js';
+import { createOutboxStore, createWebhookDelivery } from './webhooks/outbox.js';
 import { makeEvent } from './webhooks/events.js';
 import { createInboxWatcher } from './webhooks/inbox-watcher.js';
 
@@ -37,8 +37,7 @@ export interface ServicesOptions {
   deviceEnv?: NodeJS.ProcessEnv | undefined;
   /** Read the phone's inbox for sms.received events this often (only with webhook targets). */
   inboxPollMs?: number;
-  /** Overrides for tests (a recording poster, fixed jitter). */
-  webhookPost?: DeliveryOptions['post'];
+  /** Overrides for tests (a short delivery timeout, fixed jitter). */
   webhookTimeoutMs?: number;
   random?: () => number;
 }
@@ -54,7 +53,6 @@ export function createServices(opts: ServicesOptions) {
     userAgent: `sms-gateway/${opts.runtime.version}`,
     logger: opts.logger,
     ...(opts.random ? { random: opts.random } : {}),
-    ...(opts.webhookPost ? { post: opts.webhookPost } : {}),
     ...(opts.webhookTimeoutMs ? { timeoutMs: opts.webhookTimeoutMs } : {}),
   });
   const messages = createMessageStore(opts.db, stats, {

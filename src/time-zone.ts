@@ -1,13 +1,21 @@
 // Local days and months for the statistics, in the phone's time zone: TZ, else Android's
 // persist.sys.timezone (from the device probes), else UTC. An unknown zone name falls
 // back to UTC rather than failing.
+// Asked on every send and stats read: remember the answer per name.
+const validity = new Map<string, boolean>();
+
 export function isValidTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-CA', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
+  let ok = validity.get(tz);
+  if (ok === undefined) {
+    try {
+      new Intl.DateTimeFormat('en-CA', { timeZone: tz });
+      ok = true;
+    } catch {
+      ok = false;
+    }
+    if (validity.size < 100) validity.set(tz, ok);
   }
+  return ok;
 }
 
 export function chooseTimeZone(candidates: (string | undefined | null)[]): string {

@@ -1,6 +1,6 @@
 // Shared test helpers: temp homes, a fake clock, an app built on the real hooks,
 // fake termux-* executables on PATH, and the real gateway process for end-to-end tests.
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Test } from 'tap';
 import { PassThrough } from 'node:stream';
 import { buildApp, type AppDeps } from '../src/app.js';
+import { releasePortLock, takePortLock } from '../scripts/port-lock.js';
 import { main } from '../src/cli.js';
 import { createApiKeyFile } from '../src/keys.js';
 import type { Clock } from '../src/clock.js';
@@ -181,44 +182,12 @@ export function fakeTermux(t: Test, names: string[]) {
   };
 }
 
-/** True while the process exists and is not a zombie (a container's init may not reap). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true;
-  }
-}
+export { isAlive } from '../scripts/port-lock.js';
 
-/**
- * Port 8080 is fixed, and tap runs test files in parallel: every test that starts the real
- * gateway holds this machine-wide lock (a directory) for as long as it runs.
- */
-const PORT_LOCK = join(tmpdir(), 'sms-gateway-test-port-8080.lock');
+/** Holds the machine-wide port-8080 lock for the rest of the test (see scripts/port-lock.ts). */
 export async function holdPort8080(t: Test): Promise<void> {
-  for (;;) {
-    try {
-      mkdirSync(PORT_LOCK);
-      writeFileSync(join(PORT_LOCK, 'pid'), String(process.pid));
-      break;
-    } catch {
-      let owner = NaN;
-      try {
-        owner = Number(readFileSync(join(PORT_LOCK, 'pid'), 'utf8'));
-      } catch {
-        // being created or removed
-      }
-      if (Number.isInteger(owner) && owner > 0 && !isAlive(owner)) rmSync(PORT_LOCK, { recursive: true, force: true });
-      await sleep(100);
-    }
-  }
-  t.teardown(() => rmSync(PORT_LOCK, { recursive: true, force: true }));
+  await takePortLock();
+  t.teardown(releasePortLock);
 }
 
 export interface RunningGateway {

@@ -32,8 +32,6 @@ export interface DiagnosticsDeps {
   db: Db;
   home: string;
   apiKey: SecretFile;
-  /** Extra checks contributed by other parts (webhooks). */
-  extraChecks?: () => Record<string, Check>;
 }
 
 const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
@@ -263,11 +261,10 @@ export function createDiagnostics(deps: DiagnosticsDeps) {
     checks.process = lag > 1000 ? check('degraded', processValue, 'The event loop is slow: the phone is overloaded.') : check('ok', processValue);
 
     const keyCreated = deps.apiKey.createdAt();
-    checks.apiKey = check('ok', { createdAt: iso(keyCreated), ageDays: Math.floor((now - keyCreated) / 86_400_000) });
+    // File times are the real clock's; the gateway's may be behind (a phone set back).
+    checks.apiKey = check('ok', { createdAt: iso(keyCreated), ageDays: Math.max(0, Math.floor((now - keyCreated) / 86_400_000)) });
 
     checks.webhooks = webhooksCheck(services);
-
-    Object.assign(checks, deps.extraChecks?.() ?? {});
 
     const statuses = Object.values(checks).map((c) => c.status);
     const status = statuses.includes('failing') ? 'failing' : statuses.includes('degraded') ? 'degraded' : 'ok';

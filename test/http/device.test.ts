@@ -112,6 +112,12 @@ t.test('a database that cannot be written makes diagnostics fail, and recovery c
   t.equal((await get('/api/diagnostics')).json().data.checks.database.status, 'ok');
 });
 
+t.test('the key age is never negative, even when the clock is behind the key file', async (t) => {
+  const { get, clock } = await testApp(t);
+  clock.set(Date.now() - 3 * 86_400_000);
+  t.equal((await get('/api/diagnostics')).json().data.checks.apiKey.value.ageDays, 0);
+});
+
 t.test('sending switched off degrades the sms check', async (t) => {
   const { get } = await testApp(t, { runtime: { smsEnabled: false } });
   const sms = (await get('/api/diagnostics')).json().data.checks.sms;

@@ -218,6 +218,8 @@ t.test('Idempotency-Key: the same key gives the same answer and one hand-off', a
   t.same(again.json(), first.json());
   t.equal(handoffs.length, 1);
   t.equal((await get('/api/messages')).json().pagination.total, 1);
+  const elsewhere = await send({ to, message: 'pay day' }, { 'idempotency-key': 'order-42' }, '10.9.8.7');
+  t.same(elsewhere.json(), first.json(), 'keys are global: another caller with the same key gets the same answer');
   const reused = await send({ to, message: 'other text' }, { 'idempotency-key': 'order-42' });
   t.equal(reused.statusCode, 400);
   t.same(reused.json().error, { code: 'invalid_request', message: 'Idempotency-Key reused with a different request.' });
