@@ -226,6 +226,10 @@ async function stopChild(child: ChildProcess, graceMs = 5000): Promise<void> {
 }
 
 const stopProc = (p: Proc) => stopChild(p.child);
+const started = async (p: Proc) => {
+  await waitForHealth(p);
+  return p;
+};
 
 /** Polls GET /health every 5 ms until 200; returns ms since spawn and CPU ticks used by then. */
 async function waitForHealth(p: Proc, timeoutMs = 30_000): Promise<{ ms: number; ticks: number }> {
@@ -600,14 +604,21 @@ async function main(): Promise<number> {
   // 1. Startup: process start to the first 200 /health, fresh processes, interleaved.
   log(`startup: ${STARTUP_RUNS} x gateway (fresh home, simulated) and bare ...`);
   const gwStart: { ms: number; cpuMs: number }[] = [];
+  const gwWarm: { ms: number; cpuMs: number }[] = [];
   const bareStart: { ms: number; cpuMs: number }[] = [];
+  // Warm: one home started again and again, as on the phone (Node's compile cache lives
+  // in the home; the first start fills it and is not counted).
+  const warmHome = newHome('warm');
+  await stopProc(await started(startGateway(warmHome)));
   for (let i = 0; i < STARTUP_RUNS; i++) {
-    const gw = startGateway(newHome(`startup${i}`));
-    try {
-      const r = await waitForHealth(gw);
-      gwStart.push({ ms: r.ms, cpuMs: (r.ticks * 1000) / tickHz });
-    } finally {
-      await stopProc(gw);
+    for (const [home, into] of [[newHome(`startup${i}`), gwStart], [warmHome, gwWarm]] as const) {
+      const gw = startGateway(home);
+      try {
+        const r = await waitForHealth(gw);
+        into.push({ ms: r.ms, cpuMs: (r.ticks * 1000) / tickHz });
+      } finally {
+        await stopProc(gw);
+      }
     }
     const bare = startBare();
     try {
@@ -621,6 +632,7 @@ async function main(): Promise<number> {
     gatewayMs: round(median(gwStart.map((s) => s.ms))),
     bareMs: round(median(bareStart.map((s) => s.ms))),
     ratio: 0,
+    gatewayWarmMs: round(median(gwWarm.map((s) => s.ms))),
     gatewayCpuMs: round(median(gwStart.map((s) => s.cpuMs))),
     bareCpuMs: round(median(bareStart.map((s) => s.cpuMs))),
     gatewayRunsMs: gwStart.map((s) => round(s.ms)),
@@ -822,6 +834,7 @@ async function main(): Promise<number> {
   const met = (ok: boolean) => (ok ? 'met' : 'MISSED');
   const rows: Row[] = [
     ['startup to first 200 /health, ms (median of 5)', `${startup.gatewayMs}`, `${startup.bareMs}`, '', ''],
+    ['  warm start (same home, compile cache), ms', `${startup.gatewayWarmMs}`, `${startup.bareMs}`, '', ''],
     ['  startup ratio', `${startup.ratio}`, '1', `<= ${TARGETS.startupRatio}`, met(startup.ratio <= TARGETS.startupRatio)],
     ['  startup CPU, ms (median)', `${startup.gatewayCpuMs}`, `${startup.bareCpuMs}`, '', ''],
     ['idle RSS after 10 s, MB', `${idle.rssMb}`, `${idle.bareRssMb}`, `<= ${TARGETS.idleRssMb}`, met(idle.rssMb <= TARGETS.idleRssMb)],

@@ -2,8 +2,8 @@
 // The process environment wins over $SMS_GATEWAY_HOME/.env; an invalid value is a
 // ConfigError naming the variable (the CLI turns it into exit code 2).
 import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolveHome } from './home.js';
+import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
 
@@ -94,10 +94,6 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
-export function resolveHome(env: NodeJS.ProcessEnv): string {
-  const raw = env.SMS_GATEWAY_HOME?.trim();
-  return raw ? resolve(raw) : join(homedir(), '.sms-gateway');
-}
 
 /** Reads $SMS_GATEWAY_HOME/.env (if any); the real environment overrides it. */
 export function readEnvFile(home: string): Record<string, string> {

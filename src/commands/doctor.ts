@@ -9,7 +9,8 @@ import { createServer } from 'node:net';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, loadConfig, resolveHome } from '../config.js';
+import { ConfigError, loadConfig } from '../config.js';
+import { resolveHome } from '../home.js';
 import { ensurePrivateDir } from '../fs-util.js';
 import { findOnPath, runCommand, type RunResult } from '../device/termux.js';
 import { parseProps, parseTelephony } from '../device/probes.js';
@@ -71,19 +72,19 @@ const INSTALL_API_APP =
 
 // --- the checks -----------------------------------------------------------------------
 
-/** util.parseEnv (the .env reader) arrived in Node 20.12. */
+/** better-sqlite3 13 (and Fastify's cookie@2) need Node 22; Termux ships 24 (nodejs-lts) and 26. */
 export function nodeVersionOk(version: string): boolean {
-  const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map((n) => Number.parseInt(n, 10));
-  return major > 20 || (major === 20 && minor >= 12);
+  const major = Number.parseInt(version.replace(/^v/, '').split('.')[0] ?? '', 10);
+  return major >= 22;
 }
 
 function nodeCheck(): Finding {
-  if (nodeVersionOk(process.version)) return { status: 'ok', name: 'Node.js', finding: `${process.version} (20.12 or newer needed)` };
+  if (nodeVersionOk(process.version)) return { status: 'ok', name: 'Node.js', finding: `${process.version} (22 or newer needed)` };
   return {
     status: 'fail',
     name: 'Node.js',
-    finding: `${process.version} is too old: 20.12 or newer is needed`,
-    fix: ['pkg install nodejs-lts'],
+    finding: `${process.version} is too old: 22 or newer is needed`,
+    fix: ['pkg install nodejs-lts', 'then, in the project folder: rm -rf node_modules && npm install'],
   };
 }
 

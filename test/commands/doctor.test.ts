@@ -103,7 +103,7 @@ t.test('checks that need port 8080 to themselves', async (t) => {
     t.same(
       lines(r.out, '[ ok ]').map((l) => l.replace(/listened on (::|0\.0\.0\.0) /, 'listened on HOST ')),
       [
-        `[ ok ] Node.js: ${process.version} (20.12 or newer needed)`,
+        `[ ok ] Node.js: ${process.version} (22 or newer needed)`,
         `[ ok ] better-sqlite3: loads and opens a database (SQLite ${sqlite})`,
         `[ ok ] termux-api package: termux-sms-send found at ${join(fake.bin, 'termux-sms-send')}`,
         '[ ok ] Termux:API app: installed (com.termux.api)',
@@ -234,10 +234,11 @@ t.test('checks that need port 8080 to themselves', async (t) => {
   });
 });
 
-t.test('Node.js 20.12 or newer is needed (util.parseEnv)', async (t) => {
+t.test('Node.js 22 or newer is needed (better-sqlite3 13)', async (t) => {
   const { nodeVersionOk } = await import('../../src/commands/doctor.js');
-  t.equal(nodeVersionOk('v20.11.1'), false);
-  t.equal(nodeVersionOk('v20.12.0'), true);
+  t.equal(nodeVersionOk('v20.19.5'), false);
+  t.equal(nodeVersionOk('v21.7.3'), false);
+  t.equal(nodeVersionOk('v22.0.0'), true);
   t.equal(nodeVersionOk('v19.9.0'), false);
   t.equal(nodeVersionOk('v24.1.0'), true);
   t.equal(nodeVersionOk('v26.0.0'), true);
