@@ -25,7 +25,9 @@ if (!gyp || !existsSync(gyp)) {
   process.stderr.write('sms-gateway: better-sqlite3 has no prebuilt binary for this platform and node-gyp was not found; run `npm install` (npm brings node-gyp).\n');
   process.exit(1);
 }
-process.stderr.write(`sms-gateway: compiling better-sqlite3 for ${process.platform}-${process.arch} (no prebuilt binary; a few minutes on a phone)\n`);
+process.stderr.write(
+  `sms-gateway: compiling better-sqlite3 for ${process.platform}-${process.arch} (${force ? 'SMS_GATEWAY_BUILD_SQLITE=1' : 'no prebuilt binary'}; a few minutes on a phone)\n`,
+);
 try {
   execFileSync(process.execPath, [gyp, 'rebuild', '--release', ...(force ? ['--force_build=1'] : [])], { cwd: dir, stdio: 'inherit' });
 } catch {
