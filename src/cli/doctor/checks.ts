@@ -19,7 +19,6 @@ const OPEN_API_APP = 'open the Termux:API app once; exempt Termux and Termux:API
 const INSTALL_API_APP =
   'install Termux:API from F-Droid (https://f-droid.org/packages/com.termux.api/), the same source as Termux, and open it once';
 
-
 /** better-sqlite3 13 (and Fastify's cookie@2) need Node 22; Termux ships 24 (nodejs-lts) and 26. */
 export function nodeVersionOk(version: string): boolean {
   const major = Number.parseInt(version.replace(/^v/, '').split('.')[0] ?? '', 10);
