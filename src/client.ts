@@ -4,7 +4,8 @@
 // never sends a second SMS. 429 answers are retried after their Retry-After.
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { MessageRecordSchema, PaginationSchema, SendResultSchema, StatsResponseSchema } from './http/schemas.js';
+import type { PaginationSchema, SendResultSchema, StatsResponseSchema } from './http/schemas.js';
+import type { MessageRecordSchema, MessageStatus } from './store/message-record.js';
 import type { HealthSchema } from './http/routes/health.js';
 
 export interface SendInput {
@@ -103,7 +104,7 @@ export function createClient(opts: ClientOptions) {
     /** Sends one SMS. The same idempotencyKey (random by default) is used for every retry. */
     send: (input: SendInput, options: { idempotencyKey?: string } = {}) =>
       call<SendResult>('POST', '/api/sms/send', input, { 'idempotency-key': options.idempotencyKey ?? randomUUID() }, true),
-    messages: async (q: { limit?: number; offset?: number; status?: 'queued' | 'sent' | 'failed' } = {}) => {
+    messages: async (q: { limit?: number; offset?: number; status?: MessageStatus } = {}) => {
       const params = new URLSearchParams();
       for (const [k, v] of Object.entries(q)) if (v !== undefined) params.set(k, String(v));
       const qs = params.toString();

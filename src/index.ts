@@ -1,3 +1,3 @@
 // The package's public entry: the HTTP client for LAN users, and the app factory.
 export * from './client.js';
-export { buildApp } from './app.js';
+export { buildApp } from './server/app.js';

@@ -8,19 +8,18 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Test } from 'tap';
 import { PassThrough } from 'node:stream';
-import { buildApp, type AppDeps } from '../src/app.js';
+import type { AppDeps } from '../src/server/app.js';
 import { releasePortLock, takePortLock } from '../scripts/port-lock.js';
-import { main } from '../src/cli.js';
-import { createApiKeyFile } from '../src/keys.js';
-import type { Clock } from '../src/clock.js';
-import type { RuntimeInfo } from '../src/runtime.js';
+import { main } from '../src/cli/router.js';
+import { createApiKeyFile } from '../src/core/keys.js';
+import { PORT } from '../src/core/constants.js';
+import type { Clock } from '../src/core/clock.js';
+import type { RuntimeInfo } from '../src/core/runtime.js';
 import { openDatabase } from '../src/store/database.js';
-import { createServices } from '../src/services.js';
-import { createCalendar } from '../src/time-zone.js';
+import { composeGateway } from '../src/server/compose.js';
+import { createCalendar } from '../src/core/time-zone.js';
 import type { Handoff, HandoffResult, Sender } from '../src/sms/senders.js';
 import { createProbes } from '../src/device/probes.js';
-import { createHostInfo } from '../src/status/host-info.js';
-import { createDiagnostics } from '../src/status/diagnostics.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const FAKE_TERMUX = join(ROOT, 'test/fixtures/bin/fake-termux');
@@ -105,14 +104,20 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
   const recorder = recordingSender();
   const db = openDatabase(join(home, 'gateway.db'));
   const calendar = createCalendar(opts.timeZone ?? 'UTC');
-  const services = createServices({
+  const probes = createProbes({ clock, env: opts.probeEnv ?? { PATH: '/nonexistent' }, timeoutMs: opts.probeTimeoutMs ?? 1000 });
+  const gateway = await composeGateway({
     db,
     clock,
     runtime,
     sender: opts.sender ?? recorder.sender,
+    probes,
     calendar: () => calendar,
     defaultSim: opts.defaultSim ?? 1,
     simCount: () => opts.simCount ?? 2,
+    home,
+    apiKey: keyFile,
+    phoneNumber: opts.phoneNumber,
+    interfaces: () => ({}),
     logger: opts.logger,
     webhookUrls: opts.webhookUrls ?? [],
     webhookSecret: () => opts.webhookSecret ?? 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
@@ -121,12 +126,10 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
     confirmSends: opts.confirmSends ?? false,
     deviceEnv: opts.deviceEnv ?? { PATH: '/nonexistent' },
   });
-  const probes = createProbes({ clock, env: opts.probeEnv ?? { PATH: '/nonexistent' }, timeoutMs: opts.probeTimeoutMs ?? 1000 });
-  const status = {
-    hostInfo: createHostInfo({ clock, runtime, services, probes, phoneNumber: opts.phoneNumber, defaultSim: opts.defaultSim ?? 1, interfaces: () => ({}) }),
-    diagnostics: createDiagnostics({ clock, runtime, services, probes, db, home, apiKey: keyFile }),
-  };
-  const app = await buildApp({ clock, runtime, apiKey: () => keyFile.current(), services, status, logger: opts.logger });
+  // What a start does before the first request (steps 1 to 3); the background work
+  // (step 4) is left to the tests, which drive deliveries and confirmations by hand.
+  gateway.restore();
+  const { app, services } = gateway;
   t.teardown(async () => {
     await app.close();
     await services.stop();
@@ -235,7 +238,7 @@ export async function httpGet(
   const http = await import('node:http');
   return new Promise((res, rej) => {
     const req = http.request(
-      { host: '127.0.0.1', port: 8080, path, method, headers, localAddress: caller, agent: false },
+      { host: '127.0.0.1', port: PORT, path, method, headers, localAddress: caller, agent: false },
       (r) => {
         let data = '';
         r.on('data', (d: Buffer) => (data += d.toString()));

@@ -3,7 +3,8 @@
 // local address of a connected UDP socket (connect() on UDP sends no packet).
 import { createSocket } from 'node:dgram';
 import { networkInterfaces, type NetworkInterfaceInfo } from 'node:os';
-import { isLocalAddress } from '../http/local-network.js';
+import { isLocalAddress } from '../core/addresses.js';
+import { PORT } from '../core/constants.js';
 import { runCommand } from './termux.js';
 
 export interface LanDeps {
@@ -71,5 +72,5 @@ export async function lanAddresses(deps: LanDeps = {}): Promise<string[]> {
 }
 
 export function baseUrl(ip: string): string {
-  return ip.includes(':') ? `http://[${ip}]:8080` : `http://${ip}:8080`;
+  return ip.includes(':') ? `http://[${ip}]:${PORT}` : `http://${ip}:${PORT}`;
 }

@@ -3,7 +3,7 @@
 // refreshed in the background when stale (stale-while-revalidate), so a request never
 // waits on a hang after the first round. A value the phone cannot tell is null, never
 // invented.
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import { runCommand, type RunFailure, type RunOptions, type RunResult } from './termux.js';
 
 export interface Telephony {
@@ -152,6 +152,21 @@ export function parseProps(text: string): DeviceProps {
   };
 }
 
+/** Is the Termux:API app installed? Asked with `pm path com.termux.api`. */
+export const PM_PATH = { command: 'pm', args: ['path', 'com.termux.api'] };
+
+const listsPackage = (stdout: string) => /^package:/m.test(stdout);
+
+/**
+ * The one reading of PM_PATH's answer: "package:/data/app/..." when installed; exit code 1
+ * (with no output) when not. Undefined when pm could not tell (not found, a timeout, ...).
+ */
+export function termuxApiInstalled(r: RunResult): boolean | undefined {
+  if (r.ok) return listsPackage(r.stdout);
+  if (r.failure === 'api_error' && /exited with code 1\b/.test(r.detail)) return false;
+  return undefined;
+}
+
 // --- the probe set --------------------------------------------------------------------
 
 type Runner = (command: string, args: string[], opts: RunOptions) => Promise<RunResult>;
@@ -168,8 +183,7 @@ const SPECS: { [K in ProbeName]: ProbeSpec<ProbeValues[K]> } = {
   battery: { command: 'termux-battery-status', args: [], expect: 'json', parse: (r) => parseBattery(r.json) },
   wifi: { command: 'termux-wifi-connectioninfo', args: [], expect: 'json', parse: (r) => parseWifi(r.json) },
   props: { command: 'getprop', args: [], expect: 'text', parse: (r) => parseProps(r.stdout) },
-  // `pm path` prints "package:/data/app/..." when installed, nothing (exit 1) when not.
-  apiApp: { command: 'pm', args: ['path', 'com.termux.api'], expect: 'text', parse: (r) => ({ installed: /^package:/m.test(r.stdout) }) },
+  apiApp: { ...PM_PATH, expect: 'text', parse: (r) => ({ installed: listsPackage(r.stdout) }) },
 };
 
 export interface ProbeOptions {
@@ -212,8 +226,7 @@ export function createProbes(opts: ProbeOptions) {
         s.last = 'api_error';
         s.detail = `could not read the answer: ${(err as Error).message}`;
       }
-    } else if (name === 'apiApp' && r.failure === 'api_error' && r.detail.includes('exited with code 1')) {
-      // pm answers "not installed" with exit code 1 and no output.
+    } else if (name === 'apiApp' && termuxApiInstalled(r) === false) {
       s.value = { installed: false } as ProbeValues[K];
       s.last = 'ok';
       s.detail = null;

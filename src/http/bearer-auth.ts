@@ -2,7 +2,7 @@
 // needs exactly one `Authorization: Bearer <key>` header; anything else is 401. Node keeps
 // only the first of duplicated Authorization headers, so the raw header list is counted.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { secretsEqual } from '../keys.js';
+import { secretsEqual } from '../core/keys.js';
 
 export const UNAUTHORIZED_BODY = { error: 'Unauthorized' } as const;
 

@@ -4,8 +4,9 @@
 // project's error envelope.
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { isLocalAddress, FORBIDDEN_BODY } from './local-network.js';
-import { ApiError } from '../api-error.js';
+import { isLocalAddress } from '../core/addresses.js';
+import { FORBIDDEN_BODY } from './local-network.js';
+import { ApiError } from '../core/api-error.js';
 
 export function clientErrorAnswer(err: NodeJS.ErrnoException, remoteAddress: string | undefined): { status: number; body: string } {
   if (!isLocalAddress(remoteAddress)) return { status: 403, body: JSON.stringify(FORBIDDEN_BODY) };

@@ -3,9 +3,9 @@
 // 5xx answers never carry internals (the error is logged once, with the request).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { ApiError } from '../api-error.js';
+import { ApiError } from '../core/api-error.js';
 
-export { ApiError } from '../api-error.js';
+export { ApiError } from '../core/api-error.js';
 
 export function sendApiError(reply: FastifyReply, err: ApiError) {
   if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));

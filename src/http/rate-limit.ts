@@ -3,9 +3,9 @@
 // local-network guard, before the key check, so failed key guesses are counted too).
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../api-error.js';
+import { ApiError } from '../core/api-error.js';
 import { callerAddress } from './local-network.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 
 /** Tokens added per second: a caller at this steady rate is never refused. */
 export const RATE_PER_SECOND = 10;

@@ -2,7 +2,10 @@
 // fastify-type-provider-zod and @fastify/swagger) the OpenAPI document. Response objects
 // are parsed on the way out, which also strips any field not declared here.
 import { z } from 'zod';
-import { MESSAGE_STATUSES, REASONS } from '../store/messages.js';
+import { MODES, RUNTIME_SIMULATIONS } from '../core/runtime.js';
+import { EncodingSchema, MessageRecordSchema, MessageStatusSchema } from '../store/message-record.js';
+
+export { MessageRecordSchema };
 
 export const ErrorBodySchema = z.object({
   success: z.literal(false),
@@ -24,31 +27,15 @@ export const SendRequestSchema = z
 
 export const SendResultSchema = z.object({
   success: z.literal(true),
-  mode: z.enum(['real', 'simulated']),
+  mode: z.enum(MODES),
   smsSent: z.literal(true),
   messageId: z.string(),
   status: z.literal('queued'),
   segments: z.number().int(),
   simSlot: z.number().int(),
-  encoding: z.enum(['gsm7', 'ucs2']),
+  encoding: EncodingSchema,
   warning: z.string().optional().describe('Present when the message is more than one segment'),
 });
-
-export const MessageRecordSchema = z.object({
-  id: z.string(),
-  to: z.string(),
-  body: z.string(),
-  segments: z.number().int(),
-  billedSegments: z.number().int(),
-  status: z.enum(MESSAGE_STATUSES),
-  reason: z.enum(REASONS).nullable(),
-  sourceIp: z.string(),
-  createdAt: z.string().describe('ISO 8601 UTC'),
-  updatedAt: z.string().describe('ISO 8601 UTC'),
-  encoding: z.enum(['gsm7', 'ucs2']),
-  simSlot: z.number().int(),
-});
-export { toMessageRecord } from '../store/messages.js';
 
 /** A whole-number query parameter within [min, max]. */
 const queryInt = (min: number, max: number, fallback: number) =>
@@ -64,7 +51,7 @@ export const MessagesQuerySchema = z
   .object({
     limit: queryInt(1, 100, 20).describe('1 to 100, default 20'),
     offset: queryInt(0, Number.MAX_SAFE_INTEGER, 0).describe('0 or more, default 0'),
-    status: z.enum(MESSAGE_STATUSES).optional(),
+    status: MessageStatusSchema.optional(),
   })
   .strict();
 
@@ -140,8 +127,8 @@ export const HostInfoSchema = z.object({
   }),
   gateway: z.object({
     version: z.string(),
-    mode: z.enum(['real', 'simulated']),
-    simulation: z.enum(['none', 'success', 'failure', 'random']),
+    mode: z.enum(MODES),
+    simulation: z.enum(RUNTIME_SIMULATIONS),
     smsEnabled: z.boolean(),
     startedAt: z.string(),
     uptimeSeconds: z.number().int(),
@@ -159,6 +146,6 @@ export const DiagnosticsSchema = z.object({
   status: z.enum(['ok', 'degraded', 'failing']),
   checkedAt: z.string(),
   version: z.string(),
-  mode: z.enum(['real', 'simulated']),
+  mode: z.enum(MODES),
   checks: z.record(z.string(), CheckSchema),
 });

@@ -5,7 +5,7 @@
 // with handed_off_at set) is in the database, so a restart resumes the pending checks.
 // One termux-sms-list call serves every message due at that moment.
 import type { Logger } from 'pino';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import { listSms, localTimeToMs, sameNumber, type SmsEntry } from '../device/sms-list.js';
 import type { MessageRow, MessageStore, Settlement } from '../store/messages.js';
 

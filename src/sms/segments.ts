@@ -2,8 +2,7 @@
 // UCS-2 encoding and packs the text greedily into 160/153 septets or 70/67
 // UTF-16 code units per segment, never splitting an escape pair or a
 // surrogate pair across segments.
-
-export type Encoding = 'gsm7' | 'ucs2';
+import type { Encoding } from '../store/message-record.js';
 
 export interface SegmentInfo {
   encoding: Encoding;

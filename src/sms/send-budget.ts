@@ -1,7 +1,7 @@
 // The send budget (at most 60 segments accepted in any rolling 60 s) and spacing (at
 // least 1 s between accepted sends). Counted on the monotonic clock from accepted sends
 // only; check() says exactly how long until a message of n segments would fit.
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 
 export const BUDGET_SEGMENTS = 60;
 export const BUDGET_WINDOW_MS = 60_000;

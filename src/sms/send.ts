@@ -1,26 +1,24 @@
-// The send path after validation: sms_disabled, recipient and SIM checks, segments,
-// Idempotency-Key, budget and spacing, then: commit as queued -> one hand-off -> settle.
-// At most once: nothing here ever hands a message off a second time.
-import { createHash } from 'node:crypto';
+// The send service, after the route: sms_disabled, validation, Idempotency-Key, budget
+// and spacing, then: commit as queued -> one hand-off -> settle (or hand over to the
+// sent-box confirmation). At most once: nothing here ever hands a message off twice.
 import type { Logger } from 'pino';
-import { ApiError } from '../api-error.js';
-import type { Clock } from '../clock.js';
-import type { RuntimeInfo } from '../runtime.js';
-import type { Calendar } from '../time-zone.js';
+import { ApiError } from '../core/api-error.js';
+import type { Clock } from '../core/clock.js';
+import { newMessageId } from '../core/ids.js';
+import type { RuntimeInfo } from '../core/runtime.js';
+import type { Calendar } from '../core/time-zone.js';
 import { isStorageUnavailable } from '../store/database.js';
-import type { MessageRow, MessageStore, Reason } from '../store/messages.js';
+import type { Encoding, Reason } from '../store/message-record.js';
+import type { MessageRow, MessageStore } from '../store/messages.js';
 import type { Dispatcher } from './dispatcher.js';
-import { newMessageId } from '../ids.js';
-import { normalizeRecipient } from './recipient.js';
-import { countSegments, type Encoding } from './segments.js';
+import { createIdempotency, requestHash, type SendOutcome } from './idempotency.js';
+import { failureMessage } from './reasons.js';
 import { BUDGET_SEGMENTS, type SendBudget } from './send-budget.js';
 import type { HandoffResult } from './senders.js';
+import { validateSend, type SendRequest, type ValidSend } from './validation.js';
 
-export interface SendRequest {
-  to: string;
-  message: string;
-  simSlot?: number | undefined;
-}
+export type { SendOutcome } from './idempotency.js';
+export type { SendRequest } from './validation.js';
 
 export interface SendResult {
   success: true;
@@ -32,11 +30,6 @@ export interface SendResult {
   simSlot: number;
   encoding: Encoding;
   warning?: string;
-}
-
-export interface SendOutcome {
-  statusCode: number;
-  body: unknown;
 }
 
 export interface SendServiceDeps {
@@ -52,30 +45,6 @@ export interface SendServiceDeps {
   /** Sent-box confirmation (real mode): a handed-off message stays queued until it settles it. */
   confirmer?: { track(id: string): void } | undefined;
   logger?: Logger | undefined;
-}
-
-export const REASON_HINTS: Record<Reason, string> = {
-  permission_denied:
-    'Termux:API has no permission to send SMS: on the phone open Settings > Apps > Termux:API > Permissions and allow SMS (and Phone).',
-  termux_api_error: 'Termux:API reported an error; run `sms-gateway doctor` on the phone.',
-  timeout:
-    'termux-sms-send did not answer in time (is the Termux:API app installed, and not frozen or battery-restricted?). The SMS may still go out: check the phone before sending again.',
-  sender_unavailable: 'termux-sms-send is not installed: run `pkg install termux-api` and install the Termux:API app.',
-  interrupted:
-    'The gateway stopped while handing this message over. It is never resent automatically; check the phone before sending again.',
-  simulated_failure: 'This is a simulated failure (simulated mode); no radio was used.',
-  not_in_sent_box: "The phone's SMS store lists this message as failed.",
-  unconfirmed: "The phone's SMS store could not confirm this message.",
-};
-
-export function failureMessage(reason: Reason, detail?: string): string {
-  return `The SMS was not sent (${reason}${detail ? `: ${detail}` : ''}). ${REASON_HINTS[reason]}`;
-}
-
-export function requestHash(req: SendRequest): string {
-  return createHash('sha256')
-    .update(JSON.stringify([req.to, req.message, req.simSlot ?? null]))
-    .digest('hex');
 }
 
 const STORAGE_MESSAGE =
@@ -105,8 +74,6 @@ export function createSendService(deps: SendServiceDeps) {
   const storageFailed = (err: unknown) => {
     health.storageError = { at: clock.now(), code: String((err as { code?: unknown }).code ?? 'unknown') };
   };
-  /** Idempotency keys whose first request is still being handled. */
-  const inFlight = new Map<string, { hash: string; outcome: Promise<SendOutcome> }>();
 
   const resultBody = (row: MessageRow): SendResult => {
     const body: SendResult = {
@@ -130,46 +97,19 @@ export function createSendService(deps: SendServiceDeps) {
     body: new ApiError(502, 'send_failed', failureMessage(reason, detail), { messageId: row.id }).body(),
   });
 
-  /** The answer for a repeated Idempotency-Key: the stored one, or one rebuilt from the record. */
-  const replay = (row: MessageRow): SendOutcome => {
-    if (row.responseStatus !== null && row.responseBody !== null) {
-      return { statusCode: row.responseStatus, body: JSON.parse(row.responseBody) };
-    }
-    if (row.handedOffAt !== null) return { statusCode: 200, body: resultBody(row) };
-    return failureOutcome(row, row.reason ?? 'interrupted');
-  };
+  const idempotency = createIdempotency({
+    store,
+    /** The answer for a repeated Idempotency-Key: the stored one, or one rebuilt from the record. */
+    replay(row) {
+      if (row.responseStatus !== null && row.responseBody !== null) {
+        return { statusCode: row.responseStatus, body: JSON.parse(row.responseBody) };
+      }
+      if (row.handedOffAt !== null) return { statusCode: 200, body: resultBody(row) };
+      return failureOutcome(row, row.reason ?? 'interrupted');
+    },
+  });
 
-  const validate = (req: SendRequest) => {
-    if (req.message.trim() === '') {
-      throw new ApiError(400, 'invalid_request', 'Invalid request: body.message is empty.');
-    }
-    if (!req.message.isWellFormed()) {
-      throw new ApiError(400, 'invalid_request', 'Invalid request: body.message contains a lone UTF-16 surrogate (broken emoji?).');
-    }
-    const recipient = normalizeRecipient(req.to);
-    if (!recipient.ok) throw new ApiError(400, 'invalid_request', `Invalid request: body.${recipient.message}.`);
-    const simSlot = req.simSlot ?? deps.defaultSim;
-    const sims = deps.simCount();
-    if (simSlot > sims) {
-      const which = req.simSlot === undefined ? `the default SIM slot ${simSlot} (SMS_GATEWAY_DEFAULT_SIM)` : `simSlot ${simSlot}`;
-      throw new ApiError(
-        400,
-        'invalid_request',
-        `Invalid request: ${which} does not exist; this phone reports ${sims} SIM slot${sims === 1 ? '' : 's'}.`,
-      );
-    }
-    const seg = countSegments(req.message);
-    if (seg.segments > BUDGET_SEGMENTS) {
-      throw new ApiError(
-        400,
-        'message_too_long',
-        `Message is ${seg.segments} segments long (${seg.encoding}); at most ${BUDGET_SEGMENTS} fit the per-minute send budget. Shorten it or split it into several messages.`,
-      );
-    }
-    return { number: recipient.number, simSlot, seg };
-  };
-
-  const accept = async (req: SendRequest, v: ReturnType<typeof validate>, sourceIp: string, key: string | undefined, hash: string) => {
+  const accept = async (req: SendRequest, v: ValidSend, sourceIp: string, key: string | undefined, hash: string) => {
     const now = clock.now();
     const row: MessageRow = {
       id: newMessageId(now),
@@ -261,18 +201,12 @@ export function createSendService(deps: SendServiceDeps) {
       if (!runtime.smsEnabled) {
         throw new ApiError(503, 'sms_disabled', 'Sending is switched off on this gateway (SMS_GATEWAY_SMS_ENABLED=false).');
       }
-      const v = validate(req);
+      const v = validateSend(req, deps);
       const key = ctx.idempotencyKey;
       const hash = requestHash(req);
       if (key !== undefined) {
-        const running = inFlight.get(key);
-        const stored = running ? undefined : store.byIdempotencyKey(key);
-        const firstHash = running?.hash ?? stored?.requestHash;
-        if ((running || stored) && firstHash !== hash) {
-          throw new ApiError(400, 'invalid_request', 'Idempotency-Key reused with a different request.');
-        }
-        if (running) return running.outcome;
-        if (stored) return replay(stored);
+        const earlier = idempotency.earlier(key, hash);
+        if (earlier !== undefined) return earlier;
       }
       const fit = budget.check(v.seg.segments);
       if (!fit.ok) {
@@ -287,13 +221,7 @@ export function createSendService(deps: SendServiceDeps) {
         );
       }
       const outcome = accept(req, v, ctx.sourceIp, key, hash);
-      if (key === undefined) return outcome;
-      inFlight.set(key, { hash, outcome });
-      try {
-        return await outcome;
-      } finally {
-        inFlight.delete(key);
-      }
+      return key === undefined ? outcome : idempotency.first(key, hash, outcome);
     },
   };
 }

@@ -3,8 +3,8 @@
 // echo it, reading a leading "-" as an option and expanding backslashes). The simulated
 // sender touches no radio.
 import { runCommand } from '../device/termux.js';
-import type { Simulation } from '../config.js';
-import type { Reason } from '../store/messages.js';
+import type { Simulation } from '../core/runtime.js';
+import type { Reason } from '../store/message-record.js';
 
 export interface Handoff {
   number: string;

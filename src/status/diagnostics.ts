@@ -5,13 +5,16 @@
 import { statSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Db } from '../store/database.js';
 import type { Probes, Snapshot } from '../device/probes.js';
-import type { RuntimeInfo } from '../runtime.js';
-import type { Services } from '../services.js';
-import type { SecretFile } from '../keys.js';
-import { REASON_HINTS } from '../sms/send.js';
+import type { RuntimeInfo } from '../core/runtime.js';
+import type { SendHealth } from '../sms/send.js';
+import type { SendBudget } from '../sms/send-budget.js';
+import type { TargetStatus } from '../events/outbox.js';
+import type { InboxHealth } from '../events/inbox-watcher.js';
+import type { SecretFile } from '../core/keys.js';
+import { REASON_HINTS } from '../sms/reasons.js';
 import { BUDGET_SEGMENTS } from '../sms/send-budget.js';
 
 export type CheckStatus = 'ok' | 'degraded' | 'failing' | 'unknown';
@@ -27,11 +30,16 @@ const INTEGRITY_TTL_MS = 3600_000;
 export interface DiagnosticsDeps {
   clock: Clock;
   runtime: RuntimeInfo;
-  services: Services;
   probes: Probes;
   db: Db;
   home: string;
   apiKey: SecretFile;
+  /** Narrow views of the parts it reports on (wired in server/compose.ts). */
+  sendHealth: () => Readonly<SendHealth>;
+  historySize: () => number;
+  budgetUsage: () => ReturnType<SendBudget['usage']>;
+  webhookTargets: () => TargetStatus[];
+  inboxHealth: () => Readonly<InboxHealth> | null;
 }
 
 const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
@@ -108,9 +116,7 @@ export function telephonyCheck(snap: Snapshot): Check {
   return check('ok', value);
 }
 
-export function webhooksCheck(services: Services): Check {
-  const targets = services.outbox.status();
-  const inbox = services.inbox?.health() ?? null;
+export function webhooksCheck(targets: TargetStatus[], inbox: Readonly<InboxHealth> | null): Check {
   const value = {
     pending: targets.reduce((n, t) => n + t.pending, 0),
     targets: targets.map((t) => ({
@@ -176,12 +182,12 @@ export function createDiagnostics(deps: DiagnosticsDeps) {
   return async function diagnostics() {
     const snap = await deps.probes.get();
     const now = deps.clock.now();
-    const { services, runtime } = deps;
+    const { runtime } = deps;
     const checks: Record<string, Check> = {};
 
     checks.termuxApi = termuxApiCheck(snap, runtime.mode);
 
-    const h = services.sendService.health();
+    const h = deps.sendHealth();
     const smsValue = {
       enabled: runtime.smsEnabled,
       mode: runtime.mode,
@@ -204,7 +210,7 @@ export function createDiagnostics(deps: DiagnosticsDeps) {
     const dbValue = {
       sizeBytes: fileSize(dbPath),
       walBytes: fileSize(`${dbPath}-wal`),
-      historySize: services.messages.count(),
+      historySize: deps.historySize(),
       integrity: integ.result,
       integrityCheckedAt: iso(integ.at),
       lastWriteError: h.storageError ? { code: h.storageError.code, at: iso(h.storageError.at) } : null,
@@ -216,7 +222,7 @@ export function createDiagnostics(deps: DiagnosticsDeps) {
           ? check('failing', dbValue, `The database cannot be written (${h.storageError.code}): free some space on the phone; sends resume by themselves.`)
           : check('ok', dbValue);
 
-    const usage = services.budget.usage();
+    const usage = deps.budgetUsage();
     checks.sendBudget = check('ok', {
       segmentsUsedLast60s: usage.segmentsUsed,
       budget: BUDGET_SEGMENTS,
@@ -264,7 +270,7 @@ export function createDiagnostics(deps: DiagnosticsDeps) {
     // File times are the real clock's; the gateway's may be behind (a phone set back).
     checks.apiKey = check('ok', { createdAt: iso(keyCreated), ageDays: Math.max(0, Math.floor((now - keyCreated) / 86_400_000)) });
 
-    checks.webhooks = webhooksCheck(services);
+    checks.webhooks = webhooksCheck(deps.webhookTargets(), deps.inboxHealth());
 
     const statuses = Object.values(checks).map((c) => c.status);
     const status = statuses.includes('failing') ? 'failing' : statuses.includes('degraded') ? 'degraded' : 'ok';

@@ -1,17 +1,21 @@
 // Host info: the phone's number, carrier, SIMs and device, the send counters, and the
 // gateway itself. Every value the phone cannot tell is null, never invented.
 import { networkInterfaces } from 'node:os';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Probes } from '../device/probes.js';
 import { addressesFromInterfaces, baseUrl } from '../device/lan.js';
-import { isLocalAddress } from '../http/local-network.js';
-import type { RuntimeInfo } from '../runtime.js';
-import type { Services } from '../services.js';
+import { isLocalAddress } from '../core/addresses.js';
+import type { RuntimeInfo } from '../core/runtime.js';
+import type { Calendar } from '../core/time-zone.js';
+import type { StatsStore } from '../store/stats.js';
+import type { MessageStore } from '../store/messages.js';
 
 export interface HostInfoDeps {
   clock: Clock;
   runtime: RuntimeInfo;
-  services: Services;
+  calendar: () => Calendar;
+  stats: StatsStore;
+  messages: Pick<MessageStore, 'count'>;
   probes: Probes;
   phoneNumber: string | undefined;
   defaultSim: number;
@@ -36,7 +40,7 @@ export function createHostInfo(deps: HostInfoDeps) {
     const t = snap.telephony.value;
     const p = snap.props.value;
     const now = deps.clock.now();
-    const cal = deps.services.calendar();
+    const cal = deps.calendar();
     const date = cal.dayOf(now);
     const month = cal.monthOf(now);
     const simCount = t?.simCount ?? null;
@@ -65,10 +69,10 @@ export function createHostInfo(deps: HostInfoDeps) {
       },
       counters: {
         timeZone: cal.timeZone,
-        today: { date, ...deps.services.stats.day(date) },
-        month: { month, ...deps.services.stats.month(month) },
-        allTime: deps.services.stats.allTime(),
-        historySize: deps.services.messages.count(),
+        today: { date, ...deps.stats.day(date) },
+        month: { month, ...deps.stats.month(month) },
+        allTime: deps.stats.allTime(),
+        historySize: deps.messages.count(),
       },
       gateway: {
         version: deps.runtime.version,

@@ -3,28 +3,7 @@
 // times, idempotency data) never leave this file except through MessageRow.
 import type { Db } from './database.js';
 import type { StatsStore } from './stats.js';
-
-export type MessageStatus = 'queued' | 'sent' | 'failed';
-export const MESSAGE_STATUSES = ['queued', 'sent', 'failed'] as const;
-export type Reason =
-  | 'permission_denied'
-  | 'termux_api_error'
-  | 'timeout'
-  | 'sender_unavailable'
-  | 'interrupted'
-  | 'simulated_failure'
-  | 'not_in_sent_box'
-  | 'unconfirmed';
-export const REASONS = [
-  'permission_denied',
-  'termux_api_error',
-  'timeout',
-  'sender_unavailable',
-  'interrupted',
-  'simulated_failure',
-  'not_in_sent_box',
-  'unconfirmed',
-] as const;
+import type { Encoding, MessageRecord, MessageStatus, Reason } from './message-record.js';
 
 export interface MessageRow {
   id: string;
@@ -33,7 +12,7 @@ export interface MessageRow {
   body: string;
   segments: number;
   billedSegments: number;
-  encoding: 'gsm7' | 'ucs2';
+  encoding: Encoding;
   simSlot: number;
   status: MessageStatus;
   reason: Reason | null;
@@ -62,22 +41,7 @@ const COLUMNS = `
   handed_off_at AS handedOffAt, idempotency_key AS idempotencyKey, request_hash AS requestHash,
   response_status AS responseStatus, response_body AS responseBody, sms_store_id AS smsStoreId`;
 
-/** The message record as clients see it (history, GET /api/messages/:id, webhook events). */
-export interface MessageRecord {
-  id: string;
-  to: string;
-  body: string;
-  segments: number;
-  billedSegments: number;
-  status: MessageStatus;
-  reason: Reason | null;
-  sourceIp: string;
-  createdAt: string;
-  updatedAt: string;
-  encoding: 'gsm7' | 'ucs2';
-  simSlot: number;
-}
-
+/** A row as clients see it (the record of store/message-record.ts). */
 export function toMessageRecord(row: MessageRow): MessageRecord {
   return {
     id: row.id,

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { holdPort8080, httpGet, isAlive, runCli, tempDir } from '../helper.js';
-import { servicePaths } from '../../src/commands/service.js';
+import { servicePaths } from '../../src/cli/commands/service.js';
 
 const runsv = spawnSync('sh', ['-c', 'command -v runsv'], { encoding: 'utf8' }).stdout.trim();
 

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { isLocalAddress, canonicalAddress, FORBIDDEN_BODY } from '../../src/http/local-network.js';
+import { isLocalAddress, canonicalAddress } from '../../src/core/addresses.js';
+import { FORBIDDEN_BODY } from '../../src/http/local-network.js';
 import { testApp } from '../helper.js';
 
 const allowed = [

@@ -3,7 +3,7 @@ import t from 'tap';
 import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { testApp, recordingSender } from '../helper.js';
-import { MESSAGE_ID_PATTERN } from '../../src/ids.js';
+import { MESSAGE_ID_PATTERN } from '../../src/core/ids.js';
 
 const to = '+1 555 123 4567';
 

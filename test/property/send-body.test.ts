@@ -9,7 +9,7 @@ import t from 'tap';
 import fc from 'fast-check';
 import assert from 'node:assert/strict';
 import { testApp } from '../helper.js';
-import { MESSAGE_ID_PATTERN } from '../../src/ids.js';
+import { MESSAGE_ID_PATTERN } from '../../src/core/ids.js';
 import {
   anyChar,
   authArb,
@@ -26,7 +26,7 @@ import {
   validTo,
   wellFormedChar,
 } from './fixtures/support.js';
-import { BODY_LIMIT } from '../../src/app.js';
+import { BODY_LIMIT } from '../../src/server/app.js';
 
 
 // ---------------------------------------------------------------------------------------

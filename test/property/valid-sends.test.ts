@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import assert from 'node:assert/strict';
 import { testApp } from '../helper.js';
 import { countSegments } from '../../src/sms/segments.js';
-import { MESSAGE_ID_PATTERN } from '../../src/ids.js';
+import { MESSAGE_ID_PATTERN } from '../../src/core/ids.js';
 import {
   astralChar,
   callerAddresses,
@@ -21,7 +21,7 @@ import {
   validTo,
   wellFormedChar,
 } from './fixtures/support.js';
-import { BODY_LIMIT } from '../../src/app.js';
+import { BODY_LIMIT } from '../../src/server/app.js';
 
 
 /** Short texts of every kind, repeated chunks, and runs right at the 60-segment edge. */

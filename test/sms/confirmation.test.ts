@@ -10,7 +10,7 @@ import t, { type Test } from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createConfirmer } from '../../src/sms/confirmation.js';
 import type { SmsListResult, listSms } from '../../src/device/sms-list.js';
-import type { MessageRecord } from '../../src/store/messages.js';
+import type { MessageRecord } from '../../src/store/message-record.js';
 import { fakeClock, fakeTermux, tempDir, testApp, type FakeClock } from '../helper.js';
 
 const TO = '+4915112345678';

@@ -9,7 +9,7 @@ import { SchemaError, isStorageUnavailable, migrate, openDatabase, schemaVersion
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { createMessageStore, type NewMessage } from '../../src/store/messages.js';
 import { createStatsStore } from '../../src/store/stats.js';
-import { MESSAGE_ID_PATTERN, newMessageId } from '../../src/ids.js';
+import { MESSAGE_ID_PATTERN, newMessageId } from '../../src/core/ids.js';
 import { tempDir } from '../helper.js';
 
 const BASE = Date.UTC(2026, 10, 21, 12, 0, 0);

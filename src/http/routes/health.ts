@@ -2,14 +2,14 @@
 // and the per-caller rate limit like every route.
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { RuntimeInfo } from '../../runtime.js';
+import { MODES, RUNTIME_SIMULATIONS, type RuntimeInfo } from '../../core/runtime.js';
 
 export const HealthSchema = z.object({
   status: z.literal('ok'),
   version: z.string(),
   smsEnabled: z.boolean(),
-  mode: z.enum(['real', 'simulated']),
-  simulation: z.enum(['none', 'success', 'failure', 'random']),
+  mode: z.enum(MODES),
+  simulation: z.enum(RUNTIME_SIMULATIONS),
   testMode: z.boolean(),
 });
 export type Health = z.infer<typeof HealthSchema>;

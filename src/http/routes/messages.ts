@@ -1,14 +1,13 @@
 // GET /api/messages (newest first, paginated, status filter) and GET /api/messages/:id.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ApiError } from '../../api-error.js';
-import type { MessageStore } from '../../store/messages.js';
+import { ApiError } from '../../core/api-error.js';
+import { toMessageRecord, type MessageStore } from '../../store/messages.js';
 import {
   COMMON_ERRORS,
   MessageParamsSchema,
   MessageResponseSchema,
   MessagesPageSchema,
   MessagesQuerySchema,
-  toMessageRecord,
 } from '../schemas.js';
 
 export function messageRoutes(store: MessageStore): FastifyPluginAsyncZod {

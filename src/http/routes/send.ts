@@ -1,6 +1,6 @@
 // POST /api/sms/send: JSON body (at most 16 KB), optional Idempotency-Key header.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ApiError } from '../../api-error.js';
+import { ApiError } from '../../core/api-error.js';
 import type { SendService } from '../../sms/send.js';
 import { callerAddress } from '../local-network.js';
 import { COMMON_ERRORS, ErrorBodySchema, SendRequestSchema, SendResultSchema } from '../schemas.js';

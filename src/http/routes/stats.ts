@@ -1,9 +1,9 @@
 // GET /api/stats: today, this month and all time, from the daily roll-ups, in the
 // phone's time zone (named in the answer).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../core/clock.js';
 import type { StatsStore } from '../../store/stats.js';
-import type { Calendar } from '../../time-zone.js';
+import type { Calendar } from '../../core/time-zone.js';
 import { COMMON_ERRORS, StatsResponseSchema } from '../schemas.js';
 
 export function statsRoutes(stats: StatsStore, calendar: () => Calendar, clock: Clock): FastifyPluginAsyncZod {

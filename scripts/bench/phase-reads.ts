@@ -1,0 +1,102 @@
+// Phase 2, reads: idle RSS and CPU, then /health and history (GET /api/messages) under
+// the same open-loop load, on one simulated gateway with 1000 messages; the bare server
+// answers the same /health as the floor.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fillHistory } from './history.js';
+import { measureLoad } from './load.js';
+import { cpuTicks, log, round, rssOf } from './measure.js';
+import { apiKey, getBody, newHome, startBare, startGateway, stopProc, waitForHealth, type Proc } from './processes.js';
+import { BARE_PORT, CALLERS, GATEWAY_PORT, HISTORY_ROWS, IDLE_CPU_MS, IDLE_SETTLE_MS, LOAD_MS, PER_CALLER_HZ, WARMUP_MS } from './settings.js';
+
+export async function readsPhase(tickHz: number) {
+  const home = newHome('history');
+  await fillHistory(home, HISTORY_ROWS);
+  const key = apiKey(home);
+  log(`idle: gateway (simulated, ${HISTORY_ROWS} messages in history) and bare, ${IDLE_SETTLE_MS / 1000} s settle + ${IDLE_CPU_MS / 1000} s CPU ...`);
+  const gw = startGateway(home);
+  let bare: Proc | undefined;
+  let idle, health, history;
+  try {
+    await waitForHealth(gw);
+    bare = startBare();
+    await waitForHealth(bare);
+    const gwBody = await getBody(GATEWAY_PORT, '/health');
+    const bareBody = await getBody(BARE_PORT, '/health');
+    await sleep(IDLE_SETTLE_MS);
+    const gwRss = rssOf(gw.pid);
+    const bareRss = rssOf(bare.pid);
+    const gwTicks0 = cpuTicks(gw.pid);
+    const bareTicks0 = cpuTicks(bare.pid);
+    await sleep(IDLE_CPU_MS);
+    const gwTicks1 = cpuTicks(gw.pid);
+    const bareTicks1 = cpuTicks(bare.pid);
+    const pct = (ticks: number) => round((ticks / tickHz / (IDLE_CPU_MS / 1000)) * 100, 3);
+    idle = {
+      rssMb: gwRss.rssMb,
+      cpuPercent: pct(gwTicks1 - gwTicks0),
+      cpuTicks: gwTicks1 - gwTicks0,
+      rssAnonMb: gwRss.anonMb,
+      rssFileMb: gwRss.fileMb,
+      rssShmemMb: gwRss.shmemMb,
+      bareRssMb: bareRss.rssMb,
+      bareCpuPercent: pct(bareTicks1 - bareTicks0),
+      timers: [
+        "node:http Server connectionsCheckingInterval: every 2000 ms (buildApp sets http.connectionsCheckingInterval = 2000 so requestTimeout/headersTimeout are enforced; Node's default is 30000 ms)",
+        'per-connection keep-alive timers only while a client holds a connection open (none when idle)',
+        'device probes: no timer; one round at start, then refreshed only when a request reads facts older than 30 s',
+        'webhook outbox: no timer without SMS_GATEWAY_WEBHOOK_URLS or pending deliveries (a timer exists only while deliveries wait)',
+        'sent-box confirmation: no timer in simulated mode; in real mode only while a handed-off message awaits confirmation (checks at 5/15/30/60/90/120 s)',
+        'inbox watcher: none without webhook targets (with targets it polls every SMS_GATEWAY_INBOX_POLL_SECONDS, default 15 s)',
+        'rate limiter: no timer (token buckets refill and are pruned lazily on requests)',
+      ],
+    };
+
+    log(`health: ${CALLERS * PER_CALLER_HZ} req/s open loop over ${CALLERS} callers for ${LOAD_MS / 1000} s (after a ${WARMUP_MS / 1000} s warm-up), gateway then bare ...`);
+    const healthSpec = () => ({ kind: 'health', path: '/health', expect: 200 });
+    const gwHealth = await measureLoad(gw, PER_CALLER_HZ, healthSpec, tickHz);
+    const bareHealth = await measureLoad(bare, PER_CALLER_HZ, healthSpec, tickHz);
+    health = {
+      gatewayCpuMsPerKReq: gwHealth.cpuMsPerKReq,
+      bareCpuMsPerKReq: bareHealth.cpuMsPerKReq,
+      ratio: round(gwHealth.cpuMsPerKReq / bareHealth.cpuMsPerKReq),
+      p99Ms: gwHealth.p99Ms,
+      p50Ms: gwHealth.p50Ms,
+      maxMs: gwHealth.maxMs,
+      bareP50Ms: bareHealth.p50Ms,
+      bareP99Ms: bareHealth.p99Ms,
+      offeredRps: CALLERS * PER_CALLER_HZ,
+      requests: gwHealth.requests,
+      failed: gwHealth.failed,
+      non200: gwHealth.unexpected,
+      bareRequests: bareHealth.requests,
+      bareFailed: bareHealth.failed,
+      bareNon200: bareHealth.unexpected,
+      sameBody: JSON.stringify(JSON.parse(gwBody)) === JSON.stringify(JSON.parse(bareBody)),
+      schedulerMaxLateMs: Math.max(gwHealth.maxLateMs, bareHealth.maxLateMs),
+      errors: [...gwHealth.errors, ...bareHealth.errors],
+    };
+    await stopProc(bare);
+
+    log(`history: GET /api/messages?limit=20 (authenticated, ${HISTORY_ROWS} messages), same load ...`);
+    const gwHistory = await measureLoad(
+      gw,
+      PER_CALLER_HZ,
+      () => ({ kind: 'history', path: '/api/messages?limit=20', headers: { authorization: `Bearer ${key}` }, expect: 200 }),
+      tickHz,
+    );
+    history = {
+      cpuMsPerKReq: gwHistory.cpuMsPerKReq,
+      p99Ms: gwHistory.p99Ms,
+      p50Ms: gwHistory.p50Ms,
+      maxMs: gwHistory.maxMs,
+      requests: gwHistory.requests,
+      failed: gwHistory.failed,
+      non200: gwHistory.unexpected,
+      errors: gwHistory.errors,
+    };
+  } finally {
+    if (bare) await stopProc(bare);
+    await stopProc(gw);
+  }
+  return { idle, health, history };
+}

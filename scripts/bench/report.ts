@@ -1,0 +1,54 @@
+// The bench's table: one row per metric, gateway against the bare floor, each target
+// marked met or MISSED, then the notes and any errors seen.
+import { log } from './measure.js';
+import { TARGETS } from './settings.js';
+import type { startupPhase } from './phase-startup.js';
+import type { readsPhase } from './phase-reads.js';
+import type { sendsPhase } from './phase-sends.js';
+
+type Row = [metric: string, gateway: string, bare: string, target: string, result: string];
+
+export interface BenchResults {
+  startup: Awaited<ReturnType<typeof startupPhase>>;
+  idle: Awaited<ReturnType<typeof readsPhase>>['idle'];
+  health: Awaited<ReturnType<typeof readsPhase>>['health'];
+  history: Awaited<ReturnType<typeof readsPhase>>['history'];
+  send: Awaited<ReturnType<typeof sendsPhase>>['send'];
+  soak: Awaited<ReturnType<typeof sendsPhase>>['soak'];
+  notes: string[];
+}
+
+export function printReport({ startup, idle, health, history, send, soak, notes }: BenchResults): void {
+  const met = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  const rows: Row[] = [
+    ['startup to first 200 /health, ms (median of 5)', `${startup.gatewayMs}`, `${startup.bareMs}`, '', ''],
+    ['  warm start (same home, compile cache), ms', `${startup.gatewayWarmMs}`, `${startup.bareMs}`, '', ''],
+    ['  startup ratio', `${startup.ratio}`, '1', `<= ${TARGETS.startupRatio}`, met(startup.ratio <= TARGETS.startupRatio)],
+    ['  startup CPU, ms (median)', `${startup.gatewayCpuMs}`, `${startup.bareCpuMs}`, '', ''],
+    ['idle RSS after 10 s, MB', `${idle.rssMb}`, `${idle.bareRssMb}`, `<= ${TARGETS.idleRssMb}`, met(idle.rssMb <= TARGETS.idleRssMb)],
+    ['  RSS anon / file, MB', `${idle.rssAnonMb} / ${idle.rssFileMb}`, '', '', ''],
+    ['idle CPU over 20 s, %', `${idle.cpuPercent}`, `${idle.bareCpuPercent}`, `< ${TARGETS.idleCpuPercent}`, met(idle.cpuPercent < TARGETS.idleCpuPercent)],
+    ['/health CPU per 1000 req, ms', `${health.gatewayCpuMsPerKReq}`, `${health.bareCpuMsPerKReq}`, '', ''],
+    ['  /health CPU ratio', `${health.ratio}`, '1', `<= ${TARGETS.healthRatio}`, met(health.ratio <= TARGETS.healthRatio)],
+    ['  /health p50 / p99, ms', `${health.p50Ms} / ${health.p99Ms}`, `${health.bareP50Ms} / ${health.bareP99Ms}`, '', ''],
+    ['  /health requests / failed / non-200', `${health.requests} / ${health.failed} / ${health.non200}`, `${health.bareRequests} / ${health.bareFailed} / ${health.bareNon200}`, '0 failed', met(health.failed + health.non200 + health.bareFailed + health.bareNon200 === 0)],
+    ['history CPU per 1000 req, ms', `${history.cpuMsPerKReq}`, '', '', ''],
+    ['  history p50 / p99, ms', `${history.p50Ms} / ${history.p99Ms}`, '', '', ''],
+    ['  history requests / failed / non-200', `${history.requests} / ${history.failed} / ${history.non200}`, '', '0 failed', met(history.failed + history.non200 === 0)],
+    ['send p50 / p99, ms', `${send.p50Ms} / ${send.p99Ms}`, `fake alone ${send.fakeExecMs}`, `p50 <= ${TARGETS.sendP50Ms}`, met(send.p50Ms <= TARGETS.sendP50Ms)],
+    ['  sends 200 / failed / other, hand-offs', `${send.samples} / ${send.failed} / ${send.non200}, ${send.handoffs}`, '', '', ''],
+    ['soak RSS growth over 60 s, %', `${soak.rssGrowthPercent}`, `${soak.rssStartMb} -> ${soak.rssEndMb} MB`, `<= ${TARGETS.soakGrowthPercent}`, met(soak.rssGrowthPercent <= TARGETS.soakGrowthPercent)],
+    ['  soak requests / failed / unexpected', `${soak.requests} / ${soak.failed} / ${soak.unexpectedStatus}`, '', '0 failed', met(soak.failed + soak.unexpectedStatus === 0)],
+  ];
+  const header: Row = ['metric', 'gateway', 'bare / floor', 'target', 'result'];
+  const widths = header.map((_, i) => Math.max(...[header, ...rows].map((r) => r[i]!.length)));
+  const line = (r: Row) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
+  log('');
+  log(line(header));
+  log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of rows) log(line(r));
+  log('');
+  for (const n of notes) log(`note: ${n}`);
+  const errors = [...health.errors, ...history.errors, ...send.errors, ...soak.errors];
+  for (const e of errors) log(`error seen: ${e}`);
+}

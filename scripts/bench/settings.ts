@@ -1,0 +1,38 @@
+// The bench's fixed settings: paths, ports, the offered load, the phase lengths and the
+// targets each result is judged against.
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PORT } from '../../dist/core/constants.js';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const CLI = join(ROOT, 'bin/sms-gateway');
+export const BARE_SERVER = join(ROOT, 'dist-scripts/bare-server.js');
+export const FAKE_TERMUX = join(ROOT, 'test/fixtures/bin/fake-termux');
+export const RESULTS = join(ROOT, 'bench-results.json');
+export const GATEWAY_PORT = PORT;
+export const BARE_PORT = 8089;
+
+// The offered load: 50 loopback callers (127.0.0.10 .. 127.0.0.59) at 8 req/s each, under
+// the gateway's per-caller limit of 10/s, open loop.
+export const CALLERS = 50;
+export const PER_CALLER_HZ = 8;
+export const LOAD_MS = 10_000;
+export const WARMUP_MS = 2_000;
+export const STARTUP_RUNS = 5;
+export const IDLE_SETTLE_MS = 10_000;
+export const IDLE_CPU_MS = 20_000;
+export const HISTORY_ROWS = 1000;
+export const SEND_SAMPLES = 25;
+export const SEND_SPACING_MS = 1050;
+export const SOAK_WARMUP_MS = 10_000;
+export const SOAK_MS = 60_000;
+export const REQUEST_TIMEOUT_MS = 10_000;
+
+export const TARGETS = {
+  startupRatio: 1.5,
+  idleCpuPercent: 0.5,
+  idleRssMb: 75,
+  healthRatio: 1.6,
+  sendP50Ms: 20,
+  soakGrowthPercent: 10,
+};

@@ -1,0 +1,34 @@
+// sms-gateway boot install: copies the Termux:Boot script to ~/.termux/boot/ (executable,
+// idempotent). Termux:Boot runs the files there at boot; it does not look into
+// subdirectories, so the script goes in the folder itself.
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureDir, writeFileAtomic } from '../../core/fs-util.js';
+import type { CommandContext } from '../context.js';
+
+export const bootHelp = `Usage: sms-gateway boot install
+
+Copies the Termux:Boot script to ~/.termux/boot/start-sms-gateway. At boot it takes the
+wake lock, then starts the termux-services services (see \`sms-gateway service install\`),
+or the gateway directly when termux-services is not installed.
+Needs the Termux:Boot app (F-Droid), opened once. Safe to run again.
+`;
+
+export const BOOT_SCRIPT = fileURLToPath(new URL('../../../termux-boot/start-sms-gateway', import.meta.url));
+
+export async function bootCommand(args: string[], ctx: CommandContext): Promise<number> {
+  if (args.length !== 1 || args[0] !== 'install') return ctx.usage(bootHelp);
+  const dir = join(ctx.env.HOME ?? homedir(), '.termux', 'boot');
+  const target = join(dir, 'start-sms-gateway');
+  const script = readFileSync(BOOT_SCRIPT, 'utf8');
+  if (existsSync(target) && readFileSync(target, 'utf8') === script) {
+    ctx.stdout.write(`Already installed: ${target} is up to date.\n`);
+    return 0;
+  }
+  ensureDir(dir);
+  writeFileAtomic(target, script, 0o755);
+  ctx.stdout.write(`Installed ${target}. Open the Termux:Boot app once so Android lets it run at boot.\n`);
+  return 0;
+}

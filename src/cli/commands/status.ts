@@ -1,0 +1,66 @@
+// sms-gateway status: a short human summary of the running gateway, from /health and
+// /api/diagnostics over loopback: up or down, mode, URL, today's counts, and every check
+// that is not ok with its hint. Exit 1 when the gateway is down.
+import { loadConfig } from '../../core/config.js';
+import { LOOPBACK_URL } from '../../core/constants.js';
+import { createApiKeyFile } from '../../core/keys.js';
+import { createClient, GatewayError } from '../../client.js';
+import type { Diagnostics } from '../../status/diagnostics.js';
+import type { HostInfo } from '../../status/host-info.js';
+import type { CommandContext } from '../context.js';
+
+export const statusHelp = `Usage: sms-gateway status [--json]
+
+Asks the gateway running on this phone (${LOOPBACK_URL}) how it is doing:
+up or down, mode, URL, today's counts, and every check that is not ok with what to do.
+  --json   print the diagnostics JSON instead
+Exit 1 when the gateway is not running.
+`;
+
+export function formatStatus(info: HostInfo, diag: Diagnostics): string {
+  const g = info.gateway;
+  const t = info.counters.today;
+  const lines = [
+    `sms-gateway ${g.version} is up (${g.mode} mode${g.smsEnabled ? '' : ', sending switched off'}), ${diag.status.toUpperCase()}`,
+    `  URL:    ${g.lanUrls.length > 0 ? g.lanUrls.join(', ') : `${LOOPBACK_URL} (no LAN address found)`}`,
+    `  Uptime: ${formatDuration(g.uptimeSeconds)}`,
+    `  Today:  ${t.sent} sent, ${t.failed} failed, ${t.queued} queued, ${t.billedSegments} segments billed (${info.counters.timeZone})`,
+  ];
+  const problems = Object.entries(diag.checks).filter(([, c]) => c.status === 'degraded' || c.status === 'failing');
+  if (problems.length === 0) lines.push('  Every check is ok.');
+  else {
+    lines.push('  Needs attention:');
+    for (const [name, c] of problems) lines.push(`    ${c.status === 'failing' ? 'FAIL' : 'WARN'} ${name}: ${c.hint ?? 'see /api/diagnostics'}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function formatDuration(seconds: number): string {
+  const d = Math.floor(seconds / 86_400);
+  const h = Math.floor((seconds % 86_400) / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  return d > 0 ? `${d}d ${h}h` : h > 0 ? `${h}h ${m}m` : `${m}m ${seconds % 60}s`;
+}
+
+export async function statusCommand(args: string[], ctx: CommandContext): Promise<number> {
+  const json = args.includes('--json');
+  if (args.some((a) => a !== '--json')) return ctx.usage(statusHelp);
+  const config = loadConfig(ctx.env);
+  const client = createClient({ baseUrl: LOOPBACK_URL, apiKey: createApiKeyFile(config.home).current(), maxRetries: 0, timeoutMs: 10_000 });
+  try {
+    await client.health();
+  } catch {
+    ctx.stdout.write(`sms-gateway is DOWN: nothing answers on ${LOOPBACK_URL}. Start it with \`sms-gateway start\`.\n`);
+    return 1;
+  }
+  try {
+    const [info, diag] = await Promise.all([client.read<HostInfo>('/api/host/info'), client.read<Diagnostics>('/api/diagnostics')]);
+    ctx.stdout.write(json ? `${JSON.stringify(diag, null, 2)}\n` : formatStatus(info, diag));
+    return 0;
+  } catch (err) {
+    if (!(err instanceof GatewayError)) throw err;
+    const hint = err.status === 401 ? ' (is this the same SMS_GATEWAY_HOME as the running gateway?)' : '';
+    ctx.stdout.write(`sms-gateway is up, but its diagnostics failed: ${err.message}${hint}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,96 @@
+// argv -> one command. Exit codes: 0 success, 1 failure, 2 usage error (or a bad
+// configuration value). Errors are one line on stderr, never a stack trace.
+import { ConfigError } from '../core/config.js';
+import { StartupError } from '../core/startup-error.js';
+import { KeyFileError } from '../core/keys.js';
+import { LockError } from '../core/lock.js';
+import { VERSION } from '../core/version.js';
+import { PORT } from '../core/constants.js';
+import type { CommandContext } from './context.js';
+
+interface CommandModule {
+  run(args: string[], ctx: CommandContext): Promise<number>;
+  help: string;
+}
+
+interface Command {
+  /** Loaded only when asked for: `start` does not pay for the other commands' imports. */
+  load(): Promise<CommandModule>;
+  summary: string;
+}
+
+const lazy = <M extends Record<string, unknown>>(importer: () => Promise<M>, run: keyof M, help: keyof M) => async () => {
+  const m = await importer();
+  return { run: m[run] as CommandModule['run'], help: m[help] as string };
+};
+
+const COMMANDS: Record<string, Command> = {
+  start: { load: lazy(() => import('./commands/start.js'), 'startCommand', 'startHelp'), summary: `run the gateway on port ${PORT} (foreground)` },
+  key: { load: lazy(() => import('./commands/key.js'), 'keyCommand', 'keyHelp'), summary: 'show | rotate the API key' },
+  send: { load: lazy(() => import('./commands/send.js'), 'sendCommand', 'sendHelp'), summary: 'send one SMS through the running gateway' },
+  status: { load: lazy(() => import('./commands/status.js'), 'statusCommand', 'statusHelp'), summary: 'how the running gateway is doing' },
+  webhook: { load: lazy(() => import('./commands/webhook.js'), 'webhookCommand', 'webhookHelp'), summary: 'secret | rotate | test the signed webhooks' },
+  service: { load: lazy(() => import('./commands/service.js'), 'serviceCommand', 'serviceHelp'), summary: 'install | uninstall the runit service (termux-services)' },
+  boot: { load: lazy(() => import('./commands/boot.js'), 'bootCommand', 'bootHelp'), summary: 'install the Termux:Boot start script' },
+  doctor: { load: lazy(() => import('./commands/doctor.js'), 'doctorCommand', 'doctorHelp'), summary: 'preflight checks on the phone, each with its fix' },
+};
+
+export const mainHelp = `sms-gateway ${VERSION}: send SMS through this phone from the local network
+
+Usage: sms-gateway <command> [options]
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`)
+  .join('\n')}
+
+Run \`sms-gateway <command> --help\` for a command's options.
+`;
+
+export async function main(argv: string[], io: Partial<CommandContext> = {}): Promise<number> {
+  const stderr = io.stderr ?? process.stderr;
+  const ctx: CommandContext = {
+    env: io.env ?? process.env,
+    stdout: io.stdout ?? process.stdout,
+    stderr,
+    stdin: io.stdin ?? process.stdin,
+    usage(text) {
+      stderr.write(text);
+      return 2;
+    },
+  };
+  const [name, ...args] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    (name === undefined ? stderr : ctx.stdout).write(mainHelp);
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    ctx.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    stderr.write(`sms-gateway: unknown command "${name}"\n\n${mainHelp}`);
+    return 2;
+  }
+  try {
+    const loaded = await command.load();
+    if (args.includes('--help') || args.includes('-h')) {
+      ctx.stdout.write(loaded.help);
+      return 0;
+    }
+    return await loaded.run(args, ctx);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      stderr.write(`sms-gateway: ${err.message}\n`);
+      return 2;
+    }
+    if (err instanceof StartupError || err instanceof LockError || err instanceof KeyFileError) {
+      stderr.write(`sms-gateway: ${err.message}\n`);
+      return 1;
+    }
+    const e = err as NodeJS.ErrnoException;
+    stderr.write(`sms-gateway: ${e.code ? `${e.code}: ` : ''}${e.message}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,140 @@
+// Configuration: one zod schema for every SMS_GATEWAY_* variable and LOG_LEVEL.
+// The process environment wins over $SMS_GATEWAY_HOME/.env; an invalid value is a
+// ConfigError naming the variable (the CLI turns it into exit code 2).
+import { existsSync, readFileSync } from 'node:fs';
+import { resolveHome } from './home.js';
+import { join } from 'node:path';
+import { parseEnv } from 'node:util';
+import { z } from 'zod';
+import { MODES, SIMULATIONS, type Mode, type Simulation } from './runtime.js';
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const blankToUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+const intInRange = (min: number, max: number, fallback: number) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^\s*\d+\s*$/, `must be a whole number from ${min} to ${max}`)
+      .transform(Number)
+      .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+      .default(fallback),
+  );
+
+const booleanFlag = (fallback: boolean) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim().toLowerCase() || undefined : value),
+    z
+      .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], {
+        error: 'must be true or false',
+      })
+      .transform((v) => ['true', '1', 'yes', 'on'].includes(v))
+      .default(fallback),
+  );
+
+const webhookUrls = z.preprocess(
+  blankToUndefined,
+  z
+    .string()
+    .transform((raw) => raw.split(',').map((s) => s.trim()).filter((s) => s !== ''))
+    .pipe(
+      z.array(
+        z.url({ protocol: /^https?$/, error: 'must be a comma-separated list of http(s) URLs' }),
+      ),
+    )
+    .default([]),
+);
+
+export const EnvSchema = z.object({
+  SMS_GATEWAY_HOME: z.preprocess(blankToUndefined, z.string().optional()),
+  SMS_GATEWAY_MODE: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
+    z.enum(MODES, { error: 'must be real or simulated' }).optional(),
+  ),
+  SMS_GATEWAY_SIMULATION: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
+    z
+      .enum(SIMULATIONS, { error: 'must be success, failure or random' })
+      .default('success'),
+  ),
+  SMS_GATEWAY_SMS_ENABLED: booleanFlag(true),
+  SMS_GATEWAY_DEFAULT_SIM: intInRange(1, 8, 1),
+  SMS_GATEWAY_PHONE_NUMBER: z.preprocess(blankToUndefined, z.string().trim().optional()),
+  SMS_GATEWAY_SEND_TIMEOUT_SECONDS: intInRange(1, 600, 30),
+  SMS_GATEWAY_WEBHOOK_URLS: webhookUrls,
+  SMS_GATEWAY_INBOX_POLL_SECONDS: intInRange(1, 86_400, 15),
+  LOG_LEVEL: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
+    z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+      })
+      .default('info'),
+  ),
+});
+
+
+export interface Config {
+  home: string;
+  /** Forced mode, or undefined for auto-detection at start. */
+  mode: Mode | undefined;
+  simulation: Simulation;
+  smsEnabled: boolean;
+  defaultSim: number;
+  phoneNumber: string | undefined;
+  sendTimeoutMs: number;
+  webhookUrls: string[];
+  inboxPollMs: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+
+/** Reads $SMS_GATEWAY_HOME/.env (if any); the real environment overrides it. */
+export function readEnvFile(home: string): Record<string, string> {
+  const path = join(home, '.env');
+  if (!existsSync(path)) return {};
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`cannot read ${path}: ${(err as Error).message}`);
+  }
+  const parsed = parseEnv(text);
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(parsed)) {
+    if (k !== 'SMS_GATEWAY_HOME' && typeof v === 'string') out[k] = v;
+  }
+  return out;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const home = resolveHome(env);
+  const merged: Record<string, string | undefined> = { ...readEnvFile(home) };
+  for (const key of Object.keys(EnvSchema.shape)) {
+    if (env[key] !== undefined) merged[key] = env[key];
+  }
+  const result = EnvSchema.safeParse(merged);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'environment');
+    throw new ConfigError(`invalid ${name}=${JSON.stringify(merged[name] ?? '')}: ${issue.message}`);
+  }
+  const e = result.data;
+  return {
+    home,
+    mode: e.SMS_GATEWAY_MODE,
+    simulation: e.SMS_GATEWAY_SIMULATION,
+    smsEnabled: e.SMS_GATEWAY_SMS_ENABLED,
+    defaultSim: e.SMS_GATEWAY_DEFAULT_SIM,
+    phoneNumber: e.SMS_GATEWAY_PHONE_NUMBER,
+    sendTimeoutMs: e.SMS_GATEWAY_SEND_TIMEOUT_SECONDS * 1000,
+    webhookUrls: e.SMS_GATEWAY_WEBHOOK_URLS,
+    inboxPollMs: e.SMS_GATEWAY_INBOX_POLL_SECONDS * 1000,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,22 @@
+// What the gateway is right now: its mode and switches, as /health and host info show them.
+// The mode and simulation enums are defined here, once: the configuration, the senders and
+// the HTTP schemas take them from this file.
+export const MODES = ['real', 'simulated'] as const;
+export type Mode = (typeof MODES)[number];
+
+/** SMS_GATEWAY_SIMULATION: what the simulated sender answers. */
+export const SIMULATIONS = ['success', 'failure', 'random'] as const;
+export type Simulation = (typeof SIMULATIONS)[number];
+
+/** As /health shows it: "none" in real mode, the simulated outcome otherwise. */
+export const RUNTIME_SIMULATIONS = ['none', ...SIMULATIONS] as const;
+
+export interface RuntimeInfo {
+  version: string;
+  mode: Mode;
+  /** "none" in real mode; the simulated outcome otherwise. */
+  simulation: (typeof RUNTIME_SIMULATIONS)[number];
+  smsEnabled: boolean;
+  /** Wall-clock ms when the gateway started. */
+  startedAt: number;
+}

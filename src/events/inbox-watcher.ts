@@ -1,0 +1,220 @@
+// Turns new messages in the phone's inbox into sms.received webhook events. Termux:API
+// cannot push, so the inbox is polled (termux-sms-list) and compared with a watermark in
+// `meta` (the highest SMS-store _id already turned into an event). The events and the new
+// watermark are written in one transaction, so a crash neither loses nor repeats one.
+// The very first poll only records the watermark: old messages are never replayed.
+import type { Logger } from 'pino';
+import type { Clock } from '../core/clock.js';
+import { listSms, localTimeToMs, type SmsEntry } from '../device/sms-list.js';
+import type { Db } from '../store/database.js';
+import { makeEvent } from './events.js';
+import type { OutboxStore } from './outbox.js';
+
+export const WATERMARK_KEY = 'inbox_watermark';
+export const PAGE_SIZE = 100;
+export const MAX_PAGES = 10;
+
+export interface InboxWatcherOptions {
+  db: Db;
+  clock: Clock;
+  outbox: OutboxStore;
+  /** Called after new events were committed (wakes the webhook delivery). */
+  notify: () => void;
+  pollMs: number;
+  /** The phone's time zone, asked at every poll (it can change while running). */
+  timeZone: () => string;
+  env?: NodeJS.ProcessEnv;
+  /** Per termux-sms-list call; default min(pollMs, 10 s). */
+  timeoutMs?: number;
+  list?: typeof listSms;
+  logger?: Logger | undefined;
+}
+
+export interface InboxHealth {
+  lastPollAt: number | null;
+  lastOk: boolean | null;
+  /** "<failure kind>: <detail>" of the latest failed poll. */
+  lastError: string | null;
+  lastErrorAt: number | null;
+  consecutiveFailures: number;
+  watermark: number | null;
+  /** sms.received events made since this watcher was created. */
+  received: number;
+}
+
+export interface InboxWatcher {
+  pollOnce(): Promise<void>;
+  start(): void;
+  stop(): Promise<void>;
+  health(): InboxHealth;
+}
+
+type PollFailure = { kind: string; detail: string };
+
+export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
+  const list = opts.list ?? listSms;
+  const timeoutMs = opts.timeoutMs ?? Math.min(opts.pollMs, 10_000);
+  const { db, logger } = opts;
+
+  const readStmt = db.prepare(`SELECT value FROM meta WHERE key = @key`);
+  const writeStmt = db.prepare(
+    `INSERT INTO meta (key, value) VALUES (@key, @value) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+  );
+
+  const readWatermark = (): number | null => {
+    const row = readStmt.get({ key: WATERMARK_KEY }) as { value: string } | undefined;
+    if (!row) return null;
+    const n = Number(row.value);
+    // An unreadable value is treated like none: a fresh baseline rather than a replay.
+    return Number.isSafeInteger(n) && n >= 0 ? n : null;
+  };
+
+  const state: InboxHealth = {
+    lastPollAt: null,
+    lastOk: null,
+    lastError: null,
+    lastErrorAt: null,
+    consecutiveFailures: 0,
+    watermark: readWatermark(),
+    received: 0,
+  };
+
+  const receivedAt = (e: SmsEntry, tz: string): string | null => {
+    try {
+      const ms = localTimeToMs(e.received, tz);
+      return ms === null ? null : new Date(ms).toISOString();
+    } catch {
+      return null; // an unknown zone name must not block the inbox
+    }
+  };
+
+  const eventData = (e: SmsEntry, tz: string) => ({
+    smsId: e.id,
+    from: e.address,
+    contact: e.sender,
+    body: e.body,
+    receivedAt: receivedAt(e, tz),
+    receivedLocal: e.received,
+    threadId: e.threadId,
+    // Termux:API does not say on which SIM an inbound SMS arrived.
+    simSlot: null,
+  });
+
+  /**
+   * The committed outcome of one poll: the first poll stores a baseline; later ones turn
+   * every entry above the watermark into an event. The watermark is read again inside the
+   * transaction, so a poll can never emit what another already did.
+   */
+  const commit = db
+    .transaction((entries: SmsEntry[], now: number, tz: string) => {
+      const mark = readWatermark();
+      const highest = entries.reduce((m, e) => Math.max(m, e.id), 0);
+      if (mark === null) {
+        writeStmt.run({ key: WATERMARK_KEY, value: String(highest) });
+        return { watermark: highest, made: 0, baseline: true };
+      }
+      const fresh = entries.filter((e) => e.id > mark).sort((a, b) => a.id - b.id);
+      for (const e of fresh) opts.outbox.enqueue(makeEvent('sms.received', eventData(e, tz), now), now);
+      const next = fresh.length > 0 ? fresh[fresh.length - 1]!.id : mark;
+      if (next !== mark) writeStmt.run({ key: WATERMARK_KEY, value: String(next) });
+      return { watermark: next, made: fresh.length, baseline: false };
+    })
+    // IMMEDIATE: the watermark is read and then written; take the write lock first.
+    .immediate;
+
+  /** Newest pages first until one holds something already seen (or is short), at most MAX_PAGES. */
+  const fetchNew = async (mark: number | null): Promise<{ entries: SmsEntry[]; capped: boolean } | PollFailure> => {
+    // Messages arriving between two page reads shift the pages: an entry may show up
+    // twice, never be skipped. The map drops the duplicates.
+    const byId = new Map<number, SmsEntry>();
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const r = await list({ box: 'inbox', limit: PAGE_SIZE, offset: page * PAGE_SIZE, timeoutMs, env: opts.env });
+      if (!r.ok) return { kind: r.failure, detail: r.detail };
+      // Only received messages, whatever else an older Termux:API or a filter lets through.
+      for (const e of r.entries) if (e.type === 'inbox') byId.set(e.id, e);
+      const allNew = mark !== null && r.entries.length >= PAGE_SIZE && r.entries.every((e) => e.id > mark);
+      if (!allNew) return { entries: [...byId.values()], capped: false };
+    }
+    return { entries: [...byId.values()], capped: true };
+  };
+
+  const fail = (f: PollFailure, now: number) => {
+    const repeated = state.consecutiveFailures > 0 && state.lastError === `${f.kind}: ${f.detail}`;
+    state.lastOk = false;
+    state.lastError = `${f.kind}: ${f.detail}`;
+    state.lastErrorAt = now;
+    state.consecutiveFailures++;
+    // Once per streak (and when the reason changes): a missing permission would otherwise
+    // log a line every poll, all day.
+    if (!repeated) logger?.warn({ failure: f.kind, detail: f.detail, consecutiveFailures: state.consecutiveFailures }, 'inbox poll failed');
+  };
+
+  const poll = async (): Promise<void> => {
+    try {
+      const fetched = await fetchNew(readWatermark());
+      if ('kind' in fetched) {
+        fail(fetched, opts.clock.now());
+        return;
+      }
+      const now = opts.clock.now();
+      const result = commit(fetched.entries, now, opts.timeZone());
+      if (state.consecutiveFailures > 0) logger?.info({ after: state.consecutiveFailures }, 'inbox poll works again');
+      state.lastOk = true;
+      state.consecutiveFailures = 0;
+      state.watermark = result.watermark;
+      state.received += result.made;
+      if (fetched.capped) {
+        logger?.warn({ pages: MAX_PAGES, watermark: result.watermark }, 'inbox: more new messages than one poll reads; older ones were skipped');
+      }
+      if (result.baseline) logger?.info({ watermark: result.watermark }, 'inbox watermark set; earlier messages are not replayed');
+      if (result.made > 0) {
+        logger?.info({ events: result.made, watermark: result.watermark }, 'inbox: new messages');
+        opts.notify();
+      }
+    } catch (err) {
+      // A throwing list function or an unwritable database: recorded, tried again next poll.
+      const e = err as { code?: unknown; message?: unknown };
+      const kind = typeof e?.code === 'string' && e.code.startsWith('SQLITE_') ? 'storage' : 'error';
+      fail({ kind, detail: String(e?.code ?? e?.message ?? err).slice(0, 300) }, opts.clock.now());
+    } finally {
+      state.lastPollAt = opts.clock.now();
+    }
+  };
+
+  let inFlight: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let running = false;
+  let generation = 0; // a stop() then start() during a poll must not leave two loops
+
+  const pollOnce = (): Promise<void> => {
+    // A second caller joins the running poll instead of reading the inbox twice.
+    inFlight ??= poll().finally(() => {
+      inFlight = undefined;
+    });
+    return inFlight;
+  };
+
+  const loop = async (gen: number) => {
+    timer = undefined;
+    await pollOnce();
+    if (!running || gen !== generation) return;
+    timer = setTimeout(() => void loop(gen), opts.pollMs);
+    timer.unref();
+  };
+
+  return {
+    pollOnce,
+    start() {
+      if (running) return;
+      running = true;
+      void loop(++generation);
+    },
+    async stop() {
+      running = false;
+      clearTimeout(timer);
+      timer = undefined;
+      await inFlight;
+    },
+    health: () => ({ ...state }),
+  };
+}

@@ -1,0 +1,289 @@
+// The persisted webhook outbox and its delivery. enqueue() runs inside the transaction of
+// the change that causes the event, so a crash loses none. Delivery is at least once, per
+// target in order (the oldest pending event of a target goes first), signed, with a 10 s
+// timeout; 2xx = delivered, 410 = the target is switched off, anything else is retried
+// with exponential backoff and jitter (first retry within 30 s, at most 1 h apart) for up
+// to 24 hours. No timer runs while nothing is pending.
+import type { Logger } from 'pino';
+import type { Clock } from '../core/clock.js';
+import type { Db } from '../store/database.js';
+import type { WebhookEvent } from './events.js';
+import { webhookHeaders } from './signing.js';
+
+export const DELIVERY_TIMEOUT_MS = 10_000;
+export const GIVE_UP_AFTER_MS = 24 * 3600_000;
+export const MAX_RETRY_DELAY_MS = 3600_000;
+const FIRST_RETRY_MS = 15_000;
+
+/** Delay before retry n (1-based): 15 s, 30 s, 60 s ... capped at 1 h, each ±20 %. */
+export function retryDelayMs(attempts: number, random: () => number = Math.random): number {
+  const base = Math.min(MAX_RETRY_DELAY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
+  return Math.round(base * (0.8 + 0.4 * random()));
+}
+
+export interface Head {
+  seq: number;
+  eventId: string;
+  type: string;
+  target: string;
+  attempts: number;
+  nextAttemptAt: number;
+  createdAt: number;
+  body: string;
+}
+
+export interface TargetStatus {
+  url: string;
+  disabled: boolean;
+  disabledAt: number | null;
+  pending: number;
+  delivered: number;
+  expired: number;
+  failedAttempts: number;
+  lastSuccessAt: number | null;
+  lastError: string | null;
+  lastErrorAt: number | null;
+}
+
+export function createOutboxStore(db: Db) {
+  const insertTarget = db.prepare(`INSERT OR IGNORE INTO webhook_targets (url) VALUES (@url)`);
+  const targetsStmt = db.prepare(`SELECT url, disabled_at AS disabledAt FROM webhook_targets`);
+  const dropTarget = db.prepare(`DELETE FROM webhook_targets WHERE url = @url`);
+  const dropDeliveries = db.prepare(`DELETE FROM webhook_deliveries WHERE target = @url`);
+  const insertEvent = db.prepare(`INSERT INTO webhook_events (id, type, created_at, body) VALUES (@id, @type, @createdAt, @body)`);
+  const insertDelivery = db.prepare(
+    `INSERT INTO webhook_deliveries (event_id, target, next_attempt_at) VALUES (@eventId, @target, @at)`,
+  );
+  const headsStmt = db.prepare(`
+    SELECT d.seq, d.event_id AS eventId, e.type, d.target, d.attempts, d.next_attempt_at AS nextAttemptAt,
+           e.created_at AS createdAt, e.body
+    FROM webhook_deliveries d
+    JOIN webhook_events e ON e.id = d.event_id
+    JOIN webhook_targets t ON t.url = d.target
+    WHERE t.disabled_at IS NULL
+      AND d.seq = (SELECT MIN(seq) FROM webhook_deliveries WHERE target = d.target)
+  `);
+  const deleteDelivery = db.prepare(`DELETE FROM webhook_deliveries WHERE seq = @seq`);
+  const retryStmt = db.prepare(
+    `UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = @next, last_error = @error WHERE seq = @seq`,
+  );
+  const targetOk = db.prepare(`UPDATE webhook_targets SET delivered = delivered + 1, last_success_at = @at WHERE url = @url`);
+  const targetFailed = db.prepare(
+    `UPDATE webhook_targets SET failed_attempts = failed_attempts + 1, last_error = @error, last_error_at = @at WHERE url = @url`,
+  );
+  const targetExpired = db.prepare(`UPDATE webhook_targets SET expired = expired + 1 WHERE url = @url`);
+  const disableStmt = db.prepare(`UPDATE webhook_targets SET disabled_at = @at, last_error = @error, last_error_at = @at WHERE url = @url`);
+  const enableStmt = db.prepare(`UPDATE webhook_targets SET disabled_at = NULL WHERE url = @url`);
+  const statusStmt = db.prepare(`
+    SELECT t.url, t.disabled_at AS disabledAt, t.delivered, t.expired, t.failed_attempts AS failedAttempts,
+           t.last_success_at AS lastSuccessAt, t.last_error AS lastError, t.last_error_at AS lastErrorAt,
+           (SELECT COUNT(*) FROM webhook_deliveries d WHERE d.target = t.url) AS pending
+    FROM webhook_targets t ORDER BY t.url
+  `);
+
+  const enabledTargets = () =>
+    (targetsStmt.all() as { url: string; disabledAt: number | null }[]).filter((t) => t.disabledAt === null).map((t) => t.url);
+
+  return {
+    /** Makes the stored targets the configured ones (a removed target's pending events go too). */
+    syncTargets: db.transaction((urls: string[]) => {
+      for (const url of urls) insertTarget.run({ url });
+      for (const { url } of targetsStmt.all() as { url: string }[]) {
+        if (!urls.includes(url)) {
+          dropDeliveries.run({ url });
+          dropTarget.run({ url });
+        }
+      }
+    }) as (urls: string[]) => void,
+    /** Stores the event for every enabled target. Call inside the causing change's transaction. */
+    /** False when no target is enabled (then nothing is stored). */
+    enqueue(event: WebhookEvent, at: number): boolean {
+      const targets = enabledTargets();
+      if (targets.length === 0) return false;
+      insertEvent.run({ id: event.id, type: event.type, createdAt: at, body: JSON.stringify(event) });
+      for (const target of targets) insertDelivery.run({ eventId: event.id, target, at });
+      return true;
+    },
+    heads: () => headsStmt.all() as Head[],
+    delivered: db.transaction((h: Head, at: number) => {
+      deleteDelivery.run({ seq: h.seq });
+      targetOk.run({ url: h.target, at });
+    }) as (h: Head, at: number) => void,
+    failed: db.transaction((h: Head, at: number, error: string, next: number | null) => {
+      targetFailed.run({ url: h.target, at, error });
+      if (next === null) {
+        deleteDelivery.run({ seq: h.seq });
+        targetExpired.run({ url: h.target });
+      } else {
+        retryStmt.run({ seq: h.seq, next, error });
+      }
+    }) as (h: Head, at: number, error: string, next: number | null) => void,
+    /** 410 Gone: the target is switched off and its pending events dropped. */
+    disable: db.transaction((url: string, at: number, error: string) => {
+      disableStmt.run({ url, at, error });
+      dropDeliveries.run({ url });
+    }) as (url: string, at: number, error: string) => void,
+    enable(url: string) {
+      enableStmt.run({ url });
+    },
+    status: () =>
+      (statusStmt.all() as (Omit<TargetStatus, 'disabled'> & { disabledAt: number | null })[]).map((t) => ({
+        ...t,
+        disabled: t.disabledAt !== null,
+      })) as TargetStatus[],
+  };
+}
+
+export type OutboxStore = ReturnType<typeof createOutboxStore>;
+
+export interface PostResult {
+  ok: boolean;
+  status: number | null;
+  error: string | null;
+}
+
+/** One signed POST with a timeout; never throws. */
+export async function postSigned(
+  url: string,
+  id: string,
+  body: string,
+  secret: string,
+  nowMs: number,
+  userAgent: string,
+  timeoutMs: number = DELIVERY_TIMEOUT_MS,
+): Promise<PostResult> {
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: webhookHeaders(secret, id, Math.floor(nowMs / 1000), body, userAgent),
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await res.body?.cancel().catch(() => undefined);
+    const ok = res.status >= 200 && res.status < 300;
+    return { ok, status: res.status, error: ok ? null : `HTTP ${res.status}` };
+  } catch (err) {
+    const e = err as { name?: string; cause?: { code?: string } };
+    const error =
+      e.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : `cannot connect${e.cause?.code ? ` (${e.cause.code})` : ''}`;
+    return { ok: false, status: null, error };
+  }
+}
+
+export interface DeliveryOptions {
+  store: OutboxStore;
+  clock: Clock;
+  secret: () => string;
+  userAgent: string;
+  logger?: Logger | undefined;
+  random?: () => number;
+  post?: typeof postSigned;
+  timeoutMs?: number;
+}
+
+export function createWebhookDelivery(opts: DeliveryOptions) {
+  const post = opts.post ?? postSigned;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<number> | undefined;
+  let again = false;
+  let stopped = false;
+  /** After a failed round (e.g. the database cannot be written), wait before the next. */
+  let pauseUntil = 0;
+
+  const isDue = (h: Head, now: number) =>
+    // A wall clock set back makes a stored time look far away: never wait longer than the cap.
+    h.nextAttemptAt <= now || h.nextAttemptAt - now > MAX_RETRY_DELAY_MS * 1.25;
+
+  const attempt = async (h: Head) => {
+    const r = await post(h.target, h.eventId, h.body, opts.secret(), opts.clock.now(), opts.userAgent, opts.timeoutMs ?? DELIVERY_TIMEOUT_MS);
+    const at = opts.clock.now();
+    if (r.ok) {
+      opts.store.delivered(h, at);
+      opts.logger?.info({ event: h.eventId, type: h.type, target: h.target, attempts: h.attempts + 1 }, 'webhook delivered');
+    } else if (r.status === 410) {
+      opts.store.disable(h.target, at, 'HTTP 410 Gone: switched off');
+      opts.logger?.warn({ target: h.target }, 'webhook target answered 410 Gone: switched off');
+    } else {
+      const error = r.error ?? 'failed';
+      const deadline = h.createdAt + GIVE_UP_AFTER_MS;
+      const next = at >= deadline ? null : Math.min(deadline, at + retryDelayMs(h.attempts + 1, opts.random));
+      opts.store.failed(h, at, error, next);
+      opts.logger?.warn({ event: h.eventId, target: h.target, attempts: h.attempts + 1, error, gaveUp: next === null }, 'webhook delivery failed');
+    }
+  };
+
+  /** Attempts every due head (one per target, targets in parallel) until none is due. */
+  const runDueNow = async (): Promise<number> => {
+    let count = 0;
+    for (;;) {
+      const now = opts.clock.now();
+      const due = opts.store.heads().filter((h) => isDue(h, now));
+      if (due.length === 0 || stopped) return count;
+      await Promise.all(due.map(attempt));
+      count += due.length;
+    }
+  };
+
+  // Runs never overlap (a timer, a notify and a direct call could otherwise post twice).
+  let chain: Promise<unknown> = Promise.resolve();
+  const runDue = (): Promise<number> => {
+    const run = chain.then(runDueNow);
+    chain = run.catch(() => undefined);
+    return run;
+  };
+
+  const schedule = () => {
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = undefined;
+    const heads = opts.store.heads();
+    if (heads.length === 0) return; // idle: no timer
+    const now = opts.clock.now();
+    const wait = Math.max(0, pauseUntil - now, Math.min(...heads.map((h) => (isDue(h, now) ? 0 : h.nextAttemptAt - now))));
+    timer = setTimeout(() => void kick(), wait);
+  };
+
+  const kick = async () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = runDue();
+    try {
+      await running;
+    } catch (err) {
+      pauseUntil = opts.clock.now() + 30_000;
+      opts.logger?.error({ err }, 'webhook delivery loop failed; trying again in 30 s');
+    } finally {
+      running = undefined;
+    }
+    if (again) {
+      again = false;
+      return kick();
+    }
+    try {
+      schedule();
+    } catch (err) {
+      opts.logger?.error({ err }, 'webhook delivery could not schedule');
+    }
+  };
+
+  return {
+    runDue,
+    /** After an event was enqueued (or at start): deliver soon. */
+    notify() {
+      if (!stopped) setImmediate(() => void kick());
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      timer = undefined;
+      await running;
+    },
+    /** Pending timer, for tests and the idle check. */
+    hasTimer: () => timer !== undefined,
+  };
+}
+
+export type WebhookDelivery = ReturnType<typeof createWebhookDelivery>;

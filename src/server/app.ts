@@ -1,0 +1,127 @@
+// buildApp(deps): the Fastify instance with its hooks and routes. It never listens
+// (the start command does). The three guards are shared onRequest hooks added here,
+// explicitly and in this order, because the order is the security:
+//   local-network guard (403) -> per-caller rate limit (429) -> bearer key (401)
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import swagger from '@fastify/swagger';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import type { Clock } from '../core/clock.js';
+import type { RuntimeInfo } from '../core/runtime.js';
+import { canonicalAddress, isLocalAddress } from '../core/addresses.js';
+import { localNetworkGuard, callerAddress, FORBIDDEN_BODY } from '../http/local-network.js';
+import { rateLimitedError, registerRateLimit } from '../http/rate-limit.js';
+import { createBearerAuth, isAuthorized, UNAUTHORIZED_BODY } from '../http/bearer-auth.js';
+import { ApiError, installErrorHandling, sendApiError } from '../http/errors.js';
+import { handleClientError } from '../http/client-errors.js';
+import { healthRoutes } from '../http/routes/health.js';
+import { openapiRoutes } from '../http/routes/openapi.js';
+import { sendRoutes } from '../http/routes/send.js';
+import { messageRoutes } from '../http/routes/messages.js';
+import { statsRoutes } from '../http/routes/stats.js';
+import type { SendService } from '../sms/send.js';
+import type { MessageStore } from '../store/messages.js';
+import type { StatsStore } from '../store/stats.js';
+import type { Calendar } from '../core/time-zone.js';
+import { deviceRoutes, type DeviceRoutesDeps } from '../http/routes/device.js';
+
+export const BODY_LIMIT = 16 * 1024;
+
+export interface AppDeps {
+  clock: Clock;
+  runtime: RuntimeInfo;
+  /** The current API key (re-read after a rotation). */
+  apiKey: () => string;
+  sendService: SendService;
+  messages: MessageStore;
+  stats: StatsStore;
+  calendar: () => Calendar;
+  status: DeviceRoutesDeps;
+  logger?: Logger | undefined;
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  let limiter: Awaited<ReturnType<typeof registerRateLimit>> | undefined;
+  const app = Fastify({
+    // A URL the router cannot decode skips every hook, so the same three guards are
+    // applied here, in the same order, before the 400.
+    frameworkErrors: (err, request, untypedReply) => {
+      const reply = untypedReply as unknown as FastifyReply;
+      const peer = request.raw.socket?.remoteAddress;
+      if (!isLocalAddress(peer)) return reply.code(403).send(FORBIDDEN_BODY);
+      const bucket = limiter?.take(canonicalAddress(peer) ?? 'unknown');
+      if (bucket && !bucket.allowed) return sendApiError(reply, rateLimitedError(bucket.waitMs));
+      if (!isAuthorized(request.raw.rawHeaders, deps.apiKey)) return reply.code(401).send(UNAUTHORIZED_BODY);
+      if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+        // Longer than any id the gateway makes: an id with the msg_ prefix is simply unknown.
+        return request.url.startsWith('/api/messages/msg_')
+          ? sendApiError(reply, new ApiError(404, 'not_found', 'No such message in the history (it keeps the newest 1000).'))
+          : sendApiError(reply, new ApiError(400, 'invalid_request', 'Invalid request: a path segment is too long.'));
+      }
+      return sendApiError(reply, new ApiError(400, 'invalid_request', 'Invalid request: the URL is not valid.'));
+    },
+    loggerInstance: deps.logger as FastifyBaseLogger | undefined,
+    // Fastify's own two lines per request are off; the onResponse hook below writes one.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT,
+    trustProxy: false,
+    // Slow or stalled clients must not hold the phone's sockets for long. Node enforces
+    // these timeouts only when it checks its connections, every 30 s by default.
+    requestTimeout: 15_000,
+    http: { headersTimeout: 10_000, connectionsCheckingInterval: 2_000 },
+    clientErrorHandler: handleClientError,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  // JSON only: a text/plain body is 415, not a string handed to a route.
+  app.removeContentTypeParser('text/plain');
+  installErrorHandling(app);
+
+  app.addHook('onRequest', localNetworkGuard);
+  limiter = await registerRateLimit(app, deps.clock);
+  app.addHook('onRequest', createBearerAuth(deps.apiKey));
+
+  // One log line per request: method, route, status, duration, caller. Never headers,
+  // bodies or query strings (they could carry the key or a message).
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? '(no route)',
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        caller: callerAddress(request),
+      },
+      'request',
+    );
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'sms-gateway',
+        version: deps.runtime.version,
+        description: 'Send SMS through an Android phone on the local network.',
+      },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  await app.register(healthRoutes(deps.runtime));
+  await app.register(openapiRoutes);
+  await app.register(sendRoutes(deps.sendService, BODY_LIMIT));
+  await app.register(messageRoutes(deps.messages));
+  await app.register(statsRoutes(deps.stats, deps.calendar, deps.clock));
+  await app.register(deviceRoutes(deps.status));
+  return app;
+}

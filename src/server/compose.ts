@@ -1,0 +1,224 @@
+// composeGateway(deps): THE composition root. Every part of the gateway (stores, send
+// budget, dispatcher, send service, sent-box confirmation, webhook outbox and delivery,
+// inbox watcher, host info, diagnostics, the Fastify app) is wired here and nowhere else;
+// the start command (server/gateway.ts), the tests' helper and the bench all call it.
+// Building has no side effects. start() does the work a start needs, in this order:
+//   0. the first round of device probes (in the background)
+//   1. sync the webhook targets with SMS_GATEWAY_WEBHOOK_URLS (before 2: the events of
+//      the messages settled there go to today's targets)
+//   2. settle messages a crash interrupted (failed/interrupted, never resent)
+//   3. seed the send budget from the history (a restart resets nothing)
+//   (the real process listens here, so no request arrives before 1-3)
+//   4. background work: pending deliveries, pending confirmations, the inbox watcher
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Clock } from '../core/clock.js';
+import type { SecretFile } from '../core/keys.js';
+import type { RuntimeInfo } from '../core/runtime.js';
+import type { Calendar } from '../core/time-zone.js';
+import type { Probes } from '../device/probes.js';
+import type { Db } from '../store/database.js';
+import { createMessageStore, toMessageRecord } from '../store/messages.js';
+import { createStatsStore } from '../store/stats.js';
+import { BUDGET_WINDOW_MS, createSendBudget } from '../sms/send-budget.js';
+import { createDispatcher } from '../sms/dispatcher.js';
+import { createSendService } from '../sms/send.js';
+import { createConfirmer } from '../sms/confirmation.js';
+import type { Sender } from '../sms/senders.js';
+import { createOutboxStore, createWebhookDelivery } from '../events/outbox.js';
+import { makeEvent } from '../events/events.js';
+import { createInboxWatcher } from '../events/inbox-watcher.js';
+import { createHostInfo, type HostInfoDeps } from '../status/host-info.js';
+import { createDiagnostics } from '../status/diagnostics.js';
+import { buildApp } from './app.js';
+
+export interface ComposeDeps {
+  db: Db;
+  clock: Clock;
+  runtime: RuntimeInfo;
+  sender: Sender;
+  probes: Probes;
+  calendar: () => Calendar;
+  defaultSim: number;
+  simCount: () => number;
+  /** The gateway's home (database file sizes, free disk space). */
+  home: string;
+  apiKey: SecretFile;
+  phoneNumber: string | undefined;
+  logger?: Logger | undefined;
+  /** Webhook targets (SMS_GATEWAY_WEBHOOK_URLS) and the signing secret. */
+  webhookUrls?: string[];
+  webhookSecret?: () => string;
+  /** Look for handed-off messages in the phone's SMS store (real mode). */
+  confirmSends?: boolean;
+  /** Environment the device commands run in. */
+  deviceEnv?: NodeJS.ProcessEnv | undefined;
+  /** Read the phone's inbox for sms.received events this often (only with webhook targets). */
+  inboxPollMs?: number;
+  /** Overrides for tests (a short delivery timeout, fixed jitter, no network interfaces). */
+  webhookTimeoutMs?: number;
+  random?: () => number;
+  interfaces?: HostInfoDeps['interfaces'];
+}
+
+/** The send, store and event parts (what routes, status and tests reach into). */
+function composeServices(deps: ComposeDeps) {
+  const { db, clock, logger } = deps;
+  const stats = createStatsStore(db);
+  const outbox = createOutboxStore(db);
+  const delivery = createWebhookDelivery({
+    store: outbox,
+    clock,
+    secret: deps.webhookSecret ?? (() => ''),
+    userAgent: `sms-gateway/${deps.runtime.version}`,
+    logger,
+    ...(deps.random ? { random: deps.random } : {}),
+    ...(deps.webhookTimeoutMs ? { timeoutMs: deps.webhookTimeoutMs } : {}),
+  });
+  const messages = createMessageStore(db, stats, {
+    // Inside the status change's transaction: the event is stored with it or not at all.
+    onSettled(row, at) {
+      const event = makeEvent(row.status === 'sent' ? 'sms.sent' : 'sms.failed', { ...toMessageRecord(row) }, at);
+      if (outbox.enqueue(event, at)) delivery.notify();
+    },
+  });
+  const budget = createSendBudget(clock);
+  const dispatcher = createDispatcher(deps.sender);
+  const timeZone = () => deps.calendar().timeZone;
+  const confirmer = deps.confirmSends
+    ? createConfirmer({ store: messages, clock, timeZone, env: deps.deviceEnv, logger })
+    : undefined;
+  // Received SMS are events, not history: read the inbox only when someone listens.
+  const inbox =
+    (deps.webhookUrls ?? []).length > 0 && deps.inboxPollMs
+      ? createInboxWatcher({
+          db,
+          clock,
+          outbox,
+          notify: () => delivery.notify(),
+          pollMs: deps.inboxPollMs,
+          timeZone,
+          env: deps.deviceEnv,
+          logger,
+        })
+      : undefined;
+  const sendService = createSendService({
+    store: messages,
+    budget,
+    dispatcher,
+    clock,
+    runtime: deps.runtime,
+    calendar: deps.calendar,
+    defaultSim: deps.defaultSim,
+    simCount: deps.simCount,
+    logger,
+    confirmer,
+  });
+  return {
+    stats,
+    messages,
+    budget,
+    dispatcher,
+    sendService,
+    confirmer,
+    outbox,
+    delivery,
+    inbox,
+    calendar: deps.calendar,
+    /** Stops the background work (step 4); the database stays open. */
+    async stop() {
+      await Promise.all([delivery.stop(), confirmer?.stop(), inbox?.stop()]);
+    },
+  };
+}
+
+export type Services = ReturnType<typeof composeServices>;
+
+export async function composeGateway(deps: ComposeDeps) {
+  const { clock, runtime, probes } = deps;
+  const services = composeServices(deps);
+  const status = {
+    hostInfo: createHostInfo({
+      clock,
+      runtime,
+      probes,
+      calendar: deps.calendar,
+      stats: services.stats,
+      messages: services.messages,
+      phoneNumber: deps.phoneNumber,
+      defaultSim: deps.defaultSim,
+      ...(deps.interfaces ? { interfaces: deps.interfaces } : {}),
+    }),
+    diagnostics: createDiagnostics({
+      clock,
+      runtime,
+      probes,
+      db: deps.db,
+      home: deps.home,
+      apiKey: deps.apiKey,
+      sendHealth: () => services.sendService.health(),
+      historySize: () => services.messages.count(),
+      budgetUsage: () => services.budget.usage(),
+      webhookTargets: () => services.outbox.status(),
+      inboxHealth: () => services.inbox?.health() ?? null,
+    }),
+  };
+  const app: FastifyInstance = await buildApp({
+    clock,
+    runtime,
+    apiKey: () => deps.apiKey.current(),
+    sendService: services.sendService,
+    messages: services.messages,
+    stats: services.stats,
+    calendar: deps.calendar,
+    status,
+    logger: deps.logger,
+  });
+
+  /** Steps 1 to 3: the state a start needs before the first request. */
+  const restore = () => {
+    services.outbox.syncTargets(deps.webhookUrls ?? []);
+    const now = clock.now();
+    const interrupted = services.messages.recoverInterrupted(now);
+    if (interrupted.length > 0) {
+      deps.logger?.warn(
+        { ids: interrupted.map((r) => r.id) },
+        'messages interrupted by a stop during hand-off are marked failed (never resent)',
+      );
+    }
+    services.budget.seed(
+      services.messages.acceptedSince(now - BUDGET_WINDOW_MS).map((m) => ({ ageMs: now - m.createdAt, segments: m.segments })),
+    );
+  };
+
+  /** Step 4: background work; each part keeps a timer only while it has work. */
+  const startBackground = () => {
+    services.delivery.notify();
+    services.confirmer?.start();
+    services.inbox?.start();
+  };
+
+  return {
+    app,
+    services,
+    status,
+    probes,
+    restore,
+    startBackground,
+    /** Steps 1 to 4 in order; `listen` (the real process binds its port) runs between 3 and 4. */
+    async start(listen: () => Promise<void> = async () => {}) {
+      probes.start();
+      restore();
+      await listen();
+      startBackground();
+    },
+    /** Stops accepting, lets requests in flight (hand-offs included) finish, stops background work. */
+    async stop() {
+      await app.close();
+      await services.dispatcher.idle();
+      await services.stop();
+    },
+  };
+}
+
+export type ComposedGateway = Awaited<ReturnType<typeof composeGateway>>;

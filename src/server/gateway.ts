@@ -1,0 +1,171 @@
+// createGateway(config): the real process's gateway. Takes the home's lock, loads the key,
+// detects the mode, opens the database and composes the parts (server/compose.ts; no
+// side effects yet). listen() starts it in order (probes, restore, bind port 8080 dual
+// stack with an IPv4 fallback, background work); stop() stops accepting, lets in-flight
+// requests finish, and releases everything.
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { systemClock, type Clock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
+import { PORT } from '../core/constants.js';
+import { ensurePrivateDir } from '../core/fs-util.js';
+import { createApiKeyFile, type SecretFile } from '../core/keys.js';
+import { acquireLock } from '../core/lock.js';
+import type { Mode, RuntimeInfo } from '../core/runtime.js';
+import { StartupError } from '../core/startup-error.js';
+import { chooseTimeZone, createCalendar } from '../core/time-zone.js';
+import { VERSION } from '../core/version.js';
+import { findOnPath } from '../device/termux.js';
+import { createProbes, type Probes } from '../device/probes.js';
+import { openDatabase } from '../store/database.js';
+import { createSimulatedSender, createTermuxSender } from '../sms/senders.js';
+import { createWebhookSecretFile } from '../events/signing.js';
+import { composeGateway, type Services } from './compose.js';
+
+export { StartupError };
+
+export interface GatewayOptions {
+  config: Config;
+  logger?: Logger;
+  clock?: Clock;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface Gateway {
+  app: FastifyInstance;
+  runtime: RuntimeInfo;
+  apiKey: SecretFile;
+  config: Config;
+  services: Services;
+  probes: Probes;
+  /** Starts the gateway and listens on port 8080; returns the host it bound ('::' or '0.0.0.0'). */
+  listen(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** real if termux-sms-send is on PATH, else simulated; SMS_GATEWAY_MODE forces one. */
+export function detectMode(config: Config, env: NodeJS.ProcessEnv): Mode {
+  const senderFound = findOnPath('termux-sms-send', env) !== undefined;
+  if (config.mode === 'real' && !senderFound) {
+    throw new StartupError(
+      'SMS_GATEWAY_MODE=real but termux-sms-send is not on PATH: install it with `pkg install termux-api` and the Termux:API app',
+    );
+  }
+  return config.mode ?? (senderFound ? 'real' : 'simulated');
+}
+
+export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
+  const { config } = opts;
+  const clock = opts.clock ?? systemClock;
+  const env = opts.env ?? process.env;
+  const mode = detectMode(config, env);
+
+  ensurePrivateDir(config.home);
+  const releaseLock = acquireLock(config.home);
+  try {
+    const apiKey = createApiKeyFile(config.home);
+    apiKey.current(); // created on first start; a malformed file stops the start here
+    const runtime: RuntimeInfo = {
+      version: VERSION,
+      mode,
+      simulation: mode === 'real' ? 'none' : config.simulation,
+      smsEnabled: config.smsEnabled,
+      startedAt: clock.now(),
+    };
+    const dbPath = join(config.home, 'gateway.db');
+    let db: ReturnType<typeof openDatabase>;
+    try {
+      db = openDatabase(dbPath);
+    } catch (err) {
+      throw new StartupError(`cannot open ${dbPath}: ${(err as Error).message}`);
+    }
+    const probes = createProbes({ clock, env });
+    // The SIM count comes from the phone; until it answers (or when it cannot tell) only
+    // slot 1 is known to exist. Simulated mode with no phone offers two slots, so
+    // dual-SIM clients can be tried.
+    const simCount = () => probes.peek().telephony.value?.simCount ?? (mode === 'real' ? 1 : 2);
+    const calendars = new Map<string, ReturnType<typeof createCalendar>>();
+    const calendar = () => {
+      const tz = chooseTimeZone([env.TZ, probes.peek().props.value?.timeZone]);
+      let c = calendars.get(tz);
+      if (!c) calendars.set(tz, (c = createCalendar(tz)));
+      return c;
+    };
+    const webhookSecret = createWebhookSecretFile(config.home);
+    webhookSecret.current(); // generated on first start
+    const gateway = await composeGateway({
+      db,
+      clock,
+      runtime,
+      sender:
+        mode === 'real'
+          ? createTermuxSender({ timeoutMs: config.sendTimeoutMs, env })
+          : createSimulatedSender(config.simulation),
+      probes,
+      calendar,
+      defaultSim: config.defaultSim,
+      simCount,
+      home: config.home,
+      apiKey,
+      phoneNumber: config.phoneNumber,
+      logger: opts.logger,
+      webhookUrls: config.webhookUrls,
+      webhookSecret: () => webhookSecret.current(),
+      confirmSends: mode === 'real',
+      inboxPollMs: config.inboxPollMs,
+      deviceEnv: env,
+    });
+    const { app } = gateway;
+
+    let host = '';
+    let stopped = false;
+    return {
+      app,
+      runtime,
+      apiKey,
+      config,
+      services: gateway.services,
+      probes,
+      async listen() {
+        await gateway.start(async () => {
+          host = await listenDualStack();
+        });
+        return host;
+      },
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        try {
+          await gateway.stop(); // waits for requests in flight, hand-offs included
+        } finally {
+          db.close();
+          releaseLock();
+        }
+      },
+    };
+
+    async function listenDualStack(): Promise<string> {
+      const inUse = () => new StartupError(`port ${PORT} is already in use: another gateway or program is listening on it`);
+      try {
+        await app.listen({ port: PORT, host: '::' });
+        return '::';
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'EADDRINUSE') throw inUse();
+        if (code !== 'EAFNOSUPPORT' && code !== 'EADDRNOTAVAIL') throw err;
+      }
+      // No IPv6 on this phone: IPv4 only.
+      try {
+        await app.listen({ port: PORT, host: '0.0.0.0' });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw inUse();
+        throw err;
+      }
+      return '0.0.0.0';
+    }
+  } catch (err) {
+    releaseLock();
+    throw err;
+  }
+}

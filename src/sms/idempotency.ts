@@ -1,0 +1,52 @@
+// Idempotency-Key: a repeated key with the same request gets the first answer (stored
+// with the message, or still being worked out) and never a second hand-off; the same key
+// with a different request is a 400. Only the request's hash is kept, never the text twice.
+import { createHash } from 'node:crypto';
+import { ApiError } from '../core/api-error.js';
+import type { MessageRow, MessageStore } from '../store/messages.js';
+import type { SendRequest } from './validation.js';
+
+export interface SendOutcome {
+  statusCode: number;
+  body: unknown;
+}
+
+export function requestHash(req: SendRequest): string {
+  return createHash('sha256')
+    .update(JSON.stringify([req.to, req.message, req.simSlot ?? null]))
+    .digest('hex');
+}
+
+export interface IdempotencyDeps {
+  store: Pick<MessageStore, 'byIdempotencyKey'>;
+  /** The answer for a stored message whose request is repeated. */
+  replay: (row: MessageRow) => SendOutcome;
+}
+
+export function createIdempotency(deps: IdempotencyDeps) {
+  /** Keys whose first request is still being handled. */
+  const inFlight = new Map<string, { hash: string; outcome: Promise<SendOutcome> }>();
+  return {
+    /** The earlier answer for this key, or undefined when the key is new. */
+    earlier(key: string, hash: string): SendOutcome | Promise<SendOutcome> | undefined {
+      const running = inFlight.get(key);
+      const stored = running ? undefined : deps.store.byIdempotencyKey(key);
+      const firstHash = running?.hash ?? stored?.requestHash;
+      if ((running || stored) && firstHash !== hash) {
+        throw new ApiError(400, 'invalid_request', 'Idempotency-Key reused with a different request.');
+      }
+      if (running) return running.outcome;
+      if (stored) return deps.replay(stored);
+      return undefined;
+    },
+    /** Answers repeats of this key with `outcome` until it settles (then the store does). */
+    async first(key: string, hash: string, outcome: Promise<SendOutcome>): Promise<SendOutcome> {
+      inFlight.set(key, { hash, outcome });
+      try {
+        return await outcome;
+      } finally {
+        inFlight.delete(key);
+      }
+    },
+  };
+}

@@ -1,0 +1,56 @@
+// Send validation after the zod schema has checked the shape: a message that is not
+// empty and well-formed, a recipient that normalizes, a SIM slot the phone has, and a
+// length that fits the per-minute send budget. Every refusal is a 400 ApiError.
+import { ApiError } from '../core/api-error.js';
+import { normalizeRecipient } from './recipient.js';
+import { countSegments, type SegmentInfo } from './segments.js';
+import { BUDGET_SEGMENTS } from './send-budget.js';
+
+export interface SendRequest {
+  to: string;
+  message: string;
+  simSlot?: number | undefined;
+}
+
+export interface ValidSend {
+  /** The recipient as handed to the phone (separators removed). */
+  number: string;
+  simSlot: number;
+  seg: SegmentInfo;
+}
+
+export interface SimSlots {
+  defaultSim: number;
+  /** SIM slots the phone reports (1-based slots 1..n are valid); asked only when needed. */
+  simCount: () => number;
+}
+
+export function validateSend(req: SendRequest, sims: SimSlots): ValidSend {
+  if (req.message.trim() === '') {
+    throw new ApiError(400, 'invalid_request', 'Invalid request: body.message is empty.');
+  }
+  if (!req.message.isWellFormed()) {
+    throw new ApiError(400, 'invalid_request', 'Invalid request: body.message contains a lone UTF-16 surrogate (broken emoji?).');
+  }
+  const recipient = normalizeRecipient(req.to);
+  if (!recipient.ok) throw new ApiError(400, 'invalid_request', `Invalid request: body.${recipient.message}.`);
+  const simSlot = req.simSlot ?? sims.defaultSim;
+  const simCount = sims.simCount();
+  if (simSlot > simCount) {
+    const which = req.simSlot === undefined ? `the default SIM slot ${simSlot} (SMS_GATEWAY_DEFAULT_SIM)` : `simSlot ${simSlot}`;
+    throw new ApiError(
+      400,
+      'invalid_request',
+      `Invalid request: ${which} does not exist; this phone reports ${simCount} SIM slot${simCount === 1 ? '' : 's'}.`,
+    );
+  }
+  const seg = countSegments(req.message);
+  if (seg.segments > BUDGET_SEGMENTS) {
+    throw new ApiError(
+      400,
+      'message_too_long',
+      `Message is ${seg.segments} segments long (${seg.encoding}); at most ${BUDGET_SEGMENTS} fit the per-minute send budget. Shorten it or split it into several messages.`,
+    );
+  }
+  return { number: recipient.number, simSlot, seg };
+}

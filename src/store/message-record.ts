@@ -1,0 +1,42 @@
+// The message record: one zod schema for what clients see of a message (the history,
+// GET /api/messages/:id, webhook events, the client's types). The status, reason and
+// encoding enums and their types are derived here, once; the store maps its rows to this
+// record, http/schemas.ts and client.ts use the same schema.
+import { z } from 'zod';
+
+export const MESSAGE_STATUSES = ['queued', 'sent', 'failed'] as const;
+export const REASONS = [
+  'permission_denied',
+  'termux_api_error',
+  'timeout',
+  'sender_unavailable',
+  'interrupted',
+  'simulated_failure',
+  'not_in_sent_box',
+  'unconfirmed',
+] as const;
+export const ENCODINGS = ['gsm7', 'ucs2'] as const;
+
+export const MessageStatusSchema = z.enum(MESSAGE_STATUSES);
+export const ReasonSchema = z.enum(REASONS);
+export const EncodingSchema = z.enum(ENCODINGS);
+
+export const MessageRecordSchema = z.object({
+  id: z.string(),
+  to: z.string(),
+  body: z.string(),
+  segments: z.number().int(),
+  billedSegments: z.number().int(),
+  status: MessageStatusSchema,
+  reason: ReasonSchema.nullable(),
+  sourceIp: z.string(),
+  createdAt: z.string().describe('ISO 8601 UTC'),
+  updatedAt: z.string().describe('ISO 8601 UTC'),
+  encoding: EncodingSchema,
+  simSlot: z.number().int(),
+});
+
+export type MessageStatus = z.infer<typeof MessageStatusSchema>;
+export type Reason = z.infer<typeof ReasonSchema>;
+export type Encoding = z.infer<typeof EncodingSchema>;
+export type MessageRecord = z.infer<typeof MessageRecordSchema>;

@@ -1,0 +1,78 @@
+import t from 'tap';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { ConfigError, loadConfig } from '../../src/core/config.js';
+import { tempDir } from '../helper.js';
+
+t.test('defaults', async (t) => {
+  const home = tempDir(t);
+  const c = loadConfig({ SMS_GATEWAY_HOME: home });
+  t.same(c, {
+    home,
+    mode: undefined,
+    simulation: 'success',
+    smsEnabled: true,
+    defaultSim: 1,
+    phoneNumber: undefined,
+    sendTimeoutMs: 30_000,
+    webhookUrls: [],
+    inboxPollMs: 15_000,
+    logLevel: 'info',
+  });
+  t.equal(loadConfig({ HOME: '/nonexistent' }).home, join(homedir(), '.sms-gateway'));
+});
+
+t.test('values are parsed', async (t) => {
+  const home = tempDir(t);
+  const c = loadConfig({
+    SMS_GATEWAY_HOME: home,
+    SMS_GATEWAY_MODE: 'Simulated',
+    SMS_GATEWAY_SIMULATION: 'random',
+    SMS_GATEWAY_SMS_ENABLED: 'false',
+    SMS_GATEWAY_DEFAULT_SIM: '2',
+    SMS_GATEWAY_PHONE_NUMBER: ' +15551234567 ',
+    SMS_GATEWAY_SEND_TIMEOUT_SECONDS: '5',
+    SMS_GATEWAY_WEBHOOK_URLS: 'http://192.168.1.5:8123/hook, https://example.org/x',
+    SMS_GATEWAY_INBOX_POLL_SECONDS: '60',
+    LOG_LEVEL: 'warn',
+  });
+  t.equal(c.mode, 'simulated');
+  t.equal(c.simulation, 'random');
+  t.equal(c.smsEnabled, false);
+  t.equal(c.defaultSim, 2);
+  t.equal(c.phoneNumber, '+15551234567');
+  t.equal(c.sendTimeoutMs, 5000);
+  t.same(c.webhookUrls, ['http://192.168.1.5:8123/hook', 'https://example.org/x']);
+  t.equal(c.inboxPollMs, 60_000);
+  t.equal(c.logLevel, 'warn');
+});
+
+t.test('an invalid value is a ConfigError naming the variable', async (t) => {
+  const home = tempDir(t);
+  const bad: Record<string, string> = {
+    SMS_GATEWAY_MODE: 'fake',
+    SMS_GATEWAY_SIMULATION: 'sometimes',
+    SMS_GATEWAY_SMS_ENABLED: 'maybe',
+    SMS_GATEWAY_DEFAULT_SIM: '0',
+    SMS_GATEWAY_SEND_TIMEOUT_SECONDS: '1.5',
+    SMS_GATEWAY_WEBHOOK_URLS: 'ftp://x.y/z',
+    SMS_GATEWAY_INBOX_POLL_SECONDS: '-1',
+    LOG_LEVEL: 'loud',
+  };
+  for (const [name, value] of Object.entries(bad)) {
+    t.throws(() => loadConfig({ SMS_GATEWAY_HOME: home, [name]: value }), ConfigError, name);
+    t.throws(() => loadConfig({ SMS_GATEWAY_HOME: home, [name]: value }), new RegExp(`^invalid ${name}=`), name);
+  }
+});
+
+t.test('$SMS_GATEWAY_HOME/.env is read; the environment wins', async (t) => {
+  const home = tempDir(t);
+  writeFileSync(join(home, '.env'), '# comment\nSMS_GATEWAY_DEFAULT_SIM=2\nLOG_LEVEL="debug"\nSMS_GATEWAY_HOME=/elsewhere\n');
+  const c = loadConfig({ SMS_GATEWAY_HOME: home, LOG_LEVEL: 'error' });
+  t.equal(c.defaultSim, 2);
+  t.equal(c.logLevel, 'error');
+  t.equal(c.home, home, 'the home cannot move itself');
+  writeFileSync(join(home, '.env'), 'SMS_GATEWAY_DEFAULT_SIM=nine\n');
+  t.throws(() => loadConfig({ SMS_GATEWAY_HOME: home }), /SMS_GATEWAY_DEFAULT_SIM/);
+});

@@ -1,0 +1,437 @@
+// The inbox watcher against a real temp database and the real termux-sms-list adapter
+// talking to a fake termux-sms-list (custom list functions only for the paging cases).
+import t, { type Test } from 'tap';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pino } from 'pino';
+import { openDatabase, type Db } from '../../src/store/database.js';
+import { createOutboxStore, type OutboxStore } from '../../src/events/outbox.js';
+import { createInboxWatcher, type InboxWatcherOptions } from '../../src/events/inbox-watcher.js';
+import type { SmsEntry, listSms } from '../../src/device/sms-list.js';
+import { fakeClock, fakeTermux, tempDir, type FakeClock } from '../helper.js';
+
+const TARGET = 'http://127.0.0.1:9/hook';
+
+interface RawSms {
+  threadid: number;
+  type: string;
+  read: boolean;
+  sender?: string;
+  address: string;
+  number: string;
+  received: string;
+  body: string;
+  _id: number;
+}
+
+/** One element as termux-sms-list prints it. */
+function sms(id: number, received: string, body: string, address = '+4915112345678', sender?: string): RawSms {
+  return {
+    threadid: 7,
+    type: 'inbox',
+    read: false,
+    ...(sender === undefined ? {} : { sender }),
+    address,
+    number: address,
+    received,
+    body,
+    _id: id,
+  };
+}
+
+const OLD = [
+  sms(101, '2026-11-20 08:00:00', 'old one'),
+  sms(104, '2026-11-20 09:15:00', 'old two', '+4917000000001', 'Anna'),
+  sms(107, '2026-11-20 10:30:00', 'old three'),
+];
+
+interface Ctx {
+  db: Db;
+  path: string;
+  outbox: OutboxStore;
+  fake: ReturnType<typeof fakeTermux>;
+  clock: FakeClock;
+  notified: () => number;
+  logLines: () => Record<string, unknown>[];
+  watcher: (over?: Partial<InboxWatcherOptions>) => ReturnType<typeof createInboxWatcher>;
+  events: () => { type: string; event: { id: string; type: string; createdAt: string; data: Record<string, unknown> } }[];
+  watermarkRow: () => string | undefined;
+  setInbox: (list: RawSms[]) => void;
+}
+
+function setup(t: Test, targets: string[] = [TARGET]): Ctx {
+  const path = join(tempDir(t), 'gateway.db');
+  const ctx = { db: openDatabase(path) } as Ctx;
+  t.teardown(() => ctx.db.close());
+  ctx.path = path;
+  ctx.outbox = createOutboxStore(ctx.db);
+  ctx.outbox.syncTargets(targets);
+  ctx.fake = fakeTermux(t, ['termux-sms-list']);
+  ctx.clock = fakeClock();
+  let notified = 0;
+  ctx.notified = () => notified;
+  const lines: string[] = [];
+  const logger = pino({ level: 'debug' }, { write: (s: string) => void lines.push(s) });
+  ctx.logLines = () => lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+  ctx.watcher = (over = {}) =>
+    createInboxWatcher({
+      db: ctx.db,
+      clock: ctx.clock,
+      outbox: ctx.outbox,
+      notify: () => notified++,
+      pollMs: 60_000,
+      timeZone: () => 'Europe/Berlin',
+      env: ctx.fake.env,
+      timeoutMs: 5000,
+      logger,
+      ...over,
+    });
+  ctx.events = () =>
+    (ctx.db.prepare('SELECT type, body FROM webhook_events ORDER BY rowid').all() as { type: string; body: string }[]).map((r) => ({
+      type: r.type,
+      event: JSON.parse(r.body),
+    }));
+  ctx.watermarkRow = () =>
+    (ctx.db.prepare(`SELECT value FROM meta WHERE key = 'inbox_watermark'`).get() as { value: string } | undefined)?.value;
+  ctx.setInbox = (list) => ctx.fake.output('termux-sms-list', JSON.stringify(list));
+  return ctx;
+}
+
+t.test('(a) first start: the old inbox becomes the watermark, no event', async (t) => {
+  const c = setup(t);
+  c.setInbox(OLD);
+  const w = c.watcher();
+  t.equal(w.health().watermark, null, 'nothing stored yet');
+  await w.pollOnce();
+  t.same(c.events(), [], 'no replay of old messages');
+  t.same(c.outbox.heads(), []);
+  t.equal(c.watermarkRow(), '107');
+  t.equal(c.notified(), 0);
+  t.match(w.health(), { lastOk: true, consecutiveFailures: 0, watermark: 107, received: 0, lastError: null, lastPollAt: c.clock.now() });
+  t.same(
+    c.fake.calls('termux-sms-list').map((x) => x.argv),
+    [['-t', 'inbox', '-l', '100', '-o', '0']],
+    'one page read: a first poll does not page back',
+  );
+});
+
+t.test('(a) first start with an empty inbox stores 0, so the first message is an event', async (t) => {
+  const c = setup(t);
+  c.setInbox([]);
+  const w = c.watcher();
+  await w.pollOnce();
+  t.equal(c.watermarkRow(), '0');
+  c.setInbox([sms(3, '2026-11-21 13:00:00', 'first ever')]);
+  await w.pollOnce();
+  t.same(
+    c.events().map((e) => e.event.data.smsId),
+    [3],
+  );
+});
+
+t.test('(b) new messages become one event each, in id order, once', async (t) => {
+  const c = setup(t);
+  c.setInbox(OLD);
+  const w = c.watcher();
+  await w.pollOnce();
+  c.clock.advance(15_000);
+  const now = c.clock.now();
+  // Summer and winter time, so a fixed offset would get one of them wrong.
+  c.setInbox([
+    ...OLD,
+    sms(110, '2026-07-01 09:30:15', 'Ihr Code: 4711', '+4915199999999', 'Bank'),
+    sms(112, '2026-11-21 13:05:00', 'see you at 8', '+4917011122233'),
+  ]);
+  await w.pollOnce();
+  const events = c.events();
+  t.equal(events.length, 2);
+  t.same(
+    events.map((e) => e.type),
+    ['sms.received', 'sms.received'],
+  );
+  t.same(events[0]!.event.data, {
+    smsId: 110,
+    from: '+4915199999999',
+    contact: 'Bank',
+    body: 'Ihr Code: 4711',
+    receivedAt: '2026-07-01T07:30:15.000Z',
+    receivedLocal: '2026-07-01 09:30:15',
+    threadId: 7,
+    simSlot: null,
+  });
+  t.same(events[1]!.event.data, {
+    smsId: 112,
+    from: '+4917011122233',
+    contact: null,
+    body: 'see you at 8',
+    receivedAt: '2026-11-21T12:05:00.000Z',
+    receivedLocal: '2026-11-21 13:05:00',
+    threadId: 7,
+    simSlot: null,
+  });
+  for (const e of events) {
+    t.match(e.event.id, /^evt_[0-9a-z]{26}$/);
+    t.equal(e.event.type, 'sms.received');
+    t.equal(e.event.createdAt, new Date(now).toISOString());
+  }
+  const heads = c.outbox.heads();
+  t.equal(heads.length, 1, 'one target, one head');
+  t.equal(heads[0]!.eventId, events[0]!.event.id, 'the older message is delivered first');
+  t.equal(heads[0]!.nextAttemptAt, now);
+  t.equal(c.watermarkRow(), '112');
+  t.equal(c.notified(), 1);
+  t.match(w.health(), { lastOk: true, watermark: 112, received: 2 });
+
+  await w.pollOnce();
+  t.equal(c.events().length, 2, 'the same inbox again: nothing new');
+  t.equal(c.notified(), 1, 'no notify without a new event');
+  t.equal(w.health().received, 2);
+});
+
+t.test('(c) a restart continues from the stored watermark', async (t) => {
+  const c = setup(t);
+  c.setInbox(OLD);
+  await c.watcher().pollOnce();
+  const second = [...OLD, sms(110, '2026-11-21 12:00:00', 'before the restart')];
+  c.setInbox(second);
+  await c.watcher().pollOnce();
+  t.equal(c.events().length, 1);
+
+  // The process ends; a new one opens the same file with new stores.
+  c.db.close();
+  c.db = openDatabase(c.path);
+  c.outbox = createOutboxStore(c.db);
+  c.outbox.syncTargets([TARGET]);
+  const w = c.watcher();
+  t.equal(w.health().watermark, 110, 'read from the database at creation');
+  c.setInbox([...second, sms(111, '2026-11-21 12:10:00', 'while down'), sms(115, '2026-11-21 12:20:00', 'after')]);
+  await w.pollOnce();
+  t.same(
+    c.events().map((e) => e.event.data.smsId),
+    [110, 111, 115],
+    'only the messages above the watermark are added',
+  );
+  t.equal(c.watermarkRow(), '115');
+  t.equal(w.health().received, 2);
+});
+
+t.test('(d) a permission error is recorded, retried, and nothing is lost', async (t) => {
+  const c = setup(t);
+  c.setInbox([sms(1, '2026-11-21 10:00:00', 'a'), sms(2, '2026-11-21 10:01:00', 'b')]);
+  const w = c.watcher();
+  await w.pollOnce();
+  c.setInbox([
+    sms(1, '2026-11-21 10:00:00', 'a'),
+    sms(2, '2026-11-21 10:01:00', 'b'),
+    sms(3, '2026-11-21 10:02:00', 'secret body text', '+4915155566677'),
+  ]);
+  c.fake.mode('termux-sms-list', 'permission');
+  c.clock.advance(15_000);
+  const failedAt = c.clock.now();
+  await w.pollOnce();
+  let h = w.health();
+  t.equal(h.lastOk, false);
+  t.match(h.lastError, /^permission_denied: .*permission/);
+  t.equal(h.lastErrorAt, failedAt);
+  t.equal(h.consecutiveFailures, 1);
+  t.equal(h.watermark, 2);
+  c.clock.advance(15_000);
+  await w.pollOnce();
+  h = w.health();
+  t.equal(h.consecutiveFailures, 2);
+  t.equal(h.lastErrorAt, c.clock.now());
+  t.same(c.events(), [], 'no event while failing');
+  t.equal(c.watermarkRow(), '2', 'watermark unchanged');
+
+  c.fake.mode('termux-sms-list', 'ok');
+  await w.pollOnce();
+  t.same(
+    c.events().map((e) => e.event.data.smsId),
+    [3],
+    'the pending message, once',
+  );
+  h = w.health();
+  t.equal(h.lastOk, true);
+  t.equal(h.consecutiveFailures, 0);
+  t.equal(h.watermark, 3);
+  await w.pollOnce();
+  t.equal(c.events().length, 1);
+
+  const logs = c.logLines();
+  const warns = logs.filter((l) => l.level === 40);
+  t.equal(warns.length, 1, 'the same failure twice in a row is logged once');
+  t.match(warns[0], { failure: 'permission_denied', msg: 'inbox poll failed' });
+  const all = JSON.stringify(logs);
+  t.notMatch(all, 'secret body text', 'no message body in the log');
+  t.notMatch(all, '4915155566677', 'no phone number in the log');
+});
+
+t.test('(e) a hanging termux-sms-list: pollOnce returns and health says timeout', async (t) => {
+  const c = setup(t);
+  c.setInbox(OLD);
+  c.fake.mode('termux-sms-list', 'hang');
+  const w = c.watcher({ timeoutMs: 1000 }); // not less: a loaded machine starts the fake slowly
+  const started = Date.now();
+  await w.pollOnce();
+  const took = Date.now() - started;
+  t.ok(took >= 900 && took < 6000, `returned after the timeout (${took} ms)`);
+  const h = w.health();
+  t.equal(h.lastOk, false);
+  t.match(h.lastError, /^timeout: /);
+  t.equal(h.consecutiveFailures, 1);
+  t.equal(h.watermark, null);
+  t.equal(c.watermarkRow(), undefined, 'no baseline from a failed poll');
+});
+
+t.test('(f) without targets the watermark still advances and nothing is stored', async (t) => {
+  const c = setup(t, []);
+  c.setInbox(OLD);
+  const w = c.watcher();
+  await w.pollOnce();
+  c.setInbox([...OLD, sms(120, '2026-11-21 12:00:00', 'nobody listens')]);
+  await w.pollOnce();
+  t.equal(c.watermarkRow(), '120');
+  t.equal((c.db.prepare('SELECT COUNT(*) AS n FROM webhook_events').get() as { n: number }).n, 0);
+  t.same(c.outbox.heads(), []);
+  t.equal(w.health().lastOk, true);
+});
+
+/** A synthetic inbox paged like termux-sms-list: newest `limit` at offset 0, each page oldest first. */
+function pagedInbox(ids: () => number[]) {
+  const offsets: number[] = [];
+  const list: typeof listSms = async (o) => {
+    offsets.push(o.offset ?? 0);
+    const newestFirst = [...ids()].sort((a, b) => b - a);
+    const page = newestFirst.slice(o.offset ?? 0, (o.offset ?? 0) + o.limit).reverse();
+    const entries: SmsEntry[] = page.map((id) => ({
+      id,
+      threadId: 1,
+      type: 'inbox',
+      address: '+4915100000000',
+      sender: null,
+      received: '2026-11-21 12:00:00',
+      body: `m${id}`,
+      read: false,
+    }));
+    return { ok: true, entries };
+  };
+  return { list, offsets };
+}
+
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+t.test('(g) a burst of 250 new messages is read page by page, each once, in id order', async (t) => {
+  const c = setup(t);
+  let ids = range(1, 50);
+  const inbox = pagedInbox(() => ids);
+  const w = c.watcher({ list: inbox.list });
+  await w.pollOnce();
+  t.equal(c.watermarkRow(), '50');
+  ids = range(1, 300);
+  inbox.offsets.length = 0;
+  await w.pollOnce();
+  t.same(inbox.offsets, [0, 100, 200], 'stops at the first page holding a known message');
+  const got = c.events().map((e) => e.event.data.smsId);
+  t.same(got, range(51, 300));
+  t.equal(c.watermarkRow(), '300');
+  t.equal(w.health().received, 250);
+  t.equal(c.notified(), 1);
+  inbox.offsets.length = 0;
+  await w.pollOnce();
+  t.same(inbox.offsets, [0]);
+  t.equal(c.events().length, 250);
+});
+
+t.test('(g) more than ten pages of new messages: the newest thousand, and a warning', async (t) => {
+  const c = setup(t);
+  let ids: number[] = [];
+  const inbox = pagedInbox(() => ids);
+  const w = c.watcher({ list: inbox.list });
+  await w.pollOnce();
+  t.equal(c.watermarkRow(), '0');
+  ids = range(1, 1200);
+  await w.pollOnce();
+  t.same(inbox.offsets.slice(1), range(0, 9).map((p) => p * 100));
+  const got = c.events().map((e) => e.event.data.smsId);
+  t.same(got, range(201, 1200));
+  t.equal(c.watermarkRow(), '1200');
+  t.ok(c.logLines().some((l) => l.level === 40 && /skipped/.test(String(l.msg))));
+});
+
+t.test('a list function that throws is recorded, not thrown', async (t) => {
+  const c = setup(t);
+  const w = c.watcher({
+    list: async () => {
+      throw new Error('boom');
+    },
+  });
+  await t.resolves(w.pollOnce());
+  t.match(w.health(), { lastOk: false, lastError: 'error: boom', consecutiveFailures: 1 });
+});
+
+t.test('(h) start() polls at once and repeatedly; stop() ends it', async (t) => {
+  const c = setup(t);
+  c.setInbox(OLD);
+  const w = c.watcher({ pollMs: 50 });
+  w.start();
+  await sleep(600);
+  const during = c.fake.calls('termux-sms-list').length;
+  t.ok(during > 1, `polled more than once (${during})`);
+  await w.stop();
+  const atStop = c.fake.calls('termux-sms-list').length;
+  await sleep(300);
+  t.equal(c.fake.calls('termux-sms-list').length, atStop, 'no call after stop()');
+  t.equal(w.health().watermark, 107);
+});
+
+t.test('polls never overlap, and stop() waits for the poll in flight', async (t) => {
+  const c = setup(t);
+  let active = 0;
+  let maxActive = 0;
+  let calls = 0;
+  let release: (() => void) | undefined;
+  const list: typeof listSms = async () => {
+    calls++;
+    active++;
+    maxActive = Math.max(maxActive, active);
+    await new Promise<void>((res) => (release = res));
+    active--;
+    return { ok: true, entries: [] };
+  };
+  const w = c.watcher({ list, pollMs: 1 });
+  w.start();
+  await sleep(20);
+  t.equal(calls, 1, 'the next poll waits for the previous one');
+  const joined = w.pollOnce();
+  await sleep(5);
+  t.equal(calls, 1, 'a pollOnce() during a poll joins it');
+  release!();
+  await joined;
+  await sleep(30);
+  t.ok(calls >= 2, `polled again after it finished (${calls})`);
+  t.equal(maxActive, 1);
+
+  let stopped = false;
+  const stopping = w.stop().then(() => (stopped = true));
+  await sleep(20);
+  t.equal(stopped, false, 'stop() waits while a poll runs');
+  const before = w.health().lastPollAt;
+  c.clock.advance(1000);
+  release!();
+  await stopping;
+  t.equal(stopped, true);
+  t.not(w.health().lastPollAt, before, 'the poll in flight finished before stop() returned');
+  const n = calls;
+  await sleep(30);
+  t.equal(calls, n, 'nothing after stop()');
+});
+
+t.test('only inbox entries become events, whatever else the list holds', async (t) => {
+  const ctx = setup(t);
+  ctx.setInbox(OLD);
+  const w = ctx.watcher();
+  await w.pollOnce();
+  ctx.setInbox([...OLD, { ...sms(110, '2026-11-21 08:00:00', 'a sent one'), type: 'sent' }, sms(111, '2026-11-21 08:01:00', 'a real one')]);
+  await w.pollOnce();
+  t.same(ctx.events().map((e) => e.event.data.body), ['a real one']);
+});

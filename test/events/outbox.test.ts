@@ -1,0 +1,159 @@
+// Webhook delivery against a real local receiver: signed, at least once, per target in
+// order, retried with the same webhook-id, 410 switches a target off, nothing is lost
+// across a restart, and the first retry comes within 30 s. Fake clock for the backoff.
+import t from 'tap';
+import { Webhook } from 'standardwebhooks';
+import { recordingSender, tempDir, testApp, fakeClock } from '../helper.js';
+import { startReceiver } from '../fixtures/receiver.js';
+import { GIVE_UP_AFTER_MS, MAX_RETRY_DELAY_MS, retryDelayMs } from '../../src/events/outbox.js';
+
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const verify = (r: { headers: Record<string, unknown>; body: string }) =>
+  new Webhook(SECRET).verify(r.body, r.headers as Record<string, string>) as { id: string; type: string; data: Record<string, unknown> };
+
+t.test('backoff: first retry within 30 s, doubling, capped at 1 h, with jitter', async (t) => {
+  t.ok(retryDelayMs(1, () => 1) <= 30_000, 'first retry at the latest');
+  t.equal(retryDelayMs(1, () => 0.5), 15_000);
+  t.equal(retryDelayMs(2, () => 0.5), 30_000);
+  t.equal(retryDelayMs(3, () => 0.5), 60_000);
+  t.equal(retryDelayMs(20, () => 0.5), MAX_RETRY_DELAY_MS);
+  t.equal(retryDelayMs(20, () => 1), MAX_RETRY_DELAY_MS * 1.2);
+  t.equal(retryDelayMs(1, () => 0), 12_000);
+});
+
+t.test('a sent SMS becomes a verified sms.sent event; a failed one sms.failed', async (t) => {
+  const rx = await startReceiver(t);
+  let fail = false;
+  const { sender } = recordingSender(() => (fail ? { ok: false, reason: 'timeout', detail: 'x' } : { ok: true }));
+  const { send, services } = await testApp(t, { webhookUrls: [rx.url], sender, clock: fakeClock(Date.now()) });
+  const ok = (await send({ to: '+1 555 000 1111', message: 'Door opened' })).json();
+  fail = true;
+  const bad = (await send({ to: '12345', message: 'nope' })).json();
+  await services.delivery.runDue();
+  t.equal(rx.received.length, 2);
+  const [a, b] = rx.received.map(verify);
+  t.equal(a!.type, 'sms.sent');
+  t.match(a!.data, { id: ok.messageId, to: '+1 555 000 1111', body: 'Door opened', status: 'sent', reason: null, segments: 1 });
+  t.equal(b!.type, 'sms.failed');
+  t.match(b!.data, { id: bad.messageId, status: 'failed', reason: 'timeout' });
+  t.equal(rx.received[0]!.headers['webhook-id'], a!.id, 'webhook-id is the event id');
+  t.match(rx.received[0]!.headers['user-agent'], /^sms-gateway\//);
+  t.equal(rx.received[0]!.headers['content-type'], 'application/json');
+  t.notMatch(JSON.stringify(rx.received.map((r) => r.headers)), /sk_local_/, 'the API key never leaves');
+  t.equal(services.outbox.heads().length, 0, 'delivered events leave the outbox');
+  t.equal(services.outbox.status()[0]!.delivered, 2);
+});
+
+t.test('retries after a 500 and a timeout keep the same webhook-id, then deliver once', async (t) => {
+  const rx = await startReceiver(t, (n) => (n === 0 ? 500 : n === 1 ? 'hang' : 200));
+  const { send, services, clock, get } = await testApp(t, { webhookUrls: [rx.url], webhookTimeoutMs: 300, random: () => 0.5, clock: fakeClock(Date.now()) });
+  await send({ to: '12345', message: 'x' });
+  await services.delivery.runDue(); // the first attempt (started by the send, or by this call)
+  t.equal(rx.received.length, 1, 'one first attempt');
+  let status = services.outbox.status()[0]!;
+  t.same([status.pending, status.failedAttempts, status.lastError], [1, 1, 'HTTP 500']);
+  t.equal(await services.delivery.runDue(), 0, 'not due before the backoff');
+  clock.advance(15_000);
+  t.equal(await services.delivery.runDue(), 1, 'second attempt after 15 s');
+  t.equal(rx.received.length, 2);
+  status = services.outbox.status()[0]!;
+  t.equal(status.lastError, 'no answer within 0.3 s');
+  const diag = (await get('/api/diagnostics')).json().data.checks.webhooks;
+  t.equal(diag.status, 'degraded');
+  t.match(diag.hint, /retried for 24 hours/);
+  clock.advance(30_000);
+  t.equal(await services.delivery.runDue(), 1, 'third attempt after 30 s more');
+  t.equal(rx.received.length, 3);
+  const ids = new Set(rx.received.map((r) => r.headers['webhook-id']));
+  t.equal(ids.size, 1, 'the same webhook-id on every try');
+  for (const r of rx.received) t.equal(verify(r).type, 'sms.sent', 'each try is signed');
+  t.equal(services.outbox.status()[0]!.pending, 0);
+  t.equal((await get('/api/diagnostics')).json().data.checks.webhooks.status, 'ok');
+});
+
+t.test('per target in order: a later event waits for the earlier one', async (t) => {
+  let down = true;
+  const rx = await startReceiver(t, () => (down ? 503 : 200));
+  const other = await startReceiver(t);
+  const { send, services, clock } = await testApp(t, { webhookUrls: [rx.url, other.url], random: () => 0.5, clock: fakeClock(Date.now()) });
+  await send({ to: '12345', message: 'one' });
+  await send({ to: '12345', message: 'two' });
+  await services.delivery.runDue();
+  t.equal(rx.received.length, 1, 'only the head was tried');
+  t.equal(verify(rx.received[0]!).data.body, 'one');
+  t.same(other.received.map((r) => verify(r).data.body), ['one', 'two'], 'a healthy target is not held up');
+  down = false;
+  clock.advance(15_000);
+  await services.delivery.runDue();
+  t.same(rx.received.slice(1).map((r) => verify(r).data.body), ['one', 'two']);
+});
+
+t.test('410 Gone switches the target off and diagnostics says so', async (t) => {
+  const rx = await startReceiver(t, () => 410);
+  const { send, services, get } = await testApp(t, { webhookUrls: [rx.url] });
+  await send({ to: '12345', message: 'a' });
+  await services.delivery.runDue();
+  await send({ to: '12345', message: 'b' });
+  await services.delivery.runDue();
+  t.equal(rx.received.length, 1, 'nothing more goes to a switched-off target');
+  const status = services.outbox.status()[0]!;
+  t.equal(status.disabled, true);
+  t.equal(status.pending, 0);
+  const check = (await get('/api/diagnostics')).json().data.checks.webhooks;
+  t.equal(check.status, 'degraded');
+  t.match(check.hint, /410 Gone and was switched off.*sms-gateway webhook test/);
+});
+
+t.test('a restart in the middle of retries loses no event', async (t) => {
+  const home = tempDir(t);
+  const clock = fakeClock(Date.now());
+  let up = false;
+  const rx = await startReceiver(t, () => (up ? 200 : 500));
+  const first = await testApp(t, { home, clock, webhookUrls: [rx.url], random: () => 0.5 });
+  for (const m of ['a', 'b', 'c']) await first.send({ to: '12345', message: m });
+  await first.services.delivery.runDue();
+  t.equal(rx.received.length, 1);
+  await first.app.close();
+  await first.services.stop();
+  first.db.close();
+
+  up = true;
+  const again = await testApp(t, { home, clock, webhookUrls: [rx.url], random: () => 0.5 });
+  clock.advance(15_000);
+  await again.services.delivery.runDue();
+  const delivered = rx.received.filter((_, i) => i > 0).map((r) => verify(r).data.body);
+  t.same(delivered, ['a', 'b', 'c'], 'every event, in order, after the restart');
+  t.equal(new Set(rx.received.map((r) => r.headers['webhook-id'])).size, 3, 'the retried event kept its id');
+});
+
+t.test('after 24 hours an event is given up and counted as expired', async (t) => {
+  const rx = await startReceiver(t, () => 500);
+  const { send, services, clock } = await testApp(t, { webhookUrls: [rx.url], random: () => 0.5 });
+  await send({ to: '12345', message: 'x' });
+  let tries = 0;
+  for (let i = 0; i < 200 && services.outbox.status()[0]!.pending > 0; i++) {
+    tries += await services.delivery.runDue();
+    clock.advance(MAX_RETRY_DELAY_MS);
+  }
+  const s = services.outbox.status()[0]!;
+  t.equal(s.pending, 0);
+  t.equal(s.expired, 1);
+  t.ok(tries > 20 && tries < 40, `tried ${tries} times over 24 h`);
+  t.ok(GIVE_UP_AFTER_MS === 24 * 3600_000);
+});
+
+t.test('no targets: nothing stored, no timer; a clock set back does not stall delivery', async (t) => {
+  const none = await testApp(t);
+  await none.send({ to: '12345', message: 'x' });
+  t.equal(none.services.outbox.heads().length, 0);
+  t.equal(none.services.delivery.hasTimer(), false, 'idle: no timer');
+
+  const rx = await startReceiver(t, (n) => (n === 0 ? 500 : 200));
+  const { send, services, clock } = await testApp(t, { webhookUrls: [rx.url], random: () => 0.5 });
+  await send({ to: '12345', message: 'x' });
+  await services.delivery.runDue();
+  t.equal(rx.received.length, 1);
+  clock.set(clock.now() - 7 * 24 * 3600_000); // the phone's clock jumps a week back
+  await services.delivery.runDue();
+  t.equal(rx.received.length, 2);
+});
