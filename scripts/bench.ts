@@ -3,7 +3,8 @@
 // the floor for this stack), prints a table and writes bench-results.json at the repo root.
 // Phases: startup (median of 5 fresh processes each), idle RSS/CPU, /health CPU per 1000
 // requests at a fixed open-loop load, history reads, send latency with an instantly
-// succeeding fake termux-sms-send, and a 60 s mixed soak for RSS growth.
+// succeeding fake termux-sms-send, a 60 s mixed soak for RSS growth, and the queue
+// (acceptance of 100 recipients, CPU per drained message, RSS with 10 000 waiting).
 // Ordering constraint: the whole run holds the test suite's port-8080 lock directory
 // (os.tmpdir()/sms-gateway-test-port-8080.lock), so it never collides with tests that start
 // the real gateway. Everything it starts is stopped at the end, on failure and on SIGINT.
@@ -21,6 +22,7 @@ import { assertPortFree, installCleanup, releaseLock, run, stopAll, takeLock } f
 import { startupPhase } from './bench/phase-startup.js';
 import { readsPhase } from './bench/phase-reads.js';
 import { sendsPhase } from './bench/phase-sends.js';
+import { queuePhase } from './bench/phase-queue.js';
 import { printReport } from './bench/report.js';
 import { BARE_PORT, BARE_SERVER, GATEWAY_PORT, RESULTS, ROOT } from './bench/settings.js';
 
@@ -58,6 +60,7 @@ async function main(): Promise<number> {
   const startup = await startupPhase(tickHz);
   const { idle, health, history } = await readsPhase(tickHz);
   const { send, soak, fakeMs } = await sendsPhase();
+  const queue = await queuePhase(tickHz);
   notes.push(`The fake termux-sms-send (sh + mkdir + date + cat, run directly) takes ${fakeMs} ms by itself: that part of the send latency is the fake, not the gateway.`);
 
   const runSeconds = round((performance.now() - runStarted) / 1000, 1);
@@ -71,12 +74,13 @@ async function main(): Promise<number> {
     history,
     send,
     soak,
+    queue,
     runSeconds,
     notes,
   };
   writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
 
-  printReport({ startup, idle, health, history, send, soak, notes });
+  printReport({ startup, idle, health, history, send, soak, queue, notes });
   log(`wrote ${RESULTS} (run time ${runSeconds} s)`);
   return 0;
 }

@@ -1,7 +1,8 @@
 // A small typed client for the gateway's HTTP API, used by the command line and exported
 // for LAN users (`import { createClient } from 'sms-gateway/client'`). Sends carry an
 // Idempotency-Key that stays the same across retries, so a retry after a lost answer
-// never sends a second SMS. 429 answers are retried after their Retry-After.
+// never sends a second SMS. 429 answers, and 503 answers with a Retry-After (nothing was
+// recorded), are retried after their Retry-After.
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { PaginationSchema, SendResultSchema, StatsResponseSchema } from './http/schemas.js';
@@ -12,6 +13,15 @@ export interface SendInput {
   to: string;
   message: string;
   simSlot?: number;
+}
+
+/** A queued request: one recipient or up to 100; sendAt/expiresAt as ISO 8601 with a zone, or Dates. */
+export interface QueueInput {
+  to: string | string[];
+  message: string;
+  simSlot?: number;
+  sendAt?: string | Date;
+  expiresAt?: string | Date;
 }
 
 // The shapes are the server's own zod schemas (type-only imports: nothing of the server
@@ -39,7 +49,7 @@ export interface ClientOptions {
   /** e.g. http://192.168.1.50:8080 */
   baseUrl: string;
   apiKey: string;
-  /** Retries after 429 (waiting Retry-After) and, for sends, after a lost connection. Default 3. */
+  /** Retries after 429 or a 503 with Retry-After (waiting it out) and, for sends, after a lost connection. Default 3. */
   maxRetries?: number;
   /** The longest Retry-After the client waits out by itself, in seconds. Default 60. */
   maxWaitSeconds?: number;
@@ -84,7 +94,9 @@ export function createClient(opts: ClientOptions) {
       }
       if (res.ok) return json as T;
       const retryAfter = Number(res.headers.get('retry-after') ?? json.retryAfterSeconds);
-      if (res.status === 429 && attempt < maxRetries && Number.isFinite(retryAfter) && retryAfter <= maxWait) {
+      // 429 (rate), and 503 with Retry-After (sender_busy, queue_full: nothing was recorded).
+      const retryable = res.status === 429 || (res.status === 503 && res.headers.has('retry-after'));
+      if (retryable && attempt < maxRetries && Number.isFinite(retryAfter) && retryAfter <= maxWait) {
         await sleep(Math.max(1, retryAfter) * 1000);
         continue;
       }
@@ -104,6 +116,21 @@ export function createClient(opts: ClientOptions) {
     /** Sends one SMS. The same idempotencyKey (random by default) is used for every retry. */
     send: (input: SendInput, options: { idempotencyKey?: string } = {}) =>
       call<SendResult>('POST', '/api/sms/send', input, { 'idempotency-key': options.idempotencyKey ?? randomUUID() }, true),
+    /**
+     * Queues SMS for the gateway to send at its pace (202: one queued record per recipient).
+     * The same idempotencyKey (random by default) is used for every retry.
+     */
+    queue: async (input: QueueInput, options: { idempotencyKey?: string } = {}) => {
+      const body = {
+        ...input,
+        ...(input.sendAt instanceof Date ? { sendAt: input.sendAt.toISOString() } : {}),
+        ...(input.expiresAt instanceof Date ? { expiresAt: input.expiresAt.toISOString() } : {}),
+      };
+      const res = await call<{ data: MessageRecord[] }>('POST', '/api/messages', body, { 'idempotency-key': options.idempotencyKey ?? randomUUID() }, true);
+      return res.data;
+    },
+    /** Cancels a queued message whose hand-off has not started (409 not_cancellable otherwise). */
+    cancel: async (id: string) => (await call<{ data: MessageRecord }>('DELETE', `/api/messages/${encodeURIComponent(id)}`)).data,
     messages: async (q: { limit?: number; offset?: number; status?: MessageStatus } = {}) => {
       const params = new URLSearchParams();
       for (const [k, v] of Object.entries(q)) if (v !== undefined) params.set(k, String(v));

@@ -18,6 +18,7 @@ import type { RuntimeInfo } from '../src/core/runtime.js';
 import { openDatabase } from '../src/store/database.js';
 import { composeGateway } from '../src/server/compose.js';
 import { createCalendar } from '../src/core/time-zone.js';
+import type { QuietHours } from '../src/core/quiet-hours.js';
 import type { Handoff, HandoffResult, Sender } from '../src/sms/senders.js';
 import { createProbes } from '../src/device/probes.js';
 
@@ -81,6 +82,8 @@ export interface TestAppOptions {
   random?: () => number;
   confirmSends?: boolean;
   deviceEnv?: NodeJS.ProcessEnv;
+  queueRate?: number;
+  quietHours?: QuietHours;
 }
 
 /** A sender that records every hand-off and answers as told (ok by default). */
@@ -125,6 +128,8 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
     ...(opts.random ? { random: opts.random } : {}),
     confirmSends: opts.confirmSends ?? false,
     deviceEnv: opts.deviceEnv ?? { PATH: '/nonexistent' },
+    ...(opts.queueRate ? { queueRate: opts.queueRate } : {}),
+    ...(opts.quietHours ? { quietHours: opts.quietHours } : {}),
   });
   // What a start does before the first request (steps 1 to 3); the background work
   // (step 4) is left to the tests, which drive deliveries and confirmations by hand.
@@ -132,7 +137,7 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
   const { app, services } = gateway;
   t.teardown(async () => {
     await app.close();
-    await services.stop();
+    await services.stop(1000); // a test's hand-off that never answers holds nothing up
     db.close();
   });
   const key = keyFile.current();
@@ -149,7 +154,18 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
     });
   };
   const get = (url: string, caller = '192.168.1.21') => app.inject({ url, remoteAddress: caller, headers: auth });
-  return { app, home, keyFile, key, auth, clock, services, db, probes, handoffs: recorder.handoffs, send, get };
+  /** POST /api/messages (the queue) with the key from a local caller; the clock does not move. */
+  const queue = (body: unknown, headers: Record<string, string> = {}, caller = '192.168.1.22') =>
+    app.inject({
+      method: 'POST',
+      url: '/api/messages',
+      remoteAddress: caller,
+      headers: { ...auth, 'content-type': 'application/json', ...headers },
+      payload: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  const cancel = (id: string, caller = '192.168.1.22') =>
+    app.inject({ method: 'DELETE', url: `/api/messages/${id}`, remoteAddress: caller, headers: auth });
+  return { app, gateway, home, keyFile, key, auth, clock, services, db, probes, handoffs: recorder.handoffs, send, get, queue, cancel };
 }
 
 /** Fake termux-* executables in a fresh bin dir; control files in a fresh state dir. */
@@ -167,6 +183,15 @@ export function fakeTermux(t: Test, names: string[]) {
     },
     output(name: string, text: string) {
       writeFileSync(join(state, `${name}.out`), text);
+    },
+    /** When each call started (ms since the epoch, from the call file's nanosecond name), oldest first. */
+    callTimes(name: string): number[] {
+      const dir = join(state, `${name}.calls`);
+      if (!existsSync(dir)) return [];
+      return readdirSync(dir)
+        .filter((f) => f.endsWith('.argv'))
+        .map((f) => Number(BigInt(f.split('-')[0]!) / 1_000_000n))
+        .sort((a, b) => a - b);
     },
     calls(name: string): { argv: string[]; stdin: Buffer; grandchild?: number }[] {
       const dir = join(state, `${name}.calls`);
@@ -261,4 +286,15 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = {}) {
   stderr.on('data', (d: Buffer) => (err += d.toString()));
   const code = await main(argv, { stdout, stderr, env });
   return { code, out, err };
+}
+
+/** A small seeded PRNG, so a failing random run can be repeated (print the seed). */
+export function prng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(s ^ (s >>> 15), 1 | s);
+    x ^= x + Math.imul(x ^ (x >>> 7), 61 | x);
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
 }

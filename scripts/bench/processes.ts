@@ -197,8 +197,8 @@ export function newHome(label: string): string {
   return home;
 }
 
-export const startGateway = (home: string, fake?: { bin: string; state: string }) =>
-  startProc('gateway', [CLI, 'start'], gatewayEnv(home, fake), GATEWAY_PORT);
+export const startGateway = (home: string, fake?: { bin: string; state: string }, extra: NodeJS.ProcessEnv = {}) =>
+  startProc('gateway', [CLI, 'start'], { ...gatewayEnv(home, fake), ...extra }, GATEWAY_PORT);
 export const startBare = () => startProc('bare', [BARE_SERVER, String(BARE_PORT), VERSION], { PATH: pathWithoutTermux() }, BARE_PORT);
 
 export function apiKey(home: string): string {
@@ -210,9 +210,9 @@ export function apiKey(home: string): string {
 
 // --- the fake termux-sms-send ------------------------------------------------------------
 
-export function makeFake(): { bin: string; state: string; calls: () => number } {
-  const bin = join(run.workDir!, 'fake-bin');
-  const state = join(run.workDir!, 'fake-state');
+export function makeFake(label = 'sends'): { bin: string; state: string; calls: () => number } {
+  const bin = join(run.workDir!, `fake-bin-${label}`);
+  const state = join(run.workDir!, `fake-state-${label}`);
   mkdirSync(bin);
   mkdirSync(state);
   symlinkSync(FAKE_TERMUX, join(bin, 'termux-sms-send'));

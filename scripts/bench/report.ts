@@ -5,6 +5,7 @@ import { TARGETS } from './settings.js';
 import type { startupPhase } from './phase-startup.js';
 import type { readsPhase } from './phase-reads.js';
 import type { sendsPhase } from './phase-sends.js';
+import type { queuePhase } from './phase-queue.js';
 
 type Row = [metric: string, gateway: string, bare: string, target: string, result: string];
 
@@ -15,10 +16,11 @@ export interface BenchResults {
   history: Awaited<ReturnType<typeof readsPhase>>['history'];
   send: Awaited<ReturnType<typeof sendsPhase>>['send'];
   soak: Awaited<ReturnType<typeof sendsPhase>>['soak'];
+  queue: Awaited<ReturnType<typeof queuePhase>>;
   notes: string[];
 }
 
-export function printReport({ startup, idle, health, history, send, soak, notes }: BenchResults): void {
+export function printReport({ startup, idle, health, history, send, soak, queue, notes }: BenchResults): void {
   const met = (ok: boolean) => (ok ? 'met' : 'MISSED');
   const rows: Row[] = [
     ['startup to first 200 /health, ms (median of 5)', `${startup.gatewayMs}`, `${startup.bareMs}`, '', ''],
@@ -39,6 +41,9 @@ export function printReport({ startup, idle, health, history, send, soak, notes 
     ['  sends 200 / failed / other, hand-offs', `${send.samples} / ${send.failed} / ${send.non200}, ${send.handoffs}`, '', '', ''],
     ['soak RSS growth over 60 s, %', `${soak.rssGrowthPercent}`, `${soak.rssStartMb} -> ${soak.rssEndMb} MB`, `<= ${TARGETS.soakGrowthPercent}`, met(soak.rssGrowthPercent <= TARGETS.soakGrowthPercent)],
     ['  soak requests / failed / unexpected', `${soak.requests} / ${soak.failed} / ${soak.unexpectedStatus}`, '', '0 failed', met(soak.failed + soak.unexpectedStatus === 0)],
+    ['queue: accept 100 recipients p50 / p99, ms', `${queue.acceptP50Ms} / ${queue.acceptP99Ms}`, '', '', ''],
+    ['queue: CPU per message, accepted to settled, ms', `${queue.cpuMsPerMessage}`, `${queue.drained} in ${queue.drainSeconds} s`, '', ''],
+    ['queue: RSS with 10 000 waiting, MB', `${queue.rssMbAt10k}`, `idle ${idle.rssMb}`, '', ''],
   ];
   const header: Row = ['metric', 'gateway', 'bare / floor', 'target', 'result'];
   const widths = header.map((_, i) => Math.max(...[header, ...rows].map((r) => r[i]!.length)));

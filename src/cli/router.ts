@@ -27,7 +27,8 @@ const lazy = <M extends Record<string, unknown>>(importer: () => Promise<M>, run
 const COMMANDS: Record<string, Command> = {
   start: { load: lazy(() => import('./commands/start.js'), 'startCommand', 'startHelp'), summary: `run the gateway on port ${PORT} (foreground)` },
   key: { load: lazy(() => import('./commands/key.js'), 'keyCommand', 'keyHelp'), summary: 'show | rotate the API key' },
-  send: { load: lazy(() => import('./commands/send.js'), 'sendCommand', 'sendHelp'), summary: 'send one SMS through the running gateway' },
+  send: { load: lazy(() => import('./commands/send.js'), 'sendCommand', 'sendHelp'), summary: 'send SMS through the running gateway (now, or queued)' },
+  queue: { load: lazy(() => import('./commands/queue.js'), 'queueCommand', 'queueHelp'), summary: 'list | cancel the messages waiting in the queue' },
   status: { load: lazy(() => import('./commands/status.js'), 'statusCommand', 'statusHelp'), summary: 'how the running gateway is doing' },
   webhook: { load: lazy(() => import('./commands/webhook.js'), 'webhookCommand', 'webhookHelp'), summary: 'secret | rotate | test the signed webhooks' },
   service: { load: lazy(() => import('./commands/service.js'), 'serviceCommand', 'serviceHelp'), summary: 'install | uninstall the runit service (termux-services)' },

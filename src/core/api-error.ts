@@ -11,13 +11,16 @@ export type ErrorCode =
   | 'send_failed'
   | 'sms_disabled'
   | 'storage_unavailable'
+  | 'sender_busy'
+  | 'queue_full'
+  | 'not_cancellable'
   | 'internal_error';
 
 export interface ErrorBody {
   success: false;
   smsSent: false;
   error: { code: ErrorCode; message: string };
-  /** 429: whole seconds until the request would be accepted (same as Retry-After). */
+  /** 429 and 503 (sender_busy, queue_full): whole seconds until a retry may succeed (same as Retry-After). */
   retryAfterSeconds?: number;
   /** 502: the failed message's id, to look it up in the history. */
   messageId?: string;

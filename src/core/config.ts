@@ -3,6 +3,7 @@
 // ConfigError naming the variable (the CLI turns it into exit code 2).
 import { existsSync, readFileSync } from 'node:fs';
 import { resolveHome } from './home.js';
+import { parseQuietHours, type QuietHours } from './quiet-hours.js';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
@@ -68,6 +69,21 @@ export const EnvSchema = z.object({
   SMS_GATEWAY_SEND_TIMEOUT_SECONDS: intInRange(1, 600, 30),
   SMS_GATEWAY_WEBHOOK_URLS: webhookUrls,
   SMS_GATEWAY_INBOX_POLL_SECONDS: intInRange(1, 86_400, 15),
+  SMS_GATEWAY_QUEUE_RATE: intInRange(1, 60, 30),
+  SMS_GATEWAY_QUIET_HOURS: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .transform((raw, ctx) => {
+        const q = parseQuietHours(raw);
+        if (typeof q === 'string') {
+          ctx.addIssue({ code: 'custom', message: q });
+          return z.NEVER;
+        }
+        return q;
+      })
+      .optional(),
+  ),
   LOG_LEVEL: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
     z
@@ -90,6 +106,9 @@ export interface Config {
   sendTimeoutMs: number;
   webhookUrls: string[];
   inboxPollMs: number;
+  /** Queued hand-offs: at most this many segments per rolling 60 s (1 to 60). */
+  queueRate: number;
+  quietHours: QuietHours | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -135,6 +154,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sendTimeoutMs: e.SMS_GATEWAY_SEND_TIMEOUT_SECONDS * 1000,
     webhookUrls: e.SMS_GATEWAY_WEBHOOK_URLS,
     inboxPollMs: e.SMS_GATEWAY_INBOX_POLL_SECONDS * 1000,
+    queueRate: e.SMS_GATEWAY_QUEUE_RATE,
+    quietHours: e.SMS_GATEWAY_QUIET_HOURS,
     logLevel: e.LOG_LEVEL,
   };
 }

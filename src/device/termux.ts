@@ -4,7 +4,9 @@
 // shell, in its own process group (the script's grandchild does the waiting), with a
 // timeout that kills the whole group, and is judged on exit code, time and stdout.
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { accessSync, closeSync, constants, openSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
 export type RunFailure =
@@ -21,7 +23,12 @@ export type RunResult = Outcome & { ms: number };
 
 export interface RunOptions {
   timeoutMs: number;
-  /** Written to stdin, which is then closed. Without it stdin is closed at once. */
+  /**
+   * The command's whole stdin. Given to it as an already-written file (opened, then
+   * unlinked, before the spawn), never through a pipe written after it: a gateway killed
+   * between the spawn and the write would otherwise leave the command reading an empty
+   * text (an empty SMS). Without it stdin is empty.
+   */
   input?: string;
   /** 'json': stdout must be JSON; 'text': any non-empty text; 'none': output ignored. */
   expect: 'json' | 'text' | 'none';
@@ -85,6 +92,13 @@ function judge(stdout: string, expect: RunOptions['expect']): Outcome {
 export function runCommand(command: string, args: string[], opts: RunOptions): Promise<RunResult> {
   const started = performance.now();
   const maxBytes = opts.maxOutputBytes ?? 1024 * 1024;
+  let stdin: number;
+  try {
+    stdin = stdinFile(opts.input ?? '');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    return Promise.resolve({ ok: false, failure: 'api_error', detail: `could not prepare the input for ${command} (${code}); nothing was run`, ms: 0 });
+  }
   return new Promise((resolve) => {
     let settled = false;
     const finish = (r: Outcome) => {
@@ -94,12 +108,17 @@ export function runCommand(command: string, args: string[], opts: RunOptions): P
       resolve({ ...r, ms: Math.round(performance.now() - started) });
     };
 
-    const child = spawn(command, args, {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: true, // own process group, so the timeout can kill grandchildren too
-      env: opts.env ?? process.env,
-      shell: false,
-    });
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(command, args, {
+        stdio: [stdin, 'pipe', 'pipe'],
+        detached: true, // own process group, so the timeout can kill grandchildren too
+        env: opts.env ?? process.env,
+        shell: false,
+      });
+    } finally {
+      closeSync(stdin); // the child has its own copy
+    }
 
     const killGroup = () => {
       try {
@@ -117,11 +136,11 @@ export function runCommand(command: string, args: string[], opts: RunOptions): P
     const out: Buffer[] = [];
     let outBytes = 0;
     let errText = '';
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
       if (outBytes < maxBytes) out.push(chunk);
       outBytes += chunk.length;
     });
-    child.stderr.on('data', (chunk: Buffer) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
       if (errText.length < 2000) errText += chunk.toString('utf8');
     });
 
@@ -143,10 +162,17 @@ export function runCommand(command: string, args: string[], opts: RunOptions): P
       finish(judge(Buffer.concat(out).toString('utf8').slice(0, maxBytes), opts.expect));
     });
 
-    // A child that exits without reading stdin makes the write fail with EPIPE: the
-    // outcome is judged by its exit, not by this error.
-    child.stdin.on('error', () => {});
-    child.stdin.end(opts.input ?? '');
     child.unref();
   });
+}
+
+/** An open, already-unlinked file holding `text` (0600; nothing stays on disk). */
+function stdinFile(text: string): number {
+  const path = join(tmpdir(), `smsgw-stdin-${randomBytes(8).toString('hex')}`);
+  writeFileSync(path, text, { mode: 0o600, flag: 'wx' });
+  try {
+    return openSync(path, 'r');
+  } finally {
+    unlinkSync(path);
+  }
 }

@@ -37,6 +37,27 @@ export const SendResultSchema = z.object({
   warning: z.string().optional().describe('Present when the message is more than one segment'),
 });
 
+const isoWithZone = z.iso
+  .datetime({ offset: true })
+  .describe('ISO 8601 with a zone or Z, e.g. 2026-11-23T07:30:00+01:00');
+
+export const QueueRequestSchema = z
+  .object({
+    to: z
+      .union([z.string(), z.array(z.string()).min(1).max(100)])
+      .describe('One recipient, or an array of 1 to 100 different ones; each is validated as on the send path'),
+    message: z.string().describe('Text to send, exactly as given'),
+    simSlot: z.number().int().min(1).max(8).optional().describe('1-based SIM slot; default SMS_GATEWAY_DEFAULT_SIM'),
+    sendAt: isoWithZone.optional().describe('Not handed off before this (past = now; at most 30 days ahead)'),
+    expiresAt: isoWithZone.optional().describe('Still waiting then: failed with reason expired, never sent'),
+  })
+  .strict();
+
+export const QueuedResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.array(MessageRecordSchema).describe('one record per recipient, in the order given, each status queued'),
+});
+
 /** A whole-number query parameter within [min, max]. */
 const queryInt = (min: number, max: number, fallback: number) =>
   z
@@ -76,7 +97,8 @@ export const CountsSchema = z.object({
   accepted: z.number().int().describe('messages accepted (queued records created)'),
   sent: z.number().int(),
   failed: z.number().int(),
-  queued: z.number().int().describe('accepted, not yet sent or failed'),
+  cancelled: z.number().int(),
+  queued: z.number().int().describe('accepted, not yet sent, failed or cancelled'),
   segments: z.number().int().describe('segments of the accepted messages'),
   billedSegments: z.number().int().describe('segments handed to the radio (0 in simulated mode)'),
 });

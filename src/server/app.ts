@@ -25,6 +25,8 @@ import { sendRoutes } from '../http/routes/send.js';
 import { messageRoutes } from '../http/routes/messages.js';
 import { statsRoutes } from '../http/routes/stats.js';
 import type { SendService } from '../sms/send.js';
+import type { Enqueue } from '../sms/enqueue.js';
+import { queueRoutes } from '../http/routes/queue.js';
 import type { MessageStore } from '../store/messages.js';
 import type { StatsStore } from '../store/stats.js';
 import type { Calendar } from '../core/time-zone.js';
@@ -38,6 +40,7 @@ export interface AppDeps {
   /** The current API key (re-read after a rotation). */
   apiKey: () => string;
   sendService: SendService;
+  enqueue: Enqueue;
   messages: MessageStore;
   stats: StatsStore;
   calendar: () => Calendar;
@@ -120,6 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes(deps.runtime));
   await app.register(openapiRoutes);
   await app.register(sendRoutes(deps.sendService, BODY_LIMIT));
+  await app.register(queueRoutes(deps.enqueue, BODY_LIMIT));
   await app.register(messageRoutes(deps.messages));
   await app.register(statsRoutes(deps.stats, deps.calendar, deps.clock));
   await app.register(deviceRoutes(deps.status));

@@ -1,5 +1,5 @@
-// composeGateway(deps): THE composition root. Every part of the gateway (stores, send
-// budget, dispatcher, send service, sent-box confirmation, webhook outbox and delivery,
+// composeGateway(deps): THE composition root. Every part of the gateway (stores, pacing,
+// the hand-off lane, send and queue services, sent-box confirmation, webhook outbox and delivery,
 // inbox watcher, host info, diagnostics, the Fastify app) is wired here and nowhere else;
 // the start command (server/gateway.ts), the tests' helper and the bench all call it.
 // Building has no side effects. start() does the work a start needs, in this order:
@@ -7,9 +7,10 @@
 //   1. sync the webhook targets with SMS_GATEWAY_WEBHOOK_URLS (before 2: the events of
 //      the messages settled there go to today's targets)
 //   2. settle messages a crash interrupted (failed/interrupted, never resent)
-//   3. seed the send budget from the history (a restart resets nothing)
+//   3. seed the pacing from the hand-offs of the last minute (a restart resets nothing)
 //   (the real process listens here, so no request arrives before 1-3)
-//   4. background work: pending deliveries, pending confirmations, the inbox watcher
+//   4. background work: the lane (queued messages waiting from before), pending
+//      deliveries, pending confirmations, the inbox watcher
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
@@ -20,9 +21,13 @@ import type { Probes } from '../device/probes.js';
 import type { Db } from '../store/database.js';
 import { createMessageStore, toMessageRecord } from '../store/messages.js';
 import { createStatsStore } from '../store/stats.js';
-import { BUDGET_WINDOW_MS, createSendBudget } from '../sms/send-budget.js';
-import { createDispatcher } from '../sms/dispatcher.js';
+import { createQueueStore } from '../store/queue.js';
+import type { QuietHours } from '../core/quiet-hours.js';
+import { BUDGET_WINDOW_MS, createPacing } from '../sms/pacing.js';
+import { createLane } from '../sms/lane.js';
+import { createSettler } from '../sms/settle.js';
 import { createSendService } from '../sms/send.js';
+import { createEnqueue } from '../sms/enqueue.js';
 import { createConfirmer } from '../sms/confirmation.js';
 import type { Sender } from '../sms/senders.js';
 import { createOutboxStore, createWebhookDelivery } from '../events/outbox.js';
@@ -55,6 +60,9 @@ export interface ComposeDeps {
   deviceEnv?: NodeJS.ProcessEnv | undefined;
   /** Read the phone's inbox for sms.received events this often (only with webhook targets). */
   inboxPollMs?: number;
+  /** Queued hand-offs: segments per rolling 60 s (SMS_GATEWAY_QUEUE_RATE, default 30). */
+  queueRate?: number;
+  quietHours?: QuietHours | undefined;
   /** Overrides for tests (a short delivery timeout, fixed jitter, no network interfaces). */
   webhookTimeoutMs?: number;
   random?: () => number;
@@ -82,12 +90,24 @@ function composeServices(deps: ComposeDeps) {
       if (outbox.enqueue(event, at)) delivery.notify();
     },
   });
-  const budget = createSendBudget(clock);
-  const dispatcher = createDispatcher(deps.sender);
+  const queue = createQueueStore(db, messages);
+  const pacing = createPacing(clock, deps.queueRate ?? 30);
   const timeZone = () => deps.calendar().timeZone;
   const confirmer = deps.confirmSends
     ? createConfirmer({ store: messages, clock, timeZone, env: deps.deviceEnv, logger })
     : undefined;
+  const settler = createSettler({ store: messages, clock, runtime: deps.runtime, confirmer, logger });
+  const lane = createLane({
+    store: messages,
+    queue,
+    pacing,
+    sender: deps.sender,
+    clock,
+    timeZone,
+    quietHours: deps.quietHours,
+    settle: settler.settle,
+    logger,
+  });
   // Received SMS are events, not history: read the inbox only when someone listens.
   const inbox =
     (deps.webhookUrls ?? []).length > 0 && deps.inboxPollMs
@@ -102,32 +122,27 @@ function composeServices(deps: ComposeDeps) {
           logger,
         })
       : undefined;
-  const sendService = createSendService({
-    store: messages,
-    budget,
-    dispatcher,
-    clock,
-    runtime: deps.runtime,
-    calendar: deps.calendar,
-    defaultSim: deps.defaultSim,
-    simCount: deps.simCount,
-    logger,
-    confirmer,
-  });
+  const sims = { defaultSim: deps.defaultSim, simCount: deps.simCount };
+  const common = { clock, runtime: deps.runtime, calendar: deps.calendar, logger, ...sims };
+  const sendService = createSendService({ ...common, store: messages, lane, pacing, settler });
+  const enqueue = createEnqueue({ ...common, store: messages, queue, lane, settler });
   return {
     stats,
     messages,
-    budget,
-    dispatcher,
+    queue,
+    pacing,
+    lane,
+    settler,
     sendService,
+    enqueue,
     confirmer,
     outbox,
     delivery,
     inbox,
     calendar: deps.calendar,
     /** Stops the background work (step 4); the database stays open. */
-    async stop() {
-      await Promise.all([delivery.stop(), confirmer?.stop(), inbox?.stop()]);
+    async stop(graceMs?: number) {
+      await Promise.all([lane.stop(graceMs), delivery.stop(), confirmer?.stop(), inbox?.stop()]);
     },
   };
 }
@@ -156,9 +171,12 @@ export async function composeGateway(deps: ComposeDeps) {
       db: deps.db,
       home: deps.home,
       apiKey: deps.apiKey,
-      sendHealth: () => services.sendService.health(),
+      sendHealth: () => services.settler.health(),
       historySize: () => services.messages.count(),
-      budgetUsage: () => services.budget.usage(),
+      budgetUsage: () => services.pacing.usage(),
+      queueState: () => services.lane.state(),
+      queueRate: deps.queueRate ?? 30,
+      quietHours: deps.quietHours?.text ?? null,
       webhookTargets: () => services.outbox.status(),
       inboxHealth: () => services.inbox?.health() ?? null,
     }),
@@ -168,6 +186,7 @@ export async function composeGateway(deps: ComposeDeps) {
     runtime,
     apiKey: () => deps.apiKey.current(),
     sendService: services.sendService,
+    enqueue: services.enqueue,
     messages: services.messages,
     stats: services.stats,
     calendar: deps.calendar,
@@ -186,13 +205,16 @@ export async function composeGateway(deps: ComposeDeps) {
         'messages interrupted by a stop during hand-off are marked failed (never resent)',
       );
     }
-    services.budget.seed(
-      services.messages.acceptedSince(now - BUDGET_WINDOW_MS).map((m) => ({ ageMs: now - m.createdAt, segments: m.segments })),
+    services.pacing.seed(
+      services.messages
+        .handoffsSince(now - BUDGET_WINDOW_MS)
+        .map((h) => ({ ageMs: now - h.at, segments: h.segments, queued: h.via === 'queue' })),
     );
   };
 
   /** Step 4: background work; each part keeps a timer only while it has work. */
   const startBackground = () => {
+    services.lane.notify();
     services.delivery.notify();
     services.confirmer?.start();
     services.inbox?.start();
@@ -215,7 +237,6 @@ export async function composeGateway(deps: ComposeDeps) {
     /** Stops accepting, lets requests in flight (hand-offs included) finish, stops background work. */
     async stop() {
       await app.close();
-      await services.dispatcher.idle();
       await services.stop();
     },
   };

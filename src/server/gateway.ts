@@ -114,6 +114,8 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       webhookSecret: () => webhookSecret.current(),
       confirmSends: mode === 'real',
       inboxPollMs: config.inboxPollMs,
+      queueRate: config.queueRate,
+      quietHours: config.quietHours,
       deviceEnv: env,
     });
     const { app } = gateway;

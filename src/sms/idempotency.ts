@@ -4,17 +4,17 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../core/api-error.js';
 import type { MessageRow, MessageStore } from '../store/messages.js';
+import type { SendOutcome } from './outcomes.js';
 import type { SendRequest } from './validation.js';
 
-export interface SendOutcome {
-  statusCode: number;
-  body: unknown;
+/** The synchronous send's request hash (unchanged since 0.1: stored hashes stay valid). */
+export function requestHash(req: SendRequest): string {
+  return hashOf([req.to, req.message, req.simSlot ?? null]);
 }
 
-export function requestHash(req: SendRequest): string {
-  return createHash('sha256')
-    .update(JSON.stringify([req.to, req.message, req.simSlot ?? null]))
-    .digest('hex');
+/** Any request's hash; a queued request hashes its fields under its own tag. */
+export function hashOf(fields: unknown): string {
+  return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
 }
 
 export interface IdempotencyDeps {

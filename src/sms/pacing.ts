@@ -3,7 +3,7 @@
 // rolling 60 s, synchronous and queued together; and queued hand-offs also within the
 // queue rate (SMS_GATEWAY_QUEUE_RATE segments per rolling 60 s). Rebuilt from the messages
 // table at start, so a restart resets nothing. Says how long until a hand-off may start.
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 
 export const BUDGET_SEGMENTS = 60;
 export const BUDGET_WINDOW_MS = 60_000;

@@ -14,6 +14,7 @@ export const REASON_HINTS: Record<Reason, string> = {
   simulated_failure: 'This is a simulated failure (simulated mode); no radio was used.',
   not_in_sent_box: "The phone's SMS store lists this message as failed.",
   unconfirmed: "The phone's SMS store could not confirm this message.",
+  expired: 'The message was still waiting in the queue at its expiresAt; it was never handed off.',
 };
 
 export function failureMessage(reason: Reason, detail?: string): string {

@@ -1,226 +1,123 @@
-// The send service, after the route: sms_disabled, validation, Idempotency-Key, budget
-// and spacing, then: commit as queued -> one hand-off -> settle (or hand over to the
-// sent-box confirmation). At most once: nothing here ever hands a message off twice.
+// The synchronous send (POST /api/sms/send): an Idempotency-Key replay first, then
+// sms_disabled, validation, the request spacing (1 s between accepted requests) and the
+// shared 60-segment window (429), then the message waits for the lane's next slot: it is
+// recorded and handed off there, and answered 200 or 502. No slot within the bound: 503
+// sender_busy, nothing recorded, nothing consumed. Never a second hand-off.
 import type { Logger } from 'pino';
 import { ApiError } from '../core/api-error.js';
 import type { Clock } from '../core/clock.js';
-import { newMessageId } from '../core/ids.js';
 import type { RuntimeInfo } from '../core/runtime.js';
 import type { Calendar } from '../core/time-zone.js';
 import { isStorageUnavailable } from '../store/database.js';
-import type { Encoding, Reason } from '../store/message-record.js';
 import type { MessageRow, MessageStore } from '../store/messages.js';
-import type { Dispatcher } from './dispatcher.js';
-import { createIdempotency, requestHash, type SendOutcome } from './idempotency.js';
-import { failureMessage } from './reasons.js';
-import { BUDGET_SEGMENTS, type SendBudget } from './send-budget.js';
-import type { HandoffResult } from './senders.js';
-import { validateSend, type SendRequest, type ValidSend } from './validation.js';
+import { createIdempotency, requestHash } from './idempotency.js';
+import { SYNC_SLOT_WAIT_MS, type Lane } from './lane.js';
+import { failureOutcome, resultBody, type SendOutcome } from './outcomes.js';
+import { BUDGET_SEGMENTS, SPACING_MS, type Pacing } from './pacing.js';
+import type { Settler } from './settle.js';
+import { newMessage, validateSend, type SendRequest, type SimSlots } from './validation.js';
 
-export type { SendOutcome } from './idempotency.js';
+export type { SendOutcome, SendResult } from './outcomes.js';
 export type { SendRequest } from './validation.js';
 
-export interface SendResult {
-  success: true;
-  mode: RuntimeInfo['mode'];
-  smsSent: true;
-  messageId: string;
-  status: 'queued';
-  segments: number;
-  simSlot: number;
-  encoding: Encoding;
-  warning?: string;
-}
+export const STORAGE_MESSAGE =
+  'The gateway cannot write its database (disk full or read-only?); nothing was sent. Free some space on the phone; the gateway recovers by itself.';
 
-export interface SendServiceDeps {
-  store: MessageStore;
-  budget: SendBudget;
-  dispatcher: Dispatcher;
+export interface SendServiceDeps extends SimSlots {
+  store: Pick<MessageStore, 'byIdempotencyKey'>;
+  lane: Pick<Lane, 'submit' | 'pendingSyncSegments'>;
+  pacing: Pick<Pacing, 'budgetWaitMs'>;
+  settler: Pick<Settler, 'outcomeOf' | 'storageFailed' | 'storageOk'>;
   clock: Clock;
   runtime: RuntimeInfo;
   calendar: () => Calendar;
-  defaultSim: number;
-  /** SIM slots the phone reports (1-based slots 1..n are valid). */
-  simCount: () => number;
-  /** Sent-box confirmation (real mode): a handed-off message stays queued until it settles it. */
-  confirmer?: { track(id: string): void } | undefined;
   logger?: Logger | undefined;
 }
 
-const STORAGE_MESSAGE =
-  'The gateway cannot write its database (disk full or read-only?); nothing was sent. Free some space on the phone; the gateway recovers by itself.';
-
-/** What diagnostics shows about sending. */
-export interface SendHealth {
-  lastHandoffAt: number | null;
-  lastHandoffOk: boolean | null;
-  lastFailureReason: Reason | null;
-  lastFailureAt: number | null;
-  consecutiveFailures: number;
-  /** The last failed database write, cleared by the next successful one. */
-  storageError: { at: number; code: string } | null;
-}
+const rateLimited = (message: string, waitMs: number) => {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return new ApiError(429, 'send_rate_limited', message.replace('{s}', String(seconds)), { retryAfterSeconds: seconds });
+};
 
 export function createSendService(deps: SendServiceDeps) {
-  const { store, budget, dispatcher, clock, runtime, logger } = deps;
-  const health: SendHealth = {
-    lastHandoffAt: null,
-    lastHandoffOk: null,
-    lastFailureReason: null,
-    lastFailureAt: null,
-    consecutiveFailures: 0,
-    storageError: null,
-  };
-  const storageFailed = (err: unknown) => {
-    health.storageError = { at: clock.now(), code: String((err as { code?: unknown }).code ?? 'unknown') };
-  };
-
-  const resultBody = (row: MessageRow): SendResult => {
-    const body: SendResult = {
-      success: true,
-      mode: runtime.mode,
-      smsSent: true,
-      messageId: row.id,
-      status: 'queued',
-      segments: row.segments,
-      simSlot: row.simSlot,
-      encoding: row.encoding,
-    };
-    if (row.segments > 1) {
-      body.warning = `Message is ${row.segments} segments long (${row.encoding}); it is sent as a multipart SMS and billed as ${row.segments}.`;
-    }
-    return body;
-  };
-
-  const failureOutcome = (row: MessageRow, reason: Reason, detail?: string): SendOutcome => ({
-    statusCode: 502,
-    body: new ApiError(502, 'send_failed', failureMessage(reason, detail), { messageId: row.id }).body(),
-  });
+  const { clock, runtime, logger } = deps;
+  /** Monotonic time of the last accepted synchronous request (the request spacing). */
+  let lastAccepted: number | undefined;
 
   const idempotency = createIdempotency({
-    store,
-    /** The answer for a repeated Idempotency-Key: the stored one, or one rebuilt from the record. */
-    replay(row) {
+    store: deps.store,
+    /** A stored answer, or one rebuilt from the record (a 0.1 row, or a lost answer write). */
+    replay(row: MessageRow) {
       if (row.responseStatus !== null && row.responseBody !== null) {
         return { statusCode: row.responseStatus, body: JSON.parse(row.responseBody) };
       }
-      if (row.handedOffAt !== null) return { statusCode: 200, body: resultBody(row) };
+      if (row.handedOffAt !== null) return { statusCode: 200, body: resultBody(row, runtime.mode) };
       return failureOutcome(row, row.reason ?? 'interrupted');
     },
   });
 
-  const accept = async (req: SendRequest, v: ValidSend, sourceIp: string, key: string | undefined, hash: string) => {
+  const accept = async (req: SendRequest, sourceIp: string, key: string | undefined, hash: string): Promise<SendOutcome> => {
+    if (!runtime.smsEnabled) {
+      throw new ApiError(503, 'sms_disabled', 'Sending is switched off on this gateway (SMS_GATEWAY_SMS_ENABLED=false).');
+    }
+    const v = validateSend(req, deps);
+    const mono = clock.monotonicMs();
+    if (lastAccepted !== undefined && mono - lastAccepted < SPACING_MS) {
+      throw rateLimited('Sends must be at least 1 second apart; retry in {s} s.', lastAccepted + SPACING_MS - mono);
+    }
+    const budgetWait = deps.pacing.budgetWaitMs(v.seg.segments + deps.lane.pendingSyncSegments());
+    if (budgetWait > 0) {
+      throw rateLimited(
+        `The send budget (${BUDGET_SEGMENTS} segments per minute) is used up; this ${v.seg.segments}-segment message fits in {s} s.`,
+        budgetWait,
+      );
+    }
+    const previous = lastAccepted;
+    lastAccepted = mono;
     const now = clock.now();
-    const row: MessageRow = {
-      id: newMessageId(now),
+    const row = newMessage(v, {
       to: req.to,
-      sendTo: v.number,
-      body: req.message,
-      segments: v.seg.segments,
-      billedSegments: 0,
-      encoding: v.seg.encoding,
-      simSlot: v.simSlot,
-      status: 'queued',
-      reason: null,
+      message: req.message,
       sourceIp,
-      createdAt: now,
-      updatedAt: now,
+      now,
       statsDay: deps.calendar().dayOf(now),
-      handoffStartedAt: null,
-      handedOffAt: null,
       idempotencyKey: key ?? null,
       requestHash: key ? hash : null,
-      responseStatus: null,
-      responseBody: null,
-      smsStoreId: null,
-    };
-    try {
-      store.insertQueued(row);
-      health.storageError = null;
-    } catch (err) {
-      if (isStorageUnavailable(err)) {
-        storageFailed(err);
+    });
+    const id = row.id;
+    const outcome = await deps.lane.submit({ segments: v.seg.segments, row });
+    if (!outcome.started) {
+      lastAccepted = previous; // a refused request consumes nothing
+      if (outcome.why === 'storage') {
+        if (!isStorageUnavailable(outcome.error)) throw outcome.error;
+        deps.settler.storageFailed(outcome.error);
         throw new ApiError(503, 'storage_unavailable', STORAGE_MESSAGE);
       }
-      throw err;
+      const seconds = Math.ceil(SYNC_SLOT_WAIT_MS / 1000);
+      logger?.warn({ segments: v.seg.segments }, 'synchronous send refused: no hand-off slot in time');
+      throw new ApiError(
+        503,
+        'sender_busy',
+        `The phone did not take a message within ${seconds} s (a hand-off is hanging, or the gateway is stopping); nothing was recorded or sent. Retry later, or use POST /api/messages to let the gateway's queue send it.`,
+        { retryAfterSeconds: seconds },
+      );
     }
-    budget.record(row.segments);
-    logger?.info({ id: row.id, segments: row.segments, encoding: row.encoding, simSlot: row.simSlot }, 'sms accepted');
-
-    let result: HandoffResult;
-    try {
-      result = await dispatcher.dispatch({
-        handoff: { number: v.number, text: req.message, simSlot: v.simSlot },
-        beforeHandoff: () => store.markHandoffStarted(row.id, clock.now()),
-      });
-    } catch (err) {
-      // The start of the hand-off could not be recorded, so it did not happen.
-      logger?.error({ id: row.id, err }, 'could not record the hand-off; message not sent');
-      if (isStorageUnavailable(err)) {
-        storageFailed(err);
-        throw new ApiError(503, 'storage_unavailable', STORAGE_MESSAGE);
-      }
-      throw err;
-    }
-
-    const at = clock.now();
-    health.lastHandoffAt = at;
-    health.lastHandoffOk = result.ok;
-    if (result.ok) health.consecutiveFailures = 0;
-    else {
-      health.consecutiveFailures++;
-      health.lastFailureReason = result.reason;
-      health.lastFailureAt = at;
-    }
-    const outcome: SendOutcome = result.ok ? { statusCode: 200, body: resultBody(row) } : failureOutcome(row, result.reason, result.detail);
-    const settle = {
-      status: result.ok ? ('sent' as const) : ('failed' as const),
-      reason: result.ok ? null : result.reason,
-      billedSegments: result.ok && runtime.mode === 'real' ? row.segments : 0,
-      at,
-      handedOff: result.ok,
-    };
-    const confirmLater = result.ok && deps.confirmer !== undefined;
-    try {
-      if (confirmLater) store.markHandedOff(row.id, at);
-      else store.settle(row.id, settle);
-      store.saveResponse(row.id, outcome.statusCode, outcome.body);
-      if (confirmLater) deps.confirmer!.track(row.id);
-    } catch (err) {
-      // The hand-off happened (or failed) whatever the disk says: answer truthfully.
-      storageFailed(err);
-      logger?.error({ id: row.id, err }, 'could not record the hand-off result');
-    }
-    logger?.info({ id: row.id, reason: settle.reason }, result.ok ? 'sms handed off' : 'sms hand-off failed');
-    return outcome;
+    deps.settler.storageOk();
+    logger?.info({ id, segments: v.seg.segments, encoding: v.seg.encoding, simSlot: v.simSlot }, 'sms accepted');
+    if (outcome.handed.error !== undefined) throw outcome.handed.error; // 500, details only in the log
+    return deps.settler.outcomeOf(outcome.handed);
   };
 
   return {
-    health: (): Readonly<SendHealth> => health,
     async send(req: SendRequest, ctx: { sourceIp: string; idempotencyKey?: string | undefined }): Promise<SendOutcome> {
-      if (!runtime.smsEnabled) {
-        throw new ApiError(503, 'sms_disabled', 'Sending is switched off on this gateway (SMS_GATEWAY_SMS_ENABLED=false).');
-      }
-      const v = validateSend(req, deps);
       const key = ctx.idempotencyKey;
       const hash = requestHash(req);
+      // A known key gets its first answer before any check that may have changed since.
       if (key !== undefined) {
         const earlier = idempotency.earlier(key, hash);
         if (earlier !== undefined) return earlier;
       }
-      const fit = budget.check(v.seg.segments);
-      if (!fit.ok) {
-        const seconds = Math.max(1, Math.ceil(fit.retryAfterMs / 1000));
-        throw new ApiError(
-          429,
-          'send_rate_limited',
-          fit.because === 'spacing'
-            ? `Sends must be at least 1 second apart; retry in ${seconds} s.`
-            : `The send budget (${BUDGET_SEGMENTS} segments per minute) is used up; this ${v.seg.segments}-segment message fits in ${seconds} s.`,
-          { retryAfterSeconds: seconds },
-        );
-      }
-      const outcome = accept(req, v, ctx.sourceIp, key, hash);
+      const outcome = accept(req, ctx.sourceIp, key, hash);
       return key === undefined ? outcome : idempotency.first(key, hash, outcome);
     },
   };

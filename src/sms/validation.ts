@@ -2,9 +2,11 @@
 // empty and well-formed, a recipient that normalizes, a SIM slot the phone has, and a
 // length that fits the per-minute send budget. Every refusal is a 400 ApiError.
 import { ApiError } from '../core/api-error.js';
+import { newMessageId } from '../core/ids.js';
+import type { NewMessage } from '../store/messages.js';
 import { normalizeRecipient } from './recipient.js';
 import { countSegments, type SegmentInfo } from './segments.js';
-import { BUDGET_SEGMENTS } from './send-budget.js';
+import { BUDGET_SEGMENTS } from './pacing.js';
 
 export interface SendRequest {
   to: string;
@@ -53,4 +55,25 @@ export function validateSend(req: SendRequest, sims: SimSlots): ValidSend {
     );
   }
   return { number: recipient.number, simSlot, seg };
+}
+
+/** The new record for a validated message (both paths): id, the normalized number, segments. */
+export function newMessage(
+  v: ValidSend,
+  m: { to: string; message: string; sourceIp: string; now: number; statsDay: string; idempotencyKey: string | null; requestHash: string | null },
+): NewMessage {
+  return {
+    id: newMessageId(m.now),
+    to: m.to,
+    sendTo: v.number,
+    body: m.message,
+    segments: v.seg.segments,
+    encoding: v.seg.encoding,
+    simSlot: v.simSlot,
+    sourceIp: m.sourceIp,
+    createdAt: m.now,
+    statsDay: m.statsDay,
+    idempotencyKey: m.idempotencyKey,
+    requestHash: m.requestHash,
+  };
 }

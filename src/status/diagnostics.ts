@@ -9,20 +9,18 @@ import type { Clock } from '../core/clock.js';
 import type { Db } from '../store/database.js';
 import type { Probes, Snapshot } from '../device/probes.js';
 import type { RuntimeInfo } from '../core/runtime.js';
-import type { SendHealth } from '../sms/send.js';
-import type { SendBudget } from '../sms/send-budget.js';
+import type { SendHealth } from '../sms/settle.js';
+import type { PacingUsage } from '../sms/pacing.js';
+import type { QueueState } from '../sms/lane.js';
+import { check, type Check } from './check.js';
+import { queueCheck } from './queue-check.js';
 import type { TargetStatus } from '../events/outbox.js';
 import type { InboxHealth } from '../events/inbox-watcher.js';
 import type { SecretFile } from '../core/keys.js';
 import { REASON_HINTS } from '../sms/reasons.js';
-import { BUDGET_SEGMENTS } from '../sms/send-budget.js';
+import { BUDGET_SEGMENTS } from '../sms/pacing.js';
 
-export type CheckStatus = 'ok' | 'degraded' | 'failing' | 'unknown';
-export interface Check {
-  status: CheckStatus;
-  value: Record<string, unknown>;
-  hint?: string;
-}
+export type { Check, CheckStatus } from './check.js';
 
 export const ANDROID_SMS_LIMIT = 30;
 const INTEGRITY_TTL_MS = 3600_000;
@@ -37,7 +35,11 @@ export interface DiagnosticsDeps {
   /** Narrow views of the parts it reports on (wired in server/compose.ts). */
   sendHealth: () => Readonly<SendHealth>;
   historySize: () => number;
-  budgetUsage: () => ReturnType<SendBudget['usage']>;
+  budgetUsage: () => PacingUsage;
+  queueState: () => QueueState;
+  /** SMS_GATEWAY_QUEUE_RATE and SMS_GATEWAY_QUIET_HOURS, as configured. */
+  queueRate: number;
+  quietHours: string | null;
   webhookTargets: () => TargetStatus[];
   inboxHealth: () => Readonly<InboxHealth> | null;
 }
@@ -52,8 +54,6 @@ const fileSize = (path: string) => {
   }
 };
 
-const check = (status: CheckStatus, value: Record<string, unknown>, hint?: string): Check =>
-  hint === undefined ? { status, value } : { status, value, hint };
 
 export function termuxApiCheck(snap: Snapshot, mode: RuntimeInfo['mode']): Check {
   const probes = Object.fromEntries(Object.entries(snap).map(([k, v]) => [k, v.last]));
@@ -228,6 +228,7 @@ export function createDiagnostics(deps: DiagnosticsDeps) {
       budget: BUDGET_SEGMENTS,
       nextSendAllowedAt: iso(now + usage.waitMs),
     });
+    checks.queue = queueCheck(deps.queueState(), usage, { now, queueRate: deps.queueRate, quietHours: deps.quietHours });
 
     const androidValue = { androidDefaultLimit: ANDROID_SMS_LIMIT, gatewayBudget: BUDGET_SEGMENTS, segmentsUsedLast60s: usage.segmentsUsed };
     const androidHint = `Android asks for confirmation past ${ANDROID_SMS_LIMIT} segments a minute per app, and an unanswered prompt fails the send. Raise it from a computer: adb shell settings put global sms_outgoing_check_max_count ${BUDGET_SEGMENTS}`;

@@ -4,7 +4,7 @@
 // record, http/schemas.ts and client.ts use the same schema.
 import { z } from 'zod';
 
-export const MESSAGE_STATUSES = ['queued', 'sent', 'failed'] as const;
+export const MESSAGE_STATUSES = ['queued', 'sent', 'failed', 'cancelled'] as const;
 export const REASONS = [
   'permission_denied',
   'termux_api_error',
@@ -14,6 +14,7 @@ export const REASONS = [
   'simulated_failure',
   'not_in_sent_box',
   'unconfirmed',
+  'expired',
 ] as const;
 export const ENCODINGS = ['gsm7', 'ucs2'] as const;
 
@@ -34,6 +35,8 @@ export const MessageRecordSchema = z.object({
   updatedAt: z.string().describe('ISO 8601 UTC'),
   encoding: EncodingSchema,
   simSlot: z.number().int(),
+  sendAt: z.string().nullable().describe('ISO 8601 UTC: not handed off before this (queued messages); null = as soon as the pace allows'),
+  expiresAt: z.string().nullable().describe('ISO 8601 UTC: still waiting then, it fails with reason expired; null = never'),
 });
 
 export type MessageStatus = z.infer<typeof MessageStatusSchema>;

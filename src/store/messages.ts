@@ -1,63 +1,13 @@
-// The send history: one row per accepted message, newest 1000 kept (a trigger prunes).
-// Every status change and its roll-up are one transaction. Internal columns (hand-off
-// times, idempotency data) never leave this file except through MessageRow.
+// The send history: one row per accepted message; the newest 1000 settled ones are kept
+// (a trigger prunes; a queued message is never pruned). Every status change and its
+// roll-up are one transaction. Internal columns (hand-off times, idempotency data) never
+// leave the store except through MessageRow.
 import type { Db } from './database.js';
 import type { StatsStore } from './stats.js';
-import type { Encoding, MessageRecord, MessageStatus, Reason } from './message-record.js';
+import type { MessageStatus, Reason } from './message-record.js';
+import { COLUMNS, type MessageRow, type NewMessage } from './message-rows.js';
 
-export interface MessageRow {
-  id: string;
-  to: string;
-  sendTo: string;
-  body: string;
-  segments: number;
-  billedSegments: number;
-  encoding: Encoding;
-  simSlot: number;
-  status: MessageStatus;
-  reason: Reason | null;
-  sourceIp: string;
-  createdAt: number;
-  updatedAt: number;
-  statsDay: string;
-  handoffStartedAt: number | null;
-  handedOffAt: number | null;
-  idempotencyKey: string | null;
-  requestHash: string | null;
-  responseStatus: number | null;
-  responseBody: string | null;
-  smsStoreId: number | null;
-}
-
-export type NewMessage = Pick<
-  MessageRow,
-  'id' | 'to' | 'sendTo' | 'body' | 'segments' | 'encoding' | 'simSlot' | 'sourceIp' | 'createdAt' | 'statsDay' | 'idempotencyKey' | 'requestHash'
->;
-
-const COLUMNS = `
-  id, to_number AS "to", send_to AS sendTo, body, segments, billed_segments AS billedSegments,
-  encoding, sim_slot AS simSlot, status, reason, source_ip AS sourceIp, created_at AS createdAt,
-  updated_at AS updatedAt, stats_day AS statsDay, handoff_started_at AS handoffStartedAt,
-  handed_off_at AS handedOffAt, idempotency_key AS idempotencyKey, request_hash AS requestHash,
-  response_status AS responseStatus, response_body AS responseBody, sms_store_id AS smsStoreId`;
-
-/** A row as clients see it (the record of store/message-record.ts). */
-export function toMessageRecord(row: MessageRow): MessageRecord {
-  return {
-    id: row.id,
-    to: row.to,
-    body: row.body,
-    segments: row.segments,
-    billedSegments: row.billedSegments,
-    status: row.status,
-    reason: row.reason,
-    sourceIp: row.sourceIp,
-    createdAt: new Date(row.createdAt).toISOString(),
-    updatedAt: new Date(row.updatedAt).toISOString(),
-    encoding: row.encoding,
-    simSlot: row.simSlot,
-  };
-}
+export { toMessageRecord, type MessageRow, type NewMessage } from './message-rows.js';
 
 export interface Settlement {
   status: 'sent' | 'failed';
@@ -77,13 +27,21 @@ export interface MessageStoreOptions {
 export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStoreOptions = {}) {
   const insertStmt = db.prepare(`
     INSERT INTO messages (id, to_number, send_to, body, segments, encoding, sim_slot, status,
-      source_ip, created_at, updated_at, stats_day, idempotency_key, request_hash)
+      source_ip, created_at, updated_at, stats_day, idempotency_key, request_hash,
+      via, send_at, expires_at, due_at, handoff_started_at)
     VALUES (@id, @to, @sendTo, @body, @segments, @encoding, @simSlot, 'queued',
-      @sourceIp, @createdAt, @createdAt, @statsDay, @idempotencyKey, @requestHash)
+      @sourceIp, @createdAt, @createdAt, @statsDay, @idempotencyKey, @requestHash,
+      @via, @sendAt, @expiresAt, COALESCE(@sendAt, @createdAt), @handoffStartedAt)
   `);
   const getStmt = db.prepare(`SELECT ${COLUMNS} FROM messages WHERE id = @id`);
   const byKeyStmt = db.prepare(`SELECT ${COLUMNS} FROM messages WHERE idempotency_key = @key`);
-  const handoffStmt = db.prepare(`UPDATE messages SET handoff_started_at = @at WHERE id = @id AND status = 'queued'`);
+  const handoffStmt = db.prepare(
+    `UPDATE messages SET handoff_started_at = @at WHERE id = @id AND status = 'queued' AND handoff_started_at IS NULL`,
+  );
+  const cancelStmt = db.prepare(`
+    UPDATE messages SET status = 'cancelled', updated_at = @at
+    WHERE id = @id AND status = 'queued' AND handoff_started_at IS NULL
+  `);
   const settleStmt = db.prepare(`
     UPDATE messages SET status = @status, reason = @reason, billed_segments = @billedSegments,
       updated_at = @at, handed_off_at = COALESCE(handed_off_at, @handedOffAt),
@@ -98,17 +56,21 @@ export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStore
   const responseStmt = db.prepare(
     `UPDATE messages SET response_status = @status, response_body = @body WHERE id = @id`,
   );
-  const interruptedStmt = db.prepare(
-    `SELECT ${COLUMNS} FROM messages WHERE status = 'queued' AND handed_off_at IS NULL`,
-  );
+  // A hand-off that began but never completed; or a synchronous message from 0.1, which
+  // recorded the start separately. Queued messages still waiting are not interrupted.
+  const interruptedStmt = db.prepare(`
+    SELECT ${COLUMNS} FROM messages WHERE status = 'queued' AND handed_off_at IS NULL
+      AND (handoff_started_at IS NOT NULL OR via = 'sync')
+  `);
   const listStmt = db.prepare(`
     SELECT ${COLUMNS} FROM messages WHERE (@status IS NULL OR status = @status)
     ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset
   `);
   const countStmt = db.prepare(`SELECT COUNT(*) AS n FROM messages WHERE (@status IS NULL OR status = @status)`);
-  const recentStmt = db.prepare(
-    `SELECT created_at AS createdAt, segments FROM messages WHERE created_at > @since ORDER BY created_at`,
-  );
+  const handoffsStmt = db.prepare(`
+    SELECT handoff_started_at AS at, segments, via FROM messages
+    WHERE handoff_started_at > @since ORDER BY handoff_started_at
+  `);
 
   const settleTx = db.transaction((id: string, s: Settlement) => {
     const row = getStmt.get({ id }) as MessageRow | undefined;
@@ -131,19 +93,56 @@ export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStore
     return true;
   });
 
-  const insertTx = db.transaction((m: NewMessage) => {
-    insertStmt.run(m);
-    stats.bump(m.statsDay, { accepted: 1, segments: m.segments });
+  const insertTx = db.transaction((ms: NewMessage[], handoffStartedAt: number | null) => {
+    for (const m of ms) {
+      insertStmt.run({ via: 'sync', sendAt: null, expiresAt: null, ...m, handoffStartedAt });
+      stats.bump(m.statsDay, { accepted: 1, segments: m.segments });
+    }
+  });
+
+  const cancelTx = db.transaction((id: string, at: number): MessageRow | undefined => {
+    if (cancelStmt.run({ id, at }).changes !== 1) return undefined;
+    const row = getStmt.get({ id }) as MessageRow;
+    stats.bump(row.statsDay, { cancelled: 1 });
+    return row;
   });
 
   return {
     /** Commits the message as queued, with its roll-up, before any hand-off. */
     insertQueued(m: NewMessage): void {
-      insertTx(m);
+      insertTx([m], null);
     },
-    /** Committed right before the hand-off: a crash after this reads as "interrupted". */
-    markHandoffStarted(id: string, at: number) {
-      handoffStmt.run({ id, at });
+    /**
+     * Several messages (one request's recipients) in one transaction, all or none; `answer`
+     * builds the response from the stored rows, saved with the first for Idempotency-Key replays.
+     */
+    insertBatch(ms: NewMessage[], answer?: (rows: MessageRow[]) => { status: number; body: unknown }): MessageRow[] {
+      return db.transaction(() => {
+        insertTx(ms, null);
+        const rows = ms.map((m) => getStmt.get({ id: m.id }) as MessageRow);
+        const first = rows[0];
+        if (answer && first) {
+          const a = answer(rows);
+          responseStmt.run({ id: first.id, status: a.status, body: JSON.stringify(a.body) });
+        }
+        return rows;
+      })();
+    },
+    /** A synchronous message at its turn: recorded and its hand-off marked started, in one commit. */
+    insertStarted(m: NewMessage, at: number): MessageRow {
+      insertTx([m], at);
+      return getStmt.get({ id: m.id }) as MessageRow;
+    },
+    /**
+     * Committed right before the hand-off: a crash after this reads as "interrupted".
+     * False when the message is no longer waiting (cancelled, expired, already started).
+     */
+    markHandoffStarted(id: string, at: number): boolean {
+      return handoffStmt.run({ id, at }).changes === 1;
+    },
+    /** queued (hand-off not started) -> cancelled, with the roll-up; undefined if not possible. */
+    cancel(id: string, at: number): MessageRow | undefined {
+      return cancelTx(id, at);
     },
     /** queued -> sent | failed, with the roll-up. False if it was not queued. */
     settle(id: string, s: Settlement): boolean {
@@ -179,8 +178,8 @@ export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStore
         return rows.map((row) => getStmt.get({ id: row.id }) as MessageRow);
       })();
     },
-    /** Accepted messages since a wall-clock time, oldest first (to rebuild the send budget). */
-    acceptedSince: (since: number) => recentStmt.all({ since }) as { createdAt: number; segments: number }[],
+    /** Hand-offs started since a wall-clock time, oldest first (to rebuild the pacing). */
+    handoffsSince: (since: number) => handoffsStmt.all({ since }) as { at: number; segments: number; via: 'sync' | 'queue' }[],
     count: () => (countStmt.get({ status: null }) as { n: number }).n,
   };
 }

@@ -90,4 +90,71 @@ export const MIGRATIONS: string[] = [
   -- is all a restart needs to resume the confirmation. SMS store rows already matched to a message, so two identical texts never match one row.
   ALTER TABLE messages ADD COLUMN sms_store_id INTEGER;
   `,
+  `
+  -- 0.2: the durable send queue. SQLite cannot change a CHECK constraint in place, so
+  -- messages is rebuilt with 'cancelled' allowed and the queue's columns:
+  --   via: 'sync' (POST /api/sms/send) or 'queue' (POST /api/messages, MQTT)
+  --   send_at, expires_at: as the client asked (ms, UTC), or NULL
+  --   due_at: COALESCE(send_at, created_at): queued messages leave in this order, then seq
+  CREATE TABLE messages_v3 (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    to_number TEXT NOT NULL,
+    send_to TEXT NOT NULL,
+    body TEXT NOT NULL,
+    segments INTEGER NOT NULL,
+    billed_segments INTEGER NOT NULL DEFAULT 0,
+    encoding TEXT NOT NULL CHECK (encoding IN ('gsm7', 'ucs2')),
+    sim_slot INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('queued', 'sent', 'failed', 'cancelled')),
+    reason TEXT,
+    source_ip TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    stats_day TEXT NOT NULL,
+    handoff_started_at INTEGER,
+    handed_off_at INTEGER,
+    idempotency_key TEXT UNIQUE,
+    request_hash TEXT,
+    response_status INTEGER,
+    response_body TEXT,
+    sms_store_id INTEGER,
+    via TEXT NOT NULL DEFAULT 'sync' CHECK (via IN ('sync', 'queue')),
+    send_at INTEGER,
+    expires_at INTEGER,
+    due_at INTEGER NOT NULL
+  );
+  INSERT INTO messages_v3 (seq, id, to_number, send_to, body, segments, billed_segments, encoding,
+    sim_slot, status, reason, source_ip, created_at, updated_at, stats_day, handoff_started_at,
+    handed_off_at, idempotency_key, request_hash, response_status, response_body, sms_store_id, due_at)
+  SELECT seq, id, to_number, send_to, body, segments, billed_segments, encoding,
+    sim_slot, status, reason, source_ip, created_at, updated_at, stats_day, handoff_started_at,
+    handed_off_at, idempotency_key, request_hash, response_status, response_body, sms_store_id, created_at
+  FROM messages;
+  DROP TABLE messages;
+  ALTER TABLE messages_v3 RENAME TO messages;
+  CREATE INDEX messages_newest ON messages (created_at DESC, id DESC);
+  CREATE INDEX messages_status_newest ON messages (status, created_at DESC, id DESC);
+  -- What waits for the hand-off lane, in its order; and what may expire.
+  CREATE INDEX messages_waiting ON messages (due_at, seq)
+    WHERE status = 'queued' AND handoff_started_at IS NULL;
+  CREATE INDEX messages_expiring ON messages (expires_at)
+    WHERE status = 'queued' AND handoff_started_at IS NULL AND expires_at IS NOT NULL;
+  CREATE INDEX messages_handoffs ON messages (handoff_started_at) WHERE handoff_started_at IS NOT NULL;
+  CREATE INDEX messages_settled ON messages (updated_at DESC, seq DESC) WHERE status != 'queued';
+
+  -- History keeps the 1000 most recently settled messages; a queued message is never
+  -- pruned. Settling is what adds to them, so that is when the oldest go (never the one
+  -- settling now, even when it was accepted long ago or the phone's clock went back).
+  CREATE TRIGGER messages_keep_newest_1000 AFTER UPDATE OF status ON messages
+  WHEN OLD.status = 'queued' AND NEW.status != 'queued'
+  BEGIN
+    DELETE FROM messages WHERE seq != NEW.seq AND seq IN (
+      SELECT seq FROM messages WHERE status != 'queued'
+      ORDER BY updated_at DESC, seq DESC LIMIT -1 OFFSET 1000
+    );
+  END;
+
+  ALTER TABLE daily_stats ADD COLUMN cancelled INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

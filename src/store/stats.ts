@@ -1,4 +1,4 @@
-// Daily roll-ups (accepted, sent, failed, segments, billed segments) keyed by the local
+// Daily roll-ups (accepted, sent, failed, cancelled, segments, billed segments) keyed by the local
 // day. bump() is called inside the message store's transactions; the readers sum days.
 import type { Db } from './database.js';
 
@@ -6,7 +6,8 @@ export interface Counts {
   accepted: number;
   sent: number;
   failed: number;
-  /** Accepted but not yet settled (accepted - sent - failed). */
+  cancelled: number;
+  /** Accepted but not yet settled (accepted - sent - failed - cancelled). */
   queued: number;
   segments: number;
   billedSegments: number;
@@ -16,25 +17,27 @@ export type CountsDelta = Partial<Omit<Counts, 'queued'>>;
 
 export function createStatsStore(db: Db) {
   const bumpStmt = db.prepare(`
-    INSERT INTO daily_stats (day, accepted, sent, failed, segments, billed_segments)
-    VALUES (@day, @accepted, @sent, @failed, @segments, @billedSegments)
+    INSERT INTO daily_stats (day, accepted, sent, failed, cancelled, segments, billed_segments)
+    VALUES (@day, @accepted, @sent, @failed, @cancelled, @segments, @billedSegments)
     ON CONFLICT (day) DO UPDATE SET
       accepted = accepted + excluded.accepted,
       sent = sent + excluded.sent,
       failed = failed + excluded.failed,
+      cancelled = cancelled + excluded.cancelled,
       segments = segments + excluded.segments,
       billed_segments = billed_segments + excluded.billed_segments
   `);
   const sumStmt = db.prepare(`
     SELECT COALESCE(SUM(accepted), 0) AS accepted, COALESCE(SUM(sent), 0) AS sent,
-           COALESCE(SUM(failed), 0) AS failed, COALESCE(SUM(segments), 0) AS segments,
+           COALESCE(SUM(failed), 0) AS failed, COALESCE(SUM(cancelled), 0) AS cancelled,
+           COALESCE(SUM(segments), 0) AS segments,
            COALESCE(SUM(billed_segments), 0) AS billedSegments
     FROM daily_stats WHERE day >= @from AND day <= @to
   `);
 
   const sum = (from: string, to: string): Counts => {
     const r = sumStmt.get({ from, to }) as Omit<Counts, 'queued'>;
-    return { ...r, queued: r.accepted - r.sent - r.failed };
+    return { ...r, queued: r.accepted - r.sent - r.failed - r.cancelled };
   };
 
   return {
@@ -45,6 +48,7 @@ export function createStatsStore(db: Db) {
         accepted: delta.accepted ?? 0,
         sent: delta.sent ?? 0,
         failed: delta.failed ?? 0,
+        cancelled: delta.cancelled ?? 0,
         segments: delta.segments ?? 0,
         billedSegments: delta.billedSegments ?? 0,
       });

@@ -18,6 +18,8 @@ t.test('defaults', async (t) => {
     sendTimeoutMs: 30_000,
     webhookUrls: [],
     inboxPollMs: 15_000,
+    queueRate: 30,
+    quietHours: undefined,
     logLevel: 'info',
   });
   t.equal(loadConfig({ HOME: '/nonexistent' }).home, join(homedir(), '.sms-gateway'));
@@ -35,6 +37,8 @@ t.test('values are parsed', async (t) => {
     SMS_GATEWAY_SEND_TIMEOUT_SECONDS: '5',
     SMS_GATEWAY_WEBHOOK_URLS: 'http://192.168.1.5:8123/hook, https://example.org/x',
     SMS_GATEWAY_INBOX_POLL_SECONDS: '60',
+    SMS_GATEWAY_QUEUE_RATE: '12',
+    SMS_GATEWAY_QUIET_HOURS: '22:30-06:15',
     LOG_LEVEL: 'warn',
   });
   t.equal(c.mode, 'simulated');
@@ -45,6 +49,8 @@ t.test('values are parsed', async (t) => {
   t.equal(c.sendTimeoutMs, 5000);
   t.same(c.webhookUrls, ['http://192.168.1.5:8123/hook', 'https://example.org/x']);
   t.equal(c.inboxPollMs, 60_000);
+  t.equal(c.queueRate, 12);
+  t.same(c.quietHours, { startMinute: 1350, endMinute: 375, text: '22:30-06:15' });
   t.equal(c.logLevel, 'warn');
 });
 
@@ -58,6 +64,8 @@ t.test('an invalid value is a ConfigError naming the variable', async (t) => {
     SMS_GATEWAY_SEND_TIMEOUT_SECONDS: '1.5',
     SMS_GATEWAY_WEBHOOK_URLS: 'ftp://x.y/z',
     SMS_GATEWAY_INBOX_POLL_SECONDS: '-1',
+    SMS_GATEWAY_QUEUE_RATE: '61',
+    SMS_GATEWAY_QUIET_HOURS: '10pm-7am',
     LOG_LEVEL: 'loud',
   };
   for (const [name, value] of Object.entries(bad)) {

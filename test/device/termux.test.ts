@@ -1,5 +1,7 @@
 import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { findOnPath, runCommand } from '../../src/device/termux.js';
 import { fakeTermux, isAlive } from '../helper.js';
 
@@ -71,4 +73,27 @@ t.test('output beyond the cap is cut, not buffered without end', async (t) => {
   fake.output('getprop', 'x'.repeat(10_000));
   const r = await runCommand('getprop', [], { timeoutMs: 5000, expect: 'text', maxOutputBytes: 100, env: fake.env });
   t.equal(r.ok && r.stdout.length, 100);
+});
+
+t.test('stdin is handed over as a whole file before the spawn, and nothing stays on disk', async (t) => {
+  const fake = fakeTermux(t, ['termux-sms-send']);
+  const text = '-n looks like an option\\n and ends with spaces  ';
+  const before = readdirSync(tmpdir()).filter((f) => f.startsWith('smsgw-stdin-')).length;
+  const r = await runCommand('termux-sms-send', ['-n', '1'], { timeoutMs: 5000, expect: 'none', input: text, env: fake.env });
+  t.equal(r.ok, true);
+  t.equal(fake.calls('termux-sms-send')[0]!.stdin.toString(), text, 'byte for byte');
+  t.equal(readdirSync(tmpdir()).filter((f) => f.startsWith('smsgw-stdin-')).length, before, 'no file left behind');
+});
+
+t.test('an input that cannot be prepared runs nothing and says why', async (t) => {
+  const fake = fakeTermux(t, ['termux-sms-send']);
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = '/nonexistent/dir';
+  t.teardown(() => {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  });
+  const r = await runCommand('termux-sms-send', ['-n', '1'], { timeoutMs: 5000, expect: 'none', input: 'x', env: fake.env });
+  t.match(r, { ok: false, failure: 'api_error', detail: /could not prepare the input for termux-sms-send \(ENOENT\); nothing was run/ });
+  t.equal(fake.calls('termux-sms-send').length, 0);
 });

@@ -8,18 +8,8 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { CLI, fakeTermux, holdPort8080, httpGet, startGateway, tempDir } from '../helper.js';
+import { CLI, fakeTermux, holdPort8080, httpGet, prng, startGateway, tempDir } from '../helper.js';
 
-/** A small seeded PRNG, so a failing run can be repeated (the seed is printed). */
-function prng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(s ^ (s >>> 15), 1 | s);
-    x ^= x + Math.imul(x ^ (x >>> 7), 61 | x);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 t.test('20 rounds of kill -9 during paced sends', async (t) => {
   await holdPort8080(t);

@@ -64,7 +64,7 @@ t.test('kill -9 during a slow hand-off, then restart', async (t) => {
   await sleep(500);
   t.equal(fake.calls('termux-sms-send').length, 3, 'the interrupted message was not handed off again');
   const stats = JSON.parse((await httpGet('/api/stats', { authorization: headers.authorization }, caller)).body);
-  t.same(stats.data.allTime, { accepted: 3, sent: 2, failed: 1, queued: 0, segments: 3, billedSegments: 2 });
+  t.same(stats.data.allTime, { accepted: 3, sent: 2, failed: 1, cancelled: 0, queued: 0, segments: 3, billedSegments: 2 });
   t.match(gw.output(), /messages interrupted by a stop during hand-off are marked failed \(never resent\)/);
   t.notMatch(gw.output(), /first|second|third/, 'no message body in the log');
 });

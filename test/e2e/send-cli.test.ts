@@ -59,4 +59,31 @@ t.test('send command and client', async (t) => {
   t.equal((await run(['send', 'only-one-arg'], env)).code, 2);
   t.equal((await run(['send', '1', '2', '--sim', 'x'], env)).code, 2);
   t.equal((await run(['send', '1', '2', '--bogus'], env)).code, 2);
+  t.equal((await run(['send', '1234', 'x', '--at', 'soonish'], env)).code, 2);
+
+  // The queue: several recipients, --at, the queue listing and cancel, and the client.
+  const many = await run(['send', '+15550100001', '+15550100002', 'Reminder'], env);
+  t.equal(many.code, 0, many.err);
+  t.match(many.out, /^Queued 2 messages; the gateway sends them at its pace:\n  msg_\w{26}  \+15550100001\n  msg_\w{26}  \+15550100002\n/);
+  const later = await run(['send', '+15550100003', 'Later', '--at', '2099-01-01T08:00:00Z', '--json'], env);
+  t.equal(later.code, 1, 'more than 30 days ahead is refused');
+  t.match(later.err, /not queued: .*more than 30 days ahead/);
+  const at = new Date(Date.now() + 3600_000).toISOString();
+  const sched = await run(['send', '+15550100003', 'Later', '--at', at, '--json'], env);
+  t.equal(sched.code, 0, sched.err);
+  const [rec] = JSON.parse(sched.out);
+  t.match(rec, { to: '+15550100003', status: 'queued', sendAt: at });
+  const list = await run(['queue'], env);
+  t.equal(list.code, 0, list.err);
+  t.match(list.out, new RegExp(`${rec.id}  \\+15550100003  not before ${at.replace(/[.]/g, '\\.')}`));
+  const cancelled = await run(['queue', 'cancel', rec.id], env);
+  t.equal(cancelled.code, 0, cancelled.err);
+  t.match(cancelled.out, /^Cancelled msg_\w{26} \(to \+15550100003\); it will not be sent\.\n$/);
+  const twice = await run(['queue', 'cancel', rec.id], env);
+  t.equal(twice.code, 1);
+  t.match(twice.err, /cannot be cancelled: it is already cancelled/);
+  t.equal((await run(['queue', 'bogus'], env)).code, 2);
+  const queued = await client.queue({ to: ['+15550100004'], message: 'from the client', sendAt: new Date(Date.now() + 3600_000) });
+  t.equal(queued.length, 1);
+  t.equal((await client.cancel(queued[0]!.id)).status, 'cancelled');
 });

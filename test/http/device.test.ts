@@ -16,7 +16,7 @@ t.test('no phone: every fact the phone would tell is null; the rest is right', a
     { phoneNumber: null, carrier: null, networkType: null, simState: null, roaming: null, simCount: null, sims: [], device: { manufacturer: null, model: null, androidVersion: null } },
   );
   t.equal(d.defaultSimSlot, 1);
-  t.same(d.counters.allTime, { accepted: 1, sent: 1, failed: 0, queued: 0, segments: 1, billedSegments: 0 });
+  t.same(d.counters.allTime, { accepted: 1, sent: 1, failed: 0, cancelled: 0, queued: 0, segments: 1, billedSegments: 0 });
   t.equal(d.counters.historySize, 1);
   t.equal(d.counters.today.date, '2026-11-21');
   t.equal(d.counters.timeZone, 'UTC');
@@ -50,7 +50,7 @@ t.test('a healthy fake phone: host info filled, diagnostics ok', async (t) => {
   const diagRes = await get('/api/diagnostics');
   const diag = diagRes.json().data;
   t.equal(diag.status, 'ok', JSON.stringify(Object.entries(diag.checks).filter(([, c]) => (c as { status: string }).status !== 'ok')));
-  t.same(Object.keys(diag.checks).sort(), ['androidSmsLimit', 'apiKey', 'battery', 'database', 'disk', 'process', 'sendBudget', 'sms', 'telephony', 'termuxApi', 'webhooks', 'wifi']);
+  t.same(Object.keys(diag.checks).sort(), ['androidSmsLimit', 'apiKey', 'battery', 'database', 'disk', 'process', 'queue', 'sendBudget', 'sms', 'telephony', 'termuxApi', 'webhooks', 'wifi']);
   t.same(diag.checks.battery.value, { level: 87, charging: true, temperatureC: 31.4, health: 'GOOD' });
   t.same(diag.checks.wifi.value, { ssid: 'home-net', ip: '192.168.1.50', rssi: -58, linkSpeedMbps: 433 });
   t.equal(diag.checks.database.value.integrity, 'ok');

@@ -74,11 +74,11 @@ t.test('stats: today, month and all time, in the named time zone', async (t) => 
   const s = (await get('/api/stats')).json();
   t.equal(s.success, true);
   t.equal(s.data.timeZone, 'Pacific/Auckland');
-  t.same(s.data.today, { date: '2026-11-22', accepted: 2, sent: 1, failed: 1, queued: 0, segments: 3, billedSegments: 2 });
-  t.same(s.data.month, { month: '2026-11', accepted: 2, sent: 1, failed: 1, queued: 0, segments: 3, billedSegments: 2 });
-  t.same(s.data.allTime, { accepted: 2, sent: 1, failed: 1, queued: 0, segments: 3, billedSegments: 2 });
+  t.same(s.data.today, { date: '2026-11-22', accepted: 2, sent: 1, failed: 1, cancelled: 0, queued: 0, segments: 3, billedSegments: 2 });
+  t.same(s.data.month, { month: '2026-11', accepted: 2, sent: 1, failed: 1, cancelled: 0, queued: 0, segments: 3, billedSegments: 2 });
+  t.same(s.data.allTime, { accepted: 2, sent: 1, failed: 1, cancelled: 0, queued: 0, segments: 3, billedSegments: 2 });
   clock.advance(24 * 3600 * 1000);
   const next = (await get('/api/stats')).json();
-  t.same(next.data.today, { date: '2026-11-23', accepted: 0, sent: 0, failed: 0, queued: 0, segments: 0, billedSegments: 0 });
+  t.same(next.data.today, { date: '2026-11-23', accepted: 0, sent: 0, failed: 0, cancelled: 0, queued: 0, segments: 0, billedSegments: 0 });
   t.equal(next.data.month.accepted, 2);
 });

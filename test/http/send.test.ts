@@ -26,7 +26,7 @@ t.test('success: 200 send result, record sent, one hand-off with the normalized 
   t.same(handoffs, [{ number: '+15551234567', text: 'Hello', simSlot: 1 }]);
   const rec = (await get(`/api/messages/${body.messageId}`)).json();
   t.equal(rec.success, true);
-  t.same(Object.keys(rec.data).sort(), ['billedSegments', 'body', 'createdAt', 'encoding', 'id', 'reason', 'segments', 'simSlot', 'sourceIp', 'status', 'to', 'updatedAt']);
+  t.same(Object.keys(rec.data).sort(), ['billedSegments', 'body', 'createdAt', 'encoding', 'id', 'reason', 'segments', 'simSlot', 'sourceIp', 'status', 'to', 'updatedAt', 'sendAt', 'expiresAt'].sort());
   t.equal(rec.data.status, 'sent');
   t.equal(rec.data.reason, null);
   t.equal(rec.data.to, to, 'stored exactly as sent');
@@ -281,8 +281,13 @@ t.test('hand-offs run one at a time in arrival order', async (t) => {
   for (let i = 0; i < 5; i++) {
     clock.advance(1000);
     pending.push(app.inject({ method: 'POST', url: '/api/sms/send', remoteAddress: '10.0.0.5', headers: { ...auth, 'content-type': 'application/json' }, payload: { to, message: `m${i}` } }));
-    // Let this request reach the dispatcher before the next one arrives.
-    while (services.dispatcher.pending() < Math.min(i + 1, 5) && handoffs.length < i + 1) await new Promise((r) => setImmediate(r));
+    // Let this request reach the lane (waiting or handed off) before the next one arrives.
+    while (services.lane.pendingSyncSegments() + handoffs.length < i + 1) await new Promise((r) => setImmediate(r));
+  }
+  // Each waits for its slot, 1 s after the one before (the fake clock moves only when told).
+  for (let i = 0; i < 10 && handoffs.length < 5; i++) {
+    clock.advance(1000);
+    await services.lane.runDue();
   }
   const results = await Promise.all(pending);
   t.same(results.map((r) => r.statusCode), [200, 200, 200, 200, 200]);

@@ -260,6 +260,8 @@ function route(method: string, segs: string[]): 'public' | 'protected' | null {
   if (get && ['openapi.json', 'api\u0000host\u0000info', 'api\u0000diagnostics', 'api\u0000messages', 'api\u0000stats'].includes(p)) return 'protected';
   if (get && segs.length === 3 && segs[0] === 'api' && segs[1] === 'messages') return 'protected';
   if (method === 'POST' && p === 'api\u0000sms\u0000send') return 'protected';
+  if (method === 'POST' && p === 'api\u0000messages') return 'protected';
+  if (method === 'DELETE' && segs.length === 3 && segs[0] === 'api' && segs[1] === 'messages') return 'protected';
   return null;
 }
 

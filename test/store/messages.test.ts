@@ -46,7 +46,7 @@ function newMsg(over: Partial<NewMessage> = {}): NewMessage {
   };
 }
 
-const ZERO = { accepted: 0, sent: 0, failed: 0, queued: 0, segments: 0, billedSegments: 0 };
+const ZERO = { accepted: 0, sent: 0, failed: 0, cancelled: 0, queued: 0, segments: 0, billedSegments: 0 };
 
 t.test('opening: WAL, full sync, schema at the latest migration; reopening keeps data', async (t) => {
   const { db, path, messages } = open(t);
@@ -93,6 +93,10 @@ t.test('insertQueued then get; settle to sent; settle refuses unknown and settle
   const row = messages.get(m.id);
   t.same(row, {
     ...m,
+    via: 'sync',
+    sendAt: null,
+    expiresAt: null,
+    dueAt: m.createdAt,
     billedSegments: 0,
     status: 'queued',
     reason: null,
@@ -188,10 +192,10 @@ t.test('pruning keeps the newest 1000 messages and never changes the statistics'
   t.equal(messages.count(), 1000);
   t.equal(messages.get(ids[0]!)?.id, ids[0], 'at 1000 nothing is pruned yet');
   const before = stats.allTime();
-  t.same(before, { accepted: 1000, sent: 500, failed: 500, queued: 0, segments: 1999, billedSegments: 1000 });
+  t.same(before, { accepted: 1000, sent: 500, failed: 500, cancelled: 0, queued: 0, segments: 1999, billedSegments: 1000 });
   t.same(stats.day(DAY), before, 'all on one day');
 
-  // The last 5: each insert prunes one of the oldest (already settled) messages.
+  // The last 5 wait (queued): a waiting message is never pruned, and nothing is pruned for it.
   const late: NewMessage[] = [];
   for (let i = 1000; i < 1005; i++) {
     const m = newMsg({ createdAt: BASE + i * 1000, segments: 1 + (i % 3) });
@@ -199,7 +203,8 @@ t.test('pruning keeps the newest 1000 messages and never changes the statistics'
     ids.push(m.id);
     late.push(m);
   }
-  t.equal(messages.count(), 1000, 'still 1000 after 1005 inserts');
+  t.equal(messages.count(), 1005, '1000 settled + 5 waiting: retention counts settled messages only');
+  t.equal(messages.get(ids[0]!)?.id, ids[0], 'the oldest settled one is still there');
   const lateSegments = late.reduce((s, m) => s + m.segments, 0);
   t.same(
     stats.allTime(),
@@ -207,7 +212,7 @@ t.test('pruning keeps the newest 1000 messages and never changes the statistics'
     'pruning 5 settled messages subtracted nothing: sent, failed and billed are unchanged',
   );
 
-  // Settle the late ones the same way as the rest.
+  // Settle the late ones the same way as the rest: each settlement prunes the oldest settled one.
   for (let i = 1000; i < 1005; i++) {
     const m = late[i - 1000]!;
     const sent = i % 2 === 0;
@@ -240,7 +245,7 @@ t.test('pruning keeps the newest 1000 messages and never changes the statistics'
     'a pruned message cannot be settled',
   );
 
-  t.same(expected, { accepted: 1005, sent: 503, failed: 502, queued: 0, segments: 2010, billedSegments: 1006 });
+  t.same(expected, { accepted: 1005, sent: 503, failed: 502, cancelled: 0, queued: 0, segments: 2010, billedSegments: 1006 });
   t.same(stats.allTime(), expected, 'stats count all 1005');
   t.same(stats.day(DAY), expected);
   t.same(stats.month('2026-11'), expected);
@@ -315,7 +320,7 @@ t.test('recoverInterrupted: queued messages whose hand-off did not complete beco
   messages.settle(sent.id, { status: 'sent', reason: null, billedSegments: 1, at: BASE + 3100, handedOff: true });
   messages.settle(failed.id, { status: 'failed', reason: 'timeout', billedSegments: 0, at: BASE + 4100, handedOff: false });
   const before = stats.allTime();
-  t.same(before, { accepted: 5, sent: 1, failed: 1, queued: 3, segments: 11, billedSegments: 1 });
+  t.same(before, { accepted: 5, sent: 1, failed: 1, cancelled: 0, queued: 3, segments: 11, billedSegments: 1 });
 
   const at = BASE + 60_000;
   const recovered = messages.recoverInterrupted(at);
@@ -328,7 +333,7 @@ t.test('recoverInterrupted: queued messages whose hand-off did not complete beco
   t.match(messages.get(sent.id), { status: 'sent', reason: null, updatedAt: BASE + 3100 });
   t.match(messages.get(failed.id), { status: 'failed', reason: 'timeout', updatedAt: BASE + 4100 });
 
-  t.same(stats.allTime(), { ...before, failed: before.failed + 2, queued: before.queued - 2 }, 'two more failed, nothing billed');
+  t.same(stats.allTime(), { ...before, failed: before.failed + 2, cancelled: 0, queued: before.queued - 2 }, 'two more failed, nothing billed');
   t.same(messages.recoverInterrupted(at + 1), [], 'a second run finds nothing');
   t.same(stats.allTime().failed, 3, 'and counts nothing');
 });
@@ -367,25 +372,29 @@ t.test('byIdempotencyKey finds a row by key; the key is unique; saveResponse sto
   t.equal(messages.count(), 2);
 });
 
-t.test('acceptedSince returns createdAt and segments, oldest first, strictly newer than the time', async (t) => {
+t.test('handoffsSince returns hand-off starts with segments and path, oldest first, strictly newer than the time', async (t) => {
   const { messages } = open(t);
   const a = newMsg({ createdAt: BASE, segments: 1 });
-  const b = newMsg({ createdAt: BASE + 1000, segments: 2 });
+  const b = newMsg({ createdAt: BASE + 1000, segments: 2, via: 'queue' });
   const c = newMsg({ createdAt: BASE + 2000, segments: 3 });
-  for (const m of [c, a, b]) messages.insertQueued(m);
-  messages.settle(b.id, { status: 'failed', reason: 'timeout', billedSegments: 0, at: BASE + 3000, handedOff: false });
+  const waiting = newMsg({ createdAt: BASE + 2500, segments: 4, via: 'queue' });
+  messages.insertStarted(a, BASE + 10);
+  messages.insertQueued(b);
+  messages.insertQueued(waiting);
+  t.equal(messages.markHandoffStarted(b.id, BASE + 1010), true);
+  t.equal(messages.markHandoffStarted(b.id, BASE + 1020), false, 'a hand-off starts once');
+  messages.insertStarted(c, BASE + 2010);
   messages.settle(c.id, { status: 'sent', reason: null, billedSegments: 3, at: BASE + 3000, handedOff: true });
-  t.same(messages.acceptedSince(BASE - 1), [
-    { createdAt: BASE, segments: 1 },
-    { createdAt: BASE + 1000, segments: 2 },
-    { createdAt: BASE + 2000, segments: 3 },
+  t.same(messages.handoffsSince(BASE - 1), [
+    { at: BASE + 10, segments: 1, via: 'sync' },
+    { at: BASE + 1010, segments: 2, via: 'queue' },
+    { at: BASE + 2010, segments: 3, via: 'sync' },
+  ], 'settled or not; never a message still waiting');
+  t.same(messages.handoffsSince(BASE + 10), [
+    { at: BASE + 1010, segments: 2, via: 'queue' },
+    { at: BASE + 2010, segments: 3, via: 'sync' },
   ]);
-  t.same(messages.acceptedSince(BASE), [
-    { createdAt: BASE + 1000, segments: 2 },
-    { createdAt: BASE + 2000, segments: 3 },
-  ]);
-  t.same(messages.acceptedSince(BASE + 1999), [{ createdAt: BASE + 2000, segments: 3 }]);
-  t.same(messages.acceptedSince(BASE + 2000), []);
+  t.same(messages.handoffsSince(BASE + 2010), []);
 });
 
 t.test('isStorageUnavailable classifies SQLite error codes', async (t) => {
@@ -453,13 +462,13 @@ t.test('stats: a day with nothing is all zeros; month sums that month only', asy
   put('2026-12-01', 11, 'failed'); // next month, first day
   put('2025-11-15', 13, 'sent'); // same month, other year
 
-  t.same(stats.month('2026-11'), { accepted: 4, sent: 2, failed: 1, queued: 1, segments: 10, billedSegments: 4 });
-  t.same(stats.month('2026-10'), { accepted: 1, sent: 1, failed: 0, queued: 0, segments: 7, billedSegments: 7 });
-  t.same(stats.month('2026-12'), { accepted: 1, sent: 0, failed: 1, queued: 0, segments: 11, billedSegments: 0 });
-  t.same(stats.month('2025-11'), { accepted: 1, sent: 1, failed: 0, queued: 0, segments: 13, billedSegments: 13 });
-  t.same(stats.day('2026-11-15'), { accepted: 2, sent: 0, failed: 1, queued: 1, segments: 6, billedSegments: 0 });
+  t.same(stats.month('2026-11'), { accepted: 4, sent: 2, failed: 1, cancelled: 0, queued: 1, segments: 10, billedSegments: 4 });
+  t.same(stats.month('2026-10'), { accepted: 1, sent: 1, failed: 0, cancelled: 0, queued: 0, segments: 7, billedSegments: 7 });
+  t.same(stats.month('2026-12'), { accepted: 1, sent: 0, failed: 1, cancelled: 0, queued: 0, segments: 11, billedSegments: 0 });
+  t.same(stats.month('2025-11'), { accepted: 1, sent: 1, failed: 0, cancelled: 0, queued: 0, segments: 13, billedSegments: 13 });
+  t.same(stats.day('2026-11-15'), { accepted: 2, sent: 0, failed: 1, cancelled: 0, queued: 1, segments: 6, billedSegments: 0 });
   t.same(stats.day('2026-11-16'), ZERO, 'a day with nothing, between busy days');
-  t.same(stats.allTime(), { accepted: 7, sent: 4, failed: 2, queued: 1, segments: 41, billedSegments: 24 });
+  t.same(stats.allTime(), { accepted: 7, sent: 4, failed: 2, cancelled: 0, queued: 1, segments: 41, billedSegments: 24 });
 });
 
 t.test('the day a message counts on is its statsDay, also when it settles later', async (t) => {

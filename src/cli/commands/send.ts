@@ -1,18 +1,25 @@
-// sms-gateway send <to> <message> [--sim N] [--json]: sends through the running gateway
-// on loopback with the stored key, through the same client LAN users get.
+// sms-gateway send <to> [<to> ...] <message> [--queue] [--at TIME] [--sim N] [--json]:
+// sends through the running gateway on loopback with the stored key, through the same
+// client LAN users get: one recipient synchronously (the answer says whether the phone
+// took it), or into the durable queue (several recipients, --queue, --at).
 import { loadConfig } from '../../core/config.js';
 import { LOOPBACK_URL } from '../../core/constants.js';
 import { createApiKeyFile } from '../../core/keys.js';
 import { createClient, GatewayError } from '../../client.js';
 import type { CommandContext } from '../context.js';
+import { parseWhen } from '../when.js';
 
-export const sendHelp = `Usage: sms-gateway send <to> <message> [--sim N] [--json]
+export const sendHelp = `Usage: sms-gateway send <to> [<to> ...] <message> [--queue] [--at TIME] [--sim N] [--json]
 
-Sends one SMS through the gateway running on this phone (${LOOPBACK_URL}).
-  <message>   the text; "-" reads it from standard input
+Sends SMS through the gateway running on this phone (${LOOPBACK_URL}).
+  <to>        a recipient; several (up to 100) go through the queue
+  <message>   the text (the last argument); "-" reads it from standard input
+  --queue     hand it to the gateway's queue (answers at once; sent at the pace)
+  --at TIME   queue it for later: HH:MM (the next such time here), or a date and time
+              such as 2026-11-23T07:30 (local) or 2026-11-23T07:30:00+01:00
   --sim N     1-based SIM slot (default: SMS_GATEWAY_DEFAULT_SIM)
   --json      print the gateway's JSON answer instead of a summary
-Waits out a rate limit by itself (up to 60 s). Exit 1 when the SMS was not sent.
+Without --queue: waits out a rate limit by itself (up to 60 s); exit 1 when not sent.
 `;
 
 async function readStdin(stdin: CommandContext['stdin']): Promise<string> {
@@ -25,24 +32,46 @@ export async function sendCommand(args: string[], ctx: CommandContext): Promise<
   const positional: string[] = [];
   let sim: number | undefined;
   let json = false;
+  let queued = false;
+  let at: Date | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--json') json = true;
-    else if (a === '--sim') {
+    else if (a === '--queue') queued = true;
+    else if (a === '--at') {
+      const when = parseWhen(args[++i] ?? '', new Date());
+      if (typeof when === 'string') return ctx.usage(`sms-gateway send: --at ${when}\n\n${sendHelp}`);
+      at = when;
+      queued = true;
+    } else if (a === '--sim') {
       const v = args[++i];
       if (!v || !/^[1-8]$/.test(v)) return ctx.usage(`sms-gateway send: --sim takes a slot number from 1 to 8\n\n${sendHelp}`);
       sim = Number(v);
     } else if (a.startsWith('--')) return ctx.usage(`sms-gateway send: unknown option ${a}\n\n${sendHelp}`);
     else positional.push(a);
   }
-  if (positional.length !== 2) return ctx.usage(sendHelp);
-  const [to, rawMessage] = positional as [string, string];
+  if (positional.length < 2) return ctx.usage(sendHelp);
+  const recipients = positional.slice(0, -1);
+  const rawMessage = positional.at(-1)!;
+  if (recipients.length > 1) queued = true;
   const message = rawMessage === '-' ? await readStdin(ctx.stdin) : rawMessage;
 
   const config = loadConfig(ctx.env);
   const client = createClient({ baseUrl: LOOPBACK_URL, apiKey: createApiKeyFile(config.home).current() });
+  const slot = sim !== undefined ? { simSlot: sim } : {};
   try {
-    const r = await client.send({ to, message, ...(sim !== undefined ? { simSlot: sim } : {}) });
+    if (queued) {
+      const records = await client.queue({ to: recipients.length === 1 ? recipients[0]! : recipients, message, ...slot, ...(at ? { sendAt: at } : {}) });
+      if (json) ctx.stdout.write(`${JSON.stringify(records)}\n`);
+      else {
+        const when = at ? ` for ${at.toISOString()}` : '';
+        ctx.stdout.write(`Queued ${records.length} message${records.length === 1 ? '' : 's'}${when}; the gateway sends them at its pace:\n`);
+        for (const r of records) ctx.stdout.write(`  ${r.id}  ${r.to}\n`);
+        ctx.stdout.write('See them with `sms-gateway queue`; cancel one with `sms-gateway queue cancel <id>`.\n');
+      }
+      return 0;
+    }
+    const r = await client.send({ to: recipients[0]!, message, ...slot });
     if (json) ctx.stdout.write(`${JSON.stringify(r)}\n`);
     else {
       ctx.stdout.write(
@@ -55,7 +84,7 @@ export async function sendCommand(args: string[], ctx: CommandContext): Promise<
     if (!(err instanceof GatewayError)) throw err;
     if (json) ctx.stdout.write(`${JSON.stringify({ status: err.status, code: err.code, message: err.message })}\n`);
     const hint = err.code === 'unreachable' ? ' (is `sms-gateway start` running?)' : '';
-    ctx.stderr.write(`sms-gateway: not sent: ${err.message}${hint}\n`);
+    ctx.stderr.write(`sms-gateway: not ${queued ? 'queued' : 'sent'}: ${err.message}${hint}\n`);
     return 1;
   }
 }

@@ -26,6 +26,12 @@ export function formatStatus(info: HostInfo, diag: Diagnostics): string {
     `  Uptime: ${formatDuration(g.uptimeSeconds)}`,
     `  Today:  ${t.sent} sent, ${t.failed} failed, ${t.queued} queued, ${t.billedSegments} segments billed (${info.counters.timeZone})`,
   ];
+  const q = diag.checks.queue?.value as { waiting?: number; paused?: boolean; nextAttemptAt?: string | null; oldestWaitingSince?: string | null } | undefined;
+  if (q && typeof q.waiting === 'number') {
+    const since = q.waiting > 0 && q.oldestWaitingSince ? `, the oldest since ${q.oldestWaitingSince}` : '';
+    const paused = q.paused ? `; PAUSED after a hung hand-off, next try at ${q.nextAttemptAt}` : '';
+    lines.push(`  Queue:  ${q.waiting} waiting${since}${paused}`);
+  }
   const problems = Object.entries(diag.checks).filter(([, c]) => c.status === 'degraded' || c.status === 'failing');
   if (problems.length === 0) lines.push('  Every check is ok.');
   else {

@@ -11,7 +11,7 @@ import { ensurePrivateDir } from '../../core/fs-util.js';
 import { findOnPath, type RunResult } from '../../device/termux.js';
 import { parseProps, parseTelephony, termuxApiInstalled } from '../../device/probes.js';
 import { ANDROID_SMS_LIMIT } from '../../status/diagnostics.js';
-import { BUDGET_SEGMENTS } from '../../sms/send-budget.js';
+import { BUDGET_SEGMENTS } from '../../sms/pacing.js';
 import type { Finding } from './report.js';
 
 const PKG_TERMUX_API = 'pkg install termux-api';

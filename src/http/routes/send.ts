@@ -1,24 +1,9 @@
 // POST /api/sms/send: JSON body (at most 16 KB), optional Idempotency-Key header.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ApiError } from '../../core/api-error.js';
 import type { SendService } from '../../sms/send.js';
+import { idempotencyKey } from '../idempotency-key.js';
 import { callerAddress } from '../local-network.js';
 import { COMMON_ERRORS, ErrorBodySchema, SendRequestSchema, SendResultSchema } from '../schemas.js';
-
-const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,128}$/;
-
-/** The request's Idempotency-Key: undefined when absent; 400 when repeated or malformed. */
-export function idempotencyKey(rawHeaders: string[]): string | undefined {
-  const values: string[] = [];
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    if (rawHeaders[i]!.toLowerCase() === 'idempotency-key') values.push(rawHeaders[i + 1]!);
-  }
-  if (values.length === 0) return undefined;
-  if (values.length > 1 || !IDEMPOTENCY_KEY.test(values[0]!)) {
-    throw new ApiError(400, 'invalid_request', 'Invalid request: Idempotency-Key must be one header of 1 to 128 printable ASCII characters.');
-  }
-  return values[0];
-}
 
 export function sendRoutes(service: SendService, bodyLimit: number): FastifyPluginAsyncZod {
   return async (app) => {
@@ -38,7 +23,7 @@ export function sendRoutes(service: SendService, bodyLimit: number): FastifyPlug
             413: ErrorBodySchema,
             415: ErrorBodySchema,
             502: ErrorBodySchema,
-            503: ErrorBodySchema,
+            503: ErrorBodySchema.describe('sms_disabled, storage_unavailable, or sender_busy (no hand-off slot in time: nothing recorded)'),
           },
         },
       },

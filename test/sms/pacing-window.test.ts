@@ -1,9 +1,35 @@
-// Tests the send budget (at most 60 segments in any rolling 60 s) and spacing (at least
-// 1 s between accepted sends), decisions.md "Send budget and spacing". Time only moves
+// The rolling window and spacing of the pacing, edge by edge (at most 60 segments in any
+// rolling 60 s, at least 1 s apart), decisions.md "Send budget and spacing", now counted at
+// hand-off time (second contract). Time only moves
 // through fakeClock().advance(); nothing sleeps.
 import t, { type Test } from 'tap';
-import { BUDGET_SEGMENTS, BUDGET_WINDOW_MS, SPACING_MS, createSendBudget } from '../../src/sms/send-budget.js';
+import { BUDGET_SEGMENTS, BUDGET_WINDOW_MS, SPACING_MS, createPacing } from '../../src/sms/pacing.js';
+import type { Clock } from '../../src/core/clock.js';
 import { fakeClock } from '../helper.js';
+
+/**
+ * The 0.1 budget's view of the pacing, for the synchronous path: these window and spacing
+ * cases were written for the send budget and hold unchanged for the pacing at hand-off.
+ */
+function createSendBudget(clock: Clock) {
+  const p = createPacing(clock, 60);
+  return {
+    check(segments: number) {
+      const spacing = p.spacingWaitMs();
+      const budget = p.budgetWaitMs(segments);
+      if (spacing <= 0 && budget <= 0) return { ok: true as const };
+      return budget > spacing
+        ? { ok: false as const, retryAfterMs: budget, because: 'budget' as const }
+        : { ok: false as const, retryAfterMs: spacing, because: 'spacing' as const };
+    },
+    record: (segments: number) => p.record(segments, false),
+    seed: (accepted: { ageMs: number; segments: number }[]) => p.seed(accepted.map((a) => ({ ...a, queued: false }))),
+    usage() {
+      const u = p.usage();
+      return { segmentsUsed: u.segmentsUsed, waitMs: u.waitMs };
+    },
+  };
+}
 
 t.test('the constants are the contract values', async (t) => {
   t.equal(BUDGET_SEGMENTS, 60);

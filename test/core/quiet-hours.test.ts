@@ -1,6 +1,6 @@
 // Quiet hours: parsing, and the time left in the window, across midnight and time zones.
 import t from 'tap';
-import { parseQuietHours, quietRemainingMs, type QuietHours } from '../../src/sms/quiet-hours.js';
+import { parseQuietHours, quietRemainingMs, type QuietHours } from '../../src/core/quiet-hours.js';
 
 const q = (raw: string) => parseQuietHours(raw) as QuietHours;
 const at = (iso: string) => Date.parse(iso);

@@ -1,0 +1,18 @@
+// The Idempotency-Key request header (POST /api/sms/send, POST /api/messages): absent, or
+// exactly one header of 1 to 128 printable ASCII characters; anything else is a 400.
+import { ApiError } from '../core/api-error.js';
+
+const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,128}$/;
+
+/** The request's Idempotency-Key: undefined when absent; 400 when repeated or malformed. */
+export function idempotencyKey(rawHeaders: string[]): string | undefined {
+  const values: string[] = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]!.toLowerCase() === 'idempotency-key') values.push(rawHeaders[i + 1]!);
+  }
+  if (values.length === 0) return undefined;
+  if (values.length > 1 || !IDEMPOTENCY_KEY.test(values[0]!)) {
+    throw new ApiError(400, 'invalid_request', 'Invalid request: Idempotency-Key must be one header of 1 to 128 printable ASCII characters.');
+  }
+  return values[0];
+}

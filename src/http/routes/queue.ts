@@ -1,0 +1,67 @@
+// POST /api/messages (queue 1 to 100 recipients, 202 at once; optional Idempotency-Key)
+// and DELETE /api/messages/:id (cancel a message whose hand-off has not started).
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ApiError } from '../../core/api-error.js';
+import type { Enqueue } from '../../sms/enqueue.js';
+import { idempotencyKey } from '../idempotency-key.js';
+import { callerAddress } from '../local-network.js';
+import {
+  COMMON_ERRORS,
+  ErrorBodySchema,
+  MessageParamsSchema,
+  MessageResponseSchema,
+  QueuedResponseSchema,
+  QueueRequestSchema,
+} from '../schemas.js';
+
+export function queueRoutes(enqueue: Enqueue, bodyLimit: number): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/api/messages',
+      {
+        bodyLimit,
+        schema: {
+          summary: 'Queue SMS (store-and-forward)',
+          description:
+            'Commits one queued record per recipient and answers 202 at once; the gateway hands them to the phone at the pace (1 s apart, at most 60 segments per minute shared with synchronous sends, SMS_GATEWAY_QUEUE_RATE for queued ones), after sendAt and outside quiet hours. A repeated Idempotency-Key returns the first answer and queues nothing.',
+          tags: ['sms'],
+          body: QueueRequestSchema,
+          response: {
+            202: QueuedResponseSchema,
+            ...COMMON_ERRORS,
+            413: ErrorBodySchema,
+            415: ErrorBodySchema,
+            503: ErrorBodySchema.describe('sms_disabled, storage_unavailable, or queue_full (10 000 waiting; Retry-After)'),
+          },
+        },
+      },
+      async (request, reply) => {
+        const outcome = await enqueue.accept(request.body, {
+          sourceIp: callerAddress(request),
+          idempotencyKey: idempotencyKey(request.raw.rawHeaders),
+        });
+        return reply.code(outcome.statusCode as 202).send(outcome.body as never);
+      },
+    );
+
+    app.delete(
+      '/api/messages/:id',
+      {
+        schema: {
+          summary: 'Cancel a queued message',
+          description: 'A queued message whose hand-off has not started becomes cancelled and is never handed off.',
+          tags: ['sms'],
+          params: MessageParamsSchema,
+          response: { 200: MessageResponseSchema, ...COMMON_ERRORS, 409: ErrorBodySchema },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        if (!id.startsWith('msg_')) {
+          throw new ApiError(400, 'invalid_request', 'Invalid request: a message id starts with msg_.');
+        }
+        return { success: true as const, data: enqueue.cancel(id) };
+      },
+    );
+  };
+}

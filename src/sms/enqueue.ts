@@ -1,0 +1,164 @@
+// The queued path: POST /api/messages accepts 1 to 100 recipients, an optional sendAt and
+// expiresAt, validates every part exactly as the send path does (any invalid part refuses
+// the whole request), commits one record per recipient in one transaction (with the answer,
+// for Idempotency-Key replays), and lets the lane pace them: 202 at once. DELETE
+// /api/messages/:id cancels a message whose hand-off has not started.
+import type { Logger } from 'pino';
+import { ApiError } from '../core/api-error.js';
+import type { Clock } from '../core/clock.js';
+import type { RuntimeInfo } from '../core/runtime.js';
+import type { Calendar } from '../core/time-zone.js';
+import type { MessageRecord } from '../store/message-record.js';
+import { toMessageRecord, type MessageRow, type MessageStore, type NewMessage } from '../store/messages.js';
+import { QUEUE_LIMIT, type QueueStore } from '../store/queue.js';
+import { createIdempotency, hashOf } from './idempotency.js';
+import type { Lane } from './lane.js';
+import { STORAGE_MESSAGE } from './send.js';
+import type { Settler } from './settle.js';
+import { isStorageUnavailable } from '../store/database.js';
+import type { SendOutcome } from './outcomes.js';
+import { newMessage, validateSend, type SimSlots } from './validation.js';
+
+export const MAX_RECIPIENTS = 100;
+export const MAX_SCHEDULE_MS = 30 * 24 * 3600_000;
+/** How long a caller refused with queue_full is asked to wait. */
+const QUEUE_FULL_RETRY_S = 60;
+
+export interface QueueRequest {
+  to: string | string[];
+  message: string;
+  simSlot?: number | undefined;
+  /** ISO 8601 with a zone (checked by the route's schema). */
+  sendAt?: string | undefined;
+  expiresAt?: string | undefined;
+}
+
+export interface EnqueueDeps extends SimSlots {
+  store: Pick<MessageStore, 'insertBatch' | 'byIdempotencyKey' | 'cancel' | 'get'>;
+  queue: Pick<QueueStore, 'summary'>;
+  lane: Pick<Lane, 'notify'>;
+  settler: Pick<Settler, 'storageFailed' | 'storageOk'>;
+  clock: Clock;
+  runtime: RuntimeInfo;
+  calendar: () => Calendar;
+  logger?: Logger | undefined;
+}
+
+const bad = (message: string) => new ApiError(400, 'invalid_request', `Invalid request: ${message}`);
+
+export function createEnqueue(deps: EnqueueDeps) {
+  const { clock, runtime, logger } = deps;
+  const idempotency = createIdempotency({
+    store: deps.store,
+    replay: (row: MessageRow) =>
+      row.responseStatus !== null && row.responseBody !== null
+        ? { statusCode: row.responseStatus, body: JSON.parse(row.responseBody) }
+        : { statusCode: 202, body: { success: true, data: [toMessageRecord(row)] } },
+  });
+
+  const times = (req: QueueRequest, now: number) => {
+    const sendAt = req.sendAt === undefined ? null : Date.parse(req.sendAt);
+    const expiresAt = req.expiresAt === undefined ? null : Date.parse(req.expiresAt);
+    if (sendAt !== null && sendAt - now > MAX_SCHEDULE_MS) {
+      throw bad('body.sendAt is more than 30 days ahead.');
+    }
+    if (expiresAt !== null && expiresAt <= Math.max(sendAt ?? now, now)) {
+      throw bad(`body.expiresAt must be later than ${sendAt !== null && sendAt > now ? 'sendAt' : 'now'}.`);
+    }
+    return { sendAt, expiresAt };
+  };
+
+  const accept = (req: QueueRequest, sourceIp: string, key: string | undefined, hash: string): SendOutcome => {
+    if (!runtime.smsEnabled) {
+      throw new ApiError(503, 'sms_disabled', 'Sending is switched off on this gateway (SMS_GATEWAY_SMS_ENABLED=false).');
+    }
+    const recipients = Array.isArray(req.to) ? req.to : [req.to];
+    const seen = new Map<string, number>();
+    const valid = recipients.map((to, i) => {
+      const where = Array.isArray(req.to) ? `body.to[${i}]` : 'body.to';
+      let v;
+      try {
+        v = validateSend({ to, message: req.message, simSlot: req.simSlot }, deps);
+      } catch (err) {
+        if (err instanceof ApiError) throw new ApiError(err.statusCode, err.code, err.message.replace('body.to', where));
+        throw err;
+      }
+      const twin = seen.get(v.number);
+      if (twin !== undefined) throw bad(`${where} is the same number as body.to[${twin}]; each recipient gets one message.`);
+      seen.set(v.number, i);
+      return { to, v };
+    });
+    const now = clock.now();
+    const { sendAt, expiresAt } = times(req, now);
+    const waiting = deps.queue.summary().count;
+    if (waiting + valid.length > QUEUE_LIMIT) {
+      throw new ApiError(
+        503,
+        'queue_full',
+        `The queue holds ${waiting} waiting messages (at most ${QUEUE_LIMIT}); nothing was queued. Retry when it has drained, or cancel waiting messages.`,
+        { retryAfterSeconds: QUEUE_FULL_RETRY_S },
+      );
+    }
+    const statsDay = deps.calendar().dayOf(now);
+    const rows: NewMessage[] = valid.map(({ to, v }, i) => ({
+      ...newMessage(v, {
+        to,
+        message: req.message,
+        sourceIp,
+        now,
+        statsDay,
+        idempotencyKey: i === 0 ? (key ?? null) : null,
+        requestHash: i === 0 && key ? hash : null,
+      }),
+      via: 'queue' as const,
+      sendAt,
+      expiresAt,
+    }));
+    let body: { success: true; data: MessageRecord[] } | undefined;
+    try {
+      deps.store.insertBatch(rows, (stored) => {
+        body = { success: true, data: stored.map(toMessageRecord) };
+        return { status: 202, body };
+      });
+      deps.settler.storageOk();
+    } catch (err) {
+      if (!isStorageUnavailable(err)) throw err;
+      deps.settler.storageFailed(err);
+      throw new ApiError(503, 'storage_unavailable', STORAGE_MESSAGE.replace('nothing was sent', 'nothing was queued'));
+    }
+    logger?.info({ ids: rows.map((r) => r.id), segments: rows[0]?.segments, sendAt }, 'sms queued');
+    deps.lane.notify();
+    return { statusCode: 202, body };
+  };
+
+  return {
+    accept(req: QueueRequest, ctx: { sourceIp: string; idempotencyKey?: string | undefined }): SendOutcome | Promise<SendOutcome> {
+      const key = ctx.idempotencyKey;
+      const hash = hashOf(['queue', req.to, req.message, req.simSlot ?? null, req.sendAt ?? null, req.expiresAt ?? null]);
+      if (key !== undefined) {
+        const earlier = idempotency.earlier(key, hash);
+        if (earlier !== undefined) return earlier;
+      }
+      return accept(req, ctx.sourceIp, key, hash);
+    },
+    /** queued (hand-off not started) -> cancelled; 404 unknown; 409 otherwise. */
+    cancel(id: string): MessageRecord {
+      const row = deps.store.cancel(id, clock.now());
+      if (row) {
+        logger?.info({ id }, 'queued message cancelled');
+        return toMessageRecord(row);
+      }
+      const current = deps.store.get(id);
+      if (!current) throw new ApiError(404, 'not_found', `No message ${id} in the history (it keeps the newest 1000 settled ones).`);
+      const why =
+        current.status === 'queued'
+          ? 'its hand-off to the phone has started'
+          : current.status === 'cancelled'
+            ? 'it is already cancelled'
+            : `it is already ${current.status}`;
+      throw new ApiError(409, 'not_cancellable', `Message ${id} cannot be cancelled: ${why}.`);
+    },
+  };
+}
+
+export type Enqueue = ReturnType<typeof createEnqueue>;

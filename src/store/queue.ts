@@ -1,0 +1,46 @@
+// The queue's view of the messages table: what waits for the hand-off lane (queued, hand-off
+// not started), in the lane's order (due_at = sendAt or acceptance, then acceptance), the
+// next expiry, and expiring what waited too long. Read through partial indexes, one row at
+// a time: 10 000 waiting messages are never loaded into memory.
+import type { Db } from './database.js';
+import { COLUMNS, type MessageRow } from './message-rows.js';
+import type { MessageStore } from './messages.js';
+
+/** At most this many messages may wait (decisions: 503 queue_full beyond it). */
+export const QUEUE_LIMIT = 10_000;
+
+const WAITING = `status = 'queued' AND handoff_started_at IS NULL`;
+
+export function createQueueStore(db: Db, messages: Pick<MessageStore, 'settle'>) {
+  const nextStmt = db.prepare(`SELECT ${COLUMNS} FROM messages WHERE ${WAITING} ORDER BY due_at, seq LIMIT 1`);
+  const nextExpiryStmt = db.prepare(
+    `SELECT MIN(expires_at) AS at FROM messages WHERE ${WAITING} AND expires_at IS NOT NULL`,
+  );
+  const expiredStmt = db.prepare(
+    `SELECT id FROM messages WHERE ${WAITING} AND expires_at IS NOT NULL AND expires_at <= @now ORDER BY expires_at LIMIT 500`,
+  );
+  const summaryStmt = db.prepare(`SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM messages WHERE ${WAITING}`);
+  const listStmt = db.prepare(`SELECT ${COLUMNS} FROM messages WHERE ${WAITING} ORDER BY due_at, seq LIMIT @limit OFFSET @offset`);
+
+  return {
+    /** The message the lane hands off next (it may not be due yet), or undefined. */
+    next: () => nextStmt.get() as MessageRow | undefined,
+    /** The earliest expiresAt among waiting messages, or null. */
+    nextExpiry: () => (nextExpiryStmt.get() as { at: number | null }).at,
+    /** Waiting messages past their expiresAt become failed/expired (an sms.failed event each). */
+    expireDue(now: number): string[] {
+      const ids = (expiredStmt.all({ now }) as { id: string }[]).map((r) => r.id);
+      return db.transaction(() =>
+        ids.filter((id) => messages.settle(id, { status: 'failed', reason: 'expired', billedSegments: 0, at: now, handedOff: false })),
+      )();
+    },
+    summary(): { count: number; oldestCreatedAt: number | null } {
+      const r = summaryStmt.get() as { count: number; oldest: number | null };
+      return { count: r.count, oldestCreatedAt: r.oldest };
+    },
+    /** Waiting messages in the lane's order, for `sms-gateway queue`. */
+    list: (limit: number, offset: number) => listStmt.all({ limit, offset }) as MessageRow[],
+  };
+}
+
+export type QueueStore = ReturnType<typeof createQueueStore>;
