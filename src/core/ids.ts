@@ -1,9 +1,27 @@
 // Ids: "<prefix>_" + 10 characters of time (ms, Crockford base32, so ids sort by
-// creation time) + 16 random characters. Messages use msg_, webhook events evt_.
+// creation time) + 16 random characters. Within one millisecond the random part counts
+// up from the last id (as monotonic ULIDs do), so ids also sort in the order they were
+// made: a 100-recipient request lists in the order given. Messages use msg_, events evt_.
 import { randomInt } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 export const MESSAGE_ID_PATTERN = /^msg_[0-9a-z]{26}$/;
+
+let lastTime = '';
+let lastRand: number[] = [];
+
+/** The random part after `prev`, or fresh digits when it would overflow. */
+function increment(prev: number[]): number[] | undefined {
+  const next = [...prev];
+  for (let i = next.length - 1; i >= 0; i--) {
+    if (next[i]! < 31) {
+      next[i]!++;
+      return next;
+    }
+    next[i] = 0;
+  }
+  return undefined;
+}
 
 export function newId(prefix: string, nowMs: number): string {
   let time = '';
@@ -12,9 +30,11 @@ export function newId(prefix: string, nowMs: number): string {
     time = ALPHABET[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  let rand = '';
-  for (let i = 0; i < 16; i++) rand += ALPHABET[randomInt(32)];
-  return `${prefix}_${time}${rand}`;
+  const counted = time === lastTime ? increment(lastRand) : undefined;
+  const rand = counted ?? Array.from({ length: 16 }, () => randomInt(32));
+  lastTime = time;
+  lastRand = rand;
+  return `${prefix}_${time}${rand.map((d) => ALPHABET[d]).join('')}`;
 }
 
 export const newMessageId = (nowMs: number) => newId('msg', nowMs);
