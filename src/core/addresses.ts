@@ -15,14 +15,32 @@ const ALLOWED_V4 = [
 const ALLOWED_V6 = ['::1/128', 'fc00::/7', 'fe80::/10'].map((cidr) => ipaddr.IPv6.parseCIDR(cidr));
 
 /**
- * The canonical form of a peer address: IPv4-mapped IPv6 unwrapped to IPv4, zone index
- * dropped. Undefined for anything that is not an IP address.
+ * The canonical form of a peer address: an IPv4-mapped IPv6 address (::ffff:a.b.c.d)
+ * unwrapped to IPv4, zone index dropped. Only the mapped form is unwrapped: an
+ * IPv4-compatible one (::a.b.c.d, deprecated) is a plain IPv6 address, outside every
+ * allowed range (ipaddr.process() would unwrap it too). Undefined for anything that is
+ * not an IP address.
  */
 export function canonicalAddress(raw: string | undefined): string | undefined {
   if (!raw) return undefined;
   const withoutZone = raw.split('%', 1)[0]!;
   if (!ipaddr.isValid(withoutZone)) return undefined;
-  return ipaddr.process(withoutZone).toString();
+  const addr = ipaddr.parse(dottedTailAsHex(withoutZone));
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) {
+    return (addr as ipaddr.IPv6).toIPv4Address().toString();
+  }
+  return addr.toString();
+}
+
+/**
+ * An IPv6 text with a dotted IPv4 tail, the tail written as two hex groups: ipaddr.js
+ * parses "::10.0.0.1" as if it were "::ffff:10.0.0.1", so the tail is converted first.
+ */
+function dottedTailAsHex(text: string): string {
+  const m = /^(.*:)(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (!m) return text;
+  const [a, b, c, d] = m.slice(2).map(Number) as [number, number, number, number];
+  return `${m[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
 }
 
 export function isLocalAddress(raw: string | undefined): boolean {

@@ -11,8 +11,12 @@ import type { Clock } from '../core/clock.js';
 export const RATE_PER_SECOND = 10;
 /** Bucket size: the steady rate plus a burst of 10 more within one second. */
 export const BUCKET_CAPACITY = 20;
-/** Buckets kept at most; a full (idle) bucket is the same as none, so those go first. */
-const MAX_BUCKETS = 10_000;
+/**
+ * Buckets kept at most. The Map is kept in least-recently-used order (a caller's bucket
+ * moves to the end on each request), so past the cap the caller unseen for longest is
+ * forgotten: O(1) per request and bounded memory, even under a flood of addresses.
+ */
+export const MAX_BUCKETS = 10_000;
 
 interface Bucket {
   tokens: number;
@@ -31,26 +35,16 @@ export function createTokenBucketStore(clock: Clock) {
     bucket.at = now;
   };
 
-  const prune = (now: number) => {
-    for (const [key, bucket] of buckets) {
-      refill(bucket, now);
-      if (bucket.tokens >= BUCKET_CAPACITY) buckets.delete(key);
-    }
-    // Still too many live buckets (a flood from many addresses): drop the oldest.
-    for (const key of buckets.keys()) {
-      if (buckets.size <= MAX_BUCKETS) break;
-      buckets.delete(key);
-    }
-  };
-
   const take = (key: string): { allowed: boolean; tokens: number; waitMs: number } => {
     const now = clock.monotonicMs();
     let bucket = buckets.get(key);
-    if (!bucket) {
-      if (buckets.size >= MAX_BUCKETS) prune(now);
+    if (bucket) {
+      buckets.delete(key); // re-inserted below: the Map's order is least recently used first
+    } else {
       bucket = { tokens: BUCKET_CAPACITY, at: now };
-      buckets.set(key, bucket);
+      if (buckets.size >= MAX_BUCKETS) buckets.delete(buckets.keys().next().value!);
     }
+    buckets.set(key, bucket);
     refill(bucket, now);
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;

@@ -27,12 +27,14 @@ import { statsRoutes } from '../http/routes/stats.js';
 import type { SendService } from '../sms/send.js';
 import type { Enqueue } from '../sms/enqueue.js';
 import { queueRoutes } from '../http/routes/queue.js';
+import { KEEP_ALIVE_MS, limitConnections, PARSER_OPTIONS } from '../http/connection-limits.js';
 import type { MessageStore } from '../store/messages.js';
 import type { StatsStore } from '../store/stats.js';
 import type { Calendar } from '../core/time-zone.js';
 import { deviceRoutes, type DeviceRoutesDeps } from '../http/routes/device.js';
 
 export const BODY_LIMIT = 16 * 1024;
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 export interface AppDeps {
   clock: Clock;
@@ -76,7 +78,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Slow or stalled clients must not hold the phone's sockets for long. Node enforces
     // these timeouts only when it checks its connections, every 30 s by default.
     requestTimeout: 15_000,
-    http: { headersTimeout: 10_000, connectionsCheckingInterval: 2_000 },
+    http: { headersTimeout: 10_000, connectionsCheckingInterval: 2_000, ...PARSER_OPTIONS },
+    keepAliveTimeout: KEEP_ALIVE_MS,
     clientErrorHandler: handleClientError,
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -84,8 +87,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   // JSON only: a text/plain body is 415, not a string handed to a route.
   app.removeContentTypeParser('text/plain');
+  // Strict UTF-8: a body with invalid bytes is a 400, never text with U+FFFD sent as an SMS.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    let text: string;
+    try {
+      text = STRICT_UTF8.decode(body as Buffer);
+    } catch {
+      done(new ApiError(400, 'invalid_request', 'Invalid request: the body is not valid UTF-8.'), undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
   installErrorHandling(app);
 
+  limitConnections(app);
   app.addHook('onRequest', localNetworkGuard);
   limiter = await registerRateLimit(app, deps.clock);
   app.addHook('onRequest', createBearerAuth(deps.apiKey));

@@ -31,6 +31,11 @@ export function validateSend(req: SendRequest, sims: SimSlots): ValidSend {
   if (req.message.trim() === '') {
     throw new ApiError(400, 'invalid_request', 'Invalid request: body.message is empty.');
   }
+  // Termux:API trims the text as Java does (every character up to U+0020): a message of
+  // only control characters or NUL would go out as an empty SMS.
+  if (!/[^\u0000-\u0020]/.test(req.message)) {
+    throw new ApiError(400, 'invalid_request', 'Invalid request: body.message has only control characters; the phone would send an empty SMS.');
+  }
   if (!req.message.isWellFormed()) {
     throw new ApiError(400, 'invalid_request', 'Invalid request: body.message contains a lone UTF-16 surrogate (broken emoji?).');
   }

@@ -6,7 +6,7 @@ import { statSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Clock } from '../core/clock.js';
-import type { Db } from '../store/database.js';
+import { databaseFileGone, type Db } from '../store/database.js';
 import type { Probes, Snapshot } from '../device/probes.js';
 import type { RuntimeInfo } from '../core/runtime.js';
 import type { SendHealth } from '../sms/settle.js';
@@ -215,8 +215,10 @@ export function createDiagnostics(deps: DiagnosticsDeps) {
       integrityCheckedAt: iso(integ.at),
       lastWriteError: h.storageError ? { code: h.storageError.code, at: iso(h.storageError.at) } : null,
     };
-    checks.database =
-      integ.result !== 'ok'
+    const gone = databaseFileGone(deps.db);
+    checks.database = gone
+      ? check('failing', { ...dbValue, fileDeleted: true }, 'gateway.db was deleted while the gateway runs: sends are refused (nothing would be kept). Restart the gateway (sv restart sms-gateway, or stop and start it); it makes a new database.')
+      : integ.result !== 'ok'
         ? check('failing', dbValue, 'The database is damaged: stop the gateway, back up gateway.db, and start again (a new one is made if you remove it).')
         : h.storageError
           ? check('failing', dbValue, `The database cannot be written (${h.storageError.code}): free some space on the phone; sends resume by themselves.`)

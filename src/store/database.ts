@@ -2,6 +2,7 @@
 // accepted message must survive a power cut), and numbered migrations run at start.
 // A schema newer than this code knows stops the start with a clear message.
 import Database from 'better-sqlite3';
+import { chmodSync, existsSync, statSync } from 'node:fs';
 import { MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
@@ -23,11 +24,35 @@ export function openDatabase(path: string): Db {
     // leave a large file behind (SQLite checkpoints every 1000 pages by itself).
     db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
     migrate(db);
+    // The owner's messages: readable by the owner only (the home is 0700 as well).
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
+    inodes.set(db, statSync(path).ino);
   } catch (err) {
     db.close();
     throw err;
   }
   return db;
+}
+
+const inodes = new WeakMap<Db, number>();
+
+/**
+ * True when the database file was deleted (or replaced) while the gateway runs: SQLite
+ * would go on writing to the unlinked file, and every write would vanish at the next start.
+ */
+export function databaseFileGone(db: Db): boolean {
+  const ino = inodes.get(db);
+  if (ino === undefined) return false;
+  try {
+    return statSync(db.name).ino !== ino;
+  } catch {
+    return true;
+  }
+}
+
+/** The error a write gets when the database file is gone (a storage outage: 503). */
+export function fileGoneError(): Error {
+  return Object.assign(new Error('gateway.db was deleted while the gateway runs'), { code: 'SQLITE_CANTOPEN_DELETED' });
 }
 
 export function schemaVersion(db: Db): number {

@@ -2,7 +2,7 @@
 // (a trigger prunes; a queued message is never pruned). Every status change and its
 // roll-up are one transaction. Internal columns (hand-off times, idempotency data) never
 // leave the store except through MessageRow.
-import type { Db } from './database.js';
+import { databaseFileGone, fileGoneError, type Db } from './database.js';
 import type { StatsStore } from './stats.js';
 import type { MessageStatus, Reason } from './message-record.js';
 import { COLUMNS, type MessageRow, type NewMessage } from './message-rows.js';
@@ -94,6 +94,7 @@ export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStore
   });
 
   const insertTx = db.transaction((ms: NewMessage[], handoffStartedAt: number | null) => {
+    if (databaseFileGone(db)) throw fileGoneError();
     for (const m of ms) {
       insertStmt.run({ via: 'sync', sendAt: null, expiresAt: null, ...m, handoffStartedAt });
       stats.bump(m.statsDay, { accepted: 1, segments: m.segments });

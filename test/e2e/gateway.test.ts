@@ -6,6 +6,7 @@ import { spawnSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, ROOT, holdPort8080, httpGet, startGateway, tempDir } from '../helper.js';
+import { acquireLock } from '../../src/core/lock.js';
 
 const cli = (args: string[], env: NodeJS.ProcessEnv) =>
   spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8', timeout: 20_000 });
@@ -95,7 +96,9 @@ t.test('the real process', async (t) => {
   await t.test('SIGTERM stops cleanly with exit 0 and releases the lock', async (t) => {
     gw.proc.kill('SIGTERM');
     t.equal(await gw.exited, 0);
-    t.equal(existsSync(join(home, 'gateway.lock')), false);
+    t.equal(existsSync(join(home, 'gateway.pid')), false, 'the pid file is gone');
+    const release = acquireLock(home); // the lock is free again
+    release();
   });
 });
 

@@ -193,6 +193,19 @@ t.test(
       t.equal(fromPrivate.status, 200, 'a private peer claiming a public address is served');
     });
 
+    await t.test("Node's parser never answers a public caller before the guard", async (t) => {
+      const tricks: [string, string][] = [
+        ['Expect: 100-continue', 'POST /api/sms/send HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10\r\nExpect: 100-continue\r\n\r\n'],
+        ['no Host header', 'GET /health HTTP/1.1\r\n\r\n'],
+        ['Expect: 999', 'GET /health HTTP/1.1\r\nHost: x\r\nExpect: 999\r\n\r\n'],
+      ];
+      for (const [name, raw] of tricks) {
+        const res = await inNamespace({ host: '203.0.113.1', localAddress: '203.0.113.2', raw });
+        t.match(res.raw, /^HTTP\/1\.1 403 [\s\S]*\r\n\r\n\{"error":"Forbidden: local network access only"\}$/, `${name}: the 403 and nothing else`);
+        t.notMatch(res.raw, /100 Continue|HTTP\/1\.1 417|HTTP\/1\.1 400/, name);
+      }
+    });
+
     await t.test('an unparsable request from a public address', async (t) => {
       const res = await inNamespace({ host: '203.0.113.1', localAddress: '203.0.113.2', raw: 'HELLO WORLD\r\n\r\n' });
       const status = /^HTTP\/1\.1 (\d{3}) /.exec(res.raw ?? '');

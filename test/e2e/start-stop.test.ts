@@ -4,6 +4,7 @@ import t from 'tap';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { holdPort8080, httpGet, startGateway, tempDir } from '../helper.js';
+import { acquireLock } from '../../src/core/lock.js';
 
 const STARTS = 20;
 
@@ -22,5 +23,6 @@ t.test(`${STARTS} starts and stops of the real process`, async (t) => {
     if (code !== 0) t.fail(`start ${i + 1} exited ${code}: ${gw.output().slice(-2000)}`);
   }
   t.same(exits, Array(STARTS).fill(0), 'every stop exited 0 (an abort is 134, or null with a signal)');
-  t.equal(existsSync(join(home, 'gateway.lock')), false, 'the lock is released');
+  t.equal(existsSync(join(home, 'gateway.pid')), false, 'the pid file is gone');
+  acquireLock(home)(); // and the lock is free: taken and released at once
 });

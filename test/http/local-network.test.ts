@@ -9,6 +9,7 @@ const allowed = [
   '100.64.0.0', '100.127.255.255', '169.254.0.0', '169.254.255.255',
   '::1', 'fc00::', 'fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'fe80::', 'febf:ffff:ffff:ffff:ffff:ffff:ffff:ffff',
   '::ffff:10.0.0.1', '::ffff:127.0.0.1', '::ffff:192.168.1.20', 'fe80::1%wlan0',
+  '0:0:0:0:0:ffff:10.0.0.1', '::FFFF:192.168.1.2',
 ];
 const refused = [
   '172.15.255.255', '172.32.0.0', '100.63.255.255', '100.128.0.0', '9.255.255.255', '11.0.0.0',
@@ -17,6 +18,8 @@ const refused = [
   '::ffff:8.8.8.8', '0.0.0.0', '::', '8.8.8.8', '1.1.1.1', '224.0.0.1', '255.255.255.255', 'ff02::1',
   '192.0.2.1', '198.51.100.1', '203.0.113.1', '2001:db8::1', '2606:4700::1111', '::2',
   '', 'not-an-ip', '999.1.1.1',
+  // IPv4-compatible IPv6 (::a.b.c.d) is not the mapped form: never unwrapped.
+  '::10.0.0.1', '::127.0.0.1', '::192.168.1.20', '0:0:0:0:0:0:10.0.0.1',
 ];
 
 t.test('every allowed range and its edges are allowed', async (t) => {
@@ -33,6 +36,7 @@ t.test('IPv4-mapped IPv6 is judged as IPv4', async (t) => {
   t.equal(canonicalAddress('::ffff:8.8.8.8'), '8.8.8.8');
   t.equal(canonicalAddress('fe80::1%eth0'), 'fe80::1');
   t.equal(canonicalAddress('nonsense'), undefined);
+  t.equal(canonicalAddress('::10.0.0.1'), '::a00:1', 'the IPv4-compatible form stays IPv6');
 });
 
 t.test('the guard answers 403 with the exact body on every route, /health included', async (t) => {

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { BUCKET_CAPACITY, createTokenBucketStore } from '../../src/http/rate-limit.js';
+import { BUCKET_CAPACITY, MAX_BUCKETS, createTokenBucketStore } from '../../src/http/rate-limit.js';
 import { fakeClock, testApp } from '../helper.js';
 
 t.test('a caller at a steady 10 requests per second is never refused', async (t) => {
@@ -57,7 +57,7 @@ t.test('failed key attempts count against the caller; a non-local caller never r
   t.pass('60 requests from a public address: all 403, never 429 or 401');
 });
 
-t.test('the bucket store refills at 10 per second and forgets idle callers', async (t) => {
+t.test('the bucket store refills at 10 per second', async (t) => {
   const clock = fakeClock();
   const store = createTokenBucketStore(clock);
   for (let i = 0; i < BUCKET_CAPACITY; i++) t.equal(store.take('a').allowed, true);
@@ -67,4 +67,22 @@ t.test('the bucket store refills at 10 per second and forgets idle callers', asy
   clock.advance(2000);
   t.equal(store.take('a').allowed, true);
   t.equal(store.size(), 1);
+});
+
+t.test('a flood of distinct addresses: bounded, O(1), the least recently seen caller is forgotten', async (t) => {
+  const clock = fakeClock();
+  const store = createTokenBucketStore(clock);
+  for (let i = 0; i < BUCKET_CAPACITY; i++) store.take('steady');
+  t.equal(store.take('steady').allowed, false, 'the steady caller has used its burst');
+  store.take('old');
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < MAX_BUCKETS * 3; i++) {
+    store.take(`flood-${i}`);
+    if (i % 1000 === 0) store.take('steady'); // it keeps coming: it stays remembered
+  }
+  const perRequestUs = Number(process.hrtime.bigint() - started) / 1000 / (MAX_BUCKETS * 3);
+  t.equal(store.size(), MAX_BUCKETS, 'never more buckets than the cap');
+  t.equal(store.take('steady').allowed, false, 'a recently seen caller keeps its (empty) bucket');
+  t.equal(store.take('old').allowed, true, 'the caller unseen for longest was forgotten (a fresh bucket)');
+  t.comment(`${perRequestUs.toFixed(2)} µs per request over ${MAX_BUCKETS * 3} addresses`);
 });

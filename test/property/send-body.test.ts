@@ -156,7 +156,8 @@ function expectNearValid(to: Field, message: Field, simSlot: Field, extra: boole
   if (typeof message.value !== 'string') invalid();
   else {
     const m = message.value;
-    if (m.trim() === '' || !m.isWellFormed()) invalid();
+    // Empty, whitespace or control characters only (Termux:API trims every char <= U+0020).
+    if (m.trim() === '' || !/[^\u0000-\u0020]/.test(m) || !m.isWellFormed()) invalid();
     else if (refSplit(m).parts.length > 60) codes.add('message_too_long');
   }
   if (codes.size > 0) return { codes, status: 400 };
@@ -316,7 +317,7 @@ t.test('Idempotency-Key: a repeat gets the same answer and no second hand-off', 
   const { app, auth, clock, handoffs } = await testApp(t);
   const caller = callerAddresses();
   let n = 0;
-  const message = fc.string({ unit: fc.oneof(gsmBasicChar, gsmExtChar, nonGsmBmpChar), minLength: 1, maxLength: 300 }).filter((m) => m.trim() !== '');
+  const message = fc.string({ unit: fc.oneof(gsmBasicChar, gsmExtChar, nonGsmBmpChar), minLength: 1, maxLength: 300 }).filter((m) => m.trim() !== '' && /[^\u0000-\u0020]/.test(m));
   await fc.assert(
     fc.asyncProperty(validTo(1), message, fc.boolean(), fc.string({ unit: wellFormedChar, minLength: 1, maxLength: 5 }), async (to, msg, changed, other) => {
       const key = `k-${n++}`;
