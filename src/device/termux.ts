@@ -53,6 +53,9 @@ export function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env): 
 }
 
 const PERMISSION_TEXT = /permission/i;
+/** A timeout timer this late means the process was frozen, not the command slow. */
+const FREEZE_LATE_MS = 500;
+const FREEZE_GRACE_MS = 1000;
 
 /** Recognizes Termux:API's {"error": "..."} answer. */
 export function termuxError(json: unknown): string | undefined {
@@ -128,10 +131,22 @@ export function runCommand(command: string, args: string[], opts: RunOptions): P
       }
     };
 
-    const timer = setTimeout(() => {
+    // A timer that fires late means this process was frozen (SIGSTOP, Android's freezer):
+    // the command may well have finished meanwhile, and its exit is still waiting in the
+    // event loop. Look once more after FREEZE_GRACE_MS before calling it a timeout.
+    const armedAt = performance.now();
+    let graced = false;
+    const onTimeout = () => {
+      const late = performance.now() - armedAt - opts.timeoutMs;
+      if (late > FREEZE_LATE_MS && !graced) {
+        graced = true;
+        timer = setTimeout(onTimeout, FREEZE_GRACE_MS);
+        return;
+      }
       killGroup();
       finish({ ok: false, failure: 'timeout', detail: `no answer within ${opts.timeoutMs} ms` });
-    }, opts.timeoutMs);
+    };
+    let timer = setTimeout(onTimeout, opts.timeoutMs);
 
     const out: Buffer[] = [];
     let outBytes = 0;

@@ -1,16 +1,24 @@
 // Turns new messages in the phone's inbox into sms.received webhook events. Termux:API
-// cannot push, so the inbox is polled (termux-sms-list) and compared with a watermark in
-// `meta` (the highest SMS-store _id already turned into an event). The events and the new
-// watermark are written in one transaction, so a crash neither loses nor repeats one.
-// The very first poll only records the watermark: old messages are never replayed.
+// cannot push, so the inbox is polled (termux-sms-list). What was announced is remembered
+// by key (SMS-store _id, received time and a hash of sender and text; the newest 5000 in
+// `inbox_seen`), so a new message that reuses a deleted message's _id is still announced,
+// whatever order the pages come in (termux-sms-list pages by date). An entry is new when
+// its key is unseen and its _id is above the watermark (the highest _id seen) or it was
+// received after the baseline. The very first poll only records the watermark and the
+// baseline time: old messages are never replayed. Events, keys and watermark are written
+// in one transaction, so a crash neither loses nor repeats one.
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import { listSms, localTimeToMs, type SmsEntry } from '../device/sms-list.js';
+import { createHash } from 'node:crypto';
 import type { Db } from '../store/database.js';
 import { makeEvent } from './events.js';
 import type { OutboxStore } from './outbox.js';
 
 export const WATERMARK_KEY = 'inbox_watermark';
+export const BASELINE_KEY = 'inbox_baseline_at';
+/** Announced keys kept (newest first); far more than one poll can read (MAX_PAGES x PAGE_SIZE). */
+export const SEEN_KEPT = 5000;
 export const PAGE_SIZE = 100;
 export const MAX_PAGES = 10;
 
@@ -61,12 +69,30 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
     `INSERT INTO meta (key, value) VALUES (@key, @value) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
   );
 
-  const readWatermark = (): number | null => {
-    const row = readStmt.get({ key: WATERMARK_KEY }) as { value: string } | undefined;
+  const seenStmt = db.prepare(`SELECT 1 FROM inbox_seen WHERE key = @key`);
+  const markSeenStmt = db.prepare(`INSERT OR IGNORE INTO inbox_seen (key, seen_at) VALUES (@key, @at)`);
+  const pruneSeenStmt = db.prepare(
+    `DELETE FROM inbox_seen WHERE key IN (SELECT key FROM inbox_seen ORDER BY seen_at DESC, rowid DESC LIMIT -1 OFFSET ${SEEN_KEPT})`,
+  );
+
+  const readNumber = (key: string): number | null => {
+    const row = readStmt.get({ key }) as { value: string } | undefined;
     if (!row) return null;
     const n = Number(row.value);
     // An unreadable value is treated like none: a fresh baseline rather than a replay.
     return Number.isSafeInteger(n) && n >= 0 ? n : null;
+  };
+  const readWatermark = () => readNumber(WATERMARK_KEY);
+
+  const keyOf = (e: SmsEntry) =>
+    `${e.id}|${e.received ?? ''}|${createHash('sha256').update(`${e.address}\u0000${e.body}`).digest('hex').slice(0, 16)}`;
+
+  /** New: never announced, and above the watermark or received after the baseline. */
+  const isNew = (e: SmsEntry, mark: number, baselineAt: number, tz: string) => {
+    if (seenStmt.get({ key: keyOf(e) })) return false;
+    if (e.id > mark) return true;
+    const at = localTimeToMs(e.received, tz);
+    return at !== null && at > baselineAt;
   };
 
   const state: InboxHealth = {
@@ -111,19 +137,31 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
       const highest = entries.reduce((m, e) => Math.max(m, e.id), 0);
       if (mark === null) {
         writeStmt.run({ key: WATERMARK_KEY, value: String(highest) });
+        writeStmt.run({ key: BASELINE_KEY, value: String(now) });
         return { watermark: highest, made: 0, baseline: true };
       }
-      const fresh = entries.filter((e) => e.id > mark).sort((a, b) => a.id - b.id);
-      for (const e of fresh) opts.outbox.enqueue(makeEvent('sms.received', eventData(e, tz), now), now);
-      const next = fresh.length > 0 ? fresh[fresh.length - 1]!.id : mark;
+      let baselineAt = readNumber(BASELINE_KEY);
+      if (baselineAt === null) {
+        // A home from 0.1 (watermark only): the baseline is now; nothing old is replayed.
+        baselineAt = now;
+        writeStmt.run({ key: BASELINE_KEY, value: String(now) });
+      }
+      const fresh = entries.filter((e) => isNew(e, mark, baselineAt, tz)).sort((a, b) => a.id - b.id);
+      for (const e of fresh) {
+        opts.outbox.enqueue(makeEvent('sms.received', eventData(e, tz), now), now);
+        markSeenStmt.run({ key: keyOf(e), at: now });
+      }
+      const next = Math.max(mark, ...fresh.map((e) => e.id));
       if (next !== mark) writeStmt.run({ key: WATERMARK_KEY, value: String(next) });
+      if (fresh.length > 0) pruneSeenStmt.run();
       return { watermark: next, made: fresh.length, baseline: false };
     })
     // IMMEDIATE: the watermark is read and then written; take the write lock first.
     .immediate;
 
   /** Newest pages first until one holds something already seen (or is short), at most MAX_PAGES. */
-  const fetchNew = async (mark: number | null): Promise<{ entries: SmsEntry[]; capped: boolean } | PollFailure> => {
+  const fetchNew = async (mark: number | null, tz: string): Promise<{ entries: SmsEntry[]; capped: boolean } | PollFailure> => {
+    const baselineAt = readNumber(BASELINE_KEY) ?? opts.clock.now();
     // Messages arriving between two page reads shift the pages: an entry may show up
     // twice, never be skipped. The map drops the duplicates.
     const byId = new Map<number, SmsEntry>();
@@ -132,7 +170,8 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
       if (!r.ok) return { kind: r.failure, detail: r.detail };
       // Only received messages, whatever else an older Termux:API or a filter lets through.
       for (const e of r.entries) if (e.type === 'inbox') byId.set(e.id, e);
-      const allNew = mark !== null && r.entries.length >= PAGE_SIZE && r.entries.every((e) => e.id > mark);
+      // Pages come newest first by date: a page that is all new may have more below it.
+      const allNew = mark !== null && r.entries.length >= PAGE_SIZE && r.entries.every((e) => isNew(e, mark, baselineAt, tz));
       if (!allNew) return { entries: [...byId.values()], capped: false };
     }
     return { entries: [...byId.values()], capped: true };
@@ -151,13 +190,14 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
 
   const poll = async (): Promise<void> => {
     try {
-      const fetched = await fetchNew(readWatermark());
+      const tz = opts.timeZone();
+      const fetched = await fetchNew(readWatermark(), tz);
       if ('kind' in fetched) {
         fail(fetched, opts.clock.now());
         return;
       }
       const now = opts.clock.now();
-      const result = commit(fetched.entries, now, opts.timeZone());
+      const result = commit(fetched.entries, now, tz);
       if (state.consecutiveFailures > 0) logger?.info({ after: state.consecutiveFailures }, 'inbox poll works again');
       state.lastOk = true;
       state.consecutiveFailures = 0;

@@ -30,7 +30,8 @@ import { createSendService } from '../sms/send.js';
 import { createEnqueue } from '../sms/enqueue.js';
 import { createConfirmer } from '../sms/confirmation.js';
 import type { Sender } from '../sms/senders.js';
-import { createOutboxStore, createWebhookDelivery } from '../events/outbox.js';
+import { createOutboxStore } from '../events/outbox.js';
+import { createWebhookDelivery } from '../events/delivery.js';
 import { makeEvent } from '../events/events.js';
 import { createInboxWatcher } from '../events/inbox-watcher.js';
 import { createHostInfo, type HostInfoDeps } from '../status/host-info.js';
@@ -143,6 +144,8 @@ function composeServices(deps: ComposeDeps) {
     /** Stops the background work (step 4); the database stays open. */
     async stop(graceMs?: number) {
       await Promise.all([lane.stop(graceMs), delivery.stop(), confirmer?.stop(), inbox?.stop()]);
+      settler.flush(); // a last try for outcomes the disk refused
+      settler.stop();
     },
   };
 }

@@ -27,7 +27,7 @@ export interface SendServiceDeps extends SimSlots {
   store: Pick<MessageStore, 'byIdempotencyKey'>;
   lane: Pick<Lane, 'submit' | 'pendingSyncSegments'>;
   pacing: Pick<Pacing, 'budgetWaitMs'>;
-  settler: Pick<Settler, 'outcomeOf' | 'storageFailed' | 'storageOk'>;
+  settler: Pick<Settler, 'outcomeOf' | 'storageFailed' | 'storageOk' | 'unwrittenOutcome'>;
   clock: Clock;
   runtime: RuntimeInfo;
   calendar: () => Calendar;
@@ -46,8 +46,10 @@ export function createSendService(deps: SendServiceDeps) {
 
   const idempotency = createIdempotency({
     store: deps.store,
-    /** A stored answer, or one rebuilt from the record (a 0.1 row, or a lost answer write). */
+    /** The outcome not yet written, a stored answer, or one rebuilt from the record (a 0.1 row). */
     replay(row: MessageRow) {
+      const unwritten = deps.settler.unwrittenOutcome(row.id);
+      if (unwritten) return unwritten;
       if (row.responseStatus !== null && row.responseBody !== null) {
         return { statusCode: row.responseStatus, body: JSON.parse(row.responseBody) };
       }

@@ -1,7 +1,8 @@
 // After a hand-off (either path): the record becomes sent or failed (or, in real mode,
 // waits for the sent-box confirmation), the synchronous answer is stored for
 // Idempotency-Key replays, and the send health that diagnostics shows is updated. A write
-// that fails here never changes what happened: it is logged and shown as a storage error.
+// that fails here never changes what happened: the outcome is kept in memory, replays
+// answer from it, and it is written as soon as the disk allows (tried every 30 s).
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import type { RuntimeInfo } from '../core/runtime.js';
@@ -30,8 +31,14 @@ export interface SettlerDeps {
   logger?: Logger | undefined;
 }
 
+/** How often outcomes that could not be written are tried again. */
+export const REWRITE_EVERY_MS = 30_000;
+
 export function createSettler(deps: SettlerDeps) {
   const { store, clock, runtime, logger } = deps;
+  /** Outcomes of hand-offs whose record could not be written yet, by message id. */
+  const unwritten = new Map<string, Handed>();
+  let retry: NodeJS.Timeout | undefined;
   const health: SendHealth = {
     lastHandoffAt: null,
     lastHandoffOk: null,
@@ -49,12 +56,14 @@ export function createSettler(deps: SettlerDeps) {
   const outcomeOf = ({ row, result }: Handed): SendOutcome =>
     result.ok ? { statusCode: 200, body: resultBody(row, runtime.mode) } : failureOutcome(row, result.reason, result.detail);
 
-  return {
+  const api = {
     health: (): Readonly<SendHealth> => health,
     outcomeOf,
     storageFailed,
+    /** A write just succeeded: write what waits too, and clear the error once nothing does. */
     storageOk() {
-      health.storageError = null;
+      if (unwritten.size > 0) api.flush();
+      if (unwritten.size === 0) health.storageError = null;
     },
     settle(h: Handed): void {
       const { row, result, at } = h;
@@ -66,31 +75,72 @@ export function createSettler(deps: SettlerDeps) {
         health.lastFailureReason = result.reason;
         health.lastFailureAt = at;
       }
-      const confirmLater = result.ok && deps.confirmer !== undefined;
-      try {
-        if (confirmLater) store.markHandedOff(row.id, at);
-        else {
-          store.settle(row.id, {
-            status: result.ok ? 'sent' : 'failed',
-            reason: result.ok ? null : result.reason,
-            billedSegments: result.ok && runtime.mode === 'real' ? row.segments : 0,
-            at,
-            handedOff: result.ok,
-          });
-        }
-        if (row.via === 'sync') {
-          const outcome = outcomeOf(h);
-          store.saveResponse(row.id, outcome.statusCode, outcome.body);
-        }
-        if (confirmLater) deps.confirmer!.track(row.id);
-      } catch (err) {
-        // The hand-off happened (or failed) whatever the disk says: answer truthfully.
-        storageFailed(err);
-        logger?.error({ id: row.id, err }, 'could not record the hand-off result');
+      if (!write(h)) {
+        unwritten.set(row.id, h);
+        scheduleRetry();
       }
       logger?.info({ id: row.id, via: row.via, reason: result.ok ? null : result.reason }, result.ok ? 'sms handed off' : 'sms hand-off failed');
     },
+    /** The answer of a hand-off whose record is not written yet (for Idempotency-Key replays). */
+    unwrittenOutcome(id: string): SendOutcome | undefined {
+      const h = unwritten.get(id);
+      return h ? outcomeOf(h) : undefined;
+    },
+    /** Tries the unwritten outcomes again now; returns how many are still unwritten. */
+    flush(): number {
+      for (const [id, h] of unwritten) if (write(h)) unwritten.delete(id);
+      if (unwritten.size === 0) health.storageError = null;
+      return unwritten.size;
+    },
+    stop() {
+      clearTimeout(retry);
+      retry = undefined;
+    },
   };
+  return api;
+
+  /** The record of a finished hand-off; false when the disk refused (nothing changed then). */
+  function write(h: Handed): boolean {
+    const { row, result, at } = h;
+    const confirmLater = result.ok && deps.confirmer !== undefined;
+    try {
+      if (confirmLater) store.markHandedOff(row.id, at);
+      else {
+        store.settle(row.id, {
+          status: result.ok ? 'sent' : 'failed',
+          reason: result.ok ? null : result.reason,
+          billedSegments: result.ok && runtime.mode === 'real' ? row.segments : 0,
+          at,
+          handedOff: result.ok,
+        });
+      }
+      if (row.via === 'sync') {
+        const outcome = outcomeOf(h);
+        store.saveResponse(row.id, outcome.statusCode, outcome.body);
+      }
+      if (confirmLater) deps.confirmer!.track(row.id);
+      return true;
+    } catch (err) {
+      // The hand-off happened (or failed) whatever the disk says: answer truthfully.
+      storageFailed(err);
+      logger?.error({ id: row.id, err }, 'could not record the hand-off result; kept, and written when the disk allows');
+      return false;
+    }
+  }
+
+  function scheduleRetry() {
+    if (retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      let left = unwritten.size;
+      try {
+        left = api.flush();
+      } finally {
+        if (left > 0) scheduleRetry();
+      }
+    }, REWRITE_EVERY_MS);
+    retry.unref?.();
+  }
 }
 
 export type Settler = ReturnType<typeof createSettler>;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Clock } from '../core/clock.js';
 import { databaseFileGone, type Db } from '../store/database.js';
+import { redactUrl } from '../core/redact.js';
 import type { Probes, Snapshot } from '../device/probes.js';
 import type { RuntimeInfo } from '../core/runtime.js';
 import type { SendHealth } from '../sms/settle.js';
@@ -120,7 +121,7 @@ export function webhooksCheck(targets: TargetStatus[], inbox: Readonly<InboxHeal
   const value = {
     pending: targets.reduce((n, t) => n + t.pending, 0),
     targets: targets.map((t) => ({
-      url: t.url,
+      url: redactUrl(t.url),
       disabled: t.disabled,
       pending: t.pending,
       delivered: t.delivered,
@@ -140,11 +141,11 @@ export function webhooksCheck(targets: TargetStatus[], inbox: Readonly<InboxHeal
   };
   const off = targets.find((t) => t.disabled);
   if (off) {
-    return check('degraded', value, `${off.url} answered 410 Gone and was switched off: fix the receiver, then run \`sms-gateway webhook test\` to switch it back on.`);
+    return check('degraded', value, `${redactUrl(off.url)} answered 410 Gone and was switched off: fix the receiver, then run \`sms-gateway webhook test\` to switch it back on.`);
   }
   const failing = targets.find((t) => t.pending > 0 && t.lastErrorAt !== null && (t.lastSuccessAt === null || t.lastErrorAt > t.lastSuccessAt));
   if (failing) {
-    return check('degraded', value, `Deliveries to ${failing.url} fail (${failing.lastError}); events are kept and retried for 24 hours.`);
+    return check('degraded', value, `Deliveries to ${redactUrl(failing.url)} fail (${failing.lastError}); events are kept and retried for 24 hours.`);
   }
   if (inbox && inbox.lastOk === false) {
     const hint = inbox.lastError?.startsWith('permission_denied')

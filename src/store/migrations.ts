@@ -157,4 +157,13 @@ export const MIGRATIONS: string[] = [
 
   ALTER TABLE daily_stats ADD COLUMN cancelled INTEGER NOT NULL DEFAULT 0;
   `,
+  `
+  -- 0.2: what the inbox watcher announced, by key (SMS-store _id, received time, a hash of
+  -- sender and text), so a new message reusing a deleted one's _id is still announced.
+  CREATE TABLE inbox_seen (
+    key TEXT PRIMARY KEY,
+    seen_at INTEGER NOT NULL
+  );
+  CREATE INDEX inbox_seen_newest ON inbox_seen (seen_at DESC);
+  `,
 ];

@@ -97,3 +97,17 @@ t.test('an input that cannot be prepared runs nothing and says why', async (t) =
   t.match(r, { ok: false, failure: 'api_error', detail: /could not prepare the input for termux-sms-send \(ENOENT\); nothing was run/ });
   t.equal(fake.calls('termux-sms-send').length, 0);
 });
+
+t.test('a process frozen past the timeout while the command finished: its exit counts, not the timer', async (t) => {
+  const fake = fakeTermux(t, ['termux-sms-send']);
+  const running = runCommand('termux-sms-send', ['-n', '1'], { timeoutMs: 300, expect: 'none', input: 'x', env: fake.env });
+  // The event loop is blocked for 1.5 s (as when Android freezes the process): the fake
+  // finishes meanwhile, and the 300 ms timer is overdue when the loop runs again.
+  const until = Date.now() + 1500;
+  while (Date.now() < until) {
+    // frozen
+  }
+  const r = await running;
+  t.equal(r.ok, true, `the command's own exit 0 decides (${JSON.stringify(r)})`);
+  t.equal(fake.calls('termux-sms-send').length, 1);
+});

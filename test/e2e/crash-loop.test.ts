@@ -53,9 +53,19 @@ t.test('20 rounds of kill -9 during paced sends', async (t) => {
   // A last, clean start: recovery runs, confirmations settle (no sms-list: unconfirmed).
   const gw = await startGateway(t, env, caller);
   const auth = { authorization: `Bearer ${key}` };
-  let page = { data: [] as { id: string; body: string; status: string; reason: string | null }[], pagination: { total: 0 } };
+  type Rec = { id: string; body: string; status: string; reason: string | null };
+  /** Every message in the history, page by page (not only the first 100). */
+  const everything = async (): Promise<Rec[]> => {
+    const all: Rec[] = [];
+    for (let offset = 0; ; offset += 100) {
+      const p = JSON.parse((await httpGet(`/api/messages?limit=100&offset=${offset}`, auth, caller)).body);
+      all.push(...p.data);
+      if (!p.pagination.hasNext) return all;
+    }
+  };
+  let page = { data: [] as Rec[] };
   for (let i = 0; i < 150; i++) {
-    page = JSON.parse((await httpGet('/api/messages?limit=100', auth, caller)).body);
+    page = { data: await everything() };
     if (!page.data.some((m) => m.status === 'queued')) break;
     await sleep(100);
   }
@@ -73,6 +83,7 @@ t.test('20 rounds of kill -9 during paced sends', async (t) => {
   t.same(handedTexts.filter((x) => !recorded.has(x)), [], 'every hand-off belongs to a recorded message');
   const interrupted = page.data.filter((m) => m.reason === 'interrupted').length;
   t.comment(`${page.data.length} recorded, ${handedTexts.length} handed off, ${interrupted} interrupted`);
+  t.ok(interrupted > 0, `some kills landed during a hand-off (${interrupted} interrupted): the test saw the case it is about`);
 
   gw.proc.kill('SIGTERM');
   t.equal(await gw.exited, 0);

@@ -30,20 +30,21 @@ t.test('nothing secret reaches the log', async (t) => {
     bodies.push(text);
     if (i === 1) fake.mode('termux-sms-send', 'permission');
     if (i === 2) fake.mode('termux-sms-send', 'ok');
-    await post(keys.at(-1)!, { to: '+4915112345678', message: text }, { 'idempotency-key': `idem-${i}` });
+    const res = await post(keys.at(-1)!, { to: '+4915112345678', message: text }, { 'idempotency-key': `idem-${i}` });
+    t.equal(res.status, i === 1 ? 502 : 200, `send ${i} answered as expected (the log then has something to hide)`);
     await sleep(1050);
   }
   bodies.push('BAD-JSON-SECRET-TEXT');
-  await post(keys.at(-1)!, '{"to":"1234","message":"BAD-JSON-SECRET-TEXT"');
+  t.equal((await post(keys.at(-1)!, '{"to":"1234","message":"BAD-JSON-SECRET-TEXT"')).status, 400);
   bodies.push('OVERSIZED-SECRET-TEXT');
-  await post(keys.at(-1)!, { to: '1234', message: `OVERSIZED-SECRET-TEXT${'x'.repeat(20_000)}` });
-  await post('sk_local_wrongwrongwrongwrongwrongwrong', { to: '1234', message: 'x' });
+  t.equal((await post(keys.at(-1)!, { to: '1234', message: `OVERSIZED-SECRET-TEXT${'x'.repeat(20_000)}` })).status, 413);
+  t.equal((await post('sk_local_wrongwrongwrongwrongwrongwrong', { to: '1234', message: 'x' })).status, 401);
   await httpGet('/api/nothing-here', { authorization: `Bearer ${keys.at(-1)}` }, caller);
   keys.push(cli('key', 'rotate'));
   secrets.push(cli('webhook', 'rotate'));
   bodies.push('AFTER-ROTATION-SECRET-TEXT');
-  await post(keys.at(-1)!, { to: '+4915112345678', message: 'AFTER-ROTATION-SECRET-TEXT' });
-  await post(keys[0]!, { to: '+4915112345678', message: 'x' }); // the old key: 401
+  t.equal((await post(keys.at(-1)!, { to: '+4915112345678', message: 'AFTER-ROTATION-SECRET-TEXT' })).status, 200);
+  t.equal((await post(keys[0]!, { to: '+4915112345678', message: 'x' })).status, 401, 'the old key');
   // An inbound SMS arrives; events are delivered (the first try of each fails).
   fake.output('termux-sms-list', JSON.stringify([
     { threadid: 1, type: 'inbox', read: false, address: '+4915100000009', number: '+4915100000009', received: '2026-11-21 10:00:00', body: 'INBOUND-SECRET-TEXT-0', _id: 1 },

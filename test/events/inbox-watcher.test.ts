@@ -435,3 +435,46 @@ t.test('only inbox entries become events, whatever else the list holds', async (
   await w.pollOnce();
   t.same(ctx.events().map((e) => e.event.data.body), ['a real one']);
 });
+
+t.test('a new message that reuses a deleted message\'s _id is announced, once', async (t) => {
+  const c = setup(t);
+  c.setInbox(OLD);
+  const w = c.watcher();
+  await w.pollOnce(); // baseline: 107
+  // 107 is deleted; Android gives the next message the freed _id 107 again.
+  const reused = sms(107, '2026-11-21 14:00:00', 'new text, old id', '+4917000000009');
+  c.setInbox([OLD[0]!, OLD[1]!, reused]);
+  await w.pollOnce();
+  await w.pollOnce();
+  t.same(c.events().map((e) => [e.event.data.smsId, e.event.data.body]), [[107, 'new text, old id']], 'announced once');
+  t.equal(c.watermarkRow(), '107');
+});
+
+t.test('pages in date order with ids out of order: every new message once, no old one', async (t) => {
+  const c = setup(t);
+  c.setInbox(OLD);
+  const w = c.watcher();
+  await w.pollOnce();
+  // Newest first by date, as termux-sms-list returns them; the ids do not follow the dates.
+  c.setInbox([
+    sms(105, '2026-11-21 15:00:00', 'newest, low id'),
+    sms(120, '2026-11-21 14:30:00', 'middle'),
+    sms(102, '2026-11-21 14:00:00', 'oldest new, lowest id'),
+    ...OLD,
+  ]);
+  await w.pollOnce();
+  await w.pollOnce();
+  t.same(c.events().map((e) => e.event.data.body).sort(), ['middle', 'newest, low id', 'oldest new, lowest id']);
+});
+
+t.test('a home from 0.1 (watermark only): nothing old is replayed, new messages still come', async (t) => {
+  const c = setup(t);
+  c.db.prepare(`INSERT INTO meta (key, value) VALUES ('inbox_watermark', '107')`).run();
+  c.setInbox([sms(99, '2026-11-19 08:00:00', 'very old, below the watermark'), ...OLD]);
+  const w = c.watcher();
+  await w.pollOnce();
+  t.same(c.events(), [], 'no replay');
+  c.setInbox([sms(108, '2026-11-21 14:00:00', 'after the upgrade'), ...OLD]);
+  await w.pollOnce();
+  t.same(c.events().map((e) => e.event.data.smsId), [108]);
+});

@@ -19,6 +19,7 @@ t.test('history: newest first, pages, status filter, exact pagination', async (t
   t.same(second.data.map((m: { body: string }) => m.body), ['m4', 'm3', 'm2', 'm1', 'm0']);
   const failed = (await get('/api/messages?status=failed&limit=100')).json();
   t.equal(failed.pagination.total, 8);
+  t.equal(failed.data.length, 8, 'every failed one is on the page');
   t.ok(failed.data.every((m: { status: string; reason: string }) => m.status === 'failed' && m.reason === 'timeout'));
   const sent = (await get('/api/messages?status=sent&limit=5&offset=15')).json();
   t.same(sent.pagination, { limit: 5, offset: 15, total: 17, hasNext: false });

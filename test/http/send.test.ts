@@ -1,7 +1,5 @@
 // POST /api/sms/send through the real hooks, with a recording sender and a fake clock.
 import t from 'tap';
-import { chmodSync } from 'node:fs';
-import { join } from 'node:path';
 import { testApp, recordingSender } from '../helper.js';
 import { MESSAGE_ID_PATTERN } from '../../src/core/ids.js';
 
@@ -330,5 +328,3 @@ t.test('the OpenAPI document describes the send route and the history', async (t
   t.ok(doc.paths['/api/stats'].get.responses['200']);
 });
 
-void chmodSync;
-void join;

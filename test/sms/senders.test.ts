@@ -1,8 +1,7 @@
 // The termux sender against a fake termux-sms-send on PATH: the real spawn, stdin,
 // timeout and parse code runs; the fake records argv and stdin byte for byte.
 import t from 'tap';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { runCommand } from '../../src/device/termux.js';
 import { createTermuxSender, termuxSmsArgs } from '../../src/sms/senders.js';
 import { fakeTermux } from '../helper.js';
 
@@ -35,8 +34,15 @@ t.test('the text arrives byte-exact on stdin and never in argv', async (t) => {
     t.same(calls[i]!.argv, ['-n', '+15551234567', '-s', '0'], `argv for ${JSON.stringify(text)}`);
     t.equal(calls[i]!.stdin.toString('utf8'), text, `stdin for ${JSON.stringify(text)}`);
   });
-  t.equal(existsSync(join(process.cwd(), 'pwned')), false, 'nothing was run through a shell');
-  t.equal(existsSync(join(fake.state, 'pwned')), false);
+});
+
+t.test('argv elements reach the command literally: no shell ever expands them', async (t) => {
+  const fake = fakeTermux(t, ['termux-sms-send']);
+  const hostileArgs = ['-n', '$(touch pwned)', '-s', '`id` ; echo *'];
+  await runCommand('termux-sms-send', hostileArgs, { timeoutMs: 5000, expect: 'none', input: 'x', env: fake.env });
+  // Through a shell, $(...) and `...` would have run (and left nothing in argv) and * would
+  // have listed files: the recorded argv would differ.
+  t.same(fake.calls('termux-sms-send')[0]!.argv, hostileArgs);
 });
 
 t.test('simSlot 2 becomes -s 1', async (t) => {

@@ -2,7 +2,7 @@
 import t from 'tap';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { testApp } from '../helper.js';
+import { recordingSender, testApp } from '../helper.js';
 import { WAL_SIZE_LIMIT } from '../../src/store/database.js';
 
 const to = '12345';
@@ -72,4 +72,28 @@ t.test('the WAL is bounded', async (t) => {
   insert.run('last', 'y');
   const after = statSync(join(home, 'gateway.db-wal')).size;
   t.ok(after <= WAL_SIZE_LIMIT, `cut back to ${after} bytes after a checkpoint`);
+});
+
+t.test('the disk fails during a hand-off: the answer stays true, replays say the same, the record is written later', async (t) => {
+  let app: Awaited<ReturnType<typeof testApp>> | undefined;
+  const { sender } = recordingSender(() => {
+    app!.db.pragma('query_only = ON'); // the disk refuses writes while the SMS goes out
+    return { ok: true };
+  });
+  app = await testApp(t, { sender });
+  const { send, db, services, get } = app;
+  const first = await send({ to, message: 'it went out' }, { 'idempotency-key': 'disk' });
+  t.equal(first.statusCode, 200, 'the SMS went out: 200');
+  const replay = await send({ to, message: 'it went out' }, { 'idempotency-key': 'disk' });
+  t.equal(replay.statusCode, 200, 'a replay says the same, not 502 interrupted');
+  t.same(replay.json(), first.json());
+  const id = first.json().messageId;
+  t.match(services.messages.get(id), { status: 'queued', handedOffAt: null }, 'not written yet');
+  t.equal((await get('/api/diagnostics')).json().data.checks.database.status, 'failing');
+  db.pragma('query_only = OFF');
+  t.equal(services.settler.flush(), 0, 'written once the disk allows');
+  t.match(services.messages.get(id), { status: 'sent', reason: null });
+  t.equal(services.messages.recoverInterrupted(Date.now()).length, 0, 'nothing for a restart to call interrupted');
+  t.same((await send({ to, message: 'it went out' }, { 'idempotency-key': 'disk' })).json(), first.json());
+  t.equal((await get('/api/diagnostics')).json().data.checks.database.status, 'ok');
 });
