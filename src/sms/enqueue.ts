@@ -13,7 +13,7 @@ import { toMessageRecord, type MessageRow, type MessageStore, type NewMessage } 
 import { QUEUE_LIMIT, type QueueStore } from '../store/queue.js';
 import { createIdempotency, hashOf } from './idempotency.js';
 import type { Lane } from './lane.js';
-import { STORAGE_MESSAGE } from './send.js';
+import { storageMessage } from './reasons.js';
 import type { Settler } from './settle.js';
 import { isStorageUnavailable } from '../store/database.js';
 import type { SendOutcome } from './outcomes.js';
@@ -124,7 +124,7 @@ export function createEnqueue(deps: EnqueueDeps) {
     } catch (err) {
       if (!isStorageUnavailable(err)) throw err;
       deps.settler.storageFailed(err);
-      throw new ApiError(503, 'storage_unavailable', STORAGE_MESSAGE.replace('nothing was sent', 'nothing was queued'));
+      throw new ApiError(503, 'storage_unavailable', storageMessage('queued'));
     }
     logger?.info({ ids: rows.map((r) => r.id), segments: rows[0]?.segments, sendAt }, 'sms queued');
     deps.lane.notify();

@@ -25,7 +25,6 @@ export function pauseMs(consecutiveTimeouts: number): number {
 
 export interface SyncJob {
   row: NewMessage;
-  segments: number;
 }
 
 /** What a finished hand-off reports to its settler. */
@@ -136,7 +135,7 @@ export function createLane(deps: LaneDeps) {
       // Synchronous sends first: they take the next slot.
       const w = waiters[0];
       if (w) {
-        const wait = pacing.syncWaitMs(w.job.segments);
+        const wait = pacing.syncWaitMs(w.job.row.segments);
         if (wait > 0) {
           schedule(wait);
           return count;
@@ -225,7 +224,7 @@ export function createLane(deps: LaneDeps) {
       });
     },
     /** Segments of synchronous sends waiting for their slot. */
-    pendingSyncSegments: () => waiters.reduce((s, w) => s + w.job.segments, 0),
+    pendingSyncSegments: () => waiters.reduce((s, w) => s + w.job.row.segments, 0),
     state(): QueueState {
       const mono = clock.monotonicMs();
       const paused = pauseUntil > mono;

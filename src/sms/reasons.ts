@@ -20,3 +20,8 @@ export const REASON_HINTS: Record<Reason, string> = {
 export function failureMessage(reason: Reason, detail?: string): string {
   return `The SMS was not sent (${reason}${detail ? `: ${detail}` : ''}). ${REASON_HINTS[reason]}`;
 }
+
+/** The 503 storage_unavailable message: what did not happen, and that it recovers by itself. */
+export function storageMessage(notDone: 'sent' | 'queued'): string {
+  return `The gateway cannot write its database (disk full, read-only, or deleted?); nothing was ${notDone}. Free some space on the phone; the gateway recovers by itself (a deleted database needs a restart).`;
+}

@@ -13,15 +13,13 @@ import type { MessageRow, MessageStore } from '../store/messages.js';
 import { createIdempotency, requestHash } from './idempotency.js';
 import { SYNC_SLOT_WAIT_MS, type Lane } from './lane.js';
 import { failureOutcome, resultBody, type SendOutcome } from './outcomes.js';
+import { storageMessage } from './reasons.js';
 import { BUDGET_SEGMENTS, SPACING_MS, type Pacing } from './pacing.js';
 import type { Settler } from './settle.js';
 import { newMessage, validateSend, type SendRequest, type SimSlots } from './validation.js';
 
 export type { SendOutcome, SendResult } from './outcomes.js';
 export type { SendRequest } from './validation.js';
-
-export const STORAGE_MESSAGE =
-  'The gateway cannot write its database (disk full or read-only?); nothing was sent. Free some space on the phone; the gateway recovers by itself.';
 
 export interface SendServiceDeps extends SimSlots {
   store: Pick<MessageStore, 'byIdempotencyKey'>;
@@ -87,13 +85,13 @@ export function createSendService(deps: SendServiceDeps) {
       requestHash: key ? hash : null,
     });
     const id = row.id;
-    const outcome = await deps.lane.submit({ segments: v.seg.segments, row });
+    const outcome = await deps.lane.submit({ row });
     if (!outcome.started) {
       lastAccepted = previous; // a refused request consumes nothing
       if (outcome.why === 'storage') {
         if (!isStorageUnavailable(outcome.error)) throw outcome.error;
         deps.settler.storageFailed(outcome.error);
-        throw new ApiError(503, 'storage_unavailable', STORAGE_MESSAGE);
+        throw new ApiError(503, 'storage_unavailable', storageMessage('sent'));
       }
       const seconds = Math.ceil(SYNC_SLOT_WAIT_MS / 1000);
       logger?.warn({ segments: v.seg.segments }, 'synchronous send refused: no hand-off slot in time');

@@ -231,6 +231,9 @@ t.test('a timed-out hand-off fails that message and pauses the queue: 30 s, 1, 2
   t.match((await c.get(`/api/messages/${ids[0]}`)).json().data, { status: 'failed', reason: 'timeout' }, 'the hung one fails, never resent');
   const diag = async () => (await c.get('/api/diagnostics')).json().data.checks.queue;
   t.match(await diag(), { status: 'degraded', value: { waiting: 9, paused: true, consecutiveTimeouts: 1 } });
+  const paused = (await diag()).value;
+  t.equal(paused.nextAttemptAt, new Date(c.clock.now() + 30_000).toISOString(), 'the next try, 30 s on');
+  t.equal(paused.oldestWaitingSince, new Date(c.clock.now()).toISOString(), 'waiting since acceptance');
   await c.run(29_000, 1000);
   t.equal(c.log.length, 1, 'paused for 30 s: the rest stay queued and untouched');
   t.same(await Promise.all(ids.slice(1).map(c.status)), Array(9).fill('queued'));
@@ -266,3 +269,20 @@ t.test('a restart rebuilds the pacing from the last minute of hand-offs', async 
   t.equal(c.log.length, 30, 'the queue rate still holds after the rebuild');
   t.equal(c.services.pacing.usage().queuedSegmentsUsed, 30);
 });
+
+t.test('events and stats treat a queued message like a synchronous one: sms.sent, counted on the day it was accepted', async (t) => {
+  const c = await setup(t, { webhook: true, start: Date.UTC(2026, 10, 22, 23, 0, 0) });
+  const sendAt = new Date(Date.UTC(2026, 10, 23, 8, 0, 0)).toISOString(); // the next day (UTC)
+  const id = (await c.queue({ to: '+15551110000', message: 'tomorrow morning', sendAt })).json().data[0].id;
+  await c.run(9 * 3600_000 + 60_000, 60_000);
+  t.equal(c.log.length, 1);
+  const events = c.db.prepare(`SELECT type, body FROM webhook_events`).all() as { type: string; body: string }[];
+  t.match(
+    events.filter((e) => e.type === 'sms.sent').map((e) => JSON.parse(e.body).data),
+    [{ id, status: 'sent', sendAt, expiresAt: null }],
+    'one sms.sent event, with the queue fields',
+  );
+  t.match(c.services.stats.day('2026-11-22'), { accepted: 1, sent: 1, queued: 0 }, 'counted on the day it was accepted');
+  t.match(c.services.stats.day('2026-11-23'), { accepted: 0, sent: 0 });
+});
+
