@@ -35,6 +35,11 @@ export interface RunOptions {
   /** Output beyond this is cut off (protects memory from a runaway command). */
   maxOutputBytes?: number;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Called right after the spawn with the child's pid, which is also its process group's
+   * id (the group outlives this process if it dies: the caller may record it to clean up).
+   */
+  onSpawn?: (pid: number) => void;
 }
 
 /** Finds an executable on PATH without running anything. */
@@ -158,6 +163,14 @@ export function runCommand(command: string, args: string[], opts: RunOptions): P
     child.stderr!.on('data', (chunk: Buffer) => {
       if (errText.length < 2000) errText += chunk.toString('utf8');
     });
+
+    if (child.pid !== undefined && opts.onSpawn) {
+      try {
+        opts.onSpawn(child.pid);
+      } catch {
+        // the caller's bookkeeping never stops the command
+      }
+    }
 
     child.on('error', (err: NodeJS.ErrnoException) => {
       finish(

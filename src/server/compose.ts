@@ -6,7 +6,9 @@
 //   0. the first round of device probes (in the background)
 //   1. sync the webhook targets with SMS_GATEWAY_WEBHOOK_URLS (before 2: the events of
 //      the messages settled there go to today's targets)
-//   2. settle messages a crash interrupted (failed/interrupted, never resent)
+//   2. messages a crash interrupted during their hand-off: end what is left of the hand-off's
+//      process group (same boot only), then, in real mode, look for them in the phone's sent
+//      box (src/sms/confirmation.ts); otherwise failed/interrupted. Never resent.
 //   3. seed the pacing from the hand-offs of the last minute (a restart resets nothing)
 //   (the real process listens here, so no request arrives before 1-3)
 //   4. background work: the lane (queued messages waiting from before), pending
@@ -18,6 +20,8 @@ import type { SecretFile } from '../core/keys.js';
 import type { RuntimeInfo } from '../core/runtime.js';
 import type { Calendar } from '../core/time-zone.js';
 import type { Probes } from '../device/probes.js';
+import { killLeftover, type LeftoverResult } from '../device/process-groups.js';
+import type { ProcessGroup } from '../core/process-group.js';
 import type { Db } from '../store/database.js';
 import { createMessageStore, toMessageRecord } from '../store/messages.js';
 import { createStatsStore } from '../store/stats.js';
@@ -68,6 +72,10 @@ export interface ComposeDeps {
   webhookTimeoutMs?: number;
   random?: () => number;
   interfaces?: HostInfoDeps['interfaces'];
+  /** This boot's id (src/device/process-groups.ts): a hand-off group is ended only in its own boot. */
+  bootId?: string | null;
+  /** Ends what is left of an interrupted hand-off (tests replace it). */
+  endLeftover?: (group: ProcessGroup) => LeftoverResult;
 }
 
 /** The send, store and event parts (what routes, status and tests reach into). */
@@ -201,7 +209,23 @@ export async function composeGateway(deps: ComposeDeps) {
   const restore = () => {
     services.outbox.syncTargets(deps.webhookUrls ?? []);
     const now = clock.now();
-    const interrupted = services.messages.recoverInterrupted(now);
+    const unfinished = services.messages.unfinishedHandoffs();
+    const endLeftover = deps.endLeftover ?? ((g: ProcessGroup) => killLeftover(g, { bootId: deps.bootId ?? null }));
+    for (const { row, group } of unfinished) {
+      if (!group) continue;
+      const result = endLeftover(group);
+      deps.logger?.info({ id: row.id, pgid: group.pgid, result }, 'an interrupted hand-off\'s process group');
+    }
+    // Real mode: a hand-off that began may have reached the phone; its sent box tells.
+    const lookFor = services.confirmer ? unfinished.filter((u) => u.row.handoffStartedAt !== null).map((u) => u.row) : [];
+    services.confirmer?.adopt(lookFor);
+    if (lookFor.length > 0) {
+      deps.logger?.warn({ ids: lookFor.map((r) => r.id) }, 'hand-offs interrupted by a stop: looking for them in the phone\'s SMS store');
+    }
+    const interrupted = services.messages.settleInterrupted(
+      unfinished.filter((u) => !lookFor.includes(u.row)).map((u) => u.row.id),
+      now,
+    );
     if (interrupted.length > 0) {
       deps.logger?.warn(
         { ids: interrupted.map((r) => r.id) },

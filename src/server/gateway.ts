@@ -20,6 +20,7 @@ import { findOnPath } from '../device/termux.js';
 import { createProbes, type Probes } from '../device/probes.js';
 import { openDatabase } from '../store/database.js';
 import { createSimulatedSender, createTermuxSender } from '../sms/senders.js';
+import { currentBootId } from '../device/process-groups.js';
 import { createWebhookSecretFile } from '../events/signing.js';
 import { composeGateway, type Services } from './compose.js';
 
@@ -92,6 +93,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       if (!c) calendars.set(tz, (c = createCalendar(tz)));
       return c;
     };
+    const bootId = currentBootId();
     const webhookSecret = createWebhookSecretFile(config.home);
     webhookSecret.current(); // generated on first start
     const gateway = await composeGateway({
@@ -100,7 +102,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       runtime,
       sender:
         mode === 'real'
-          ? createTermuxSender({ timeoutMs: config.sendTimeoutMs, env })
+          ? createTermuxSender({ timeoutMs: config.sendTimeoutMs, env, bootId })
           : createSimulatedSender(config.simulation),
       probes,
       calendar,
@@ -117,6 +119,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       queueRate: config.queueRate,
       quietHours: config.quietHours,
       deviceEnv: env,
+      bootId,
     });
     const { app } = gateway;
 

@@ -3,7 +3,10 @@
 // 2 minutes: found as sent -> sent; found as failed -> failed/not_in_sent_box; not found
 // in time, or the store cannot be read -> sent/unconfirmed. The state that matters (queued
 // with handed_off_at set) is in the database, so a restart resumes the pending checks.
-// One termux-sms-list call serves every message due at that moment.
+// A hand-off a crash interrupted (begun, never finished) is looked for the same way for
+// RECOVERY_WINDOW_MS after the start: found as sent -> sent; as failed -> failed; still in
+// the phone's outbox -> sent/unconfirmed (Android has it); not found, or the store cannot
+// be read -> failed/interrupted. One termux-sms-list call serves every message due then.
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import { listSms, localTimeToMs, sameNumber, type SmsEntry } from '../device/sms-list.js';
@@ -12,10 +15,23 @@ import type { MessageRow, MessageStore, Settlement } from '../store/messages.js'
 export const CONFIRM_WINDOW_MS = 120_000;
 /** When to look, counted from the hand-off. */
 const CHECK_AT_MS = [5_000, 15_000, 30_000, 60_000, 90_000, CONFIRM_WINDOW_MS];
+/**
+ * An interrupted hand-off's process group was ended at the start, so whatever reached the
+ * phone is in its SMS store within seconds (as outbox, then sent or failed).
+ */
+export const RECOVERY_WINDOW_MS = 30_000;
+const RECOVERY_CHECK_AT_MS = [5_000, 15_000, RECOVERY_WINDOW_MS];
 /** The phone's clock and ours may differ a little; a match must not be older than this. */
 const CLOCK_SLACK_MS = 5 * 60_000;
 const ERROR_PAUSE_MS = 30_000;
 const OUTGOING_TYPES = new Set(['sent', 'failed', 'outbox', 'queued', '']);
+
+interface Pending {
+  since: number;
+  checks: number;
+  /** An interrupted hand-off (not found: failed/interrupted), not a successful one. */
+  recovering: boolean;
+}
 
 export interface ConfirmerOptions {
   store: MessageStore;
@@ -29,23 +45,31 @@ export interface ConfirmerOptions {
 
 export function createConfirmer(opts: ConfirmerOptions) {
   const list = opts.list ?? listSms;
-  const pending = new Map<string, { handedOffAt: number; checks: number }>();
+  /** By message id: since when it is looked for, how often it was, and why. */
+  const pending = new Map<string, Pending>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;
   /** After a failed round (e.g. the database cannot be written), wait before the next. */
   let pauseUntil = 0;
 
-  const nextAt = (p: { handedOffAt: number; checks: number }) =>
-    p.handedOffAt + (CHECK_AT_MS[Math.min(p.checks, CHECK_AT_MS.length - 1)] ?? CONFIRM_WINDOW_MS);
+  const checksOf = (p: Pending) => (p.recovering ? RECOVERY_CHECK_AT_MS : CHECK_AT_MS);
+  const nextAt = (p: Pending) => {
+    const at = checksOf(p);
+    return p.since + (at[Math.min(p.checks, at.length - 1)] ?? CONFIRM_WINDOW_MS);
+  };
+  const windowEnd = (p: Pending) => p.since + (p.recovering ? RECOVERY_WINDOW_MS : CONFIRM_WINDOW_MS);
 
-  const settle = (row: MessageRow, s: Omit<Settlement, 'at' | 'handedOff'>) => {
-    opts.store.settle(row.id, { ...s, at: opts.clock.now(), handedOff: true });
+  const settle = (row: MessageRow, s: Omit<Settlement, 'at' | 'handedOff'>, handedOff = true) => {
+    opts.store.settle(row.id, { ...s, at: opts.clock.now(), handedOff });
     pending.delete(row.id);
     opts.logger?.info({ id: row.id, status: s.status, reason: s.reason }, 'sms confirmation settled');
   };
 
   const unconfirmed = (row: MessageRow) => settle(row, { status: 'sent', reason: 'unconfirmed', billedSegments: row.segments });
+  /** Not found: a hand-off that reported success is unconfirmed; an interrupted one did not happen. */
+  const notFound = (row: MessageRow, p: Pending) =>
+    p.recovering ? settle(row, { status: 'failed', reason: 'interrupted', billedSegments: 0 }, false) : unconfirmed(row);
 
   /** The oldest unclaimed outgoing store entry that is this message. */
   const match = (row: MessageRow, entries: SmsEntry[], claimed: Set<number>, tz: string) =>
@@ -73,11 +97,11 @@ export function createConfirmer(opts: ConfirmerOptions) {
         continue;
       }
       p.checks++;
-      const expired = opts.clock.now() >= p.handedOffAt + CONFIRM_WINDOW_MS;
+      const expired = opts.clock.now() >= windowEnd(p);
       if (!result.ok) {
         // A store that cannot be read now (missing, no permission) will not be readable in a
         // minute either; a hang or an odd answer may be passing.
-        if (result.failure === 'not_found' || result.failure === 'permission_denied' || expired) unconfirmed(row);
+        if (result.failure === 'not_found' || result.failure === 'permission_denied' || expired) notFound(row, p);
         continue;
       }
       const found = match(row, result.entries, claimed, tz);
@@ -88,7 +112,10 @@ export function createConfirmer(opts: ConfirmerOptions) {
         claimed.add(found.id);
         settle(row, { status: 'failed', reason: 'not_in_sent_box', billedSegments: 0, smsStoreId: found.id });
       } else if (expired) {
-        unconfirmed(row);
+        // Still in the phone's outbox: Android has it and sends it.
+        if (found) claimed.add(found.id);
+        if (found) settle(row, { status: 'sent', reason: 'unconfirmed', billedSegments: row.segments, smsStoreId: found.id });
+        else notFound(row, p);
       }
     }
   };
@@ -117,14 +144,24 @@ export function createConfirmer(opts: ConfirmerOptions) {
     track(id: string) {
       const row = opts.store.get(id);
       if (!row || row.handedOffAt === null) return;
-      pending.set(id, { handedOffAt: row.handedOffAt, checks: 0 });
+      pending.set(id, { since: row.handedOffAt, checks: 0, recovering: false });
       if (!running) schedule();
     },
+    /**
+     * At start, before the lane runs: hand-offs a crash interrupted (their process groups
+     * already ended) are looked for from now on, for RECOVERY_WINDOW_MS.
+     */
+    adopt(rows: MessageRow[]) {
+      const now = opts.clock.now();
+      for (const row of rows) pending.set(row.id, { since: now, checks: 0, recovering: true });
+    },
+    /** True while an interrupted hand-off's outcome is still being looked for. */
+    recovering: (id: string) => pending.get(id)?.recovering === true,
     /** Resumes the checks of messages handed off before a restart. */
     start() {
       stopped = false;
       for (const row of opts.store.awaitingConfirmation()) {
-        pending.set(row.id, { handedOffAt: row.handedOffAt!, checks: 0 });
+        pending.set(row.id, { since: row.handedOffAt!, checks: 0, recovering: false });
       }
       schedule();
     },

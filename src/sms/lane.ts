@@ -2,10 +2,11 @@
 // here, one at a time, under the pacing rules. Synchronous sends wait in memory for the
 // next slot (bounded: a send that cannot start within SYNC_SLOT_WAIT_MS is refused, never
 // recorded); queued messages wait in the messages table, in order of sendAt (null =
-// acceptance) then acceptance. Before each hand-off its start is committed, so a crash
-// during it ends failed/interrupted and the message is never handed off twice. A hand-off
-// that times out pauses the queue (30 s, then 1, 2, 4 ... up to 10 minutes) until one
-// succeeds. A timer runs only while something waits; nothing in memory is the truth.
+// acceptance) then acceptance. Before each hand-off its start is committed, so a message
+// a crash interrupts is never handed off twice; its process group is recorded as it starts,
+// so the next start can end what is left of it and settle it through the sent box. A
+// hand-off that times out pauses the queue (30 s, then 1, 2, 4 ... up to 10 minutes) until
+// one succeeds. A timer runs only while something waits; nothing in memory is the truth.
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import type { MessageRow, MessageStore, NewMessage } from '../store/messages.js';
@@ -37,7 +38,7 @@ export interface Handed {
 }
 
 export interface LaneDeps {
-  store: Pick<MessageStore, 'insertStarted' | 'markHandoffStarted'>;
+  store: Pick<MessageStore, 'insertStarted' | 'markHandoffStarted' | 'recordHandoffProcess'>;
   queue: QueueStore;
   pacing: Pacing;
   sender: Sender;
@@ -109,7 +110,19 @@ export function createLane(deps: LaneDeps) {
     let result: HandoffResult;
     let error: unknown;
     try {
-      result = await sender.send({ number: row.sendTo, text: row.body, simSlot: row.simSlot });
+      result = await sender.send(
+        { number: row.sendTo, text: row.body, simSlot: row.simSlot },
+        {
+          // Kept with the message so a start after a crash can end what is left of it.
+          onStarted: (group) => {
+            try {
+              store.recordHandoffProcess(row.id, group);
+            } catch (err) {
+              deps.logger?.warn({ id: row.id, err }, 'could not record the hand-off process');
+            }
+          },
+        },
+      );
     } catch (err) {
       error = err;
       result = { ok: false, reason: 'termux_api_error', detail: 'internal error' };

@@ -11,6 +11,7 @@ import type { Calendar } from '../core/time-zone.js';
 import { isStorageUnavailable } from '../store/database.js';
 import type { MessageRow, MessageStore } from '../store/messages.js';
 import { createIdempotency, requestHash } from './idempotency.js';
+import { RECOVERY_WINDOW_MS } from './confirmation.js';
 import { SYNC_SLOT_WAIT_MS, type Lane } from './lane.js';
 import { failureOutcome, resultBody, type SendOutcome } from './outcomes.js';
 import { storageMessage } from './reasons.js';
@@ -52,6 +53,16 @@ export function createSendService(deps: SendServiceDeps) {
         return { statusCode: row.responseStatus, body: JSON.parse(row.responseBody) };
       }
       if (row.handedOffAt !== null) return { statusCode: 200, body: resultBody(row, runtime.mode) };
+      if (row.status === 'queued') {
+        // Its hand-off was interrupted by a restart; the phone's sent box is being read.
+        const seconds = Math.ceil(RECOVERY_WINDOW_MS / 1000);
+        throw new ApiError(
+          503,
+          'sender_busy',
+          `The gateway restarted while handing this message to the phone; it is looking for it in the phone's SMS store. Repeat this request (same Idempotency-Key) in ${seconds} s for its outcome; it is never sent twice.`,
+          { retryAfterSeconds: seconds, messageId: row.id },
+        );
+      }
       return failureOutcome(row, row.reason ?? 'interrupted');
     },
   });

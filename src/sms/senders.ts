@@ -3,6 +3,7 @@
 // echo it, reading a leading "-" as an option and expanding backslashes). The simulated
 // sender touches no radio.
 import { runCommand } from '../device/termux.js';
+import { describeGroup, type ProcessGroup } from '../device/process-groups.js';
 import type { Simulation } from '../core/runtime.js';
 import type { Reason } from '../store/message-record.js';
 
@@ -15,8 +16,13 @@ export interface Handoff {
 
 export type HandoffResult = { ok: true } | { ok: false; reason: Reason; detail: string };
 
+export interface HandoffHooks {
+  /** The hand-off's process group, as soon as it runs (recorded so a next start can end it). */
+  onStarted?(group: ProcessGroup): void;
+}
+
 export interface Sender {
-  send(h: Handoff): Promise<HandoffResult>;
+  send(h: Handoff, hooks?: HandoffHooks): Promise<HandoffResult>;
 }
 
 export function termuxSmsArgs(h: Handoff): string[] {
@@ -24,13 +30,15 @@ export function termuxSmsArgs(h: Handoff): string[] {
   return ['-n', h.number, '-s', String(h.simSlot - 1)];
 }
 
-export function createTermuxSender(opts: { timeoutMs: number; env?: NodeJS.ProcessEnv }): Sender {
+export function createTermuxSender(opts: { timeoutMs: number; env?: NodeJS.ProcessEnv; bootId?: string | null }): Sender {
+  const bootId = opts.bootId ?? null;
   return {
-    async send(h) {
+    async send(h, hooks) {
       const r = await runCommand('termux-sms-send', termuxSmsArgs(h), {
         timeoutMs: opts.timeoutMs,
         input: h.text,
         expect: 'none',
+        ...(hooks?.onStarted ? { onSpawn: (pid: number) => hooks.onStarted!(describeGroup(pid, bootId)) } : {}),
         ...(opts.env ? { env: opts.env } : {}),
       });
       if (r.ok) return { ok: true };

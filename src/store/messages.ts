@@ -3,6 +3,7 @@
 // roll-up are one transaction. Internal columns (hand-off times, idempotency data) never
 // leave the store except through MessageRow.
 import { databaseFileGone, fileGoneError, type Db } from './database.js';
+import type { ProcessGroup } from '../core/process-group.js';
 import type { StatsStore } from './stats.js';
 import type { MessageStatus, Reason } from './message-record.js';
 import { COLUMNS, type MessageRow, type NewMessage } from './message-rows.js';
@@ -59,8 +60,14 @@ export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStore
   // A hand-off that began but never completed; or a synchronous message from 0.1, which
   // recorded the start separately. Queued messages still waiting are not interrupted.
   const interruptedStmt = db.prepare(`
-    SELECT ${COLUMNS} FROM messages WHERE status = 'queued' AND handed_off_at IS NULL
+    SELECT ${COLUMNS}, handoff_pgid AS pgid, handoff_boot AS boot, handoff_start_ticks AS startTicks
+    FROM messages WHERE status = 'queued' AND handed_off_at IS NULL
       AND (handoff_started_at IS NOT NULL OR via = 'sync')
+    ORDER BY seq
+  `);
+  const processStmt = db.prepare(`
+    UPDATE messages SET handoff_pgid = @pgid, handoff_boot = @boot, handoff_start_ticks = @startTicks
+    WHERE id = @id AND status = 'queued'
   `);
   const listStmt = db.prepare(`
     SELECT ${COLUMNS} FROM messages WHERE (@status IS NULL OR status = @status)
@@ -169,14 +176,32 @@ export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStore
         total: (countStmt.get({ status }) as { n: number }).n,
       };
     },
-    /** At start: every queued message whose hand-off never completed becomes failed/interrupted. */
-    recoverInterrupted(at: number): MessageRow[] {
+    /** The process group running a message's hand-off (kept until the message settles). */
+    recordHandoffProcess(id: string, group: ProcessGroup): void {
+      processStmt.run({ id, pgid: group.pgid, boot: group.boot, startTicks: group.startTicks });
+    },
+    /**
+     * At start, before the lane runs: queued messages whose hand-off began (or, for a 0.1
+     * synchronous row, may have begun) and never completed, with the hand-off's process group
+     * when it was recorded.
+     */
+    unfinishedHandoffs(): { row: MessageRow; group: ProcessGroup | null }[] {
+      return (interruptedStmt.all() as (MessageRow & { pgid: number | null; boot: string | null; startTicks: number | null })[]).map(
+        ({ pgid, boot, startTicks, ...row }) => ({ row, group: pgid === null ? null : { pgid, boot, startTicks } }),
+      );
+    },
+    /** These queued, not handed-off messages become failed/interrupted (never resent), in one transaction. */
+    settleInterrupted(ids: string[], at: number): MessageRow[] {
       return db.transaction(() => {
-        const rows = interruptedStmt.all() as MessageRow[];
-        for (const row of rows) {
-          settleTx(row.id, { status: 'failed', reason: 'interrupted', billedSegments: 0, at, handedOff: false });
+        const settled: MessageRow[] = [];
+        for (const id of ids) {
+          const row = getStmt.get({ id }) as MessageRow | undefined;
+          if (!row || row.handedOffAt !== null) continue; // handed off: the confirmation settles it
+          if (settleTx(id, { status: 'failed', reason: 'interrupted', billedSegments: 0, at, handedOff: false })) {
+            settled.push(getStmt.get({ id }) as MessageRow);
+          }
         }
-        return rows.map((row) => getStmt.get({ id: row.id }) as MessageRow);
+        return settled;
       })();
     },
     /** Hand-offs started since a wall-clock time, oldest first (to rebuild the pacing). */

@@ -166,4 +166,12 @@ export const MIGRATIONS: string[] = [
   );
   CREATE INDEX inbox_seen_newest ON inbox_seen (seen_at DESC);
   `,
+  `
+  -- 0.2: the process group of a hand-off, recorded as it starts, so a next start can end
+  -- what is left of one a crash interrupted (only in the same boot) and then settle it
+  -- through the sent box instead of guessing.
+  ALTER TABLE messages ADD COLUMN handoff_pgid INTEGER;
+  ALTER TABLE messages ADD COLUMN handoff_boot TEXT;
+  ALTER TABLE messages ADD COLUMN handoff_start_ticks INTEGER;
+  `,
 ];

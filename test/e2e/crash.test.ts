@@ -1,6 +1,8 @@
 // Crash during a hand-off: the real gateway process, a fake termux-sms-send on PATH,
 // SIGKILL while the fake hangs, then a restart. Nothing acknowledged is lost, nothing is
-// handed off twice, and the interrupted message reads failed/interrupted.
+// handed off twice; the restart ends the hung hand-off's process group (its grandchild too)
+// and, not finding the message in the phone's SMS store within 30 s, settles it
+// failed/interrupted.
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -45,10 +47,14 @@ t.test('kill -9 during a slow hand-off, then restart', async (t) => {
   });
 
   fake.mode('termux-sms-send', 'ok');
+  t.ok(grandchild && isAlive(grandchild), 'the hung hand-off outlived the gateway');
   gw = await startGateway(t, env, caller);
-  // Handed-off messages stay queued until the sent box confirms them (resumed at start).
+  for (let i = 0; i < 100 && isAlive(grandchild!); i++) await sleep(20);
+  t.notOk(isAlive(grandchild!), 'the restart ended what was left of it');
+  // Handed-off messages stay queued until the sent box confirms them (resumed at start);
+  // the interrupted one is looked for there for 30 s.
   let list = { pagination: { total: 0 }, data: [] as { id: string; body: string; status: string; reason: string | null }[] };
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 450; i++) {
     list = JSON.parse((await httpGet('/api/messages?limit=100', { authorization: headers.authorization }, caller)).body);
     if (!list.data.some((m) => m.status === 'queued')) break;
     await sleep(100);
@@ -65,6 +71,8 @@ t.test('kill -9 during a slow hand-off, then restart', async (t) => {
   t.equal(fake.calls('termux-sms-send').length, 3, 'the interrupted message was not handed off again');
   const stats = JSON.parse((await httpGet('/api/stats', { authorization: headers.authorization }, caller)).body);
   t.same(stats.data.allTime, { accepted: 3, sent: 2, failed: 1, cancelled: 0, queued: 0, segments: 3, billedSegments: 2 });
-  t.match(gw.output(), /messages interrupted by a stop during hand-off are marked failed \(never resent\)/);
+  t.match(gw.output(), /"result":"killed","msg":"an interrupted hand-off's process group"/);
+  t.match(gw.output(), /hand-offs interrupted by a stop: looking for them in the phone's SMS store/);
+  t.match(gw.output(), /"status":"failed","reason":"interrupted","msg":"sms confirmation settled"/);
   t.notMatch(gw.output(), /first|second|third/, 'no message body in the log');
 });

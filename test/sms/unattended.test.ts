@@ -93,7 +93,7 @@ t.test('the disk fails during a hand-off: the answer stays true, replays say the
   db.pragma('query_only = OFF');
   t.equal(services.settler.flush(), 0, 'written once the disk allows');
   t.match(services.messages.get(id), { status: 'sent', reason: null });
-  t.equal(services.messages.recoverInterrupted(Date.now()).length, 0, 'nothing for a restart to call interrupted');
+  t.equal(services.messages.unfinishedHandoffs().length, 0, 'nothing for a restart to call interrupted');
   t.same((await send({ to, message: 'it went out' }, { 'idempotency-key': 'disk' })).json(), first.json());
   t.equal((await get('/api/diagnostics')).json().data.checks.database.status, 'ok');
 });

@@ -306,7 +306,7 @@ t.test('list: newest first by createdAt, ties by id descending; filter, limit, o
   t.equal(messages.list({ limit: 10, offset: 0, status: undefined }).rows.length, 5);
 });
 
-t.test('recoverInterrupted: queued messages whose hand-off did not complete become failed/interrupted', async (t) => {
+t.test('unfinishedHandoffs + settleInterrupted: queued messages whose hand-off did not complete become failed/interrupted', async (t) => {
   const { db, messages, stats } = open(t);
   const never = newMsg({ createdAt: BASE, segments: 2 }); // queued, hand-off never started
   const started = newMsg({ createdAt: BASE + 1000, segments: 3 }); // hand-off started, crash
@@ -323,7 +323,10 @@ t.test('recoverInterrupted: queued messages whose hand-off did not complete beco
   t.same(before, { accepted: 5, sent: 1, failed: 1, cancelled: 0, queued: 3, segments: 11, billedSegments: 1 });
 
   const at = BASE + 60_000;
-  const recovered = messages.recoverInterrupted(at);
+  const unfinished = messages.unfinishedHandoffs();
+  t.same(unfinished.map((u) => u.row.id), [never.id, started.id], 'the two interrupted rows, in acceptance order');
+  t.same(unfinished.map((u) => u.group), [null, null], 'no process group was recorded for them');
+  const recovered = messages.settleInterrupted(unfinished.map((u) => u.row.id), at);
   t.same(recovered.map((r) => r.id).sort(), [never.id, started.id].sort(), 'the two interrupted rows are returned');
   t.ok(recovered.every((r) => r.status === 'failed' && r.reason === 'interrupted' && r.updatedAt === at), 'as they are now');
 
@@ -334,7 +337,8 @@ t.test('recoverInterrupted: queued messages whose hand-off did not complete beco
   t.match(messages.get(failed.id), { status: 'failed', reason: 'timeout', updatedAt: BASE + 4100 });
 
   t.same(stats.allTime(), { ...before, failed: before.failed + 2, cancelled: 0, queued: before.queued - 2 }, 'two more failed, nothing billed');
-  t.same(messages.recoverInterrupted(at + 1), [], 'a second run finds nothing');
+  t.same(messages.unfinishedHandoffs(), [], 'a second run finds nothing');
+  t.same(messages.settleInterrupted([handed.id, sent.id], at + 1), [], 'and settles nothing that is not interrupted');
   t.same(stats.allTime().failed, 3, 'and counts nothing');
 });
 
