@@ -7,13 +7,11 @@ import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fast
 import { PORT } from '../core/constants.js';
 
 type RouteTransform = ReturnType<typeof createJsonSchemaTransform>;
+type DocumentTransform = ReturnType<typeof createJsonSchemaTransformObject>;
 type Answer = { headers?: unknown; content?: Record<string, { example?: unknown }> };
 
-const zodRoute = createJsonSchemaTransform({});
-const zodDocument = createJsonSchemaTransformObject({});
-
 /** A route's schema as zod's transform makes it, plus the headers and examples it leaves out. */
-export const transformRoute: RouteTransform = (input) => {
+const transformRoute = (zodRoute: RouteTransform): RouteTransform => (input) => {
   const source = input.schema as Record<string, unknown> | undefined;
   const documented = source?.documentedHeaders;
   const out = zodRoute(documented ? { ...input, schema: { ...source, headers: documented } } : input);
@@ -60,7 +58,7 @@ function nullInNullableEnums(value: unknown): void {
 }
 
 /** The document as zod's transform makes it, without the components no operation uses. */
-export const transformDocument: typeof zodDocument = (input) => {
+const transformDocument = (zodDocument: DocumentTransform): DocumentTransform => (input) => {
   const doc = zodDocument(input) as ReturnType<typeof zodDocument> & { paths?: unknown; components?: { schemas?: Record<string, unknown> } };
   nullInNullableEnums(doc.paths);
   nullInNullableEnums(doc.components);
@@ -104,7 +102,7 @@ export function openApiOptions(version: string): SwaggerOptions {
       },
       security: [{ bearer: [] }],
     },
-    transform: transformRoute,
-    transformObject: transformDocument,
+    transform: transformRoute(createJsonSchemaTransform({})),
+    transformObject: transformDocument(createJsonSchemaTransformObject({})),
   };
 }
