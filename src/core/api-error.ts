@@ -1,20 +1,22 @@
 // Errors meant for the client, with the project's codes. Plain data, no HTTP framework:
 // the send service throws them, the root error handler (http/errors.ts) sends them.
-export type ErrorCode =
-  | 'invalid_request'
-  | 'message_too_long'
-  | 'not_found'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
-  | 'rate_limited'
-  | 'send_rate_limited'
-  | 'send_failed'
-  | 'sms_disabled'
-  | 'storage_unavailable'
-  | 'sender_busy'
-  | 'queue_full'
-  | 'not_cancellable'
-  | 'internal_error';
+export const ERROR_CODES = [
+  'invalid_request',
+  'message_too_long',
+  'not_found',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'send_rate_limited',
+  'send_failed',
+  'sms_disabled',
+  'storage_unavailable',
+  'sender_busy',
+  'queue_full',
+  'not_cancellable',
+  'internal_error',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface ErrorBody {
   success: false;

@@ -1,8 +1,20 @@
 // The Idempotency-Key request header (POST /api/sms/send, POST /api/messages): absent, or
 // exactly one header of 1 to 128 printable ASCII characters; anything else is a 400.
+import { z } from 'zod';
 import { ApiError } from '../core/api-error.js';
 
 const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,128}$/;
+
+/** The header as the OpenAPI document shows it (the route checks it with idempotencyKey()). */
+export const IdempotencyKeyHeaderSchema = z.object({
+  'Idempotency-Key': z
+    .string()
+    .min(1)
+    .max(128)
+    .regex(IDEMPOTENCY_KEY)
+    .optional()
+    .describe('1 to 128 printable ASCII characters; the same key gets the first answer again and nothing is sent twice'),
+});
 
 /** The request's Idempotency-Key: undefined when absent; 400 when repeated or malformed. */
 export function idempotencyKey(rawHeaders: string[]): string | undefined {

@@ -3,19 +3,25 @@
 // are parsed on the way out, which also strips any field not declared here.
 import { z } from 'zod';
 import { MODES, RUNTIME_SIMULATIONS } from '../core/runtime.js';
+import { ERROR_CODES } from '../core/api-error.js';
+import { ChecksSchema } from '../status/checks-schema.js';
 import { EncodingSchema, MessageRecordSchema, MessageStatusSchema } from '../store/message-record.js';
 
 export { MessageRecordSchema };
 
-export const ErrorBodySchema = z.object({
-  success: z.literal(false),
-  smsSent: z.literal(false),
-  error: z.object({ code: z.string(), message: z.string() }),
-  retryAfterSeconds: z.number().int().optional(),
-  messageId: z.string().optional(),
-});
+export const ErrorBodySchema = z
+  .object({
+    success: z.literal(false),
+    smsSent: z.literal(false),
+    error: z.object({ code: z.enum(ERROR_CODES), message: z.string().describe('What went wrong and what to do') }),
+    retryAfterSeconds: z.number().int().min(1).optional().describe('429, sender_busy, queue_full: the same as Retry-After'),
+    messageId: z.string().optional().describe('502: the failed message, to look it up in the history'),
+  })
+  .meta({ id: 'ErrorBody', description: 'Every error but the guards\' 401 and 403' });
 
-export const GuardBodySchema = z.object({ error: z.string() });
+export const GuardBodySchema = z
+  .object({ error: z.string() })
+  .meta({ id: 'GuardError', description: 'The guards\' answer (401 key, 403 local network)' });
 
 export const SendRequestSchema = z
   .object({
@@ -23,7 +29,8 @@ export const SendRequestSchema = z
     message: z.string().describe('Text to send, exactly as given'),
     simSlot: z.number().int().min(1).max(8).optional().describe('1-based SIM slot; default SMS_GATEWAY_DEFAULT_SIM'),
   })
-  .strict();
+  .strict()
+  .meta({ examples: [{ to: '+1 555 123 4567', message: 'Your order has shipped.' }] });
 
 export const SendResultSchema = z.object({
   success: z.literal(true),
@@ -51,22 +58,37 @@ export const QueueRequestSchema = z
     sendAt: isoWithZone.optional().describe('Not handed off before this (past = now; at most 30 days ahead)'),
     expiresAt: isoWithZone.optional().describe('Still waiting then: failed with reason expired, never sent'),
   })
-  .strict();
+  .strict()
+  .meta({
+    examples: [
+      {
+        to: ['+15551230001', '+15551230002'],
+        message: 'Practice moved to 18:00',
+        sendAt: '2026-11-23T07:30:00+01:00',
+        expiresAt: '2026-11-23T17:00:00+01:00',
+      },
+    ],
+  });
 
 export const QueuedResponseSchema = z.object({
   success: z.literal(true),
   data: z.array(MessageRecordSchema).describe('one record per recipient, in the order given, each status queued'),
 });
 
-/** A whole-number query parameter within [min, max]. */
+/**
+ * A whole-number query parameter within [min, max]: digits only (no sign, point or
+ * exponent), so the document shows an integer with its bounds and default.
+ */
 const queryInt = (min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)
-    .transform(Number)
-    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
-    .optional()
-    .transform((v) => v ?? fallback);
+  z.preprocess(
+    (v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v),
+    z
+      .number({ error: `must be a whole number from ${min} to ${max}` })
+      .int(`must be a whole number from ${min} to ${max}`)
+      .min(min, `must be at least ${min}`)
+      .max(max, `must be at most ${max}`)
+      .default(fallback),
+  );
 
 export const MessagesQuerySchema = z
   .object({
@@ -89,7 +111,7 @@ export const MessagesPageSchema = z.object({
   pagination: PaginationSchema,
 });
 
-export const MessageParamsSchema = z.object({ id: z.string() });
+export const MessageParamsSchema = z.object({ id: z.string().describe('The message id, as answered when it was sent or queued (msg_...)') });
 
 export const MessageResponseSchema = z.object({ success: z.literal(true), data: MessageRecordSchema });
 
@@ -112,16 +134,6 @@ export const StatsResponseSchema = z.object({
     allTime: CountsSchema,
   }),
 });
-
-/** Error responses every protected route can give. */
-export const COMMON_ERRORS = {
-  400: ErrorBodySchema,
-  401: GuardBodySchema,
-  403: GuardBodySchema,
-  404: ErrorBodySchema,
-  429: ErrorBodySchema,
-  500: ErrorBodySchema,
-} as const;
 
 const CountsWithDate = CountsSchema.extend({ date: z.string() });
 const CountsWithMonth = CountsSchema.extend({ month: z.string() });
@@ -158,16 +170,13 @@ export const HostInfoSchema = z.object({
   }),
 });
 
-export const CheckSchema = z.object({
-  status: z.enum(['ok', 'degraded', 'failing', 'unknown']),
-  value: z.record(z.string(), z.unknown()),
-  hint: z.string().optional().describe('what to do; present when the check is not ok'),
-});
-
 export const DiagnosticsSchema = z.object({
-  status: z.enum(['ok', 'degraded', 'failing']),
+  status: z.enum(['ok', 'degraded', 'failing']).describe('the worst of the checks (unknown counts as ok)'),
   checkedAt: z.string(),
   version: z.string(),
   mode: z.enum(MODES),
-  checks: z.record(z.string(), CheckSchema),
+  checks: ChecksSchema,
 });
+
+export const HostInfoResponseSchema = z.object({ success: z.literal(true), data: HostInfoSchema });
+export const DiagnosticsResponseSchema = z.object({ success: z.literal(true), data: DiagnosticsSchema });

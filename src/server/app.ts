@@ -4,12 +4,7 @@
 //   local-network guard (403) -> per-caller rate limit (429) -> bearer key (401)
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import swagger from '@fastify/swagger';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import type { RuntimeInfo } from '../core/runtime.js';
@@ -21,6 +16,7 @@ import { ApiError, installErrorHandling, sendApiError } from '../http/errors.js'
 import { handleClientError } from '../http/client-errors.js';
 import { healthRoutes } from '../http/routes/health.js';
 import { openapiRoutes } from '../http/routes/openapi.js';
+import { openApiOptions } from '../http/openapi-document.js';
 import { sendRoutes } from '../http/routes/send.js';
 import { messageRoutes } from '../http/routes/messages.js';
 import { statsRoutes } from '../http/routes/stats.js';
@@ -122,20 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     );
   });
 
-  await app.register(swagger, {
-    openapi: {
-      info: {
-        title: 'sms-gateway',
-        version: deps.runtime.version,
-        description: 'Send SMS through an Android phone on the local network.',
-      },
-      components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
-      },
-      security: [{ bearer: [] }],
-    },
-    transform: jsonSchemaTransform,
-  });
+  await app.register(swagger, openApiOptions(deps.runtime.version));
 
   await app.register(healthRoutes(deps.runtime));
   await app.register(openapiRoutes);

@@ -13,7 +13,8 @@ import type { RuntimeInfo } from '../core/runtime.js';
 import type { SendHealth } from '../sms/settle.js';
 import type { PacingUsage } from '../sms/pacing.js';
 import type { QueueState } from '../sms/lane.js';
-import { check, type Check } from './check.js';
+import { check, type CheckOf } from './check.js';
+import type { Checks } from './checks-schema.js';
 import { queueCheck } from './queue-check.js';
 import type { TargetStatus } from '../events/outbox.js';
 import type { InboxHealth } from '../events/inbox-watcher.js';
@@ -22,6 +23,7 @@ import { REASON_HINTS } from '../sms/reasons.js';
 import { BUDGET_SEGMENTS } from '../sms/pacing.js';
 
 export type { Check, CheckStatus } from './check.js';
+import type { ProbeName, ProbeState } from '../device/probes.js';
 
 export const ANDROID_SMS_LIMIT = 30;
 const INTEGRITY_TTL_MS = 3600_000;
@@ -56,8 +58,8 @@ const fileSize = (path: string) => {
 };
 
 
-export function termuxApiCheck(snap: Snapshot, mode: RuntimeInfo['mode']): Check {
-  const probes = Object.fromEntries(Object.entries(snap).map(([k, v]) => [k, v.last]));
+export function termuxApiCheck(snap: Snapshot, mode: RuntimeInfo['mode']): CheckOf<'termuxApi'> {
+  const probes = Object.fromEntries(Object.entries(snap).map(([k, v]) => [k, v.last])) as Record<ProbeName, ProbeState<unknown>['last']>;
   const termuxProbes = [snap.telephony, snap.battery, snap.wifi];
   const value = { appInstalled: snap.apiApp.value?.installed ?? null, probes };
   if (termuxProbes.every((p) => p.last === 'never')) return check('unknown', value, 'The first check of the phone is still running.');
@@ -84,7 +86,7 @@ export function termuxApiCheck(snap: Snapshot, mode: RuntimeInfo['mode']): Check
   return check('ok', value);
 }
 
-export function batteryCheck(snap: Snapshot): Check {
+export function batteryCheck(snap: Snapshot): CheckOf<'battery'> {
   const b = snap.battery.value;
   if (!b) return check('unknown', { level: null, charging: null, temperatureC: null }, 'The phone did not report its battery.');
   const value = { level: b.level, charging: b.charging, temperatureC: b.temperatureC, health: b.health };
@@ -97,7 +99,7 @@ export function batteryCheck(snap: Snapshot): Check {
   return check('ok', value);
 }
 
-export function wifiCheck(snap: Snapshot): Check {
+export function wifiCheck(snap: Snapshot): CheckOf<'wifi'> {
   const w = snap.wifi.value;
   if (!w) return check('unknown', { ssid: null, ip: null, rssi: null }, 'The phone did not report its Wi-Fi.');
   const value = { ssid: w.ssid, ip: w.ip, rssi: w.rssi, linkSpeedMbps: w.linkSpeedMbps };
@@ -106,7 +108,7 @@ export function wifiCheck(snap: Snapshot): Check {
   return check('ok', value);
 }
 
-export function telephonyCheck(snap: Snapshot): Check {
+export function telephonyCheck(snap: Snapshot): CheckOf<'telephony'> {
   const t = snap.telephony.value;
   if (!t) return check('unknown', { simState: null, carrier: null, networkType: null }, 'The phone did not report its SIM and network.');
   const value = { simState: t.simState, carrier: t.carrier, networkType: t.networkType, roaming: t.roaming, simCount: t.simCount };
@@ -117,7 +119,7 @@ export function telephonyCheck(snap: Snapshot): Check {
   return check('ok', value);
 }
 
-export function webhooksCheck(targets: TargetStatus[], inbox: Readonly<InboxHealth> | null): Check {
+export function webhooksCheck(targets: TargetStatus[], inbox: Readonly<InboxHealth> | null): CheckOf<'webhooks'> {
   const value = {
     pending: targets.reduce((n, t) => n + t.pending, 0),
     targets: targets.map((t) => ({
@@ -184,9 +186,7 @@ export function createDiagnostics(deps: DiagnosticsDeps) {
     const snap = await deps.probes.get();
     const now = deps.clock.now();
     const { runtime } = deps;
-    const checks: Record<string, Check> = {};
-
-    checks.termuxApi = termuxApiCheck(snap, runtime.mode);
+    const termuxApi = termuxApiCheck(snap, runtime.mode);
 
     const h = deps.sendHealth();
     const smsValue = {
@@ -199,7 +199,7 @@ export function createDiagnostics(deps: DiagnosticsDeps) {
       lastFailureAt: iso(h.lastFailureAt),
     };
     const failureHint = h.lastFailureReason ? REASON_HINTS[h.lastFailureReason] : undefined;
-    checks.sms = !runtime.smsEnabled
+    const sms: CheckOf<'sms'> = !runtime.smsEnabled
       ? check('degraded', smsValue, 'Sending is switched off (SMS_GATEWAY_SMS_ENABLED=false).')
       : h.consecutiveFailures >= 3
         ? check('failing', smsValue, failureHint)
@@ -217,7 +217,7 @@ export function createDiagnostics(deps: DiagnosticsDeps) {
       lastWriteError: h.storageError ? { code: h.storageError.code, at: iso(h.storageError.at) } : null,
     };
     const gone = databaseFileGone(deps.db);
-    checks.database = gone
+    const database: CheckOf<'database'> = gone
       ? check('failing', { ...dbValue, fileDeleted: true }, 'gateway.db was deleted while the gateway runs: sends are refused (nothing would be kept). Restart the gateway (sv restart sms-gateway, or stop and start it); it makes a new database.')
       : integ.result !== 'ok'
         ? check('failing', dbValue, 'The database is damaged: stop the gateway, back up gateway.db, and start again (a new one is made if you remove it).')
@@ -226,21 +226,21 @@ export function createDiagnostics(deps: DiagnosticsDeps) {
           : check('ok', dbValue);
 
     const usage = deps.budgetUsage();
-    checks.sendBudget = check('ok', {
+    const sendBudget: CheckOf<'sendBudget'> = check('ok', {
       segmentsUsedLast60s: usage.segmentsUsed,
       budget: BUDGET_SEGMENTS,
       nextSendAllowedAt: iso(now + usage.waitMs),
     });
-    checks.queue = queueCheck(deps.queueState(), usage, { now, queueRate: deps.queueRate, quietHours: deps.quietHours });
+    const queue: CheckOf<'queue'> = queueCheck(deps.queueState(), usage, { now, queueRate: deps.queueRate, quietHours: deps.quietHours });
 
     const androidValue = { androidDefaultLimit: ANDROID_SMS_LIMIT, gatewayBudget: BUDGET_SEGMENTS, segmentsUsedLast60s: usage.segmentsUsed };
     const androidHint = `Android asks for confirmation past ${ANDROID_SMS_LIMIT} segments a minute per app, and an unanswered prompt fails the send. Raise it from a computer: adb shell settings put global sms_outgoing_check_max_count ${BUDGET_SEGMENTS}`;
-    checks.androidSmsLimit =
+    const androidSmsLimit: CheckOf<'androidSmsLimit'> =
       usage.segmentsUsed > ANDROID_SMS_LIMIT ? check('degraded', androidValue, androidHint) : check('ok', androidValue, androidHint);
 
-    checks.battery = batteryCheck(snap);
-    checks.wifi = wifiCheck(snap);
-    checks.telephony = telephonyCheck(snap);
+    const battery: CheckOf<'battery'> = batteryCheck(snap);
+    const wifi: CheckOf<'wifi'> = wifiCheck(snap);
+    const telephony: CheckOf<'telephony'> = telephonyCheck(snap);
 
     let free: number | null = null;
     try {
@@ -250,7 +250,7 @@ export function createDiagnostics(deps: DiagnosticsDeps) {
       free = null;
     }
     const diskValue = { freeBytes: free, freeMb: free === null ? null : mb(free) };
-    checks.disk =
+    const disk: CheckOf<'disk'> =
       free === null
         ? check('unknown', diskValue)
         : free < 10 * 1024 * 1024
@@ -268,14 +268,15 @@ export function createDiagnostics(deps: DiagnosticsDeps) {
       eventLoopLagMs: lag,
       nodeVersion: process.version,
     };
-    checks.process = lag > 1000 ? check('degraded', processValue, 'The event loop is slow: the phone is overloaded.') : check('ok', processValue);
+    const processCheck: CheckOf<'process'> = lag > 1000 ? check('degraded', processValue, 'The event loop is slow: the phone is overloaded.') : check('ok', processValue);
 
     const keyCreated = deps.apiKey.createdAt();
     // File times are the real clock's; the gateway's may be behind (a phone set back).
-    checks.apiKey = check('ok', { createdAt: iso(keyCreated), ageDays: Math.max(0, Math.floor((now - keyCreated) / 86_400_000)) });
+    const apiKey: CheckOf<'apiKey'> = check('ok', { createdAt: iso(keyCreated), ageDays: Math.max(0, Math.floor((now - keyCreated) / 86_400_000)) });
 
-    checks.webhooks = webhooksCheck(deps.webhookTargets(), deps.inboxHealth());
+    const webhooks: CheckOf<'webhooks'> = webhooksCheck(deps.webhookTargets(), deps.inboxHealth());
 
+    const checks: Checks = { termuxApi, sms, database, sendBudget, queue, androidSmsLimit, battery, wifi, telephony, disk, process: processCheck, apiKey, webhooks };
     const statuses = Object.values(checks).map((c) => c.status);
     const status = statuses.includes('failing') ? 'failing' : statuses.includes('degraded') ? 'degraded' : 'ok';
     return {

@@ -2,11 +2,11 @@
 // paused after a hung hand-off and when it tries again, and the pace it keeps.
 import type { PacingUsage } from '../sms/pacing.js';
 import type { QueueState } from '../sms/lane.js';
-import { check, type Check } from './check.js';
+import { check, type CheckOf } from './check.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export function queueCheck(state: QueueState, usage: PacingUsage, cfg: { now: number; queueRate: number; quietHours: string | null }): Check {
+export function queueCheck(state: QueueState, usage: PacingUsage, cfg: { now: number; queueRate: number; quietHours: string | null }): CheckOf<'queue'> {
   const value = {
     waiting: state.waiting,
     paused: state.paused,

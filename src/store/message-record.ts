@@ -37,7 +37,7 @@ export const MessageRecordSchema = z.object({
   simSlot: z.number().int(),
   sendAt: z.string().nullable().describe('ISO 8601 UTC: not handed off before this (queued messages); null = as soon as the pace allows'),
   expiresAt: z.string().nullable().describe('ISO 8601 UTC: still waiting then, it fails with reason expired; null = never'),
-});
+}).meta({ id: 'MessageRecord' });
 
 export type MessageStatus = z.infer<typeof MessageStatusSchema>;
 export type Reason = z.infer<typeof ReasonSchema>;

@@ -1,10 +1,11 @@
 // GET /api/host/info and GET /api/diagnostics: the phone and the gateway, from cached
 // device probes (a hanging Termux:API never holds a request beyond the first round).
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { HostInfo } from '../../status/host-info.js';
 import type { Diagnostics } from '../../status/diagnostics.js';
-import { COMMON_ERRORS, DiagnosticsSchema, HostInfoSchema } from '../schemas.js';
+import { DiagnosticsResponseSchema, HostInfoResponseSchema } from '../schemas.js';
+import { bearerErrors, json } from '../route-docs.js';
+import { diagnosticsExample, hostInfoExample } from '../examples.js';
 
 export interface DeviceRoutesDeps {
   hostInfo: () => Promise<HostInfo>;
@@ -17,9 +18,13 @@ export function deviceRoutes(deps: DeviceRoutesDeps): FastifyPluginAsyncZod {
       '/api/host/info',
       {
         schema: {
+          operationId: 'getHostInfo',
           summary: 'Phone number, carrier, SIMs, device, counters, gateway',
           tags: ['phone'],
-          response: { 200: z.object({ success: z.literal(true), data: HostInfoSchema }), ...COMMON_ERRORS },
+          response: {
+            200: json('What the phone tells (null where it cannot) and the gateway.', HostInfoResponseSchema, hostInfoExample),
+            ...bearerErrors([]),
+          },
         },
       },
       async () => ({ success: true as const, data: await deps.hostInfo() }),
@@ -28,9 +33,13 @@ export function deviceRoutes(deps: DeviceRoutesDeps): FastifyPluginAsyncZod {
       '/api/diagnostics',
       {
         schema: {
+          operationId: 'getDiagnostics',
           summary: 'Health snapshot for a headless gateway',
           tags: ['phone'],
-          response: { 200: z.object({ success: z.literal(true), data: DiagnosticsSchema }), ...COMMON_ERRORS },
+          response: {
+            200: json('The overall status and every check.', DiagnosticsResponseSchema, diagnosticsExample),
+            ...bearerErrors([]),
+          },
         },
       },
       async () => ({ success: true as const, data: await deps.diagnostics() }),

@@ -3,15 +3,18 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MODES, RUNTIME_SIMULATIONS, type RuntimeInfo } from '../../core/runtime.js';
+import { json, PUBLIC_ERRORS } from '../route-docs.js';
 
-export const HealthSchema = z.object({
-  status: z.literal('ok'),
-  version: z.string(),
-  smsEnabled: z.boolean(),
-  mode: z.enum(MODES),
-  simulation: z.enum(RUNTIME_SIMULATIONS),
-  testMode: z.boolean(),
-});
+export const HealthSchema = z
+  .object({
+    status: z.literal('ok'),
+    version: z.string(),
+    smsEnabled: z.boolean(),
+    mode: z.enum(MODES),
+    simulation: z.enum(RUNTIME_SIMULATIONS),
+    testMode: z.boolean().describe('true in simulated mode'),
+  })
+  .meta({ id: 'Health' });
 export type Health = z.infer<typeof HealthSchema>;
 
 export function healthOf(runtime: RuntimeInfo): Health {
@@ -31,9 +34,21 @@ export function healthRoutes(runtime: RuntimeInfo): FastifyPluginAsyncZod {
       '/health',
       {
         schema: {
+          operationId: 'getHealth',
           summary: 'Liveness probe (no key needed)',
           tags: ['gateway'],
-          response: { 200: HealthSchema },
+          security: [],
+          response: {
+            200: json('The gateway serves.', HealthSchema, {
+              status: 'ok',
+              version: '0.2.0',
+              smsEnabled: true,
+              mode: 'real',
+              simulation: 'none',
+              testMode: false,
+            }),
+            ...PUBLIC_ERRORS,
+          },
         },
       },
       async () => healthOf(runtime),

@@ -2,13 +2,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiError } from '../../core/api-error.js';
 import { toMessageRecord, type MessageStore } from '../../store/messages.js';
-import {
-  COMMON_ERRORS,
-  MessageParamsSchema,
-  MessageResponseSchema,
-  MessagesPageSchema,
-  MessagesQuerySchema,
-} from '../schemas.js';
+import { MessageParamsSchema, MessageResponseSchema, MessagesPageSchema, MessagesQuerySchema } from '../schemas.js';
+import { bearerErrors, json } from '../route-docs.js';
+import { listExample, messageExample } from '../examples.js';
 
 export function messageRoutes(store: MessageStore): FastifyPluginAsyncZod {
   return async (app) => {
@@ -16,10 +12,14 @@ export function messageRoutes(store: MessageStore): FastifyPluginAsyncZod {
       '/api/messages',
       {
         schema: {
+          operationId: 'listMessages',
           summary: 'Send history, newest first',
           tags: ['sms'],
           querystring: MessagesQuerySchema,
-          response: { 200: MessagesPageSchema, ...COMMON_ERRORS },
+          response: {
+            200: json('One page of the history, newest first.', MessagesPageSchema, listExample),
+            ...bearerErrors([400], { 400: 'invalid_request: a bad or unknown query parameter.' }),
+          },
         },
       },
       async (request) => {
@@ -37,10 +37,14 @@ export function messageRoutes(store: MessageStore): FastifyPluginAsyncZod {
       '/api/messages/:id',
       {
         schema: {
+          operationId: 'getMessage',
           summary: "One message's status",
           tags: ['sms'],
           params: MessageParamsSchema,
-          response: { 200: MessageResponseSchema, ...COMMON_ERRORS },
+          response: {
+            200: json('The message record.', MessageResponseSchema, messageExample),
+            ...bearerErrors([400, 404], { 400: 'invalid_request: the id does not start with msg_.' }),
+          },
         },
       },
       async (request) => {

@@ -3,16 +3,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiError } from '../../core/api-error.js';
 import type { Enqueue } from '../../sms/enqueue.js';
-import { idempotencyKey } from '../idempotency-key.js';
+import { idempotencyKey, IdempotencyKeyHeaderSchema } from '../idempotency-key.js';
 import { callerAddress } from '../local-network.js';
-import {
-  COMMON_ERRORS,
-  ErrorBodySchema,
-  MessageParamsSchema,
-  MessageResponseSchema,
-  QueuedResponseSchema,
-  QueueRequestSchema,
-} from '../schemas.js';
+import { MessageParamsSchema, MessageResponseSchema, QueuedResponseSchema, QueueRequestSchema } from '../schemas.js';
+import { bearerErrors, json } from '../route-docs.js';
+import { cancelledExample, queueExample } from '../examples.js';
 
 export function queueRoutes(enqueue: Enqueue, bodyLimit: number): FastifyPluginAsyncZod {
   return async (app) => {
@@ -21,17 +16,19 @@ export function queueRoutes(enqueue: Enqueue, bodyLimit: number): FastifyPluginA
       {
         bodyLimit,
         schema: {
+          operationId: 'queueMessages',
           summary: 'Queue SMS (store-and-forward)',
           description:
             'Commits one queued record per recipient and answers 202 at once; the gateway hands them to the phone at the pace (1 s apart, at most 60 segments per minute shared with synchronous sends, SMS_GATEWAY_QUEUE_RATE for queued ones), after sendAt and outside quiet hours. A repeated Idempotency-Key returns the first answer and queues nothing.',
           tags: ['sms'],
           body: QueueRequestSchema,
+          documentedHeaders: IdempotencyKeyHeaderSchema,
           response: {
-            202: QueuedResponseSchema,
-            ...COMMON_ERRORS,
-            413: ErrorBodySchema,
-            415: ErrorBodySchema,
-            503: ErrorBodySchema.describe('sms_disabled, storage_unavailable, or queue_full (10 000 waiting; Retry-After)'),
+            202: json('Queued: one record per recipient, in the order given (or the first answer again for a known Idempotency-Key).', QueuedResponseSchema, queueExample),
+            ...bearerErrors([400, 413, 415, 503], {
+              400: 'invalid_request (any invalid recipient, field or time refuses the whole request; nothing queued) or message_too_long.',
+              503: 'sms_disabled, storage_unavailable, or queue_full (10 000 messages already wait; Retry-After): nothing queued.',
+            }),
           },
         },
       },
@@ -48,11 +45,15 @@ export function queueRoutes(enqueue: Enqueue, bodyLimit: number): FastifyPluginA
       '/api/messages/:id',
       {
         schema: {
+          operationId: 'cancelMessage',
           summary: 'Cancel a queued message',
           description: 'A queued message whose hand-off has not started becomes cancelled and is never handed off.',
           tags: ['sms'],
           params: MessageParamsSchema,
-          response: { 200: MessageResponseSchema, ...COMMON_ERRORS, 409: ErrorBodySchema },
+          response: {
+            200: json('Cancelled: the record, status cancelled; it is never handed off.', MessageResponseSchema, cancelledExample),
+            ...bearerErrors([400, 404, 409], { 400: 'invalid_request: the id does not start with msg_.' }),
+          },
         },
       },
       async (request) => {

@@ -1,9 +1,11 @@
 // POST /api/sms/send: JSON body (at most 16 KB), optional Idempotency-Key header.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { SendService } from '../../sms/send.js';
-import { idempotencyKey } from '../idempotency-key.js';
+import { idempotencyKey, IdempotencyKeyHeaderSchema } from '../idempotency-key.js';
 import { callerAddress } from '../local-network.js';
-import { COMMON_ERRORS, ErrorBodySchema, SendRequestSchema, SendResultSchema } from '../schemas.js';
+import { SendRequestSchema, SendResultSchema } from '../schemas.js';
+import { bearerErrors, json } from '../route-docs.js';
+import { sendExample } from '../examples.js';
 
 export function sendRoutes(service: SendService, bodyLimit: number): FastifyPluginAsyncZod {
   return async (app) => {
@@ -12,18 +14,20 @@ export function sendRoutes(service: SendService, bodyLimit: number): FastifyPlug
       {
         bodyLimit,
         schema: {
+          operationId: 'sendSms',
           summary: 'Send an SMS',
           description:
             'Commits the message as queued, hands it to the phone, and answers 200 (handed off) or 502 (failed). A repeated Idempotency-Key returns the first answer without a second hand-off.',
           tags: ['sms'],
           body: SendRequestSchema,
+          documentedHeaders: IdempotencyKeyHeaderSchema,
           response: {
-            200: SendResultSchema,
-            ...COMMON_ERRORS,
-            413: ErrorBodySchema,
-            415: ErrorBodySchema,
-            502: ErrorBodySchema,
-            503: ErrorBodySchema.describe('sms_disabled, storage_unavailable, or sender_busy (no hand-off slot in time: nothing recorded)'),
+            200: json('Handed to the phone (or, in simulated mode, to the simulated sender); the record is queued until it settles.', SendResultSchema, sendExample),
+            ...bearerErrors([400, 413, 415, 502, 503], {
+              400: 'invalid_request (a bad field, an Idempotency-Key reused with a different request) or message_too_long (more than 60 segments).',
+              429: 'rate_limited (more than about 10 requests per second from this address) or send_rate_limited (the 60-segment minute or the 1-second spacing); wait Retry-After seconds.',
+              503: 'sms_disabled, storage_unavailable, or sender_busy (no hand-off slot within 5 s; Retry-After): nothing recorded or sent.',
+            }),
           },
         },
       },

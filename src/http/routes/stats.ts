@@ -4,7 +4,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Clock } from '../../core/clock.js';
 import type { StatsStore } from '../../store/stats.js';
 import type { Calendar } from '../../core/time-zone.js';
-import { COMMON_ERRORS, StatsResponseSchema } from '../schemas.js';
+import { StatsResponseSchema } from '../schemas.js';
+import { bearerErrors, json } from '../route-docs.js';
+import { statsExample } from '../examples.js';
 
 export function statsRoutes(stats: StatsStore, calendar: () => Calendar, clock: Clock): FastifyPluginAsyncZod {
   return async (app) => {
@@ -12,9 +14,10 @@ export function statsRoutes(stats: StatsStore, calendar: () => Calendar, clock: 
       '/api/stats',
       {
         schema: {
+          operationId: 'getStats',
           summary: 'Today, month and all-time counts',
           tags: ['sms'],
-          response: { 200: StatsResponseSchema, ...COMMON_ERRORS },
+          response: { 200: json('Counts in the named time zone.', StatsResponseSchema, statsExample), ...bearerErrors([]) },
         },
       },
       async () => {

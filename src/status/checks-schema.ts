@@ -1,0 +1,132 @@
+// The diagnostics checks, one zod schema per check: what /api/diagnostics answers and the
+// OpenAPI document shows. The check functions (diagnostics.ts, queue-check.ts) return
+// the types derived here, so a fact added to a check without its schema fails the build.
+import { z } from 'zod';
+import { MODES } from '../core/runtime.js';
+import { ReasonSchema } from '../store/message-record.js';
+
+export const CHECK_STATUSES = ['ok', 'degraded', 'failing', 'unknown'] as const;
+
+const iso = z.string().nullable().describe('ISO 8601 UTC, or null');
+const PROBE_RESULTS = ['ok', 'never', 'not_found', 'timeout', 'permission_denied', 'api_error', 'no_output'] as const;
+
+const checkOf = <V extends z.ZodType>(value: V) =>
+  z.object({
+    status: z.enum(CHECK_STATUSES).describe('unknown: the phone did not tell (does not lower the overall status)'),
+    value,
+    hint: z.string().optional().describe('What to do; present when the check is not ok'),
+  });
+
+export const ChecksSchema = z.object({
+  termuxApi: checkOf(
+    z.object({
+      appInstalled: z.boolean().nullable(),
+      probes: z.record(z.enum(['telephony', 'battery', 'wifi', 'props', 'apiApp']), z.enum(PROBE_RESULTS)),
+    }),
+  ),
+  sms: checkOf(
+    z.object({
+      enabled: z.boolean(),
+      mode: z.enum(MODES),
+      lastHandoffAt: iso,
+      lastHandoffOk: z.boolean().nullable(),
+      consecutiveFailures: z.number().int(),
+      lastFailureReason: ReasonSchema.nullable(),
+      lastFailureAt: iso,
+    }),
+  ),
+  database: checkOf(
+    z.object({
+      sizeBytes: z.number().int(),
+      walBytes: z.number().int(),
+      historySize: z.number().int(),
+      integrity: z.string().describe('SQLite quick_check: ok, or what it found'),
+      integrityCheckedAt: iso,
+      lastWriteError: z.object({ code: z.string(), at: iso }).nullable(),
+      fileDeleted: z.boolean().optional().describe('true when gateway.db was deleted while the gateway runs'),
+    }),
+  ),
+  sendBudget: checkOf(z.object({ segmentsUsedLast60s: z.number().int(), budget: z.number().int(), nextSendAllowedAt: iso })),
+  queue: checkOf(
+    z.object({
+      waiting: z.number().int(),
+      paused: z.boolean(),
+      nextAttemptAt: iso,
+      oldestWaitingSince: iso,
+      consecutiveTimeouts: z.number().int(),
+      queueRate: z.number().int(),
+      queuedSegmentsLast60s: z.number().int(),
+      quietHours: z.string().nullable(),
+    }),
+  ),
+  androidSmsLimit: checkOf(
+    z.object({ androidDefaultLimit: z.number().int(), gatewayBudget: z.number().int(), segmentsUsedLast60s: z.number().int() }),
+  ),
+  battery: checkOf(
+    z.object({
+      level: z.number().nullable(),
+      charging: z.boolean().nullable(),
+      temperatureC: z.number().nullable(),
+      health: z.string().nullable().optional(),
+    }),
+  ),
+  wifi: checkOf(
+    z.object({
+      ssid: z.string().nullable(),
+      ip: z.string().nullable(),
+      rssi: z.number().nullable(),
+      linkSpeedMbps: z.number().nullable().optional(),
+    }),
+  ),
+  telephony: checkOf(
+    z.object({
+      simState: z.string().nullable(),
+      carrier: z.string().nullable(),
+      networkType: z.string().nullable(),
+      roaming: z.boolean().nullable().optional(),
+      simCount: z.number().int().nullable().optional(),
+    }),
+  ),
+  disk: checkOf(z.object({ freeBytes: z.number().nullable(), freeMb: z.number().nullable() })),
+  process: checkOf(
+    z.object({
+      uptimeSeconds: z.number().int(),
+      rssMb: z.number(),
+      heapUsedMb: z.number(),
+      eventLoopLagMs: z.number(),
+      nodeVersion: z.string(),
+    }),
+  ),
+  apiKey: checkOf(z.object({ createdAt: iso, ageDays: z.number().int() }).describe('never the key itself')),
+  webhooks: checkOf(
+    z.object({
+      pending: z.number().int(),
+      targets: z.array(
+        z.object({
+          url: z.string().describe('scheme, host and port only (path and query redacted)'),
+          disabled: z.boolean(),
+          pending: z.number().int(),
+          delivered: z.number().int(),
+          expired: z.number().int(),
+          failedAttempts: z.number().int(),
+          lastSuccessAt: iso,
+          lastError: z.string().nullable(),
+          lastErrorAt: iso,
+        }),
+      ),
+      inbox: z
+        .object({
+          lastPollAt: iso,
+          lastOk: z.boolean().nullable(),
+          lastError: z.string().nullable(),
+          consecutiveFailures: z.number().int(),
+          received: z.number().int(),
+        })
+        .nullable()
+        .describe('null while no inbox is read'),
+    }),
+  ),
+});
+
+export type Checks = z.infer<typeof ChecksSchema>;
+export type CheckName = keyof Checks;

@@ -1,0 +1,137 @@
+// GET /openapi.json as integrators get it: Redocly's recommended rules find no error and
+// no warning (examples are checked against their schemas too), and the facts the linter
+// cannot know hold: who needs the key, typed query parameters, the Idempotency-Key and
+// Retry-After headers, an operationId and an example per operation, only real statuses.
+import t from 'tap';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { testApp } from '../helper.js';
+
+interface Operation {
+  operationId?: string;
+  summary?: string;
+  tags?: string[];
+  security?: unknown[];
+  parameters?: { name: string; in: string; schema: { type?: string; minimum?: number; maximum?: number; default?: unknown } }[];
+  requestBody?: { content: Record<string, { example?: unknown }> };
+  responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema: unknown; example?: unknown }> }>;
+}
+type Doc = { servers?: { url: string; variables?: Record<string, { default: string }> }[]; paths: Record<string, Record<string, Operation>> };
+
+async function documentOf(t: Parameters<typeof testApp>[0]) {
+  const { get } = await testApp(t);
+  const res = await get('/openapi.json');
+  t.equal(res.statusCode, 200);
+  return { text: res.body, doc: res.json() as Doc };
+}
+
+const operations = (doc: Doc) =>
+  Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op })));
+
+t.test("Redocly's recommended rules: no error, no warning", async (t) => {
+  const { text } = await documentOf(t);
+  const config = await createConfig({ extends: ['recommended'] });
+  const problems = await lintFromString({ source: text, absoluteRef: 'openapi.json', config });
+  const lines = problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? '?'}`);
+  t.same(
+    problems.filter((p) => p.severity === 'error').map((p) => p.ruleId),
+    [],
+    `no errors:\n${lines.join('\n')}`,
+  );
+  t.same(lines, [], 'no warnings either');
+});
+
+t.test('every route, with its own id, summary, tag, example and key requirement', async (t) => {
+  const { doc } = await documentOf(t);
+  const ops = operations(doc);
+  // Routes added later get every check below; these must be there.
+  const keys = ops.map((o) => o.key);
+  for (const expected of [
+    'DELETE /api/messages/{id}',
+    'GET /api/diagnostics',
+    'GET /api/host/info',
+    'GET /api/messages',
+    'GET /api/messages/{id}',
+    'GET /api/stats',
+    'GET /health',
+    'GET /openapi.json',
+    'POST /api/messages',
+    'POST /api/sms/send',
+  ]) {
+    t.ok(keys.includes(expected), expected);
+  }
+  const ids = ops.map((o) => o.op.operationId);
+  t.equal(new Set(ids).size, ops.length, 'operationIds are unique');
+  t.match(doc.servers?.[0], { url: 'http://{host}:8080', variables: { host: { default: String } } });
+  for (const { key, op } of ops) {
+    t.match(op.operationId, /^[a-z][A-Za-z]+$/, `${key}: operationId`);
+    t.ok(op.summary && op.tags?.length, `${key}: summary and tag`);
+    const examples = Object.values(op.responses).flatMap((r) => Object.values(r.content ?? {}).map((m) => m.example));
+    t.ok(examples.some((e) => e !== undefined), `${key}: an example answer`);
+    for (const [status, answer] of Object.entries(op.responses)) {
+      t.not(answer.description, 'Default Response', `${key} ${status}: described`);
+      t.ok(answer.content?.['application/json']?.schema, `${key} ${status}: a JSON body`);
+    }
+    const statuses = Object.keys(op.responses);
+    t.ok(statuses.includes('403') && statuses.includes('429'), `${key}: the guard and the rate limit`);
+    t.ok(op.responses['429']?.headers?.['Retry-After'], `${key}: 429 says Retry-After`);
+    if (key === 'GET /health') {
+      t.same(op.security, [], '/health needs no key');
+      t.notOk(statuses.includes('401'), '/health never answers 401');
+    } else {
+      t.equal(op.security, undefined, `${key}: the document's bearer requirement applies`);
+      t.ok(statuses.includes('401'), `${key}: 401`);
+    }
+  }
+});
+
+t.test('statuses: only those each route really answers', async (t) => {
+  const { doc } = await documentOf(t);
+  const statuses = Object.fromEntries(operations(doc).map(({ key, op }) => [key, Object.keys(op.responses).join(' ')]));
+  const expected: Record<string, string> = {
+    'GET /health': '200 403 429',
+    'GET /openapi.json': '200 401 403 429 500',
+    'POST /api/sms/send': '200 400 401 403 413 415 429 500 502 503',
+    'POST /api/messages': '202 400 401 403 413 415 429 500 503',
+    'GET /api/messages': '200 400 401 403 429 500',
+    'GET /api/messages/{id}': '200 400 401 403 404 429 500',
+    'DELETE /api/messages/{id}': '200 400 401 403 404 409 429 500',
+    'GET /api/stats': '200 401 403 429 500',
+    'GET /api/host/info': '200 401 403 429 500',
+    'GET /api/diagnostics': '200 401 403 429 500',
+  };
+  for (const [key, want] of Object.entries(expected)) t.equal(statuses[key], want, key);
+  const send = doc.paths['/api/sms/send']!.post!;
+  t.ok(send.responses['503']!.headers?.['Retry-After'], 'sender_busy sends Retry-After');
+  t.notOk(send.responses['400']!.headers, 'a 400 has no Retry-After');
+});
+
+t.test('typed parameters and headers', async (t) => {
+  const { doc } = await documentOf(t);
+  const params = Object.fromEntries(doc.paths['/api/messages']!.get!.parameters!.map((p) => [p.name, p]));
+  t.match(params.limit, { in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } });
+  t.match(params.offset, { in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } });
+  t.match(params.status, { in: 'query', schema: { type: 'string', enum: ['queued', 'sent', 'failed', 'cancelled'] } });
+  for (const path of ['/api/sms/send', '/api/messages']) {
+    const post = doc.paths[path]!.post!;
+    t.match(post.parameters, [{ in: 'header', name: 'Idempotency-Key', schema: { type: 'string', maxLength: 128 } }], `${path}: Idempotency-Key`);
+    t.ok(post.requestBody?.content['application/json']?.example, `${path}: an example request`);
+  }
+  const diag = JSON.stringify(doc.paths['/api/diagnostics']!.get!.responses['200']);
+  t.notMatch(diag, /"additionalProperties":\{\}/, 'diagnostics checks are typed, never "any value"');
+});
+
+t.test('what the gateway really sends matches the document: Retry-After on a 429, the guard body on a 401', async (t) => {
+  const { app, doc } = await (async () => {
+    const built = await testApp(t);
+    return { app: built.app, doc: (await built.get('/openapi.json')).json() as Doc };
+  })();
+  t.ok(doc.paths['/api/stats']!.get!.responses['401']);
+  const unauthorized = await app.inject({ url: '/api/stats', remoteAddress: '10.0.0.9' });
+  t.equal(unauthorized.statusCode, 401);
+  t.same(unauthorized.json(), { error: 'Unauthorized' });
+  let limited;
+  for (let i = 0; i < 30 && limited?.statusCode !== 429; i++) limited = await app.inject({ url: '/health', remoteAddress: '10.0.0.8' });
+  t.equal(limited?.statusCode, 429);
+  t.match(limited?.headers['retry-after'], /^\d+$/);
+  t.match(limited?.json(), { success: false, error: { code: 'rate_limited' }, retryAfterSeconds: Number });
+});
