@@ -10,6 +10,16 @@ export function keyRefusedHint(keyPath: string): string {
   );
 }
 
+/**
+ * The whole error line of `send`: "not sent: " (or "not queued: ") before the reason, except
+ * after a failed hand-off, whose message says itself what happened (not sent, or unknown after
+ * a timeout: never "not sent" then).
+ */
+export function sendErrorLine(err: GatewayError, keyPath: string, queued: boolean): string {
+  const what = err.code === 'send_failed' ? '' : `not ${queued ? 'queued' : 'sent'}: `;
+  return `sms-gateway: ${what}${describeGatewayError(err, keyPath)}\n`;
+}
+
 /** The error line's text after "sms-gateway: ": the gateway's message and what to do. */
 export function describeGatewayError(err: GatewayError, keyPath: string): string {
   if (err.status === 401) return `${err.message}: ${keyRefusedHint(keyPath)}`;

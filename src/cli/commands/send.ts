@@ -8,7 +8,7 @@ import { createApiKeyFile } from '../../core/keys.js';
 import { createClient, GatewayError } from '../../client.js';
 import type { CommandContext } from '../context.js';
 import { parseWhen } from '../when.js';
-import { describeGatewayError } from '../hints.js';
+import { sendErrorLine } from '../hints.js';
 
 export const sendHelp = `Usage: sms-gateway send <to> [<to> ...] <message> [--queue] [--at TIME] [--sim N] [--json]
 
@@ -85,9 +85,7 @@ export async function sendCommand(args: string[], ctx: CommandContext): Promise<
   } catch (err) {
     if (!(err instanceof GatewayError)) throw err;
     if (json) ctx.stdout.write(`${JSON.stringify({ status: err.status, code: err.code, message: err.message })}\n`);
-    // A failed hand-off's message says itself what happened (not sent, or unknown after a timeout).
-    const what = err.code === 'send_failed' ? '' : `not ${queued ? 'queued' : 'sent'}: `;
-    ctx.stderr.write(`sms-gateway: ${what}${describeGatewayError(err, keyFile.path)}\n`);
+    ctx.stderr.write(sendErrorLine(err, keyFile.path, queued));
     return 1;
   }
 }
