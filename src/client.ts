@@ -1,12 +1,13 @@
 // A small typed client for the gateway's HTTP API, used by the command line and exported
-// for LAN users (`import { createClient } from 'sms-gateway/client'`). Sends carry an
+// for LAN users (`import { createClient } from 'sms-gateway/client'`, or the client-only
+// package `sms-gateway-client` that scripts/pack-client.mjs builds from this file). Sends carry an
 // Idempotency-Key that stays the same across retries, so a retry after a lost answer
 // never sends a second SMS. 429 answers, and 503 answers with a Retry-After (nothing was
 // recorded), are retried after their Retry-After.
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { PaginationSchema, SendResultSchema, StatsResponseSchema } from './http/schemas.js';
-import type { MessageRecordSchema, MessageStatus } from './store/message-record.js';
+import type { MessageRecordSchema } from './store/message-record.js';
 import type { HealthSchema } from './http/routes/health.js';
 
 export interface SendInput {
@@ -25,12 +26,15 @@ export interface QueueInput {
 }
 
 // The shapes are the server's own zod schemas (type-only imports: nothing of the server
-// is loaded by a client).
+// is loaded by a client; the client-only package spells them out). Every type a client
+// method names is one of these aliases, so that package can replace each by its shape.
 export type SendResult = z.infer<typeof SendResultSchema>;
 export type MessageRecord = z.infer<typeof MessageRecordSchema>;
 export type Stats = z.infer<typeof StatsResponseSchema>['data'];
 export type Health = z.infer<typeof HealthSchema>;
-export type Page<T> = { data: T[]; pagination: z.infer<typeof PaginationSchema> };
+export type MessageStatus = MessageRecord['status'];
+export type Pagination = z.infer<typeof PaginationSchema>;
+export type Page<T> = { data: T[]; pagination: Pagination };
 
 /** An answer that was not a success: the HTTP status and the gateway's code and message. */
 export class GatewayError extends Error {

@@ -1,13 +1,38 @@
-// The start screen: LAN URL(s), the API key, and a QR code whose text is
-// {"url","key"} so a companion client is configured by one scan. Only ever written to
-// a terminal, never to a log.
+// The start screen: the mode and why, the LAN URL, the API key, and a QR code whose text is
+// {"url","key"} so a companion client is configured by one scan. It fits 80x24 (Termux's
+// usual size): mode, URL and key on the first three lines, the QR code below with the other
+// URLs and the keys beside it; narrower terminals get the same lines under the QR code.
+// Only ever written to a terminal, never to a log.
 import qrcode from 'qrcode-terminal';
 import { baseUrl } from '../device/lan.js';
+import type { Mode } from '../core/runtime.js';
 
 export interface QrPayload {
   url: string;
   key: string;
 }
+
+export interface ScreenMode {
+  mode: Mode;
+  /** Why this mode: "no termux-sms-send on PATH", "SMS_GATEWAY_MODE=simulated", ... */
+  reason: string;
+  smsEnabled: boolean;
+}
+
+export interface StartScreenOptions {
+  addresses: string[];
+  key: string;
+  tty: boolean;
+  mode: ScreenMode;
+  version: string;
+  /** The terminal's width; 80 when unknown (undefined or 0). */
+  columns?: number | undefined;
+}
+
+/** The terminal size the screen is made for: 80 columns, 24 rows (one kept for the cursor). */
+export const SCREEN_COLUMNS = 80;
+export const SCREEN_ROWS = 24;
+const GAP = '  ';
 
 /** The exact text the QR code encodes. */
 export function qrPayload(url: string, key: string): string {
@@ -22,17 +47,46 @@ export function urlsFor(addresses: string[]): string[] {
   return addresses.length > 0 ? addresses.map(baseUrl) : [baseUrl('127.0.0.1')];
 }
 
-export async function renderStartScreen(opts: { addresses: string[]; key: string; tty: boolean }): Promise<string> {
+/** One line saying the mode, why, and what it means; at most 80 columns. */
+export function modeLine(m: ScreenMode): string {
+  const what = m.mode === 'simulated' ? 'nothing is really sent' : "SMS go out through this phone's SIM";
+  return `${m.mode.toUpperCase()} mode (${m.reason}): ${what}.`;
+}
+
+export async function renderStartScreen(opts: StartScreenOptions): Promise<string> {
   const urls = urlsFor(opts.addresses);
-  const lines = ['sms-gateway is running.', ''];
-  if (opts.addresses.length === 0) {
-    lines.push('No LAN address found (is Wi-Fi on?). Only this phone can reach:');
-  } else {
-    lines.push(urls.length > 1 ? 'LAN URLs:' : 'LAN URL:');
+  const head = [
+    modeLine(opts.mode),
+    `URL:      ${urls[0]}${opts.addresses.length === 0 ? '  (no LAN address: is Wi-Fi on?)' : ''}`,
+    `API key:  ${opts.key}`,
+  ];
+  const side = [`sms-gateway ${opts.version} is running.`];
+  if (!opts.mode.smsEnabled) side.push('Sending is switched off', '(SMS_GATEWAY_SMS_ENABLED=false).');
+  side.push('', 'Scan to configure a client:', 'the QR code holds URL and key.');
+  if (opts.addresses.length === 0) side.push('', 'Only this phone can reach', 'the URL above.');
+  const keys = opts.tty ? ['', 'r = new API key (old one stops working)', 'q = quit'] : [];
+
+  const qr = (await renderQr(qrPayload(urls[0]!, opts.key))).replace(/\n+$/, '').split('\n');
+  const others = urls.slice(1);
+  if (others.length > 0) {
+    const room = qr.length - side.length - keys.length - 2;
+    const shown = others.length > room ? others.slice(0, Math.max(0, room - 1)) : others;
+    side.push('', 'Also reachable at:', ...shown.map((u) => `  ${u}`));
+    if (shown.length < others.length) side.push(`  and ${others.length - shown.length} more`);
   }
-  for (const url of urls) lines.push(`  ${url}`);
-  lines.push('', 'API key:', `  ${opts.key}`, '', 'Scan to configure a client:');
-  lines.push(await renderQr(qrPayload(urls[0]!, opts.key)));
-  if (opts.tty) lines.push('Keys: r = new API key (old one stops working), q = quit', '');
-  return lines.join('\n');
+  side.push(...keys);
+
+  const qrWidth = Math.max(...qr.map((l) => [...l].length));
+  const widest = Math.max(...side.map((l) => l.length));
+  const columns = opts.columns || SCREEN_COLUMNS; // a terminal of unknown size says 0
+  let body: string[];
+  if (qrWidth + GAP.length + widest <= columns && side.length <= qr.length) {
+    body = qr.map((line, i) => {
+      const text = side[i] ?? '';
+      return text ? `${line.padEnd(qrWidth)}${GAP}${text}` : line;
+    });
+  } else {
+    body = [...qr, ...side];
+  }
+  return `${[...head, ...body].join('\n')}\n`;
 }

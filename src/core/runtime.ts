@@ -4,6 +4,9 @@
 export const MODES = ['real', 'simulated'] as const;
 export type Mode = (typeof MODES)[number];
 
+/** SIM slots a simulated gateway offers when no phone tells (slots 1 and 2: dual-SIM clients can be tried). */
+export const SIMULATED_SIM_COUNT = 2;
+
 /** SMS_GATEWAY_SIMULATION: what the simulated sender answers. */
 export const SIMULATIONS = ['success', 'failure', 'random'] as const;
 export type Simulation = (typeof SIMULATIONS)[number];

@@ -1,6 +1,9 @@
 // The phone's LAN address(es) for the start screen and host info. os.networkInterfaces()
 // throws on Android 13+, so: try it, then termux-wifi-connectioninfo's `ip`, then the
-// local address of a connected UDP socket (connect() on UDP sends no packet).
+// local address of a connected UDP socket (connect() on UDP sends no packet). The real
+// Wi-Fi/Ethernet interface comes first (it goes into the QR code); virtual bridges,
+// container and VPN interfaces (docker0, br-*, veth*, virbr*, tun*, wg*, ...) come after
+// every other, and link-local addresses last.
 import { createSocket } from 'node:dgram';
 import { networkInterfaces, type NetworkInterfaceInfo } from 'node:os';
 import { isLocalAddress } from '../core/addresses.js';
@@ -16,19 +19,30 @@ export interface LanDeps {
 const usable = (ip: string | undefined): ip is string =>
   !!ip && ip !== '0.0.0.0' && !ip.startsWith('127.') && isLocalAddress(ip);
 
-/** Link-local addresses last: they are the least likely to be reachable. */
-const rank = (ip: string) => (ip.startsWith('169.254.') ? 1 : 0);
+/** Wi-Fi, Ethernet and the phone's hotspot: what another machine on the LAN can reach. */
+const REAL_INTERFACE = /^(wlan|wlp|wlx|wl|eth|enp|ens|eno|enx|en|ap|swlan|rndis|usb)\d*/i;
+/** Bridges, containers, VMs and VPNs: reachable from this machine only, or through a tunnel. */
+const VIRTUAL_INTERFACE =
+  /^(docker|br-|bridge|veth|virbr|vboxnet|vmnet|vnet|lxcbr|lxdbr|incusbr|podman|cni|flannel|cali|kube|weave|tun|tap|wg|utun|tailscale|zt|ppp|ipsec|nordlynx|dummy)/i;
+
+/** 0: a real interface, 1: unknown name, 2: virtual (bridge, container, VPN), 3: link-local. */
+export function interfaceRank(name: string, ip: string): number {
+  if (ip.startsWith('169.254.')) return 3;
+  if (VIRTUAL_INTERFACE.test(name)) return 2;
+  return REAL_INTERFACE.test(name) ? 0 : 1;
+}
 
 export function addressesFromInterfaces(ifaces: NodeJS.Dict<NetworkInterfaceInfo[]>): string[] {
-  const found: string[] = [];
-  for (const list of Object.values(ifaces)) {
+  const found: { ip: string; rank: number }[] = [];
+  for (const [name, list] of Object.entries(ifaces)) {
     for (const info of list ?? []) {
-      if (info.family === 'IPv4' && !info.internal && usable(info.address) && !found.includes(info.address)) {
-        found.push(info.address);
+      if (info.family === 'IPv4' && !info.internal && usable(info.address) && !found.some((f) => f.ip === info.address)) {
+        found.push({ ip: info.address, rank: interfaceRank(name, info.address) });
       }
     }
   }
-  return found.sort((a, b) => rank(a) - rank(b));
+  // Array.prototype.sort is stable: within a rank the system's order stays.
+  return found.sort((a, b) => a.rank - b.rank).map((f) => f.ip);
 }
 
 export async function wifiIpFromTermux(): Promise<string | undefined> {

@@ -12,7 +12,7 @@ import { PORT } from '../core/constants.js';
 import { ensurePrivateDir } from '../core/fs-util.js';
 import { createApiKeyFile, type SecretFile } from '../core/keys.js';
 import { acquireLock } from '../core/lock.js';
-import type { Mode, RuntimeInfo } from '../core/runtime.js';
+import { SIMULATED_SIM_COUNT, type Mode, type RuntimeInfo } from '../core/runtime.js';
 import { StartupError } from '../core/startup-error.js';
 import { chooseTimeZone, createCalendar } from '../core/time-zone.js';
 import { VERSION } from '../core/version.js';
@@ -36,6 +36,8 @@ export interface GatewayOptions {
 export interface Gateway {
   app: FastifyInstance;
   runtime: RuntimeInfo;
+  /** Why this mode, in a few words: "no termux-sms-send on PATH", "SMS_GATEWAY_MODE=simulated", ... */
+  modeReason: string;
   apiKey: SecretFile;
   config: Config;
   services: Services;
@@ -54,6 +56,12 @@ export function detectMode(config: Config, env: NodeJS.ProcessEnv): Mode {
     );
   }
   return config.mode ?? (senderFound ? 'real' : 'simulated');
+}
+
+/** Why the gateway runs in `mode`, for the start screen and the start log line. */
+export function modeReason(config: Config, mode: Mode): string {
+  if (config.mode !== undefined) return `SMS_GATEWAY_MODE=${config.mode}`;
+  return mode === 'real' ? 'termux-sms-send on PATH' : 'no termux-sms-send on PATH';
 }
 
 export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
@@ -85,7 +93,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     // The SIM count comes from the phone; until it answers (or when it cannot tell) only
     // slot 1 is known to exist. Simulated mode with no phone offers two slots, so
     // dual-SIM clients can be tried.
-    const simCount = () => probes.peek().telephony.value?.simCount ?? (mode === 'real' ? 1 : 2);
+    const simCount = () => probes.peek().telephony.value?.simCount ?? (mode === 'real' ? 1 : SIMULATED_SIM_COUNT);
     const calendars = new Map<string, ReturnType<typeof createCalendar>>();
     const calendar = () => {
       const tz = chooseTimeZone([env.TZ, probes.peek().props.value?.timeZone]);
@@ -128,6 +136,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     return {
       app,
       runtime,
+      modeReason: modeReason(config, mode),
       apiKey,
       config,
       services: gateway.services,
@@ -151,7 +160,11 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     };
 
     async function listenDualStack(): Promise<string> {
-      const inUse = () => new StartupError(`port ${PORT} is already in use: another gateway or program is listening on it`);
+      const inUse = () =>
+        new StartupError(
+          `port ${PORT} is already in use: another gateway or program is listening on it (the port is fixed). ` +
+            `See which with \`ss -ltnp 'sport = :${PORT}'\` (or \`lsof -i :${PORT}\`) and stop it`,
+        );
       try {
         await app.listen({ port: PORT, host: '::' });
         return '::';

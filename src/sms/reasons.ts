@@ -7,7 +7,7 @@ export const REASON_HINTS: Record<Reason, string> = {
     'Termux:API has no permission to send SMS: on the phone open Settings > Apps > Termux:API > Permissions and allow SMS (and Phone).',
   termux_api_error: 'Termux:API reported an error; run `sms-gateway doctor` on the phone.',
   timeout:
-    'termux-sms-send did not answer in time (is the Termux:API app installed, and not frozen or battery-restricted?). The SMS may still go out: check the phone before sending again.',
+    "termux-sms-send did not answer in time (is the Termux:API app installed, and not frozen or battery-restricted?), so the phone may still send it; the gateway records it as failed and never resends it. Before sending again, look in the phone's sent messages (in Termux: `termux-sms-list -t sent -l 5`).",
   sender_unavailable: 'termux-sms-send is not installed: run `pkg install termux-api` and install the Termux:API app.',
   interrupted:
     'The gateway stopped while handing this message over. It is never resent automatically; check the phone before sending again.',
@@ -17,8 +17,10 @@ export const REASON_HINTS: Record<Reason, string> = {
   expired: 'The message was still waiting in the queue at its expiresAt; it was never handed off.',
 };
 
+/** The 502 message: after a timeout nobody knows whether the phone sends it, so it says so. */
 export function failureMessage(reason: Reason, detail?: string): string {
-  return `The SMS was not sent (${reason}${detail ? `: ${detail}` : ''}). ${REASON_HINTS[reason]}`;
+  const what = reason === 'timeout' ? 'Whether the SMS goes out is unknown' : 'The SMS was not sent';
+  return `${what} (${reason}${detail ? `: ${detail}` : ''}). ${REASON_HINTS[reason]}`;
 }
 
 /** The 503 storage_unavailable message: what did not happen, and that it recovers by itself. */

@@ -88,7 +88,7 @@ export function termuxApiCheck(snap: Snapshot, mode: RuntimeInfo['mode']): Check
 
 export function batteryCheck(snap: Snapshot): CheckOf<'battery'> {
   const b = snap.battery.value;
-  if (!b) return check('unknown', { level: null, charging: null, temperatureC: null }, 'The phone did not report its battery.');
+  if (!b) return check('unknown', { level: null, charging: null, temperatureC: null, health: null }, 'The phone did not report its battery.');
   const value = { level: b.level, charging: b.charging, temperatureC: b.temperatureC, health: b.health };
   const hint = 'Keep the phone on its charger; a gateway in a drawer should never run on battery.';
   if (b.level !== null && b.level < 10 && b.charging !== true) return check('failing', value, hint);
@@ -101,7 +101,7 @@ export function batteryCheck(snap: Snapshot): CheckOf<'battery'> {
 
 export function wifiCheck(snap: Snapshot): CheckOf<'wifi'> {
   const w = snap.wifi.value;
-  if (!w) return check('unknown', { ssid: null, ip: null, rssi: null }, 'The phone did not report its Wi-Fi.');
+  if (!w) return check('unknown', { ssid: null, ip: null, rssi: null, linkSpeedMbps: null }, 'The phone did not report its Wi-Fi.');
   const value = { ssid: w.ssid, ip: w.ip, rssi: w.rssi, linkSpeedMbps: w.linkSpeedMbps };
   if (w.ip === null) return check('degraded', value, 'Wi-Fi is not connected: clients on the LAN reach the gateway over Wi-Fi.');
   if (w.rssi !== null && w.rssi < -80) return check('degraded', value, 'The Wi-Fi signal is weak: move the phone closer to the access point.');
@@ -110,7 +110,10 @@ export function wifiCheck(snap: Snapshot): CheckOf<'wifi'> {
 
 export function telephonyCheck(snap: Snapshot): CheckOf<'telephony'> {
   const t = snap.telephony.value;
-  if (!t) return check('unknown', { simState: null, carrier: null, networkType: null }, 'The phone did not report its SIM and network.');
+  if (!t) {
+    const value = { simState: null, carrier: null, networkType: null, roaming: null, simCount: null };
+    return check('unknown', value, 'The phone did not report its SIM and network.');
+  }
   const value = { simState: t.simState, carrier: t.carrier, networkType: t.networkType, roaming: t.roaming, simCount: t.simCount };
   if (t.simState !== null && t.simState.toLowerCase() !== 'ready') {
     return check('failing', value, `The SIM is not ready (${t.simState}): check that it is inserted and unlocked.`);

@@ -1,11 +1,12 @@
 // Host info: the phone's number, carrier, SIMs and device, the send counters, and the
-// gateway itself. Every value the phone cannot tell is null, never invented.
+// gateway itself. Every value the phone cannot tell is null, never invented (simulated
+// mode's two SIM slots are the gateway's own, not the phone's).
 import { networkInterfaces } from 'node:os';
 import type { Clock } from '../core/clock.js';
 import type { Probes } from '../device/probes.js';
 import { addressesFromInterfaces, baseUrl } from '../device/lan.js';
 import { isLocalAddress } from '../core/addresses.js';
-import type { RuntimeInfo } from '../core/runtime.js';
+import { SIMULATED_SIM_COUNT, type RuntimeInfo } from '../core/runtime.js';
 import type { Calendar } from '../core/time-zone.js';
 import type { StatsStore } from '../store/stats.js';
 import type { MessageStore } from '../store/messages.js';
@@ -43,7 +44,8 @@ export function createHostInfo(deps: HostInfoDeps) {
     const cal = deps.calendar();
     const date = cal.dayOf(now);
     const month = cal.monthOf(now);
-    const simCount = t?.simCount ?? null;
+    // Simulated mode with no phone to ask offers slots 1 and 2 (as the sender accepts them).
+    const simCount = t?.simCount ?? (deps.runtime.mode === 'simulated' ? SIMULATED_SIM_COUNT : null);
     const sims =
       simCount === null
         ? []

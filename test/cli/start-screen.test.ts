@@ -1,5 +1,13 @@
 import t from 'tap';
-import { qrPayload, renderStartScreen, urlsFor } from '../../src/cli/start-screen.js';
+import { modeLine, qrPayload, renderStartScreen, SCREEN_COLUMNS, SCREEN_ROWS, urlsFor, type ScreenMode } from '../../src/cli/start-screen.js';
+
+const simulated: ScreenMode = { mode: 'simulated', reason: 'no termux-sms-send on PATH', smsEnabled: true };
+const real: ScreenMode = { mode: 'real', reason: 'termux-sms-send on PATH', smsEnabled: true };
+const KEY = `sk_local_${'Q'.repeat(32)}`;
+const screen = (over: Partial<Parameters<typeof renderStartScreen>[0]> = {}) =>
+  renderStartScreen({ addresses: ['192.168.1.5'], key: KEY, tty: true, mode: simulated, version: '0.2.0', ...over });
+/** The text lines a terminal shows (the last newline leaves the cursor on a line of its own). */
+const rows = (s: string) => s.replace(/\n$/, '').split('\n');
 
 t.test('the QR payload is the JSON {url, key}', async (t) => {
   const text = qrPayload('http://192.168.1.5:8080', 'sk_local_abc');
@@ -7,20 +15,56 @@ t.test('the QR payload is the JSON {url, key}', async (t) => {
   t.same(JSON.parse(text), { url: 'http://192.168.1.5:8080', key: 'sk_local_abc' });
 });
 
-t.test('the screen shows every URL, the key and a QR code, in that order', async (t) => {
-  const screen = await renderStartScreen({ addresses: ['192.168.1.5', '10.0.0.7'], key: 'sk_local_KEY', tty: true });
-  const url1 = screen.indexOf('http://192.168.1.5:8080');
-  const url2 = screen.indexOf('http://10.0.0.7:8080');
-  const key = screen.indexOf('sk_local_KEY');
-  const qr = screen.indexOf('█');
-  t.ok(url1 > 0 && url2 > url1 && key > url2 && qr > key, 'URLs, then key, then QR');
-  t.match(screen, /r = new API key/);
+t.test('the mode comes first and says why', async (t) => {
+  const s = await screen();
+  t.equal(rows(s)[0], 'SIMULATED mode (no termux-sms-send on PATH): nothing is really sent.');
+  t.equal(modeLine(real), "REAL mode (termux-sms-send on PATH): SMS go out through this phone's SIM.");
+  t.equal(modeLine({ ...simulated, reason: 'SMS_GATEWAY_MODE=simulated' }), 'SIMULATED mode (SMS_GATEWAY_MODE=simulated): nothing is really sent.');
+  t.match(await screen({ mode: { ...real, smsEnabled: false } }), /Sending is switched off/);
+});
+
+t.test('URL, then key, then the QR code, with the other URLs listed beside it', async (t) => {
+  const s = await screen({ addresses: ['192.168.1.5', '10.0.0.7', '172.17.0.1'] });
+  const lines = rows(s);
+  t.equal(lines[1], 'URL:      http://192.168.1.5:8080');
+  t.equal(lines[2], `API key:  ${KEY}`);
+  t.match(lines[3], /^[█▀▄ ]{30,}/, 'the QR code starts on the fourth line');
+  const also = s.indexOf('Also reachable at:');
+  t.ok(also > s.indexOf('█') && s.indexOf('http://10.0.0.7:8080') > also && s.indexOf('http://172.17.0.1:8080') > also, 'the others after the QR starts');
+  t.match(s, /r = new API key/);
+  t.match(s, /q = quit/);
+});
+
+t.test('fits 80x24 with the longest IPv4 URL and many addresses: mode, URL and key visible', async (t) => {
+  const many = ['192.168.100.123', ...Array.from({ length: 30 }, (_, i) => `10.0.${i}.254`)];
+  for (const addresses of [['192.168.100.123'], many, []]) {
+    for (const tty of [true, false]) {
+      for (const mode of [simulated, real, { ...real, smsEnabled: false }]) {
+        const lines = rows(await screen({ addresses, tty, mode }));
+        t.ok(lines.length <= SCREEN_ROWS - 1, `${lines.length} lines fit ${SCREEN_ROWS} rows with the cursor (${addresses.length} addresses)`);
+        const wide = lines.filter((l) => [...l].length > SCREEN_COLUMNS);
+        t.same(wide, [], 'no line is wider than 80 columns');
+        t.match(lines[0], /mode \(/);
+        t.match(lines[1], /^URL: +http:\/\/[0-9.]+:8080/);
+        t.equal(lines[2], `API key:  ${KEY}`);
+      }
+    }
+  }
+  const s = await screen({ addresses: many });
+  t.match(s, /and \d+ more/, 'addresses that do not fit are counted');
+});
+
+t.test('a narrow terminal gets the same lines under the QR code', async (t) => {
+  const lines = rows(await screen({ addresses: ['192.168.1.5', '10.0.0.7'], columns: 60 }));
+  t.same(lines.filter((l) => l.includes('█') && /[a-z]/.test(l)), [], 'nothing beside the QR code');
+  t.ok(lines.indexOf('  http://10.0.0.7:8080') > lines.findLastIndex((l) => l.includes('█')), 'the other URL below the QR code');
 });
 
 t.test('without a LAN address the screen says so and offers loopback', async (t) => {
-  const screen = await renderStartScreen({ addresses: [], key: 'sk_local_KEY', tty: false });
-  t.match(screen, /No LAN address found/);
-  t.match(screen, /http:\/\/127\.0\.0\.1:8080/);
-  t.notMatch(screen, /r = new API key/);
+  const s = await screen({ addresses: [], tty: false });
+  t.match(s, /no LAN address: is Wi-Fi on\?/);
+  t.match(s, /Only this phone can reach/);
+  t.match(s, /http:\/\/127\.0\.0\.1:8080/);
+  t.notMatch(s, /r = new API key/);
   t.same(urlsFor([]), ['http://127.0.0.1:8080']);
 });

@@ -81,12 +81,16 @@ t.test('the real process', async (t) => {
   await t.test('port 8080 taken: one line naming the port, exit 1', async (t) => {
     const other = cli(['start'], { ...env, SMS_GATEWAY_HOME: tempDir(t) });
     t.equal(other.status, 1);
-    t.equal(other.stderr, 'sms-gateway: port 8080 is already in use: another gateway or program is listening on it\n');
+    t.equal(
+      other.stderr,
+      "sms-gateway: port 8080 is already in use: another gateway or program is listening on it (the port is fixed). See which with `ss -ltnp 'sport = :8080'` (or `lsof -i :8080`) and stop it\n",
+    );
   });
 
   await t.test('without a terminal the log has the URL and the hint, never the key', async (t) => {
     const out = gw.output();
-    t.match(out, /sms-gateway is listening; run `sms-gateway key show` for the API key/);
+    t.match(out, /sms-gateway is listening\. SIMULATED mode \(no termux-sms-send on PATH\): nothing is really sent\. Run `sms-gateway key show` for the API key/);
+    t.match(out, /"mode":"simulated","modeReason":"no termux-sms-send on PATH"/);
     t.match(out, /http:\/\/[^"]+:8080/);
     t.notMatch(out, /sk_local_/);
     t.match(out, /"method":"GET","route":"\/openapi.json","status":401/);
@@ -111,12 +115,19 @@ t.test('the start screen on a terminal: URL, key, QR; r rotates, q quits', { ski
   proc.stdout.on('data', (d: Buffer) => (transcript += d.toString()));
   const code = await new Promise<number | null>((res) => proc.on('exit', res));
   t.equal(code, 0, 'q stops the gateway with exit 0');
-  const keys = [...transcript.matchAll(/API key:\r?\n\s+(sk_local_[A-Za-z0-9]{32})/g)].map((m) => m[1]);
+  const keys = [...transcript.matchAll(/API key: +(sk_local_[A-Za-z0-9]{32})/g)].map((m) => m[1]);
   t.equal(keys.length, 2, 'the screen was drawn, then redrawn after r');
   t.not(keys[0], keys[1], 'r made a new key');
   t.equal(keys[1], cli(['key', 'show'], env).stdout.trim(), 'the printed key equals `key show`');
-  t.match(transcript, /LAN URL|No LAN address found/);
+  t.match(transcript, /^SIMULATED mode \(no termux-sms-send on PATH\): nothing is really sent\.\r?\nURL: +http:\/\/[0-9.]+:8080/m, 'the mode first, then the URL');
   t.match(transcript, /█/, 'a QR code was drawn');
+  // The first screen, from the mode line to the keys, fits the terminal (80x24, one row for the cursor).
+  const lines = transcript.split(/\r?\n/);
+  const first = lines.findIndex((l) => l.startsWith('SIMULATED mode ('));
+  const redrawn = lines.findIndex((l, i) => i > first && l.includes('SIMULATED mode ('));
+  const last = lines.slice(0, redrawn).findLastIndex((l) => l.includes('█') || l.includes('q = quit'));
+  t.ok(first >= 0 && last > first + 15 && last - first + 1 <= 23, `the screen is ${last - first + 1} lines`);
+  t.same(lines.slice(first, last + 1).filter((l) => [...l].length > 80), [], 'no line wider than 80 columns');
   t.match(transcript, /API key rotated from the start screen/);
 });
 

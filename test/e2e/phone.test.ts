@@ -36,6 +36,7 @@ t.test('a fake phone on PATH: healthy, then failing to send', async (t) => {
 
   const healthy = status(env);
   t.equal(healthy.status, 0, healthy.stderr);
+  t.equal(status({ ...env, SMS_GATEWAY_HOME: tempDir(t) }).status, 2, 'another home: the key is refused, exit 2');
   t.match(healthy.stdout, /^sms-gateway \d+\.\d+\.\d+ is up \(real mode\), OK\n/);
   t.match(healthy.stdout, /Every check is ok\./);
   t.match(healthy.stdout, /Today: {2}0 sent, 0 failed, 0 queued, 0 segments billed \(Pacific\/Auckland\)/);
@@ -54,7 +55,7 @@ t.test('a fake phone on PATH: healthy, then failing to send', async (t) => {
     t.equal(res.status, 502);
   }
   const broken = status(env);
-  t.equal(broken.status, 0, 'the gateway is up, even if it is failing');
+  t.equal(broken.status, 3, 'up but failing: exit 3, for monitoring scripts');
   t.match(broken.stdout, /is up \(real mode\), FAILING/);
   t.match(broken.stdout, /FAIL sms: Termux:API has no permission to send SMS/);
 });

@@ -53,6 +53,22 @@ t.test('send command and client', async (t) => {
   t.equal(bad.code, 1);
   t.match(bad.err, /^sms-gateway: not sent: Invalid request: body\.to must be a phone number/);
 
+  // Another home (another key): the line says which key file and how to point at the right home.
+  const otherHome = tempDir(t);
+  const elsewhere = await run(['send', '12345', 'x'], { ...env, SMS_GATEWAY_HOME: otherHome });
+  t.equal(elsewhere.code, 1);
+  t.equal(
+    elsewhere.err,
+    `sms-gateway: not sent: Unauthorized: the running gateway does not accept the API key in ${otherHome}/api-key, so it was started with another home. ` +
+      'Run this command with SMS_GATEWAY_HOME set to that home (the default is ~/.sms-gateway)\n',
+  );
+  const otherStatus = await run(['status'], { ...env, SMS_GATEWAY_HOME: otherHome });
+  t.equal(otherStatus.code, 2, 'status: 2 when the gateway refuses the key');
+  t.match(otherStatus.out, new RegExp(`^sms-gateway is up, but the running gateway does not accept the API key in ${otherHome}/api-key`));
+  const upStatus = await run(['status'], env);
+  t.equal(upStatus.code, 0, 'status: 0 when up and ok or degraded');
+  t.match(upStatus.out, /is up \(simulated mode\), (OK|DEGRADED)/);
+
   const wrong = createClient({ baseUrl: 'http://127.0.0.1:8080', apiKey: 'sk_local_nope' });
   await t.rejects(wrong.stats(), new GatewayError(401, 'unauthorized', 'Unauthorized'));
 

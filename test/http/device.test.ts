@@ -4,6 +4,28 @@ import { fakeTermux, recordingSender, testApp } from '../helper.js';
 import { PHONE_COMMANDS, healthyPhone } from '../fixtures/phone.js';
 import { batteryCheck, telephonyCheck, termuxApiCheck, wifiCheck } from '../../src/status/diagnostics.js';
 import type { Snapshot } from '../../src/device/probes.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../helper.js';
+
+/** The README's diagnostics table: check name -> the fields it lists (in backticks). */
+function readmeDiagnosticsTable(): Map<string, string[]> {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('### Diagnostics'), readme.indexOf('### Health'));
+  const rows = new Map<string, string[]>();
+  for (const line of section.split('\n')) {
+    const m = /^\| `(\w+)` \| (.*?) \|[^|]*\|$/.exec(line);
+    if (m) rows.set(m[1]!, [...m[2]!.matchAll(/`(\w+)`/g)].map((f) => f[1]!));
+  }
+  return rows;
+}
+
+/** Every key at any depth of a JSON value. */
+function keysOf(v: unknown, into = new Set<string>()): Set<string> {
+  if (Array.isArray(v)) for (const x of v) keysOf(x, into);
+  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) keysOf(x, into.add(k));
+  return into;
+}
 
 t.test('no phone: every fact the phone would tell is null; the rest is right', async (t) => {
   const { send, get, key } = await testApp(t, { defaultSim: 1 });
@@ -13,7 +35,20 @@ t.test('no phone: every fact the phone would tell is null; the rest is right', a
   const d = res.json().data;
   t.same(
     { phoneNumber: d.phoneNumber, carrier: d.carrier, networkType: d.networkType, simState: d.simState, roaming: d.roaming, simCount: d.simCount, sims: d.sims, device: d.device },
-    { phoneNumber: null, carrier: null, networkType: null, simState: null, roaming: null, simCount: null, sims: [], device: { manufacturer: null, model: null, androidVersion: null } },
+    {
+      phoneNumber: null,
+      carrier: null,
+      networkType: null,
+      simState: null,
+      roaming: null,
+      // Simulated mode's own two slots (the README promises them; sends accept them).
+      simCount: 2,
+      sims: [
+        { slot: 1, carrier: null, state: null },
+        { slot: 2, carrier: null, state: null },
+      ],
+      device: { manufacturer: null, model: null, androidVersion: null },
+    },
   );
   t.equal(d.defaultSimSlot, 1);
   t.same(d.counters.allTime, { accepted: 1, sent: 1, failed: 0, cancelled: 0, queued: 0, segments: 1, billedSegments: 0 });
@@ -25,6 +60,29 @@ t.test('no phone: every fact the phone would tell is null; the rest is right', a
     { version: '0.1.0', mode: 'simulated', simulation: 'success', smsEnabled: true, startedAt: '2026-11-21T12:00:00.000Z', uptimeSeconds: 'number', lanUrls: [] },
   );
   t.notMatch(res.body, key);
+});
+
+t.test("simulated mode with no phone: every check and field the README's diagnostics table lists", async (t) => {
+  const { get } = await testApp(t, { webhookUrls: ['http://192.168.1.9:9000/hook'] });
+  const checks = (await get('/api/diagnostics')).json().data.checks as Record<string, { status: string; value: unknown }>;
+  const table = readmeDiagnosticsTable();
+  t.ok(table.size >= 12, `the table was found (${table.size} rows)`);
+  t.same([...table.keys()].sort(), Object.keys(checks).sort(), 'the same checks, no more, no fewer');
+  for (const [name, fields] of table) {
+    const keys = keysOf(checks[name]?.value);
+    t.same(fields.filter((f) => !keys.has(f)), [], `${name}: every listed field is there`);
+  }
+  for (const name of ['battery', 'wifi', 'telephony']) {
+    t.equal(checks[name]!.status, 'unknown', `${name}: unknown without a phone`);
+    t.ok(Object.values(checks[name]!.value as object).every((v) => v === null), `${name}: every value null`);
+  }
+});
+
+t.test('real mode, and the phone does not tell its slots: simCount null, no sims invented', async (t) => {
+  const { get } = await testApp(t, { runtime: { mode: 'real', simulation: 'none' } });
+  const d = (await get('/api/host/info')).json().data;
+  t.equal(d.simCount, null);
+  t.same(d.sims, []);
 });
 
 t.test('the phone number comes from SMS_GATEWAY_PHONE_NUMBER', async (t) => {

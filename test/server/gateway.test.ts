@@ -27,6 +27,19 @@ t.test('simulated by default without termux-sms-send; SMS_GATEWAY_SIMULATION=fai
   t.match(res.json().error.message, /simulated_failure/);
 });
 
+t.test('simulated mode without a phone offers SIM slots 1 and 2, as host info says and the README promises', async (t) => {
+  const { gw, send } = await gatewayWith(t, { ...NO_TERMUX, SMS_GATEWAY_HOME: tempDir(t) });
+  const auth = { authorization: `Bearer ${gw.apiKey.current()}` };
+  const info = (await gw.app.inject({ url: '/api/host/info', remoteAddress: '127.0.0.1', headers: auth })).json().data;
+  t.equal(info.simCount, 2);
+  t.same(info.sims, [
+    { slot: 1, carrier: null, state: null },
+    { slot: 2, carrier: null, state: null },
+  ]);
+  t.equal((await send({ to: '12345', message: 'x', simSlot: 2 })).json().simSlot, 2, 'slot 2 is accepted');
+  t.equal((await send({ to: '12345', message: 'x', simSlot: 3 })).statusCode, 400, 'slot 3 is not');
+});
+
 t.test('SMS_GATEWAY_SMS_ENABLED=false: health says so and sends are 503', async (t) => {
   const { health, send } = await gatewayWith(t, { ...NO_TERMUX, SMS_GATEWAY_HOME: tempDir(t), SMS_GATEWAY_SMS_ENABLED: 'false' });
   t.equal((await health()).smsEnabled, false);
@@ -42,9 +55,14 @@ t.test('SMS_GATEWAY_DEFAULT_SIM from the .env in the home', async (t) => {
 
 t.test('termux-sms-send on PATH means real mode; SMS_GATEWAY_MODE=simulated overrides it', async (t) => {
   const fake = fakeTermux(t, ['termux-sms-send']);
-  t.match(await (await gatewayWith(t, { ...fake.env, SMS_GATEWAY_HOME: tempDir(t) })).health(), { mode: 'real', simulation: 'none', testMode: false });
+  const real = await gatewayWith(t, { ...fake.env, SMS_GATEWAY_HOME: tempDir(t) });
+  t.match(await real.health(), { mode: 'real', simulation: 'none', testMode: false });
+  t.equal(real.gw.modeReason, 'termux-sms-send on PATH', 'the start screen says why');
   const forced = await gatewayWith(t, { ...fake.env, SMS_GATEWAY_HOME: tempDir(t), SMS_GATEWAY_MODE: 'simulated' });
   t.match(await forced.health(), { mode: 'simulated', simulation: 'success' });
+  t.equal(forced.gw.modeReason, 'SMS_GATEWAY_MODE=simulated');
+  const auto = await gatewayWith(t, { ...NO_TERMUX, SMS_GATEWAY_HOME: tempDir(t) });
+  t.equal(auto.gw.modeReason, 'no termux-sms-send on PATH');
 });
 
 t.test('SMS_GATEWAY_SEND_TIMEOUT_SECONDS bounds a hanging hand-off: 502 with reason timeout', async (t) => {
@@ -53,7 +71,7 @@ t.test('SMS_GATEWAY_SEND_TIMEOUT_SECONDS bounds a hanging hand-off: 502 with rea
   const { gw, send } = await gatewayWith(t, { ...fake.env, SMS_GATEWAY_HOME: tempDir(t), SMS_GATEWAY_SEND_TIMEOUT_SECONDS: '1' });
   const res = await send({ to: '12345', message: 'x' });
   t.equal(res.statusCode, 502);
-  t.match(res.json().error.message, /^The SMS was not sent \(timeout: no answer within 1000 ms\)/);
+  t.match(res.json().error.message, /^Whether the SMS goes out is unknown \(timeout: no answer within 1000 ms\)/);
   t.equal(gw.services.messages.get(res.json().messageId)?.reason, 'timeout');
 });
 

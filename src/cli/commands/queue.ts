@@ -5,6 +5,7 @@ import { LOOPBACK_URL } from '../../core/constants.js';
 import { createApiKeyFile } from '../../core/keys.js';
 import { createClient, GatewayError, type MessageRecord } from '../../client.js';
 import type { CommandContext } from '../context.js';
+import { describeGatewayError } from '../hints.js';
 
 export const queueHelp = `Usage: sms-gateway queue [--json]
        sms-gateway queue cancel <id>
@@ -18,7 +19,8 @@ export async function queueCommand(args: string[], ctx: CommandContext): Promise
   const cancel = sub === 'cancel';
   if (cancel ? rest.length !== 1 : args.some((a) => a !== '--json')) return ctx.usage(queueHelp);
   const config = loadConfig(ctx.env);
-  const client = createClient({ baseUrl: LOOPBACK_URL, apiKey: createApiKeyFile(config.home).current(), maxRetries: 0, timeoutMs: 10_000 });
+  const keyFile = createApiKeyFile(config.home);
+  const client = createClient({ baseUrl: LOOPBACK_URL, apiKey: keyFile.current(), maxRetries: 0, timeoutMs: 10_000 });
   try {
     if (cancel) {
       const r = await client.cancel(rest[0]!);
@@ -48,8 +50,7 @@ export async function queueCommand(args: string[], ctx: CommandContext): Promise
     return 0;
   } catch (err) {
     if (!(err instanceof GatewayError)) throw err;
-    const hint = err.code === 'unreachable' ? ' (is `sms-gateway start` running?)' : '';
-    ctx.stderr.write(`sms-gateway: ${err.message}${hint}\n`);
+    ctx.stderr.write(`sms-gateway: ${describeGatewayError(err, keyFile.path)}\n`);
     return 1;
   }
 }

@@ -8,6 +8,7 @@ import { createApiKeyFile } from '../../core/keys.js';
 import { createClient, GatewayError } from '../../client.js';
 import type { CommandContext } from '../context.js';
 import { parseWhen } from '../when.js';
+import { sendErrorLine } from '../hints.js';
 
 export const sendHelp = `Usage: sms-gateway send <to> [<to> ...] <message> [--queue] [--at TIME] [--sim N] [--json]
 
@@ -57,7 +58,8 @@ export async function sendCommand(args: string[], ctx: CommandContext): Promise<
   const message = rawMessage === '-' ? await readStdin(ctx.stdin) : rawMessage;
 
   const config = loadConfig(ctx.env);
-  const client = createClient({ baseUrl: LOOPBACK_URL, apiKey: createApiKeyFile(config.home).current() });
+  const keyFile = createApiKeyFile(config.home);
+  const client = createClient({ baseUrl: LOOPBACK_URL, apiKey: keyFile.current() });
   const slot = sim !== undefined ? { simSlot: sim } : {};
   try {
     if (queued) {
@@ -83,8 +85,7 @@ export async function sendCommand(args: string[], ctx: CommandContext): Promise<
   } catch (err) {
     if (!(err instanceof GatewayError)) throw err;
     if (json) ctx.stdout.write(`${JSON.stringify({ status: err.status, code: err.code, message: err.message })}\n`);
-    const hint = err.code === 'unreachable' ? ' (is `sms-gateway start` running?)' : '';
-    ctx.stderr.write(`sms-gateway: not ${queued ? 'queued' : 'sent'}: ${err.message}${hint}\n`);
+    ctx.stderr.write(sendErrorLine(err, keyFile.path, queued));
     return 1;
   }
 }

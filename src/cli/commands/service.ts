@@ -23,7 +23,8 @@ Needs pkg install termux-services. Settings go in $SMS_GATEWAY_HOME/.env.
 const CLI_PATH = fileURLToPath(new URL('../../../bin/sms-gateway', import.meta.url));
 
 /** Shell-quotes one word for the generated scripts (single quotes, nothing expands). */
-const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+export const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+const q = shellQuote;
 
 export function servicePaths(prefix: string) {
   const dir = join(prefix, 'var', 'service', 'sms-gateway');

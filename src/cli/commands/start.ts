@@ -1,18 +1,19 @@
 // sms-gateway start: runs the gateway in the foreground. On a terminal it shows the start
 // screen and reads single keys (r: new key, q: quit); without one (Termux:Boot, runit)
-// it logs the URL once with a hint, and never the key or the QR code.
+// it logs the mode (and why), the URL once with a hint, and never the key or the QR code.
 import { createLogger } from '../../core/logging.js';
 import { loadConfig } from '../../core/config.js';
 import { PORT } from '../../core/constants.js';
 import { createGateway } from '../../server/gateway.js';
 import { lanAddresses } from '../../device/lan.js';
-import { renderStartScreen, urlsFor } from '../start-screen.js';
+import { modeLine, renderStartScreen, urlsFor } from '../start-screen.js';
 import type { CommandContext } from '../context.js';
 
 export const startHelp = `Usage: sms-gateway start
 
 Starts the gateway on port ${PORT} (all interfaces) in the foreground.
-On a terminal it shows the LAN URL, the API key and a QR code, then one line per request.
+On a terminal it shows the mode (real or simulated, and why), the LAN URL, the API key
+and a QR code, then one line per request.
   r   make a new API key (the old one stops working at once) and redraw
   q   stop the gateway (Ctrl-C works too)
 Configuration comes from the environment and $SMS_GATEWAY_HOME/.env (see .env.example).
@@ -32,6 +33,7 @@ export async function startCommand(args: string[], ctx: CommandContext): Promise
   }
   const addresses = await lanAddresses();
   const urls = urlsFor(addresses);
+  const mode = { mode: gateway.runtime.mode, reason: gateway.modeReason, smsEnabled: gateway.runtime.smsEnabled };
 
   let resolveExit!: (code: number) => void;
   const exited = new Promise<number>((resolve) => (resolveExit = resolve));
@@ -51,7 +53,8 @@ export async function startCommand(args: string[], ctx: CommandContext): Promise
   process.once('SIGTERM', onSignal);
 
   const draw = async () => {
-    ctx.stdout.write(await renderStartScreen({ addresses, key: gateway.apiKey.current(), tty }));
+    const screen = { addresses, key: gateway.apiKey.current(), tty, mode, version: gateway.runtime.version };
+    ctx.stdout.write(await renderStartScreen({ ...screen, columns: 'columns' in ctx.stdout ? ctx.stdout.columns : undefined }));
   };
 
   if (tty) {
@@ -71,7 +74,10 @@ export async function startCommand(args: string[], ctx: CommandContext): Promise
       });
     }
   } else {
-    logger.info({ urls, mode: gateway.runtime.mode }, 'sms-gateway is listening; run `sms-gateway key show` for the API key');
+    logger.info(
+      { urls, mode: mode.mode, modeReason: mode.reason, smsEnabled: mode.smsEnabled },
+      `sms-gateway is listening. ${modeLine(mode)} Run \`sms-gateway key show\` for the API key`,
+    );
   }
 
   const code = await exited;

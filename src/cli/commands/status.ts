@@ -1,6 +1,6 @@
 // sms-gateway status: a short human summary of the running gateway, from /health and
 // /api/diagnostics over loopback: up or down, mode, URL, today's counts, and every check
-// that is not ok with its hint. Exit 1 when the gateway is down.
+// that is not ok with its hint. The exit code is for monitoring scripts (STATUS_EXIT).
 import { loadConfig } from '../../core/config.js';
 import { LOOPBACK_URL } from '../../core/constants.js';
 import { createApiKeyFile } from '../../core/keys.js';
@@ -8,14 +8,26 @@ import { createClient, GatewayError } from '../../client.js';
 import type { Diagnostics } from '../../status/diagnostics.js';
 import type { HostInfo } from '../../status/host-info.js';
 import type { CommandContext } from '../context.js';
+import { keyRefusedHint } from '../hints.js';
 
 export const statusHelp = `Usage: sms-gateway status [--json]
 
 Asks the gateway running on this phone (${LOOPBACK_URL}) how it is doing:
 up or down, mode, URL, today's counts, and every check that is not ok with what to do.
   --json   print the diagnostics JSON instead
-Exit 1 when the gateway is not running.
+Exit codes, for monitoring scripts:
+  0  up, and ok or degraded (degraded: something needs attention, sending works)
+  1  down: nothing answers on ${LOOPBACK_URL}
+  2  usage error, or the gateway refused this home's API key (another SMS_GATEWAY_HOME?)
+  3  up, but failing (a check is failing, or its diagnostics could not be read)
 `;
+
+/** `sms-gateway status` exit codes; see statusHelp and the README's "Command line". */
+export const STATUS_EXIT = { ok: 0, down: 1, keyRefused: 2, failing: 3 } as const;
+
+export function exitCodeFor(diag: Pick<Diagnostics, 'status'>): number {
+  return diag.status === 'failing' ? STATUS_EXIT.failing : STATUS_EXIT.ok;
+}
 
 export function formatStatus(info: HostInfo, diag: Diagnostics): string {
   const g = info.gateway;
@@ -52,21 +64,25 @@ export async function statusCommand(args: string[], ctx: CommandContext): Promis
   const json = args.includes('--json');
   if (args.some((a) => a !== '--json')) return ctx.usage(statusHelp);
   const config = loadConfig(ctx.env);
-  const client = createClient({ baseUrl: LOOPBACK_URL, apiKey: createApiKeyFile(config.home).current(), maxRetries: 0, timeoutMs: 10_000 });
+  const keyFile = createApiKeyFile(config.home);
+  const client = createClient({ baseUrl: LOOPBACK_URL, apiKey: keyFile.current(), maxRetries: 0, timeoutMs: 10_000 });
   try {
     await client.health();
   } catch {
     ctx.stdout.write(`sms-gateway is DOWN: nothing answers on ${LOOPBACK_URL}. Start it with \`sms-gateway start\`.\n`);
-    return 1;
+    return STATUS_EXIT.down;
   }
   try {
     const [info, diag] = await Promise.all([client.read<HostInfo>('/api/host/info'), client.read<Diagnostics>('/api/diagnostics')]);
     ctx.stdout.write(json ? `${JSON.stringify(diag, null, 2)}\n` : formatStatus(info, diag));
-    return 0;
+    return exitCodeFor(diag);
   } catch (err) {
     if (!(err instanceof GatewayError)) throw err;
-    const hint = err.status === 401 ? ' (is this the same SMS_GATEWAY_HOME as the running gateway?)' : '';
-    ctx.stdout.write(`sms-gateway is up, but its diagnostics failed: ${err.message}${hint}\n`);
-    return 1;
+    if (err.status === 401) {
+      ctx.stdout.write(`sms-gateway is up, but ${keyRefusedHint(keyFile.path)}\n`);
+      return STATUS_EXIT.keyRefused;
+    }
+    ctx.stdout.write(`sms-gateway is up, but its diagnostics failed: ${err.message}\n`);
+    return STATUS_EXIT.failing;
   }
 }

@@ -22,6 +22,19 @@ export const webhookHelp = `Usage: sms-gateway webhook secret | rotate | test
            and print each answer (exit 1 if any target did not answer 2xx)
 `;
 
+/** What a failed test answer most likely means, and what to do about it. */
+export function failureHint(status: number | null, secretPath: string): string {
+  if (status === 401 || status === 403) {
+    return (
+      `: the receiver refused the signature. The likely cause is the secret: give the receiver the one in ${secretPath} ` +
+      '(`sms-gateway webhook secret`, with the same SMS_GATEWAY_HOME as the gateway), and check that its clock is right'
+    );
+  }
+  if (status === 404 || status === 405) return ': the receiver has no such route: check the path in SMS_GATEWAY_WEBHOOK_URLS';
+  if (status === null) return ': is the receiver running, and reachable from this phone?';
+  return '';
+}
+
 export async function webhookCommand(args: string[], ctx: CommandContext): Promise<number> {
   const [action, ...rest] = args;
   if (rest.length > 0 || !['secret', 'rotate', 'test'].includes(action ?? '')) return ctx.usage(webhookHelp);
@@ -57,7 +70,7 @@ export async function webhookCommand(args: string[], ctx: CommandContext): Promi
         if (revived) outbox!.enable(url);
         ctx.stdout.write(`${url}: delivered (HTTP ${r.status})${revived ? '; switched back on' : ''}\n`);
       } else {
-        ctx.stdout.write(`${url}: FAILED (${r.error})\n`);
+        ctx.stdout.write(`${url}: FAILED (${r.error})${failureHint(r.status, secret.path)}\n`);
       }
     }
   } finally {

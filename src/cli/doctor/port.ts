@@ -71,6 +71,6 @@ export async function portCheck(): Promise<Finding> {
     status: 'fail',
     name,
     finding: `port ${PORT} is used by another program (it does not answer /health like a gateway)`,
-    fix: [`stop the other program that listens on port ${PORT} (the gateway's port is fixed)`],
+    fix: [`stop the other program that listens on port ${PORT} (the gateway's port is fixed); \`ss -ltnp 'sport = :${PORT}'\` shows which`],
   };
 }

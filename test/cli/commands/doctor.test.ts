@@ -212,7 +212,7 @@ t.test('checks that need port 8080 to themselves', async (t) => {
         const r = await run(['doctor'], env);
         t.equal(r.code, 1);
         t.same(lines(r.out, '[FAIL]'), ['[FAIL] port 8080: port 8080 is used by another program (it does not answer /health like a gateway)']);
-        t.equal(fixOf(r.out, /^\[FAIL\] port 8080/), "       fix: stop the other program that listens on port 8080 (the gateway's port is fixed)");
+        t.equal(fixOf(r.out, /^\[FAIL\] port 8080/), "       fix: stop the other program that listens on port 8080 (the gateway's port is fixed); `ss -ltnp 'sport = :8080'` shows which");
       } finally {
         await new Promise((res) => server.close(res));
       }

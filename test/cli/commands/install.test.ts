@@ -1,9 +1,11 @@
 // service install | uninstall and boot install into a temp $PREFIX / $HOME.
 import t from 'tap';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { runCli, tempDir, ROOT } from '../../helper.js';
 import { servicePaths } from '../../../src/cli/commands/service.js';
+import { bootScript } from '../../../src/cli/commands/boot.js';
 import { findOnPath } from '../../../src/device/termux.js';
 
 const PATH = '/usr/local/bin:/usr/bin:/bin';
@@ -56,18 +58,43 @@ t.test('service without PREFIX or svlogd says what to do', async (t) => {
 
 t.test('boot install copies the script into ~/.termux/boot/, executable, idempotent', async (t) => {
   const home = tempDir(t);
-  const r = await runCli(['boot', 'install'], { HOME: home });
+  const r = await runCli(['boot', 'install'], { HOME: home, SMS_GATEWAY_HOME: join(home, 'gw home') });
   t.equal(r.code, 0);
   const target = join(home, '.termux', 'boot', 'start-sms-gateway');
   t.match(r.out, new RegExp(`^Installed ${target}\\.`));
   t.equal(statSync(target).mode & 0o777, 0o755);
   const script = readFileSync(target, 'utf8');
-  t.equal(script, readFileSync(join(ROOT, 'termux-boot/start-sms-gateway'), 'utf8'));
+  const template = readFileSync(join(ROOT, 'termux-boot/start-sms-gateway'), 'utf8');
+  t.equal(script, bootScript(template, join(home, 'gw home')));
+  t.match(script, `\nexport SMS_GATEWAY_HOME='${join(home, 'gw home')}'\n`, 'the home it was installed with');
   const lines = script.split('\n').filter((l) => l.trim() && !l.startsWith('#'));
   t.equal(lines[0], 'termux-wake-lock', 'the wake lock comes first');
   t.match(script, /start-services\.sh/);
   t.match(script, /sms-gateway start/);
-  const again = await runCli(['boot', 'install'], { HOME: home });
+  const again = await runCli(['boot', 'install'], { HOME: home, SMS_GATEWAY_HOME: join(home, 'gw home') });
   t.match(again.out, /^Already installed/);
+  const moved = await runCli(['boot', 'install'], { HOME: home, SMS_GATEWAY_HOME: join(home, 'elsewhere') });
+  t.match(moved.out, /^Installed/, 'another home rewrites it');
   t.equal((await runCli(['boot'], { HOME: home })).code, 2);
+});
+
+t.test('at boot without termux-services the gateway starts with the home boot install was run with', async (t) => {
+  const home = tempDir(t);
+  const gwHome = join(home, "it's here");
+  t.equal((await runCli(['boot', 'install'], { HOME: home, SMS_GATEWAY_HOME: gwHome })).code, 0);
+  // Fake termux-wake-lock and sms-gateway: each records what it was started with.
+  const bin = tempDir(t);
+  const out = join(tempDir(t), 'started');
+  writeFileSync(join(bin, 'termux-wake-lock'), '#!/bin/sh\n');
+  writeFileSync(join(bin, 'sms-gateway'), `#!/bin/sh\nprintf '%s|%s' "$*" "$SMS_GATEWAY_HOME" > '${out}.tmp' && mv '${out}.tmp' '${out}'\n`);
+  for (const f of ['termux-wake-lock', 'sms-gateway']) chmodSync(join(bin, f), 0o755);
+  // Termux:Boot's environment: HOME and PREFIX (no termux-services there), no SMS_GATEWAY_HOME.
+  const r = spawnSync('sh', [join(home, '.termux', 'boot', 'start-sms-gateway')], {
+    env: { HOME: home, PREFIX: tempDir(t), PATH: `${bin}:${PATH}` },
+    encoding: 'utf8',
+  });
+  t.equal(r.status, 0, r.stderr);
+  // The script starts the gateway in the background: wait for its record (a bounded poll, not a timing assertion).
+  for (let i = 0; i < 200 && !existsSync(out); i++) await new Promise((res) => setTimeout(res, 25));
+  t.equal(readFileSync(out, 'utf8'), `start|${gwHome}`);
 });

@@ -38,6 +38,21 @@ t.test('test sends a signed event to every target and prints each answer', async
   t.match(none.err, /no webhook targets: set SMS_GATEWAY_WEBHOOK_URLS/);
 });
 
+t.test('a receiver that answers 401 or 404: the line says the likely cause', async (t) => {
+  const unsigned = await startReceiver(t, () => 401);
+  const missing = await startReceiver(t, () => 404);
+  const home = tempDir(t);
+  const r = await run(['webhook', 'test'], { SMS_GATEWAY_HOME: home, SMS_GATEWAY_WEBHOOK_URLS: `${unsigned.url},${missing.url}` });
+  t.equal(r.code, 1);
+  t.match(
+    r.out,
+    `${unsigned.url}: FAILED (HTTP 401): the receiver refused the signature. The likely cause is the secret: give the receiver the one in ${join(home, 'webhook-secret')} (\`sms-gateway webhook secret\`, with the same SMS_GATEWAY_HOME as the gateway)`,
+  );
+  t.match(r.out, `${missing.url}: FAILED (HTTP 404): the receiver has no such route: check the path in SMS_GATEWAY_WEBHOOK_URLS`);
+  const closed = await run(['webhook', 'test'], { SMS_GATEWAY_HOME: home, SMS_GATEWAY_WEBHOOK_URLS: 'http://127.0.0.1:9/hook' });
+  t.match(closed.out, /FAILED \(cannot connect.*\): is the receiver running, and reachable from this phone\?/);
+});
+
 t.test('a target switched off by 410 is switched back on when test reaches it', async (t) => {
   const rx = await startReceiver(t);
   const home = tempDir(t);
