@@ -16,7 +16,8 @@ import { PORT } from '../src/core/constants.js';
 import type { Clock } from '../src/core/clock.js';
 import type { RuntimeInfo } from '../src/core/runtime.js';
 import { openDatabase } from '../src/store/database.js';
-import { composeGateway } from '../src/server/compose.js';
+import { composeGateway, type ComposeDeps } from '../src/server/compose.js';
+import { inboxWatcherEnabled } from '../src/core/config.js';
 import { createCalendar } from '../src/core/time-zone.js';
 import type { QuietHours } from '../src/core/quiet-hours.js';
 import type { Handoff, HandoffResult, Sender } from '../src/sms/senders.js';
@@ -84,6 +85,9 @@ export interface TestAppOptions {
   deviceEnv?: NodeJS.ProcessEnv;
   queueRate?: number;
   quietHours?: QuietHours;
+  /** SMS_GATEWAY_INBOX (the inbox watcher also runs with any webhook target). */
+  inbox?: boolean;
+  inboxList?: ComposeDeps['inboxList'];
 }
 
 /** A sender that records every hand-off and answers as told (ok by default). */
@@ -130,6 +134,8 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
     deviceEnv: opts.deviceEnv ?? { PATH: '/nonexistent' },
     ...(opts.queueRate ? { queueRate: opts.queueRate } : {}),
     ...(opts.quietHours ? { quietHours: opts.quietHours } : {}),
+    inboxWanted: (registered) => inboxWatcherEnabled({ webhookUrls: opts.webhookUrls ?? [], inbox: opts.inbox ?? false }, registered),
+    ...(opts.inboxList ? { inboxList: opts.inboxList } : {}),
   });
   // What a start does before the first request (steps 1 to 3); the background work
   // (step 4) is left to the tests, which drive deliveries and confirmations by hand.

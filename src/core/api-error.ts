@@ -14,6 +14,9 @@ export type ErrorCode =
   | 'sender_busy'
   | 'queue_full'
   | 'not_cancellable'
+  | 'inbox_disabled'
+  | 'too_many_webhooks'
+  | 'webhook_from_environment'
   | 'internal_error';
 
 export interface ErrorBody {

@@ -59,7 +59,7 @@ export const QueuedResponseSchema = z.object({
 });
 
 /** A whole-number query parameter within [min, max]. */
-const queryInt = (min: number, max: number, fallback: number) =>
+export const queryInt = (min: number, max: number, fallback: number) =>
   z
     .string()
     .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)

@@ -10,7 +10,8 @@
 //   3. seed the pacing from the hand-offs of the last minute (a restart resets nothing)
 //   (the real process listens here, so no request arrives before 1-3)
 //   4. background work: the lane (queued messages waiting from before), pending
-//      deliveries, pending confirmations, the inbox watcher
+//      deliveries, pending confirmations, the inbox watcher (while someone listens:
+//      inboxWanted; registering or removing a webhook target over the API re-decides)
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
@@ -33,7 +34,10 @@ import type { Sender } from '../sms/senders.js';
 import { createOutboxStore } from '../events/outbox.js';
 import { createWebhookDelivery } from '../events/delivery.js';
 import { makeEvent } from '../events/events.js';
-import { createInboxWatcher } from '../events/inbox-watcher.js';
+import { createInboxWatcher, type InboxWatcherOptions } from '../events/inbox-watcher.js';
+import { createTargetStore } from '../events/targets.js';
+import { createWebhookTester } from '../events/test-event.js';
+import { createInboxStore } from '../store/inbox.js';
 import { createHostInfo, type HostInfoDeps } from '../status/host-info.js';
 import { createDiagnostics } from '../status/diagnostics.js';
 import { buildApp } from './app.js';
@@ -59,8 +63,12 @@ export interface ComposeDeps {
   confirmSends?: boolean;
   /** Environment the device commands run in. */
   deviceEnv?: NodeJS.ProcessEnv | undefined;
-  /** Read the phone's inbox for sms.received events this often (only with webhook targets). */
+  /** Read the phone's inbox this often (default 15 s) while inboxWanted says so. */
   inboxPollMs?: number;
+  /** Whether the inbox watcher runs, given the targets registered over the API (config.ts inboxWatcherEnabled). */
+  inboxWanted?: (registeredTargets: number) => boolean;
+  /** The inbox to read instead of termux-sms-list (simulated mode: device/simulated-inbox.ts). */
+  inboxList?: InboxWatcherOptions['list'];
   /** Queued hand-offs: segments per rolling 60 s (SMS_GATEWAY_QUEUE_RATE, default 30). */
   queueRate?: number;
   quietHours?: QuietHours | undefined;
@@ -109,20 +117,40 @@ function composeServices(deps: ComposeDeps) {
     settle: settler.settle,
     logger,
   });
-  // Received SMS are events, not history: read the inbox only when someone listens.
-  const inbox =
-    (deps.webhookUrls ?? []).length > 0 && deps.inboxPollMs
-      ? createInboxWatcher({
-          db,
-          clock,
-          outbox,
-          notify: () => delivery.notify(),
-          pollMs: deps.inboxPollMs,
-          timeZone,
-          env: deps.deviceEnv,
-          logger,
-        })
-      : undefined;
+  const inboxStore = createInboxStore(db);
+  const targets = createTargetStore(db);
+  const tester = createWebhookTester({
+    targets,
+    outbox,
+    clock,
+    secret: deps.webhookSecret ?? (() => ''),
+    userAgent: `sms-gateway/${deps.runtime.version}`,
+    version: deps.runtime.version,
+    logger,
+    ...(deps.webhookTimeoutMs ? { timeoutMs: deps.webhookTimeoutMs } : {}),
+  });
+  const inbox = createInboxWatcher({
+    db,
+    clock,
+    outbox,
+    inbox: inboxStore,
+    notify: () => delivery.notify(),
+    pollMs: deps.inboxPollMs ?? 15_000,
+    timeZone,
+    env: deps.deviceEnv,
+    logger,
+    ...(deps.inboxList ? { list: deps.inboxList } : {}),
+  });
+  // Received SMS are read only while someone listens (a webhook target, SMS_GATEWAY_INBOX).
+  const inboxEnabled = () => (deps.inboxWanted ?? (() => false))(targets.registeredCount());
+  let background = false;
+  /** Starts or stops the watcher to match inboxEnabled(); one that was off starts afresh (forget). */
+  const switchInbox = async () => {
+    if (!inboxEnabled()) {
+      await inbox.stop();
+      inbox.forget();
+    } else if (background) inbox.start();
+  };
   const sims = { defaultSim: deps.defaultSim, simCount: deps.simCount };
   const common = { clock, runtime: deps.runtime, calendar: deps.calendar, logger, ...sims };
   const sendService = createSendService({ ...common, store: messages, lane, pacing, settler });
@@ -140,10 +168,21 @@ function composeServices(deps: ComposeDeps) {
     outbox,
     delivery,
     inbox,
+    inboxStore,
+    inboxEnabled,
+    switchInbox,
+    targets,
+    tester,
     calendar: deps.calendar,
+    /** Step 4 for the watcher: it runs from now on whenever inboxEnabled(). */
+    startInbox() {
+      background = true;
+      if (inboxEnabled()) inbox.start();
+    },
     /** Stops the background work (step 4); the database stays open. */
     async stop(graceMs?: number) {
-      await Promise.all([lane.stop(graceMs), delivery.stop(), confirmer?.stop(), inbox?.stop()]);
+      background = false;
+      await Promise.all([lane.stop(graceMs), delivery.stop(), confirmer?.stop(), inbox.stop()]);
       settler.flush(); // a last try for outcomes the disk refused
       settler.stop();
     },
@@ -181,7 +220,7 @@ export async function composeGateway(deps: ComposeDeps) {
       queueRate: deps.queueRate ?? 30,
       quietHours: deps.quietHours?.text ?? null,
       webhookTargets: () => services.outbox.status(),
-      inboxHealth: () => services.inbox?.health() ?? null,
+      inboxHealth: () => (services.inboxEnabled() ? services.inbox.health() : null),
     }),
   };
   const app: FastifyInstance = await buildApp({
@@ -194,13 +233,17 @@ export async function composeGateway(deps: ComposeDeps) {
     stats: services.stats,
     calendar: deps.calendar,
     status,
+    inbox: { store: services.inboxStore, enabled: services.inboxEnabled },
+    webhooks: { targets: services.targets, tester: services.tester, clock, logger: deps.logger, changed: services.switchInbox },
     logger: deps.logger,
   });
 
   /** Steps 1 to 3: the state a start needs before the first request. */
   const restore = () => {
-    services.outbox.syncTargets(deps.webhookUrls ?? []);
     const now = clock.now();
+    services.outbox.syncTargets(deps.webhookUrls ?? [], now);
+    // A watcher that is off forgets where it was: when it starts, it starts afresh.
+    if (!services.inboxEnabled()) services.inbox.forget();
     const interrupted = services.messages.recoverInterrupted(now);
     if (interrupted.length > 0) {
       deps.logger?.warn(
@@ -220,7 +263,7 @@ export async function composeGateway(deps: ComposeDeps) {
     services.lane.notify();
     services.delivery.notify();
     services.confirmer?.start();
-    services.inbox?.start();
+    services.startInbox();
   };
 
   return {
