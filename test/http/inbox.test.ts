@@ -1,7 +1,7 @@
 // GET /api/inbox on the real app, fed by the inbox watcher reading a fake termux-sms-list:
 // fields, order, paging, the from filter, bad queries, and the 503 while the watcher is off.
 import t, { type Test } from 'tap';
-import { fakeTermux, testApp } from '../helper.js';
+import { fakeClock, fakeTermux, tempDir, testApp } from '../helper.js';
 
 interface RawSms {
   _id: number;
@@ -158,4 +158,41 @@ t.test('an env webhook target or one registered over the API switches the watche
   });
   t.equal(removed.statusCode, 204);
   t.equal((await api.get('/api/inbox')).statusCode, 503, 'off again with the last target');
+});
+
+t.test('a watcher that was off starts afresh: what arrived while nobody listened is not announced', async (t) => {
+  const fake = fakeTermux(t, ['termux-sms-list']);
+  const home = tempDir(t);
+  await t.test('a run with a listener', async (t) => {
+    const a = await testApp(t, { home, inbox: true, deviceEnv: fake.env });
+    fake.output('termux-sms-list', JSON.stringify(OLD));
+    await a.services.inbox.pollOnce();
+    fake.output('termux-sms-list', JSON.stringify([...OLD, NEW[0]]));
+    await a.services.inbox.pollOnce();
+    t.equal((await a.get('/api/inbox')).json().pagination.total, 1);
+  });
+  await t.test('a run without one, then a target registered over the API', async (t) => {
+    // An hour later: the messages of NEW[1..2] arrived while the watcher was off.
+    const a = await testApp(t, { home, deviceEnv: fake.env, clock: fakeClock(Date.UTC(2026, 10, 21, 13, 0, 0)) });
+    fake.output('termux-sms-list', JSON.stringify([...OLD, ...NEW.slice(0, 3)]));
+    a.gateway.startBackground();
+    t.equal(a.services.inbox.running(), false);
+    const added = await a.app.inject({
+      method: 'POST',
+      url: '/api/webhooks',
+      remoteAddress: '192.168.1.21',
+      headers: { ...a.auth, 'content-type': 'application/json' },
+      payload: JSON.stringify({ url: 'http://127.0.0.1:9/hook' }),
+    });
+    t.equal(added.statusCode, 201);
+    t.equal(a.services.inbox.running(), true, 'started without a restart');
+    await a.services.inbox.pollOnce(); // joins or follows the first poll: a new baseline
+    fake.output('termux-sms-list', JSON.stringify([...OLD, ...NEW]));
+    await a.services.inbox.pollOnce();
+    const page = (await a.get('/api/inbox')).json();
+    t.same(page.data.map((m: { body: string }) => m.body), ['Your parcel is on its way', 'first'], 'only the one stored before and the one after');
+    const removed = await a.app.inject({ method: 'DELETE', url: `/api/webhooks/${added.json().data.id}`, remoteAddress: '192.168.1.21', headers: a.auth });
+    t.equal(removed.statusCode, 204);
+    t.equal(a.services.inbox.running(), false, 'stopped with the last listener');
+  });
 });
