@@ -194,5 +194,23 @@ t.test('a watcher that was off starts afresh: what arrived while nobody listened
     const removed = await a.app.inject({ method: 'DELETE', url: `/api/webhooks/${added.json().data.id}`, remoteAddress: '192.168.1.21', headers: a.auth });
     t.equal(removed.statusCode, 204);
     t.equal(a.services.inbox.running(), false, 'stopped with the last listener');
+
+    // Off again at run time: what arrives now is not announced when a listener comes back.
+    fake.output('termux-sms-list', JSON.stringify([...OLD, ...NEW, sms(15, '2026-11-21 12:30:00', 'while off again')]));
+    const again = await a.app.inject({
+      method: 'POST',
+      url: '/api/webhooks',
+      remoteAddress: '192.168.1.21',
+      headers: { ...a.auth, 'content-type': 'application/json' },
+      payload: JSON.stringify({ url: 'http://127.0.0.1:9/hook2' }),
+    });
+    t.equal(again.statusCode, 201);
+    await a.services.inbox.pollOnce();
+    fake.output('termux-sms-list', JSON.stringify([...OLD, ...NEW, sms(15, '2026-11-21 12:30:00', 'while off again'), sms(16, '2026-11-21 12:59:00', 'back on')]));
+    await a.services.inbox.pollOnce();
+    t.same(
+      (await a.get('/api/inbox')).json().data.map((m: { body: string }) => m.body),
+      ['back on', 'Your parcel is on its way', 'first'],
+    );
   });
 });
