@@ -29,7 +29,7 @@ export function inboxRoutes(deps: InboxRoutesDeps): FastifyPluginAsyncZod {
           tags: ['inbox'],
           querystring: InboxQuerySchema,
           response: {
-            200: InboxPageSchema,
+            200: InboxPageSchema.describe('a page of received SMS, newest first'),
             ...COMMON_ERRORS,
             503: ErrorBodySchema.describe('inbox_disabled: the inbox watcher is off; the message says how to switch it on'),
           },

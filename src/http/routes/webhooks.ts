@@ -38,7 +38,7 @@ export function webhookRoutes(deps: WebhookRoutesDeps, bodyLimit: number): Fasti
           summary: 'Webhook targets',
           description: 'Targets of SMS_GATEWAY_WEBHOOK_URLS (source env) and those registered over the API (source api), oldest first.',
           tags: ['webhooks'],
-          response: { 200: WebhookListSchema, ...COMMON_ERRORS },
+          response: { 200: WebhookListSchema.describe('every target, oldest first'), ...COMMON_ERRORS },
         },
       },
       async () => ({ success: true as const, data: deps.targets.list() }),
@@ -85,7 +85,7 @@ export function webhookRoutes(deps: WebhookRoutesDeps, bodyLimit: number): Fasti
           tags: ['webhooks'],
           params: WebhookParamsSchema,
           response: {
-            204: z.null().describe('removed'),
+            204: z.null().describe('removed (no body)'),
             ...COMMON_ERRORS,
             409: ErrorBodySchema.describe('webhook_from_environment: the target comes from SMS_GATEWAY_WEBHOOK_URLS'),
           },
@@ -110,7 +110,7 @@ export function webhookRoutes(deps: WebhookRoutesDeps, bodyLimit: number): Fasti
           description:
             'Posts one signed gateway.test event to every target at once (no retries) and answers when each answered or timed out (10 s). A target switched off by a 410 that answers 2xx is switched back on.',
           tags: ['webhooks'],
-          response: { 200: WebhookTestResponseSchema, ...COMMON_ERRORS },
+          response: { 200: WebhookTestResponseSchema.describe('one result per target'), ...COMMON_ERRORS },
         },
       },
       async () => ({ success: true as const, data: await deps.tester.run() }),
