@@ -148,7 +148,8 @@ function composeServices(deps: ComposeDeps) {
   const switchInbox = async () => {
     if (!inboxEnabled()) {
       await inbox.stop();
-      inbox.forget();
+      // A target registered while the poll in flight finished: it runs again, keep its place.
+      if (!inboxEnabled() && !inbox.running()) inbox.forget();
     } else if (background) inbox.start();
   };
   const sims = { defaultSim: deps.defaultSim, simCount: deps.simCount };
