@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { PaginationSchema, SendResultSchema, StatsResponseSchema } from './http/schemas.js';
 import type { MessageRecordSchema } from './store/message-record.js';
 import type { HealthSchema } from './http/routes/health.js';
+import type { InboxRecordSchema, WebhookTargetSchema, WebhookTestResultSchema } from './http/integration-schemas.js';
 
 export interface SendInput {
   to: string;
@@ -35,6 +36,9 @@ export type Health = z.infer<typeof HealthSchema>;
 export type MessageStatus = MessageRecord['status'];
 export type Pagination = z.infer<typeof PaginationSchema>;
 export type Page<T> = { data: T[]; pagination: Pagination };
+export type InboxRecord = z.infer<typeof InboxRecordSchema>;
+export type WebhookTarget = z.infer<typeof WebhookTargetSchema>;
+export type WebhookTestResult = z.infer<typeof WebhookTestResultSchema>;
 
 /** An answer that was not a success: the HTTP status and the gateway's code and message. */
 export class GatewayError extends Error {
@@ -143,6 +147,22 @@ export function createClient(opts: ClientOptions) {
     },
     message: async (id: string) => (await call<{ data: MessageRecord }>('GET', `/api/messages/${encodeURIComponent(id)}`)).data,
     stats: async () => (await call<{ data: Stats }>('GET', '/api/stats')).data,
+    /** Received SMS, newest first (503 inbox_disabled while the gateway does not read its inbox). */
+    inbox: async (q: { limit?: number; offset?: number; from?: string } = {}) => {
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries(q)) if (v !== undefined) params.set(k, String(v));
+      const qs = params.toString();
+      return call<Page<InboxRecord> & { success: true }>('GET', `/api/inbox${qs ? `?${qs}` : ''}`);
+    },
+    webhooks: async () => (await call<{ data: WebhookTarget[] }>('GET', '/api/webhooks')).data,
+    /** Registers a webhook target (a URL already registered: its existing target). */
+    addWebhook: async (url: string) => (await call<{ data: WebhookTarget }>('POST', '/api/webhooks', { url })).data,
+    /** Removes a target registered over the API (409 webhook_from_environment for SMS_GATEWAY_WEBHOOK_URLS ones). */
+    removeWebhook: async (id: string) => {
+      await call<unknown>('DELETE', `/api/webhooks/${encodeURIComponent(id)}`);
+    },
+    /** Has the gateway send its test event to every target; one result per target. */
+    testWebhooks: async () => (await call<{ data: WebhookTestResult[] }>('POST', '/api/webhooks/test')).data,
     /** GET any read endpoint's data (host info, diagnostics). */
     read: async <T>(path: string) => (await call<{ data: T }>('GET', path)).data,
   };

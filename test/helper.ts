@@ -17,6 +17,7 @@ import type { Clock } from '../src/core/clock.js';
 import type { RuntimeInfo } from '../src/core/runtime.js';
 import { openDatabase } from '../src/store/database.js';
 import { composeGateway, type ComposeDeps } from '../src/server/compose.js';
+import { inboxWatcherEnabled } from '../src/core/config.js';
 import { createCalendar } from '../src/core/time-zone.js';
 import type { QuietHours } from '../src/core/quiet-hours.js';
 import type { Handoff, HandoffResult, Sender } from '../src/sms/senders.js';
@@ -86,6 +87,9 @@ export interface TestAppOptions {
   quietHours?: QuietHours;
   /** Ends an interrupted hand-off's process group at restore (default: nothing is signalled). */
   endLeftover?: ComposeDeps['endLeftover'];
+  /** SMS_GATEWAY_INBOX (the inbox watcher also runs with any webhook target). */
+  inbox?: boolean;
+  inboxList?: ComposeDeps['inboxList'];
 }
 
 /** A sender that records every hand-off and answers as told (ok by default). */
@@ -133,6 +137,8 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
     ...(opts.queueRate ? { queueRate: opts.queueRate } : {}),
     ...(opts.quietHours ? { quietHours: opts.quietHours } : {}),
     endLeftover: opts.endLeftover ?? (() => 'unknown'),
+    inboxWanted: (registered) => inboxWatcherEnabled({ webhookUrls: opts.webhookUrls ?? [], inbox: opts.inbox ?? false }, registered),
+    ...(opts.inboxList ? { inboxList: opts.inboxList } : {}),
   });
   // What a start does before the first request (steps 1 to 3); the background work
   // (step 4) is left to the tests, which drive deliveries and confirmations by hand.

@@ -14,6 +14,9 @@ export const ERROR_CODES = [
   'sender_busy',
   'queue_full',
   'not_cancellable',
+  'inbox_disabled',
+  'too_many_webhooks',
+  'webhook_from_environment',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -68,6 +68,7 @@ export const EnvSchema = z.object({
   SMS_GATEWAY_PHONE_NUMBER: z.preprocess(blankToUndefined, z.string().trim().optional()),
   SMS_GATEWAY_SEND_TIMEOUT_SECONDS: intInRange(1, 600, 30),
   SMS_GATEWAY_WEBHOOK_URLS: webhookUrls,
+  SMS_GATEWAY_INBOX: booleanFlag(false),
   SMS_GATEWAY_INBOX_POLL_SECONDS: intInRange(1, 86_400, 15),
   SMS_GATEWAY_QUEUE_RATE: intInRange(1, 60, 30),
   SMS_GATEWAY_QUIET_HOURS: z.preprocess(
@@ -105,6 +106,8 @@ export interface Config {
   phoneNumber: string | undefined;
   sendTimeoutMs: number;
   webhookUrls: string[];
+  /** SMS_GATEWAY_INBOX: read and store received SMS even when nobody else listens. */
+  inbox: boolean;
   inboxPollMs: number;
   /** Queued hand-offs: at most this many segments per rolling 60 s (1 to 60). */
   queueRate: number;
@@ -112,6 +115,17 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
+/** What of the configuration decides whether the inbox watcher runs. */
+export type InboxSwitches = Pick<Config, 'webhookUrls' | 'inbox'>;
+
+/**
+ * The inbox watcher runs when someone listens for received SMS: a webhook target (from
+ * SMS_GATEWAY_WEBHOOK_URLS, or `registeredTargets` registered over the API) or
+ * SMS_GATEWAY_INBOX=true (GET /api/inbox only). One place, so every listener adds one clause.
+ */
+export function inboxWatcherEnabled(config: InboxSwitches, registeredTargets = 0): boolean {
+  return config.inbox || config.webhookUrls.length > 0 || registeredTargets > 0;
+}
 
 /** Reads $SMS_GATEWAY_HOME/.env (if any); the real environment overrides it. */
 export function readEnvFile(home: string): Record<string, string> {
@@ -153,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     phoneNumber: e.SMS_GATEWAY_PHONE_NUMBER,
     sendTimeoutMs: e.SMS_GATEWAY_SEND_TIMEOUT_SECONDS * 1000,
     webhookUrls: e.SMS_GATEWAY_WEBHOOK_URLS,
+    inbox: e.SMS_GATEWAY_INBOX,
     inboxPollMs: e.SMS_GATEWAY_INBOX_POLL_SECONDS * 1000,
     queueRate: e.SMS_GATEWAY_QUEUE_RATE,
     quietHours: e.SMS_GATEWAY_QUIET_HOURS,

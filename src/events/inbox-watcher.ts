@@ -6,12 +6,15 @@
 // its key is unseen and its _id is above the watermark (the highest _id seen) or it was
 // received after the baseline. The very first poll only records the watermark and the
 // baseline time: old messages are never replayed. Events, keys and watermark are written
-// in one transaction, so a crash neither loses nor repeats one.
+// in one transaction with the stored copy (store/inbox.ts, for GET /api/inbox), so a crash
+// neither loses nor repeats one. forget() drops watermark and baseline: a watcher that was
+// off starts afresh, never announcing what arrived while nobody listened.
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import { listSms, localTimeToMs, type SmsEntry } from '../device/sms-list.js';
 import { createHash } from 'node:crypto';
 import type { Db } from '../store/database.js';
+import type { InboxStore } from '../store/inbox.js';
 import { makeEvent } from './events.js';
 import type { OutboxStore } from './outbox.js';
 
@@ -26,6 +29,8 @@ export interface InboxWatcherOptions {
   db: Db;
   clock: Clock;
   outbox: OutboxStore;
+  /** Where each announced SMS is kept for GET /api/inbox. */
+  inbox: InboxStore;
   /** Called after new events were committed (wakes the webhook delivery). */
   notify: () => void;
   pollMs: number;
@@ -55,6 +60,9 @@ export interface InboxWatcher {
   start(): void;
   stop(): Promise<void>;
   health(): InboxHealth;
+  running(): boolean;
+  /** Drops watermark and baseline (call while stopped): the next poll sets a new baseline. */
+  forget(): void;
 }
 
 type PollFailure = { kind: string; detail: string };
@@ -68,6 +76,7 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
   const writeStmt = db.prepare(
     `INSERT INTO meta (key, value) VALUES (@key, @value) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
   );
+  const forgetStmt = db.prepare(`DELETE FROM meta WHERE key IN (@a, @b)`);
 
   const seenStmt = db.prepare(`SELECT 1 FROM inbox_seen WHERE key = @key`);
   const markSeenStmt = db.prepare(`INSERT OR IGNORE INTO inbox_seen (key, seen_at) VALUES (@key, @at)`);
@@ -105,21 +114,20 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
     received: 0,
   };
 
-  const receivedAt = (e: SmsEntry, tz: string): string | null => {
+  const receivedMs = (e: SmsEntry, tz: string): number | null => {
     try {
-      const ms = localTimeToMs(e.received, tz);
-      return ms === null ? null : new Date(ms).toISOString();
+      return localTimeToMs(e.received, tz);
     } catch {
       return null; // an unknown zone name must not block the inbox
     }
   };
 
-  const eventData = (e: SmsEntry, tz: string) => ({
+  const eventData = (e: SmsEntry, at: number | null) => ({
     smsId: e.id,
     from: e.address,
     contact: e.sender,
     body: e.body,
-    receivedAt: receivedAt(e, tz),
+    receivedAt: at === null ? null : new Date(at).toISOString(),
     receivedLocal: e.received,
     threadId: e.threadId,
     // Termux:API does not say on which SIM an inbound SMS arrived.
@@ -148,7 +156,9 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
       }
       const fresh = entries.filter((e) => isNew(e, mark, baselineAt, tz)).sort((a, b) => a.id - b.id);
       for (const e of fresh) {
-        opts.outbox.enqueue(makeEvent('sms.received', eventData(e, tz), now), now);
+        const at = receivedMs(e, tz);
+        opts.inbox.add({ smsId: e.id, from: e.address, contact: e.sender, body: e.body, receivedAt: at, simSlot: null }, now);
+        opts.outbox.enqueue(makeEvent('sms.received', eventData(e, at), now), now);
         markSeenStmt.run({ key: keyOf(e), at: now });
       }
       const next = Math.max(mark, ...fresh.map((e) => e.id));
@@ -256,5 +266,10 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
       await inFlight;
     },
     health: () => ({ ...state }),
+    running: () => running,
+    forget() {
+      forgetStmt.run({ a: WATERMARK_KEY, b: BASELINE_KEY });
+      state.watermark = null;
+    },
   };
 }

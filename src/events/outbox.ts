@@ -4,6 +4,7 @@
 // oldest pending event of a target goes first); 2xx = delivered, 410 = the target is
 // switched off, anything else is retried with exponential backoff and jitter (first retry
 // within 30 s, at most 1 h apart) for up to 24 hours.
+import { newId } from '../core/ids.js';
 import type { Db } from '../store/database.js';
 import type { WebhookEvent } from './events.js';
 
@@ -30,7 +31,9 @@ export interface Head {
 }
 
 export interface TargetStatus {
+  id: string;
   url: string;
+  source: 'env' | 'api';
   disabled: boolean;
   disabledAt: number | null;
   pending: number;
@@ -43,8 +46,14 @@ export interface TargetStatus {
 }
 
 export function createOutboxStore(db: Db) {
-  const insertTarget = db.prepare(`INSERT OR IGNORE INTO webhook_targets (url) VALUES (@url)`);
-  const targetsStmt = db.prepare(`SELECT url, disabled_at AS disabledAt FROM webhook_targets`);
+  // A URL of SMS_GATEWAY_WEBHOOK_URLS that was registered over the API becomes an env target.
+  const insertTarget = db.prepare(
+    `INSERT INTO webhook_targets (url, id, source, created_at) VALUES (@url, @id, 'env', @at)
+     ON CONFLICT (url) DO UPDATE SET source = 'env'`,
+  );
+  const targetsStmt = db.prepare(`SELECT url, source, disabled_at AS disabledAt FROM webhook_targets`);
+  const noIdStmt = db.prepare(`SELECT url FROM webhook_targets WHERE id IS NULL`);
+  const giveIdStmt = db.prepare(`UPDATE webhook_targets SET id = @id, created_at = COALESCE(created_at, @at) WHERE url = @url`);
   const dropTarget = db.prepare(`DELETE FROM webhook_targets WHERE url = @url`);
   const dropDeliveries = db.prepare(`DELETE FROM webhook_deliveries WHERE target = @url`);
   const insertEvent = db.prepare(`INSERT INTO webhook_events (id, type, created_at, body) VALUES (@id, @type, @createdAt, @body)`);
@@ -72,7 +81,7 @@ export function createOutboxStore(db: Db) {
   const disableStmt = db.prepare(`UPDATE webhook_targets SET disabled_at = @at, last_error = @error, last_error_at = @at WHERE url = @url`);
   const enableStmt = db.prepare(`UPDATE webhook_targets SET disabled_at = NULL WHERE url = @url`);
   const statusStmt = db.prepare(`
-    SELECT t.url, t.disabled_at AS disabledAt, t.delivered, t.expired, t.failed_attempts AS failedAttempts,
+    SELECT t.id, t.url, t.source, t.disabled_at AS disabledAt, t.delivered, t.expired, t.failed_attempts AS failedAttempts,
            t.last_success_at AS lastSuccessAt, t.last_error AS lastError, t.last_error_at AS lastErrorAt,
            (SELECT COUNT(*) FROM webhook_deliveries d WHERE d.target = t.url) AS pending
     FROM webhook_targets t ORDER BY t.url
@@ -82,16 +91,21 @@ export function createOutboxStore(db: Db) {
     (targetsStmt.all() as { url: string; disabledAt: number | null }[]).filter((t) => t.disabledAt === null).map((t) => t.url);
 
   return {
-    /** Makes the stored targets the configured ones (a removed target's pending events go too). */
-    syncTargets: db.transaction((urls: string[]) => {
-      for (const url of urls) insertTarget.run({ url });
-      for (const { url } of targetsStmt.all() as { url: string }[]) {
-        if (!urls.includes(url)) {
+    /**
+     * Makes the stored env targets those of SMS_GATEWAY_WEBHOOK_URLS (a removed target's
+     * pending events go too); targets registered over the API stay. Every target gets an id.
+     */
+    syncTargets: db.transaction((urls: string[], at: number = Date.now()) => {
+      for (const url of urls) insertTarget.run({ url, id: newId('wh', at), at });
+      for (const { url, source } of targetsStmt.all() as { url: string; source: string }[]) {
+        if (source === 'env' && !urls.includes(url)) {
           dropDeliveries.run({ url });
           dropTarget.run({ url });
         }
       }
-    }) as (urls: string[]) => void,
+      // Targets stored before ids existed (0.1 homes).
+      for (const { url } of noIdStmt.all() as { url: string }[]) giveIdStmt.run({ url, id: newId('wh', at), at });
+    }) as (urls: string[], at?: number) => void,
     /** Stores the event for every enabled target. Call inside the causing change's transaction. */
     /** False when no target is enabled (then nothing is stored). */
     enqueue(event: WebhookEvent, at: number): boolean {

@@ -79,7 +79,7 @@ export const QueuedResponseSchema = z.object({
  * A whole-number query parameter within [min, max]: digits only (no sign, point or
  * exponent), so the document shows an integer with its bounds and default.
  */
-const queryInt = (min: number, max: number, fallback: number) =>
+export const queryInt = (min: number, max: number, fallback: number) =>
   z.preprocess(
     (v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v),
     z

@@ -28,6 +28,8 @@ import type { MessageStore } from '../store/messages.js';
 import type { StatsStore } from '../store/stats.js';
 import type { Calendar } from '../core/time-zone.js';
 import { deviceRoutes, type DeviceRoutesDeps } from '../http/routes/device.js';
+import { inboxRoutes, type InboxRoutesDeps } from '../http/routes/inbox.js';
+import { webhookRoutes, type WebhookRoutesDeps } from '../http/routes/webhooks.js';
 
 export const BODY_LIMIT = 16 * 1024;
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -43,6 +45,8 @@ export interface AppDeps {
   stats: StatsStore;
   calendar: () => Calendar;
   status: DeviceRoutesDeps;
+  inbox: InboxRoutesDeps;
+  webhooks: WebhookRoutesDeps;
   logger?: Logger | undefined;
 }
 
@@ -59,7 +63,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       if (bucket && !bucket.allowed) return sendApiError(reply, rateLimitedError(bucket.waitMs));
       if (!isAuthorized(request.raw.rawHeaders, deps.apiKey)) return reply.code(401).send(UNAUTHORIZED_BODY);
       if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-        // Longer than any id the gateway makes: an id with the msg_ prefix is simply unknown.
+        // Longer than any id the gateway makes: an id with the msg_ (wh_) prefix is simply unknown.
+        if (request.url.startsWith('/api/webhooks/wh_')) return sendApiError(reply, new ApiError(404, 'not_found', 'No such webhook target.'));
         return request.url.startsWith('/api/messages/msg_')
           ? sendApiError(reply, new ApiError(404, 'not_found', 'No such message in the history (it keeps the newest 1000).'))
           : sendApiError(reply, new ApiError(400, 'invalid_request', 'Invalid request: a path segment is too long.'));
@@ -127,5 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(messageRoutes(deps.messages));
   await app.register(statsRoutes(deps.stats, deps.calendar, deps.clock));
   await app.register(deviceRoutes(deps.status));
+  await app.register(inboxRoutes(deps.inbox));
+  await app.register(webhookRoutes(deps.webhooks, BODY_LIMIT));
   return app;
 }

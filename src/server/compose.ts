@@ -12,7 +12,8 @@
 //   3. seed the pacing from the hand-offs of the last minute (a restart resets nothing)
 //   (the real process listens here, so no request arrives before 1-3)
 //   4. background work: the lane (queued messages waiting from before), pending
-//      deliveries, pending confirmations, the inbox watcher
+//      deliveries, pending confirmations, the inbox watcher (while someone listens:
+//      inboxWanted; registering or removing a webhook target over the API re-decides)
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
@@ -22,6 +23,7 @@ import type { Calendar } from '../core/time-zone.js';
 import type { Probes } from '../device/probes.js';
 import { killLeftover, type LeftoverResult } from '../device/process-groups.js';
 import type { ProcessGroup } from '../core/process-group.js';
+import { recoverHandoffs } from './recover-handoffs.js';
 import type { Db } from '../store/database.js';
 import { createMessageStore, toMessageRecord } from '../store/messages.js';
 import { createStatsStore } from '../store/stats.js';
@@ -37,10 +39,11 @@ import type { Sender } from '../sms/senders.js';
 import { createOutboxStore } from '../events/outbox.js';
 import { createWebhookDelivery } from '../events/delivery.js';
 import { makeEvent } from '../events/events.js';
-import { createInboxWatcher } from '../events/inbox-watcher.js';
 import { createHostInfo, type HostInfoDeps } from '../status/host-info.js';
 import { createDiagnostics } from '../status/diagnostics.js';
 import { buildApp } from './app.js';
+import { composeInbox } from './compose-inbox.js';
+import type { InboxWatcherOptions } from '../events/inbox-watcher.js';
 
 export interface ComposeDeps {
   db: Db;
@@ -63,8 +66,12 @@ export interface ComposeDeps {
   confirmSends?: boolean;
   /** Environment the device commands run in. */
   deviceEnv?: NodeJS.ProcessEnv | undefined;
-  /** Read the phone's inbox for sms.received events this often (only with webhook targets). */
+  /** Read the phone's inbox this often (default 15 s) while inboxWanted says so. */
   inboxPollMs?: number;
+  /** Whether the inbox watcher runs, given the targets registered over the API (config.ts inboxWatcherEnabled). */
+  inboxWanted?: (registeredTargets: number) => boolean;
+  /** The inbox to read instead of termux-sms-list (simulated mode: device/simulated-inbox.ts). */
+  inboxList?: InboxWatcherOptions['list'];
   /** Queued hand-offs: segments per rolling 60 s (SMS_GATEWAY_QUEUE_RATE, default 30). */
   queueRate?: number;
   quietHours?: QuietHours | undefined;
@@ -117,20 +124,7 @@ function composeServices(deps: ComposeDeps) {
     settle: settler.settle,
     logger,
   });
-  // Received SMS are events, not history: read the inbox only when someone listens.
-  const inbox =
-    (deps.webhookUrls ?? []).length > 0 && deps.inboxPollMs
-      ? createInboxWatcher({
-          db,
-          clock,
-          outbox,
-          notify: () => delivery.notify(),
-          pollMs: deps.inboxPollMs,
-          timeZone,
-          env: deps.deviceEnv,
-          logger,
-        })
-      : undefined;
+  const received = composeInbox({ ...deps, outbox, notify: () => delivery.notify(), timeZone });
   const sims = { defaultSim: deps.defaultSim, simCount: deps.simCount };
   const common = { clock, runtime: deps.runtime, calendar: deps.calendar, logger, ...sims };
   const sendService = createSendService({ ...common, store: messages, lane, pacing, settler });
@@ -147,11 +141,11 @@ function composeServices(deps: ComposeDeps) {
     confirmer,
     outbox,
     delivery,
-    inbox,
+    ...received,
     calendar: deps.calendar,
     /** Stops the background work (step 4); the database stays open. */
     async stop(graceMs?: number) {
-      await Promise.all([lane.stop(graceMs), delivery.stop(), confirmer?.stop(), inbox?.stop()]);
+      await Promise.all([lane.stop(graceMs), delivery.stop(), confirmer?.stop(), received.stopInbox()]);
       settler.flush(); // a last try for outcomes the disk refused
       settler.stop();
     },
@@ -189,7 +183,7 @@ export async function composeGateway(deps: ComposeDeps) {
       queueRate: deps.queueRate ?? 30,
       quietHours: deps.quietHours?.text ?? null,
       webhookTargets: () => services.outbox.status(),
-      inboxHealth: () => services.inbox?.health() ?? null,
+      inboxHealth: () => (services.inboxEnabled() ? services.inbox.health() : null),
     }),
   };
   const app: FastifyInstance = await buildApp({
@@ -202,36 +196,26 @@ export async function composeGateway(deps: ComposeDeps) {
     stats: services.stats,
     calendar: deps.calendar,
     status,
+    inbox: { store: services.inboxStore, enabled: services.inboxEnabled },
+    webhooks: { targets: services.targets, tester: services.tester, clock, logger: deps.logger, changed: services.switchInbox },
     logger: deps.logger,
   });
 
   /** Steps 1 to 3: the state a start needs before the first request. */
   const restore = () => {
-    services.outbox.syncTargets(deps.webhookUrls ?? []);
     const now = clock.now();
-    const unfinished = services.messages.unfinishedHandoffs();
-    const endLeftover = deps.endLeftover ?? ((g: ProcessGroup) => killLeftover(g, { bootId: deps.bootId ?? null }));
-    for (const { row, group } of unfinished) {
-      if (!group) continue;
-      const result = endLeftover(group);
-      deps.logger?.info({ id: row.id, pgid: group.pgid, result }, 'an interrupted hand-off\'s process group');
-    }
-    // Real mode: a hand-off that began may have reached the phone; its sent box tells.
-    const lookFor = services.confirmer ? unfinished.filter((u) => u.row.handoffStartedAt !== null).map((u) => u.row) : [];
-    services.confirmer?.adopt(lookFor);
-    if (lookFor.length > 0) {
-      deps.logger?.warn({ ids: lookFor.map((r) => r.id) }, 'hand-offs interrupted by a stop: looking for them in the phone\'s SMS store');
-    }
-    const interrupted = services.messages.settleInterrupted(
-      unfinished.filter((u) => !lookFor.includes(u.row)).map((u) => u.row.id),
+    services.outbox.syncTargets(deps.webhookUrls ?? [], now);
+    // A watcher that is off forgets where it was: when it starts, it starts afresh.
+    if (!services.inboxEnabled()) services.inbox.forget();
+    recoverHandoffs(
+      {
+        messages: services.messages,
+        confirmer: services.confirmer,
+        endLeftover: deps.endLeftover ?? ((g) => killLeftover(g, { bootId: deps.bootId ?? null })),
+        logger: deps.logger,
+      },
       now,
     );
-    if (interrupted.length > 0) {
-      deps.logger?.warn(
-        { ids: interrupted.map((r) => r.id) },
-        'messages interrupted by a stop during hand-off are marked failed (never resent)',
-      );
-    }
     services.pacing.seed(
       services.messages
         .handoffsSince(now - BUDGET_WINDOW_MS)
@@ -244,7 +228,7 @@ export async function composeGateway(deps: ComposeDeps) {
     services.lane.notify();
     services.delivery.notify();
     services.confirmer?.start();
-    services.inbox?.start();
+    services.startInbox();
   };
 
   return {

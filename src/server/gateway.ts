@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../core/clock.js';
-import type { Config } from '../core/config.js';
+import { inboxWatcherEnabled, type Config } from '../core/config.js';
 import { PORT } from '../core/constants.js';
 import { ensurePrivateDir } from '../core/fs-util.js';
 import { createApiKeyFile, type SecretFile } from '../core/keys.js';
@@ -18,6 +18,7 @@ import { chooseTimeZone, createCalendar } from '../core/time-zone.js';
 import { VERSION } from '../core/version.js';
 import { findOnPath } from '../device/termux.js';
 import { createProbes, type Probes } from '../device/probes.js';
+import { simulatedSmsList } from '../device/simulated-inbox.js';
 import { openDatabase } from '../store/database.js';
 import { createSimulatedSender, createTermuxSender } from '../sms/senders.js';
 import { currentBootId } from '../device/process-groups.js';
@@ -124,6 +125,9 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       webhookSecret: () => webhookSecret.current(),
       confirmSends: mode === 'real',
       inboxPollMs: config.inboxPollMs,
+      inboxWanted: (registered) => inboxWatcherEnabled(config, registered),
+      // No phone, no inbox: simulated mode reads the simulated one (`sms-gateway simulate receive`).
+      ...(mode === 'simulated' ? { inboxList: simulatedSmsList(config.home, () => calendar().timeZone) } : {}),
       queueRate: config.queueRate,
       quietHours: config.quietHours,
       deviceEnv: env,

@@ -103,6 +103,8 @@ export const ChecksSchema = z.object({
       pending: z.number().int(),
       targets: z.array(
         z.object({
+          id: z.string().describe('wh_..., as in GET /api/webhooks'),
+          source: z.enum(['env', 'api']).describe('env: SMS_GATEWAY_WEBHOOK_URLS; api: registered over the API'),
           url: z.string().describe('scheme, host and port only (path and query redacted)'),
           disabled: z.boolean(),
           pending: z.number().int(),

@@ -126,6 +126,8 @@ export function webhooksCheck(targets: TargetStatus[], inbox: Readonly<InboxHeal
   const value = {
     pending: targets.reduce((n, t) => n + t.pending, 0),
     targets: targets.map((t) => ({
+      id: t.id,
+      source: t.source,
       url: redactUrl(t.url),
       disabled: t.disabled,
       pending: t.pending,

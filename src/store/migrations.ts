@@ -174,4 +174,33 @@ export const MIGRATIONS: string[] = [
   ALTER TABLE messages ADD COLUMN handoff_boot TEXT;
   ALTER TABLE messages ADD COLUMN handoff_start_ticks INTEGER;
   `,
+  `
+  -- 6 (0.2): received SMS as the inbox watcher announced them, for GET /api/inbox.
+  CREATE TABLE inbox_messages (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,  -- announcement order: newest is highest
+    id TEXT NOT NULL UNIQUE,                -- in_...
+    sms_id INTEGER NOT NULL,                -- the phone's SMS-store _id
+    from_number TEXT,                       -- the sender as the phone stored it
+    from_key TEXT,                          -- the same for the from filter (store/inbox.ts fromKey)
+    contact TEXT,                           -- the contact's name, when one matches
+    body TEXT NOT NULL,
+    received_at INTEGER,                    -- ms since epoch, UTC; NULL when the phone's time is unreadable
+    sim_slot INTEGER,
+    stored_at INTEGER NOT NULL
+  );
+  CREATE INDEX inbox_messages_from ON inbox_messages (from_key, seq DESC);
+  -- The newest 1000 are kept.
+  CREATE TRIGGER inbox_keep_newest_1000 AFTER INSERT ON inbox_messages
+  BEGIN
+    DELETE FROM inbox_messages
+    WHERE seq <= (SELECT seq FROM inbox_messages ORDER BY seq DESC LIMIT 1 OFFSET 1000);
+  END;
+
+  -- Webhook targets registered over the API next to those of SMS_GATEWAY_WEBHOOK_URLS.
+  -- Rows from before have no id yet: the start's sync gives them one (events/outbox.ts).
+  ALTER TABLE webhook_targets ADD COLUMN id TEXT;            -- wh_...
+  ALTER TABLE webhook_targets ADD COLUMN source TEXT NOT NULL DEFAULT 'env' CHECK (source IN ('env', 'api'));
+  ALTER TABLE webhook_targets ADD COLUMN created_at INTEGER;
+  CREATE UNIQUE INDEX webhook_targets_id ON webhook_targets (id);
+  `,
 ];

@@ -2,7 +2,7 @@ import t from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { homedir } from 'node:os';
-import { ConfigError, loadConfig } from '../../src/core/config.js';
+import { ConfigError, inboxWatcherEnabled, loadConfig } from '../../src/core/config.js';
 import { tempDir } from '../helper.js';
 
 t.test('defaults', async (t) => {
@@ -17,6 +17,7 @@ t.test('defaults', async (t) => {
     phoneNumber: undefined,
     sendTimeoutMs: 30_000,
     webhookUrls: [],
+    inbox: false,
     inboxPollMs: 15_000,
     queueRate: 30,
     quietHours: undefined,
@@ -37,6 +38,7 @@ t.test('values are parsed', async (t) => {
     SMS_GATEWAY_SEND_TIMEOUT_SECONDS: '5',
     SMS_GATEWAY_WEBHOOK_URLS: 'http://192.168.1.5:8123/hook, https://example.org/x',
     SMS_GATEWAY_INBOX_POLL_SECONDS: '60',
+    SMS_GATEWAY_INBOX: ' Yes ',
     SMS_GATEWAY_QUEUE_RATE: '12',
     SMS_GATEWAY_QUIET_HOURS: '22:30-06:15',
     LOG_LEVEL: 'warn',
@@ -49,6 +51,7 @@ t.test('values are parsed', async (t) => {
   t.equal(c.sendTimeoutMs, 5000);
   t.same(c.webhookUrls, ['http://192.168.1.5:8123/hook', 'https://example.org/x']);
   t.equal(c.inboxPollMs, 60_000);
+  t.equal(c.inbox, true);
   t.equal(c.queueRate, 12);
   t.same(c.quietHours, { startMinute: 1350, endMinute: 375, text: '22:30-06:15' });
   t.equal(c.logLevel, 'warn');
@@ -64,6 +67,7 @@ t.test('an invalid value is a ConfigError naming the variable', async (t) => {
     SMS_GATEWAY_SEND_TIMEOUT_SECONDS: '1.5',
     SMS_GATEWAY_WEBHOOK_URLS: 'ftp://x.y/z',
     SMS_GATEWAY_INBOX_POLL_SECONDS: '-1',
+    SMS_GATEWAY_INBOX: 'sometimes',
     SMS_GATEWAY_QUEUE_RATE: '61',
     SMS_GATEWAY_QUIET_HOURS: '10pm-7am',
     LOG_LEVEL: 'loud',
@@ -83,4 +87,19 @@ t.test('$SMS_GATEWAY_HOME/.env is read; the environment wins', async (t) => {
   t.equal(c.home, home, 'the home cannot move itself');
   writeFileSync(join(home, '.env'), 'SMS_GATEWAY_DEFAULT_SIM=nine\n');
   t.throws(() => loadConfig({ SMS_GATEWAY_HOME: home }), /SMS_GATEWAY_DEFAULT_SIM/);
+});
+
+t.test('SMS_GATEWAY_INBOX is a strict boolean', async (t) => {
+  const home = tempDir(t);
+  for (const v of ['true', '1', 'on', 'YES']) t.equal(loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_INBOX: v }).inbox, true, v);
+  for (const v of ['false', '0', 'off', 'no', '', '  ']) t.equal(loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_INBOX: v }).inbox, false, JSON.stringify(v));
+  for (const v of ['ja', 'truee', '2']) t.throws(() => loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_INBOX: v }), /^invalid SMS_GATEWAY_INBOX=.*must be true or false/, v);
+});
+
+t.test('the inbox watcher runs with a webhook target (env or API) or SMS_GATEWAY_INBOX=true', async (t) => {
+  t.equal(inboxWatcherEnabled({ webhookUrls: [], inbox: false }), false);
+  t.equal(inboxWatcherEnabled({ webhookUrls: [], inbox: false }, 0), false);
+  t.equal(inboxWatcherEnabled({ webhookUrls: [], inbox: true }), true);
+  t.equal(inboxWatcherEnabled({ webhookUrls: ['http://192.168.1.5/hook'], inbox: false }), true);
+  t.equal(inboxWatcherEnabled({ webhookUrls: [], inbox: false }, 1), true);
 });

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { openDatabase, type Db } from '../../src/store/database.js';
 import { createOutboxStore, type OutboxStore } from '../../src/events/outbox.js';
+import { createInboxStore } from '../../src/store/inbox.js';
 import { createInboxWatcher, type InboxWatcherOptions } from '../../src/events/inbox-watcher.js';
 import type { SmsEntry, listSms } from '../../src/device/sms-list.js';
 import { fakeClock, fakeTermux, tempDir, type FakeClock } from '../helper.js';
@@ -78,6 +79,7 @@ function setup(t: Test, targets: string[] = [TARGET]): Ctx {
       db: ctx.db,
       clock: ctx.clock,
       outbox: ctx.outbox,
+      inbox: createInboxStore(ctx.db),
       notify: () => notified++,
       pollMs: 60_000,
       timeZone: () => 'Europe/Berlin',

@@ -262,6 +262,9 @@ function route(method: string, segs: string[]): 'public' | 'protected' | null {
   if (method === 'POST' && p === 'api\u0000sms\u0000send') return 'protected';
   if (method === 'POST' && p === 'api\u0000messages') return 'protected';
   if (method === 'DELETE' && segs.length === 3 && segs[0] === 'api' && segs[1] === 'messages') return 'protected';
+  if (get && (p === 'api\u0000inbox' || p === 'api\u0000webhooks')) return 'protected';
+  if (method === 'POST' && (p === 'api\u0000webhooks' || p === 'api\u0000webhooks\u0000test')) return 'protected';
+  if (method === 'DELETE' && segs.length === 3 && segs[0] === 'api' && segs[1] === 'webhooks') return 'protected';
   return null;
 }
 

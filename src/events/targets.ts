@@ -1,0 +1,126 @@
+// Webhook targets as the API shows and changes them: those of SMS_GATEWAY_WEBHOOK_URLS
+// (source "env": listed, not removable) and those registered over the API (source "api":
+// at most 20, kept in the database across restarts). A new target gets the events made
+// from its registration on: the outbox gives an event to the targets enabled when it is made.
+import { z } from 'zod';
+import { ApiError } from '../core/api-error.js';
+import { newId } from '../core/ids.js';
+import type { Db } from '../store/database.js';
+
+export const MAX_API_TARGETS = 20;
+export const MAX_URL_LENGTH = 2048;
+
+export const WebhookTargetSchema = z.object({
+  id: z.string().describe('wh_...'),
+  url: z.string().describe('shown only to callers with the API key; logs and diagnostics show scheme, host and port'),
+  source: z.enum(['env', 'api']).describe('env: from SMS_GATEWAY_WEBHOOK_URLS (not removable over the API); api: registered over the API'),
+  disabled: z.boolean().describe('true after the target answered 410 Gone; `sms-gateway webhook test` switches it back on'),
+  createdAt: z.string().describe('when the target was registered (env targets: when the gateway first started with it)'),
+});
+
+export type WebhookTarget = z.infer<typeof WebhookTargetSchema>;
+
+/** Why a URL cannot be a webhook target (one sentence), or null when it can. */
+export function webhookUrlProblem(raw: string): string | null {
+  if (raw.length === 0) return 'url is empty.';
+  if (raw.length > MAX_URL_LENGTH) return `url is longer than ${MAX_URL_LENGTH} characters.`;
+  // eslint-disable-next-line no-control-regex
+  if (/[\s\u0000-\u001f\u007f]/.test(raw)) return 'url must not contain spaces or control characters.';
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return 'url must be an absolute http:// or https:// URL.';
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'url must start with http:// or https://.';
+  if (u.hostname === '') return 'url must name a host.';
+  if (u.username !== '' || u.password !== '') {
+    return 'url must not carry user:password@ (HTTP clients refuse it); put a token in the path or query instead.';
+  }
+  return null;
+}
+
+const sameUrl = (a: string, b: string) => {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return a === b;
+  }
+};
+
+interface Row {
+  id: string;
+  url: string;
+  source: 'env' | 'api';
+  disabledAt: number | null;
+  createdAt: number | null;
+}
+
+const toTarget = (r: Row): WebhookTarget => ({
+  id: r.id,
+  url: r.url,
+  source: r.source,
+  disabled: r.disabledAt !== null,
+  createdAt: new Date(r.createdAt ?? 0).toISOString(),
+});
+
+export function createTargetStore(db: Db) {
+  const listStmt = db.prepare(
+    `SELECT id, url, source, disabled_at AS disabledAt, created_at AS createdAt FROM webhook_targets
+     WHERE id IS NOT NULL ORDER BY created_at, id`,
+  );
+  const countApi = db.prepare(`SELECT COUNT(*) AS n FROM webhook_targets WHERE source = 'api'`);
+  const insert = db.prepare(`INSERT INTO webhook_targets (url, id, source, created_at) VALUES (@url, @id, 'api', @at)`);
+  const byId = db.prepare(`SELECT id, url, source FROM webhook_targets WHERE id = @id`);
+  const dropDeliveries = db.prepare(`DELETE FROM webhook_deliveries WHERE target = @url`);
+  const drop = db.prepare(`DELETE FROM webhook_targets WHERE id = @id`);
+
+  const list = () => (listStmt.all() as Row[]).map(toTarget);
+
+  return {
+    list,
+    /** Targets registered over the API (they keep the inbox watcher running). */
+    registeredCount: () => (countApi.get() as { n: number }).n,
+    /**
+     * Registers a URL (400 when it cannot be one, 409 beyond 20). A URL already registered
+     * (either source) is not added twice: its target is returned with created=false.
+     */
+    add: db
+      .transaction((url: string, at: number): { target: WebhookTarget; created: boolean } => {
+        const problem = webhookUrlProblem(url);
+        if (problem) throw new ApiError(400, 'invalid_request', `Invalid request: body.${problem}`);
+        const existing = list().find((t) => sameUrl(t.url, url));
+        if (existing) return { target: existing, created: false };
+        if ((countApi.get() as { n: number }).n >= MAX_API_TARGETS) {
+          throw new ApiError(
+            409,
+            'too_many_webhooks',
+            `At most ${MAX_API_TARGETS} webhook targets can be registered over the API; remove one first (DELETE /api/webhooks/{id}).`,
+          );
+        }
+        const id = newId('wh', at);
+        insert.run({ url, id, at });
+        return { target: toTarget({ id, url, source: 'api', disabledAt: null, createdAt: at }), created: true };
+      })
+      .immediate as (url: string, at: number) => { target: WebhookTarget; created: boolean },
+    /** Removes an API target with its pending events (404 unknown, 409 an env target). */
+    remove: db
+      .transaction((id: string): WebhookTarget['url'] => {
+        const row = byId.get({ id }) as Pick<Row, 'id' | 'url' | 'source'> | undefined;
+        if (!row) throw new ApiError(404, 'not_found', `No webhook target ${id}.`);
+        if (row.source === 'env') {
+          throw new ApiError(
+            409,
+            'webhook_from_environment',
+            `Webhook target ${id} comes from SMS_GATEWAY_WEBHOOK_URLS: remove it there and restart the gateway.`,
+          );
+        }
+        dropDeliveries.run({ url: row.url });
+        drop.run({ id });
+        return row.url;
+      })
+      .immediate as (id: string) => string,
+  };
+}
+
+export type TargetStore = ReturnType<typeof createTargetStore>;

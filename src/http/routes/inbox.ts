@@ -1,0 +1,53 @@
+// GET /api/inbox: received SMS, newest first, paginated, optionally from one sender.
+// 503 inbox_disabled while the inbox watcher is off (nobody listens: no webhook target,
+// no SMS_GATEWAY_INBOX=true), saying how to switch it on.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ApiError } from '../../core/api-error.js';
+import type { InboxStore } from '../../store/inbox.js';
+import { InboxPageSchema, InboxQuerySchema } from '../integration-schemas.js';
+import { bearerErrors, json } from '../route-docs.js';
+import { inboxExample } from '../integration-examples.js';
+
+export interface InboxRoutesDeps {
+  store: InboxStore;
+  /** Whether the inbox watcher runs. */
+  enabled: () => boolean;
+}
+
+export const INBOX_DISABLED_MESSAGE =
+  'Received messages are not read: set SMS_GATEWAY_INBOX=true (in $SMS_GATEWAY_HOME/.env) and restart the gateway, or register a webhook target (POST /api/webhooks).';
+
+export function inboxRoutes(deps: InboxRoutesDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/inbox',
+      {
+        schema: {
+          operationId: 'listInbox',
+          summary: 'Received SMS, newest first',
+          description:
+            'The newest 1000 SMS the inbox watcher saw arrive (it runs when a webhook target is configured or SMS_GATEWAY_INBOX=true; it never lists what arrived before it first ran).',
+          tags: ['inbox'],
+          querystring: InboxQuerySchema,
+          response: {
+            200: json('A page of received SMS, newest first.', InboxPageSchema, inboxExample),
+            ...bearerErrors([400, 503], {
+              400: 'invalid_request: a bad or unknown query parameter (limit, offset, from); the message names it.',
+              503: 'inbox_disabled: the inbox watcher is off; the message says how to switch it on.',
+            }),
+          },
+        },
+      },
+      async (request) => {
+        if (!deps.enabled()) throw new ApiError(503, 'inbox_disabled', INBOX_DISABLED_MESSAGE);
+        const { limit, offset, from } = request.query;
+        const { rows, total } = deps.store.list({ limit, offset, from });
+        return {
+          success: true as const,
+          data: rows,
+          pagination: { limit, offset, total, hasNext: offset + rows.length < total },
+        };
+      },
+    );
+  };
+}

@@ -1,0 +1,123 @@
+// Webhook targets over the API: GET /api/webhooks (all, both sources), POST /api/webhooks
+// (register; 201, or 200 with the existing target for a URL already registered),
+// DELETE /api/webhooks/:id (204; 409 for SMS_GATEWAY_WEBHOOK_URLS targets) and
+// POST /api/webhooks/test (the test event to every target now, each answer reported).
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { Clock } from '../../core/clock.js';
+import { ApiError } from '../../core/api-error.js';
+import { redactUrl } from '../../core/redact.js';
+import type { TargetStore } from '../../events/targets.js';
+import type { WebhookTester } from '../../events/test-event.js';
+import {
+  WebhookListSchema,
+  WebhookParamsSchema,
+  WebhookRequestSchema,
+  WebhookResponseSchema,
+  WebhookTestResponseSchema,
+} from '../integration-schemas.js';
+import { bearerErrors, json } from '../route-docs.js';
+import { webhookExample, webhookListExample, webhookTestExample } from '../integration-examples.js';
+
+export interface WebhookRoutesDeps {
+  targets: TargetStore;
+  tester: WebhookTester;
+  clock: Clock;
+  logger?: Logger | undefined;
+  /** After a target was added or removed (the inbox watcher may start or stop). */
+  changed: () => Promise<void>;
+}
+
+export function webhookRoutes(deps: WebhookRoutesDeps, bodyLimit: number): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/webhooks',
+      {
+        schema: {
+          operationId: 'listWebhooks',
+          summary: 'Webhook targets',
+          description: 'Targets of SMS_GATEWAY_WEBHOOK_URLS (source env) and those registered over the API (source api), oldest first.',
+          tags: ['webhooks'],
+          response: { 200: json('Every target, oldest first.', WebhookListSchema, webhookListExample), ...bearerErrors([]) },
+        },
+      },
+      async () => ({ success: true as const, data: deps.targets.list() }),
+    );
+
+    app.post(
+      '/api/webhooks',
+      {
+        bodyLimit,
+        schema: {
+          operationId: 'addWebhook',
+          summary: 'Register a webhook target',
+          description:
+            'The target receives every event made from now on (none from before), signed like all events, and is kept across restarts. A URL already registered is not added twice: 200 with its target. At most 20 targets can be registered over the API.',
+          tags: ['webhooks'],
+          body: WebhookRequestSchema,
+          response: {
+            200: json('The URL was already a target: that target.', WebhookResponseSchema, webhookExample),
+            201: json('Registered: it receives every event from now on.', WebhookResponseSchema, webhookExample),
+            ...bearerErrors([400, 409, 413, 415], {
+              400: 'invalid_request: the url is missing, not http(s), holds credentials or spaces, or is longer than 2048 characters.',
+              409: 'too_many_webhooks: 20 targets are registered over the API already.',
+            }),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { target, created } = deps.targets.add(request.body.url.trim(), deps.clock.now());
+        if (created) {
+          deps.logger?.info({ id: target.id, target: redactUrl(target.url) }, 'webhook target registered');
+          await deps.changed();
+        }
+        return reply.code(created ? 201 : 200).send({ success: true as const, data: target });
+      },
+    );
+
+    app.delete(
+      '/api/webhooks/:id',
+      {
+        schema: {
+          operationId: 'removeWebhook',
+          summary: 'Remove a webhook target registered over the API',
+          description: 'Its pending events are dropped. Targets of SMS_GATEWAY_WEBHOOK_URLS cannot be removed here (409).',
+          tags: ['webhooks'],
+          params: WebhookParamsSchema,
+          response: {
+            204: z.null().describe('Removed; no body.'),
+            ...bearerErrors([400, 404, 409], {
+              400: 'invalid_request: the id does not start with wh_.',
+              404: 'not_found: no webhook target has this id.',
+              409: 'webhook_from_environment: the target comes from SMS_GATEWAY_WEBHOOK_URLS; remove it there and restart.',
+            }),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { id } = request.params;
+        if (!id.startsWith('wh_')) throw new ApiError(400, 'invalid_request', 'Invalid request: a webhook id starts with wh_.');
+        const url = deps.targets.remove(id);
+        deps.logger?.info({ id, target: redactUrl(url) }, 'webhook target removed');
+        await deps.changed();
+        return reply.code(204).send(null);
+      },
+    );
+
+    app.post(
+      '/api/webhooks/test',
+      {
+        schema: {
+          operationId: 'testWebhooks',
+          summary: 'Send the test event to every target',
+          description:
+            'Posts one signed gateway.test event to every target at once (no retries) and answers when each answered or timed out (10 s). A target switched off by a 410 that answers 2xx is switched back on.',
+          tags: ['webhooks'],
+          response: { 200: json('One result per target.', WebhookTestResponseSchema, webhookTestExample), ...bearerErrors([]) },
+        },
+      },
+      async () => ({ success: true as const, data: await deps.tester.run() }),
+    );
+  };
+}

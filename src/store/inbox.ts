@@ -1,0 +1,84 @@
+// Received SMS (table inbox_messages, newest 1000): written by the inbox watcher in the
+// transaction that announces them, read by GET /api/inbox newest first, optionally only
+// those from one sender (compared by fromKey: the number as the phone stored it, without
+// spaces, dashes, dots, parentheses or a leading +, letters in lower case).
+import { z } from 'zod';
+import { newId } from '../core/ids.js';
+import type { Db } from './database.js';
+
+export const INBOX_KEPT = 1000;
+
+export const InboxRecordSchema = z.object({
+  id: z.string().describe('in_...: the gateway\'s id of this received SMS'),
+  from: z.string().nullable().describe('the sender as the phone stored it (a number, or a name such as "DHL")'),
+  contact: z.string().nullable().describe("the phone's contact name for the sender, when one matches"),
+  body: z.string(),
+  receivedAt: z.string().nullable().describe('ISO 8601 (UTC); null when the phone reported an unreadable time'),
+  simSlot: z.number().int().nullable().describe('always null: Termux:API does not say on which SIM an SMS arrived'),
+});
+
+export type InboxRecord = z.infer<typeof InboxRecordSchema>;
+
+export interface NewInboxMessage {
+  smsId: number;
+  from: string | null;
+  contact: string | null;
+  body: string;
+  receivedAt: number | null;
+  simSlot: number | null;
+}
+
+/** How a sender is compared: "+49 151-123" and "49151123" are the same; national and international forms are not. */
+export function fromKey(from: string): string {
+  return from.replace(/[\s\-.()]/g, '').replace(/^\+/, '').toLowerCase();
+}
+
+interface Row {
+  id: string;
+  from_number: string | null;
+  contact: string | null;
+  body: string;
+  received_at: number | null;
+  sim_slot: number | null;
+}
+
+const toRecord = (r: Row): InboxRecord => ({
+  id: r.id,
+  from: r.from_number,
+  contact: r.contact,
+  body: r.body,
+  receivedAt: r.received_at === null ? null : new Date(r.received_at).toISOString(),
+  simSlot: r.sim_slot,
+});
+
+export function createInboxStore(db: Db) {
+  const insert = db.prepare(`
+    INSERT INTO inbox_messages (id, sms_id, from_number, from_key, contact, body, received_at, sim_slot, stored_at)
+    VALUES (@id, @smsId, @from, @fromKey, @contact, @body, @receivedAt, @simSlot, @at)`);
+  const columns = 'id, from_number, contact, body, received_at, sim_slot';
+  const pageAll = db.prepare(`SELECT ${columns} FROM inbox_messages ORDER BY seq DESC LIMIT @limit OFFSET @offset`);
+  const pageFrom = db.prepare(
+    `SELECT ${columns} FROM inbox_messages WHERE from_key = @key ORDER BY seq DESC LIMIT @limit OFFSET @offset`,
+  );
+  const countAll = db.prepare(`SELECT COUNT(*) AS n FROM inbox_messages`);
+  const countFrom = db.prepare(`SELECT COUNT(*) AS n FROM inbox_messages WHERE from_key = @key`);
+
+  return {
+    /** Stores one received SMS (call inside the watcher's transaction); the oldest beyond 1000 go. */
+    add(m: NewInboxMessage, at: number): InboxRecord {
+      const id = newId('in', at);
+      insert.run({ id, ...m, fromKey: m.from === null ? null : fromKey(m.from), at });
+      return toRecord({ id, from_number: m.from, contact: m.contact, body: m.body, received_at: m.receivedAt, sim_slot: m.simSlot });
+    },
+    /** Newest first; `from` compared by fromKey. */
+    list(q: { limit: number; offset: number; from?: string | undefined }): { rows: InboxRecord[]; total: number } {
+      const key = q.from === undefined ? undefined : fromKey(q.from);
+      const page = { limit: q.limit, offset: q.offset };
+      const rows = (key === undefined ? pageAll.all(page) : pageFrom.all({ ...page, key })) as Row[];
+      const total = ((key === undefined ? countAll.get() : countFrom.get({ key })) as { n: number }).n;
+      return { rows: rows.map(toRecord), total };
+    },
+  };
+}
+
+export type InboxStore = ReturnType<typeof createInboxStore>;
