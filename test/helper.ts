@@ -16,7 +16,7 @@ import { PORT } from '../src/core/constants.js';
 import type { Clock } from '../src/core/clock.js';
 import type { RuntimeInfo } from '../src/core/runtime.js';
 import { openDatabase } from '../src/store/database.js';
-import { composeGateway } from '../src/server/compose.js';
+import { composeGateway, type MqttOptions } from '../src/server/compose.js';
 import { createCalendar } from '../src/core/time-zone.js';
 import type { QuietHours } from '../src/core/quiet-hours.js';
 import type { Handoff, HandoffResult, Sender } from '../src/sms/senders.js';
@@ -84,6 +84,8 @@ export interface TestAppOptions {
   deviceEnv?: NodeJS.ProcessEnv;
   queueRate?: number;
   quietHours?: QuietHours;
+  /** The MQTT bridge (built, not started: call gateway.mqtt.start()). */
+  mqtt?: MqttOptions;
 }
 
 /** A sender that records every hand-off and answers as told (ok by default). */
@@ -130,12 +132,14 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
     deviceEnv: opts.deviceEnv ?? { PATH: '/nonexistent' },
     ...(opts.queueRate ? { queueRate: opts.queueRate } : {}),
     ...(opts.quietHours ? { quietHours: opts.quietHours } : {}),
+    ...(opts.mqtt ? { mqtt: opts.mqtt } : {}),
   });
   // What a start does before the first request (steps 1 to 3); the background work
   // (step 4) is left to the tests, which drive deliveries and confirmations by hand.
   gateway.restore();
   const { app, services } = gateway;
   t.teardown(async () => {
+    await gateway.mqtt?.stop();
     await app.close();
     await services.stop(1000); // a test's hand-off that never answers holds nothing up
     db.close();

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { MODES, SIMULATIONS, type Mode, type Simulation } from './runtime.js';
+import { MqttEnvShape, mqttSettings, type MqttSettings } from './mqtt-settings.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -92,7 +93,11 @@ export const EnvSchema = z.object({
       })
       .default('info'),
   ),
+  ...MqttEnvShape,
 });
+
+/** Variables whose value is never repeated in an error (they may hold a password). */
+const SECRET_VARIABLES = new Set(['SMS_GATEWAY_MQTT_URL', 'SMS_GATEWAY_MQTT_PASSWORD']);
 
 
 export interface Config {
@@ -110,6 +115,8 @@ export interface Config {
   queueRate: number;
   quietHours: QuietHours | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** The MQTT bridge; undefined unless SMS_GATEWAY_MQTT_URL is set. */
+  mqtt: MqttSettings | undefined;
 }
 
 
@@ -141,7 +148,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const name = String(issue.path[0] ?? 'environment');
-    throw new ConfigError(`invalid ${name}=${JSON.stringify(merged[name] ?? '')}: ${issue.message}`);
+    const shown = SECRET_VARIABLES.has(name) ? '(not shown)' : JSON.stringify(merged[name] ?? '');
+    throw new ConfigError(`invalid ${name}=${shown}: ${issue.message}`);
   }
   const e = result.data;
   return {
@@ -157,5 +165,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queueRate: e.SMS_GATEWAY_QUEUE_RATE,
     quietHours: e.SMS_GATEWAY_QUIET_HOURS,
     logLevel: e.LOG_LEVEL,
+    mqtt: mqttSettings(e),
   };
 }

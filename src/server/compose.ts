@@ -10,7 +10,8 @@
 //   3. seed the pacing from the hand-offs of the last minute (a restart resets nothing)
 //   (the real process listens here, so no request arrives before 1-3)
 //   4. background work: the lane (queued messages waiting from before), pending
-//      deliveries, pending confirmations, the inbox watcher
+//      deliveries, pending confirmations, the inbox watcher, the MQTT bridge (it only
+//      begins connecting: a broker that is down holds up nothing)
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
@@ -36,6 +37,9 @@ import { makeEvent } from '../events/events.js';
 import { createInboxWatcher } from '../events/inbox-watcher.js';
 import { createHostInfo, type HostInfoDeps } from '../status/host-info.js';
 import { createDiagnostics } from '../status/diagnostics.js';
+import type { MqttSettings } from '../core/mqtt-settings.js';
+import type { WebhookEvent } from '../events/events.js';
+import { createMqttGateway, type MqttGateway } from '../mqtt/mqtt-gateway.js';
 import { buildApp } from './app.js';
 
 export interface ComposeDeps {
@@ -68,13 +72,24 @@ export interface ComposeDeps {
   webhookTimeoutMs?: number;
   random?: () => number;
   interfaces?: HostInfoDeps['interfaces'];
+  /** The MQTT bridge (SMS_GATEWAY_MQTT_URL); off when undefined. */
+  mqtt?: MqttOptions | undefined;
+}
+
+export interface MqttOptions {
+  settings: MqttSettings;
+  /** SMS_GATEWAY_ID or the one kept in the home (core/gateway-id.ts). */
+  gatewayId: string;
+  /** Tests: a short reconnect delay, their own state interval. */
+  backoffMs?: (attempt: number) => number;
+  stateIntervalMs?: number;
 }
 
 /** The send, store and event parts (what routes, status and tests reach into). */
-function composeServices(deps: ComposeDeps) {
+function composeServices(deps: ComposeDeps, onEvent: (event: WebhookEvent) => void) {
   const { db, clock, logger } = deps;
   const stats = createStatsStore(db);
-  const outbox = createOutboxStore(db);
+  const outbox = createOutboxStore(db, { onEvent });
   const delivery = createWebhookDelivery({
     store: outbox,
     clock,
@@ -109,9 +124,10 @@ function composeServices(deps: ComposeDeps) {
     settle: settler.settle,
     logger,
   });
-  // Received SMS are events, not history: read the inbox only when someone listens.
+  // Received SMS are events, not history: read the inbox only when someone listens
+  // (webhook targets, or the MQTT bridge).
   const inbox =
-    (deps.webhookUrls ?? []).length > 0 && deps.inboxPollMs
+    ((deps.webhookUrls ?? []).length > 0 || deps.mqtt !== undefined) && deps.inboxPollMs
       ? createInboxWatcher({
           db,
           clock,
@@ -154,7 +170,9 @@ export type Services = ReturnType<typeof composeServices>;
 
 export async function composeGateway(deps: ComposeDeps) {
   const { clock, runtime, probes } = deps;
-  const services = composeServices(deps);
+  let mqtt: MqttGateway | undefined;
+  // The bridge hears of events through the outbox's listener; events know nothing of MQTT.
+  const services = composeServices(deps, (event) => mqtt?.onEvent(event));
   const status = {
     hostInfo: createHostInfo({
       clock,
@@ -182,8 +200,27 @@ export async function composeGateway(deps: ComposeDeps) {
       quietHours: deps.quietHours?.text ?? null,
       webhookTargets: () => services.outbox.status(),
       inboxHealth: () => services.inbox?.health() ?? null,
+      mqttHealth: () => mqtt?.health() ?? null,
     }),
   };
+  if (deps.mqtt) {
+    mqtt = createMqttGateway({
+      settings: deps.mqtt.settings,
+      gatewayId: deps.mqtt.gatewayId,
+      home: deps.home,
+      version: runtime.version,
+      enqueue: services.enqueue,
+      probes,
+      stats: services.stats,
+      calendar: deps.calendar,
+      clock,
+      waiting: () => services.lane.state().waiting,
+      diagnostics: () => status.diagnostics(),
+      logger: deps.logger,
+      ...(deps.mqtt.backoffMs ? { backoffMs: deps.mqtt.backoffMs } : {}),
+      ...(deps.mqtt.stateIntervalMs ? { stateIntervalMs: deps.mqtt.stateIntervalMs } : {}),
+    });
+  }
   const app: FastifyInstance = await buildApp({
     clock,
     runtime,
@@ -221,6 +258,7 @@ export async function composeGateway(deps: ComposeDeps) {
     services.delivery.notify();
     services.confirmer?.start();
     services.inbox?.start();
+    mqtt?.start();
   };
 
   return {
@@ -228,6 +266,7 @@ export async function composeGateway(deps: ComposeDeps) {
     services,
     status,
     probes,
+    mqtt,
     restore,
     startBackground,
     /** Steps 1 to 4 in order; `listen` (the real process binds its port) runs between 3 and 4. */
@@ -239,7 +278,8 @@ export async function composeGateway(deps: ComposeDeps) {
     },
     /** Stops accepting, lets requests in flight (hand-offs included) finish, stops background work. */
     async stop() {
-      await app.close();
+      // MQTT first: no new sends from the broker; `offline` is published.
+      await Promise.all([app.close(), mqtt?.stop()]);
       await services.stop();
     },
   };

@@ -21,6 +21,7 @@ import { createProbes, type Probes } from '../device/probes.js';
 import { openDatabase } from '../store/database.js';
 import { createSimulatedSender, createTermuxSender } from '../sms/senders.js';
 import { createWebhookSecretFile } from '../events/signing.js';
+import { resolveGatewayId } from '../core/gateway-id.js';
 import { composeGateway, type Services } from './compose.js';
 
 export { StartupError };
@@ -94,6 +95,8 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     };
     const webhookSecret = createWebhookSecretFile(config.home);
     webhookSecret.current(); // generated on first start
+    // MQTT: the id is made at the first start with MQTT and kept; the broker is not contacted yet.
+    const mqtt = config.mqtt ? { settings: config.mqtt, gatewayId: resolveGatewayId(config.home, config.mqtt.gatewayId) } : undefined;
     const gateway = await composeGateway({
       db,
       clock,
@@ -117,6 +120,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       queueRate: config.queueRate,
       quietHours: config.quietHours,
       deviceEnv: env,
+      mqtt,
     });
     const { app } = gateway;
 

@@ -15,6 +15,7 @@ import type { PacingUsage } from '../sms/pacing.js';
 import type { QueueState } from '../sms/lane.js';
 import { check, type Check } from './check.js';
 import { queueCheck } from './queue-check.js';
+import { mqttCheck, type MqttHealth } from './mqtt-check.js';
 import type { TargetStatus } from '../events/outbox.js';
 import type { InboxHealth } from '../events/inbox-watcher.js';
 import type { SecretFile } from '../core/keys.js';
@@ -43,6 +44,8 @@ export interface DiagnosticsDeps {
   quietHours: string | null;
   webhookTargets: () => TargetStatus[];
   inboxHealth: () => Readonly<InboxHealth> | null;
+  /** The MQTT bridge's connection; null when MQTT is off. */
+  mqttHealth?: () => Readonly<MqttHealth> | null;
 }
 
 const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
@@ -275,6 +278,7 @@ export function createDiagnostics(deps: DiagnosticsDeps) {
     checks.apiKey = check('ok', { createdAt: iso(keyCreated), ageDays: Math.max(0, Math.floor((now - keyCreated) / 86_400_000)) });
 
     checks.webhooks = webhooksCheck(deps.webhookTargets(), deps.inboxHealth());
+    checks.mqtt = mqttCheck(deps.mqttHealth?.() ?? null);
 
     const statuses = Object.values(checks).map((c) => c.status);
     const status = statuses.includes('failing') ? 'failing' : statuses.includes('degraded') ? 'degraded' : 'ok';

@@ -50,7 +50,7 @@ t.test('a healthy fake phone: host info filled, diagnostics ok', async (t) => {
   const diagRes = await get('/api/diagnostics');
   const diag = diagRes.json().data;
   t.equal(diag.status, 'ok', JSON.stringify(Object.entries(diag.checks).filter(([, c]) => (c as { status: string }).status !== 'ok')));
-  t.same(Object.keys(diag.checks).sort(), ['androidSmsLimit', 'apiKey', 'battery', 'database', 'disk', 'process', 'queue', 'sendBudget', 'sms', 'telephony', 'termuxApi', 'webhooks', 'wifi']);
+  t.same(Object.keys(diag.checks).sort(), ['androidSmsLimit', 'apiKey', 'battery', 'database', 'disk', 'mqtt', 'process', 'queue', 'sendBudget', 'sms', 'telephony', 'termuxApi', 'webhooks', 'wifi']);
   t.same(diag.checks.battery.value, { level: 87, charging: true, temperatureC: 31.4, health: 'GOOD' });
   t.same(diag.checks.wifi.value, { ssid: 'home-net', ip: '192.168.1.50', rssi: -58, linkSpeedMbps: 433 });
   t.equal(diag.checks.database.value.integrity, 'ok');
