@@ -24,9 +24,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
-const accepts = (port: number) =>
+const accepts = (port: number, host: string) =>
   new Promise<boolean>((resolve) => {
-    const c = tcpConnect(port, '127.0.0.1');
+    const c = tcpConnect(port, host);
     c.once('connect', () => {
       c.destroy();
       resolve(true);
@@ -51,19 +51,21 @@ export interface Broker {
   start(): Promise<void>;
 }
 
-export async function startBroker(t: Test): Promise<Broker> {
+/** A broker on 127.0.0.1 (or on `hosts`, the first one in `url`) and a free port. */
+export async function startBroker(t: Test, hosts = ['127.0.0.1']): Promise<Broker> {
   const dir = tempDir(t, 'smsgw-mosq-');
   const port = await freePort();
   const conf = join(dir, 'mosquitto.conf');
-  writeFileSync(conf, `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\nlog_dest none\n`);
+  const listeners = hosts.map((h) => `listener ${port} ${h}\n`).join('');
+  writeFileSync(conf, `${listeners}allow_anonymous true\npersistence false\nlog_dest none\n`);
   let proc: ChildProcess | undefined;
   const broker: Broker = {
     port,
-    url: `mqtt://127.0.0.1:${port}`,
+    url: `mqtt://${hosts[0]}:${port}`,
     async start() {
       const p = spawn(MOSQUITTO, ['-c', conf], { stdio: 'ignore' });
       proc = p;
-      await waitFor(async () => p.exitCode !== null || (await accepts(port)), 'mosquitto to listen');
+      await waitFor(async () => p.exitCode !== null || (await accepts(port, hosts[0]!)), 'mosquitto to listen');
       if (p.exitCode !== null) throw new Error(`mosquitto exited (${p.exitCode})`);
     },
     async stop() {
