@@ -84,6 +84,8 @@ export interface TestAppOptions {
   deviceEnv?: NodeJS.ProcessEnv;
   queueRate?: number;
   quietHours?: QuietHours;
+  /** Builds the inbox watcher (with webhook targets or MQTT); tests poll it by hand. */
+  inboxPollMs?: number;
   /** The MQTT bridge (built, not started: call gateway.mqtt.start()). */
   mqtt?: MqttOptions;
 }
@@ -133,6 +135,7 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
     ...(opts.queueRate ? { queueRate: opts.queueRate } : {}),
     ...(opts.quietHours ? { quietHours: opts.quietHours } : {}),
     ...(opts.mqtt ? { mqtt: opts.mqtt } : {}),
+    ...(opts.inboxPollMs ? { inboxPollMs: opts.inboxPollMs } : {}),
   });
   // What a start does before the first request (steps 1 to 3); the background work
   // (step 4) is left to the tests, which drive deliveries and confirmations by hand.

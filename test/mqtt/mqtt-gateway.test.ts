@@ -4,7 +4,7 @@
 import t, { type Test } from 'tap';
 import mqtt from 'mqtt';
 import type { MqttSettings } from '../../src/core/mqtt-settings.js';
-import { testApp } from '../helper.js';
+import { fakeTermux, testApp } from '../helper.js';
 import { listen, noBroker, startBroker, waitFor, type Heard } from './broker.js';
 
 const settings = (url: string, over: Partial<MqttSettings> = {}): MqttSettings => ({
@@ -188,4 +188,31 @@ t.test('a broker that never answers holds up nothing; the check says so', { skip
   t.equal(res.statusCode, 202);
   const d = await app.get('/api/diagnostics');
   t.match(d.json().data.checks.mqtt, { status: 'degraded', value: { lastError: /ECONNREFUSED/ } });
+});
+
+t.test('with MQTT and no webhook target the inbox is read: sms.received and the last received SMS', { skip: noBroker }, async (t) => {
+  const broker = await startBroker(t);
+  const fake = fakeTermux(t, ['termux-sms-list']);
+  const inbox = (list: { id: number; body: string }[]) =>
+    fake.output(
+      'termux-sms-list',
+      JSON.stringify(list.map((m) => ({ threadid: 1, type: 'inbox', read: false, address: '+4915112345678', number: '+4915112345678', received: '2026-11-21 12:00:00', body: m.body, _id: m.id }))),
+    );
+  inbox([{ id: 1, body: 'old' }]);
+  const app = await testApp(t, { deviceEnv: fake.env, inboxPollMs: 15_000, mqtt: { settings: settings(broker.url), gatewayId: 'gw1', backoffMs: () => 100 } });
+  t.ok(app.services.inbox, 'the watcher exists without webhook targets');
+  const { heard } = await listen(t, broker.url, ['sms-gateway/gw1/events/#', 'sms-gateway/gw1/last-received']);
+  app.gateway.mqtt!.start();
+  await waitFor(() => app.gateway.mqtt!.bridge.connected(), 'connected');
+  await app.services.inbox!.pollOnce(); // the baseline
+  inbox([{ id: 2, body: 'Door open' }, { id: 1, body: 'old' }]);
+  app.clock.advance(1000);
+  await app.services.inbox!.pollOnce();
+  await waitFor(() => heard.some((h) => h.topic.endsWith('/last-received')), 'the last received SMS');
+  const ev = heard.filter((h) => h.topic === 'sms-gateway/gw1/events/sms.received').map((h) => JSON.parse(h.payload));
+  t.match(ev, [{ type: 'sms.received', data: { from: '+4915112345678', body: 'Door open' } }], 'only the new one');
+  const later = await listen(t, broker.url, ['sms-gateway/gw1/last-received']);
+  await waitFor(() => later.heard.length > 0, 'the retained last received SMS');
+  t.ok(later.heard[0]!.retain, 'retained for a subscriber that comes later');
+  t.match(JSON.parse(later.heard[0]!.payload), { sender: '+4915112345678', body: 'Door open', receivedAt: String });
 });
