@@ -1,5 +1,5 @@
 import t from 'tap';
-import { ConfigError, loadConfig } from '../../src/core/config.js';
+import { loadConfig } from '../../src/core/config.js';
 import { parseContacts } from '../../src/core/mqtt-settings.js';
 import { tempDir } from '../helper.js';
 
@@ -52,7 +52,6 @@ t.test('bad values stop the start with the variable named, secrets not echoed', 
   bad({ SMS_GATEWAY_MQTT_CONTACTS: 'Alice:5551234' }, /international form/);
   bad({ SMS_GATEWAY_MQTT_CONTACTS: 'Al ice:+15551234567,al-ice:+15551234568' }, /same entity name "al_ice"/);
   bad({ SMS_GATEWAY_MQTT_DISCOVERY: 'maybe' }, /SMS_GATEWAY_MQTT_DISCOVERY="maybe": must be true or false/);
-  t.type(new ConfigError('x'), Error);
 });
 
 t.test('contacts: empty parts are skipped; a name needs a Latin letter or digit', async (t) => {
