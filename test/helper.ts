@@ -16,7 +16,7 @@ import { PORT } from '../src/core/constants.js';
 import type { Clock } from '../src/core/clock.js';
 import type { RuntimeInfo } from '../src/core/runtime.js';
 import { openDatabase } from '../src/store/database.js';
-import { composeGateway, type ComposeDeps } from '../src/server/compose.js';
+import { composeGateway, type ComposeDeps, type MqttOptions } from '../src/server/compose.js';
 import { inboxWatcherEnabled } from '../src/core/config.js';
 import { createCalendar } from '../src/core/time-zone.js';
 import type { QuietHours } from '../src/core/quiet-hours.js';
@@ -90,6 +90,10 @@ export interface TestAppOptions {
   /** SMS_GATEWAY_INBOX (the inbox watcher also runs with any webhook target). */
   inbox?: boolean;
   inboxList?: ComposeDeps['inboxList'];
+  /** Builds the inbox watcher (with webhook targets or MQTT); tests poll it by hand. */
+  inboxPollMs?: number;
+  /** The MQTT bridge (built, not started: call gateway.mqtt.start()). */
+  mqtt?: MqttOptions;
 }
 
 /** A sender that records every hand-off and answers as told (ok by default). */
@@ -137,14 +141,18 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
     ...(opts.queueRate ? { queueRate: opts.queueRate } : {}),
     ...(opts.quietHours ? { quietHours: opts.quietHours } : {}),
     endLeftover: opts.endLeftover ?? (() => 'unknown'),
-    inboxWanted: (registered) => inboxWatcherEnabled({ webhookUrls: opts.webhookUrls ?? [], inbox: opts.inbox ?? false }, registered),
+    inboxWanted: (registered) =>
+      inboxWatcherEnabled({ webhookUrls: opts.webhookUrls ?? [], inbox: opts.inbox ?? false, mqtt: opts.mqtt?.settings }, registered),
     ...(opts.inboxList ? { inboxList: opts.inboxList } : {}),
+    ...(opts.mqtt ? { mqtt: opts.mqtt } : {}),
+    ...(opts.inboxPollMs ? { inboxPollMs: opts.inboxPollMs } : {}),
   });
   // What a start does before the first request (steps 1 to 3); the background work
   // (step 4) is left to the tests, which drive deliveries and confirmations by hand.
   gateway.restore();
   const { app, services } = gateway;
   t.teardown(async () => {
+    await gateway.mqtt?.stop();
     await app.close();
     await services.stop(1000); // a test's hand-off that never answers holds nothing up
     db.close();

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { MODES, SIMULATIONS, type Mode, type Simulation } from './runtime.js';
+import { MqttEnvShape, mqttSettings, type MqttSettings } from './mqtt-settings.js';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -93,7 +94,11 @@ export const EnvSchema = z.object({
       })
       .default('info'),
   ),
+  ...MqttEnvShape,
 });
+
+/** Variables whose value is never repeated in an error (they may hold a password). */
+const SECRET_VARIABLES = new Set(['SMS_GATEWAY_MQTT_URL', 'SMS_GATEWAY_MQTT_PASSWORD']);
 
 
 export interface Config {
@@ -113,18 +118,21 @@ export interface Config {
   queueRate: number;
   quietHours: QuietHours | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** The MQTT bridge; undefined unless SMS_GATEWAY_MQTT_URL is set. */
+  mqtt: MqttSettings | undefined;
 }
 
 /** What of the configuration decides whether the inbox watcher runs. */
-export type InboxSwitches = Pick<Config, 'webhookUrls' | 'inbox'>;
+export type InboxSwitches = Pick<Config, 'webhookUrls' | 'inbox'> & Partial<Pick<Config, 'mqtt'>>;
 
 /**
  * The inbox watcher runs when someone listens for received SMS: a webhook target (from
- * SMS_GATEWAY_WEBHOOK_URLS, or `registeredTargets` registered over the API) or
- * SMS_GATEWAY_INBOX=true (GET /api/inbox only). One place, so every listener adds one clause.
+ * SMS_GATEWAY_WEBHOOK_URLS, or `registeredTargets` registered over the API), the MQTT
+ * bridge (sms.received events, the last received SMS sensor) or SMS_GATEWAY_INBOX=true
+ * (GET /api/inbox only). One place, so every listener adds one clause.
  */
 export function inboxWatcherEnabled(config: InboxSwitches, registeredTargets = 0): boolean {
-  return config.inbox || config.webhookUrls.length > 0 || registeredTargets > 0;
+  return config.inbox || config.webhookUrls.length > 0 || registeredTargets > 0 || config.mqtt !== undefined;
 }
 
 /** Reads $SMS_GATEWAY_HOME/.env (if any); the real environment overrides it. */
@@ -155,7 +163,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const name = String(issue.path[0] ?? 'environment');
-    throw new ConfigError(`invalid ${name}=${JSON.stringify(merged[name] ?? '')}: ${issue.message}`);
+    const shown = SECRET_VARIABLES.has(name) ? '(not shown)' : JSON.stringify(merged[name] ?? '');
+    throw new ConfigError(`invalid ${name}=${shown}: ${issue.message}`);
   }
   const e = result.data;
   return {
@@ -172,5 +181,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queueRate: e.SMS_GATEWAY_QUEUE_RATE,
     quietHours: e.SMS_GATEWAY_QUIET_HOURS,
     logLevel: e.LOG_LEVEL,
+    mqtt: mqttSettings(e),
   };
 }

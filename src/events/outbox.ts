@@ -3,7 +3,8 @@
 // loses none. Delivery (events/delivery.ts) is at least once, per target in order (the
 // oldest pending event of a target goes first); 2xx = delivered, 410 = the target is
 // switched off, anything else is retried with exponential backoff and jitter (first retry
-// within 30 s, at most 1 h apart) for up to 24 hours.
+// within 30 s, at most 1 h apart) for up to 24 hours. An optional listener (the MQTT
+// bridge, wired in server/compose.ts) hears of every event once its transaction is done.
 import { newId } from '../core/ids.js';
 import type { Db } from '../store/database.js';
 import type { WebhookEvent } from './events.js';
@@ -45,7 +46,12 @@ export interface TargetStatus {
   lastErrorAt: number | null;
 }
 
-export function createOutboxStore(db: Db) {
+export interface OutboxOptions {
+  /** Told of every event made (targets or not), after the causing transaction (setImmediate). */
+  onEvent?: (event: WebhookEvent) => void;
+}
+
+export function createOutboxStore(db: Db, opts: OutboxOptions = {}) {
   // A URL of SMS_GATEWAY_WEBHOOK_URLS that was registered over the API becomes an env target.
   const insertTarget = db.prepare(
     `INSERT INTO webhook_targets (url, id, source, created_at) VALUES (@url, @id, 'env', @at)
@@ -109,6 +115,8 @@ export function createOutboxStore(db: Db) {
     /** Stores the event for every enabled target. Call inside the causing change's transaction. */
     /** False when no target is enabled (then nothing is stored). */
     enqueue(event: WebhookEvent, at: number): boolean {
+      const listener = opts.onEvent;
+      if (listener) setImmediate(() => listener(event));
       const targets = enabledTargets();
       if (targets.length === 0) return false;
       insertEvent.run({ id: event.id, type: event.type, createdAt: at, body: JSON.stringify(event) });

@@ -168,6 +168,7 @@ export const diagnosticsExample: Example<typeof DiagnosticsResponseSchema> = {
       process: ok({ uptimeSeconds: 8040, rssMb: 61.2, heapUsedMb: 14.8, eventLoopLagMs: 0.4, nodeVersion: 'v24.11.1' }),
       apiKey: ok({ createdAt: '2026-11-01T09:00:00.000Z', ageDays: 20 }),
       webhooks: ok({ pending: 0, targets: [], inbox: null }),
+      mqtt: ok({ enabled: false }),
     },
   },
 };

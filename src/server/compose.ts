@@ -13,7 +13,8 @@
 //   (the real process listens here, so no request arrives before 1-3)
 //   4. background work: the lane (queued messages waiting from before), pending
 //      deliveries, pending confirmations, the inbox watcher (while someone listens:
-//      inboxWanted; registering or removing a webhook target over the API re-decides)
+//      inboxWanted; registering or removing a webhook target over the API re-decides),
+//      the MQTT bridge (it only begins connecting: a broker that is down holds up nothing)
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
@@ -41,6 +42,9 @@ import { createWebhookDelivery } from '../events/delivery.js';
 import { makeEvent } from '../events/events.js';
 import { createHostInfo, type HostInfoDeps } from '../status/host-info.js';
 import { createDiagnostics } from '../status/diagnostics.js';
+import type { MqttSettings } from '../core/mqtt-settings.js';
+import type { WebhookEvent } from '../events/events.js';
+import { createMqttGateway, type MqttGateway } from '../mqtt/mqtt-gateway.js';
 import { buildApp } from './app.js';
 import { composeInbox } from './compose-inbox.js';
 import type { InboxWatcherOptions } from '../events/inbox-watcher.js';
@@ -83,13 +87,24 @@ export interface ComposeDeps {
   bootId?: string | null;
   /** Ends what is left of an interrupted hand-off (tests replace it). */
   endLeftover?: (group: ProcessGroup) => LeftoverResult;
+  /** The MQTT bridge (SMS_GATEWAY_MQTT_URL); off when undefined. */
+  mqtt?: MqttOptions | undefined;
+}
+
+export interface MqttOptions {
+  settings: MqttSettings;
+  /** SMS_GATEWAY_ID or the one kept in the home (core/gateway-id.ts). */
+  gatewayId: string;
+  /** Tests: a short reconnect delay, their own state interval. */
+  backoffMs?: (attempt: number) => number;
+  stateIntervalMs?: number;
 }
 
 /** The send, store and event parts (what routes, status and tests reach into). */
-function composeServices(deps: ComposeDeps) {
+function composeServices(deps: ComposeDeps, onEvent: (event: WebhookEvent) => void) {
   const { db, clock, logger } = deps;
   const stats = createStatsStore(db);
-  const outbox = createOutboxStore(db);
+  const outbox = createOutboxStore(db, { onEvent });
   const delivery = createWebhookDelivery({
     store: outbox,
     clock,
@@ -156,7 +171,9 @@ export type Services = ReturnType<typeof composeServices>;
 
 export async function composeGateway(deps: ComposeDeps) {
   const { clock, runtime, probes } = deps;
-  const services = composeServices(deps);
+  let mqtt: MqttGateway | undefined;
+  // The bridge hears of events through the outbox's listener; events know nothing of MQTT.
+  const services = composeServices(deps, (event) => mqtt?.onEvent(event));
   const status = {
     hostInfo: createHostInfo({
       clock,
@@ -184,8 +201,27 @@ export async function composeGateway(deps: ComposeDeps) {
       quietHours: deps.quietHours?.text ?? null,
       webhookTargets: () => services.outbox.status(),
       inboxHealth: () => (services.inboxEnabled() ? services.inbox.health() : null),
+      mqttHealth: () => mqtt?.health() ?? null,
     }),
   };
+  if (deps.mqtt) {
+    mqtt = createMqttGateway({
+      settings: deps.mqtt.settings,
+      gatewayId: deps.mqtt.gatewayId,
+      home: deps.home,
+      version: runtime.version,
+      enqueue: services.enqueue,
+      probes,
+      stats: services.stats,
+      calendar: deps.calendar,
+      clock,
+      waiting: () => services.lane.state().waiting,
+      diagnostics: () => status.diagnostics(),
+      logger: deps.logger,
+      ...(deps.mqtt.backoffMs ? { backoffMs: deps.mqtt.backoffMs } : {}),
+      ...(deps.mqtt.stateIntervalMs ? { stateIntervalMs: deps.mqtt.stateIntervalMs } : {}),
+    });
+  }
   const app: FastifyInstance = await buildApp({
     clock,
     runtime,
@@ -229,6 +265,7 @@ export async function composeGateway(deps: ComposeDeps) {
     services.delivery.notify();
     services.confirmer?.start();
     services.startInbox();
+    mqtt?.start();
   };
 
   return {
@@ -236,6 +273,7 @@ export async function composeGateway(deps: ComposeDeps) {
     services,
     status,
     probes,
+    mqtt,
     restore,
     startBackground,
     /** Steps 1 to 4 in order; `listen` (the real process binds its port) runs between 3 and 4. */
@@ -247,7 +285,8 @@ export async function composeGateway(deps: ComposeDeps) {
     },
     /** Stops accepting, lets requests in flight (hand-offs included) finish, stops background work. */
     async stop() {
-      await app.close();
+      // MQTT first: no new sends from the broker; `offline` is published.
+      await Promise.all([app.close(), mqtt?.stop()]);
       await services.stop();
     },
   };

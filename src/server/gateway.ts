@@ -23,6 +23,7 @@ import { openDatabase } from '../store/database.js';
 import { createSimulatedSender, createTermuxSender } from '../sms/senders.js';
 import { currentBootId } from '../device/process-groups.js';
 import { createWebhookSecretFile } from '../events/signing.js';
+import { resolveGatewayId } from '../core/gateway-id.js';
 import { composeGateway, type Services } from './compose.js';
 
 export { StartupError };
@@ -105,6 +106,8 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     const bootId = currentBootId();
     const webhookSecret = createWebhookSecretFile(config.home);
     webhookSecret.current(); // generated on first start
+    // MQTT: the id is made at the first start with MQTT and kept; the broker is not contacted yet.
+    const mqtt = config.mqtt ? { settings: config.mqtt, gatewayId: resolveGatewayId(config.home, config.mqtt.gatewayId) } : undefined;
     const gateway = await composeGateway({
       db,
       clock,
@@ -132,6 +135,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       quietHours: config.quietHours,
       deviceEnv: env,
       bootId,
+      mqtt,
     });
     const { app } = gateway;
 

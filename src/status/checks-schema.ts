@@ -128,6 +128,23 @@ export const ChecksSchema = z.object({
         .describe('null while no inbox is read'),
     }),
   ),
+  mqtt: checkOf(
+    z
+      .object({
+        enabled: z.boolean().describe('false: SMS_GATEWAY_MQTT_URL is not set (the other fields are absent)'),
+        state: z.enum(['connecting', 'connected', 'reconnecting', 'stopped']).optional(),
+        broker: z.string().optional().describe('scheme://host:port, never the credentials'),
+        clientId: z.string().optional(),
+        since: iso.optional(),
+        lastError: z.string().nullable().optional().describe('credentials removed'),
+        lastErrorAt: iso.optional(),
+        reconnects: z.number().int().optional(),
+        nextAttemptAt: iso.optional(),
+        eventsPublished: z.number().int().optional(),
+        eventsDropped: z.number().int().optional().describe('events made while the broker was away (webhooks still get them)'),
+      })
+      .describe('degraded while the broker cannot be reached; HTTP sending and webhooks are unaffected'),
+  ),
 });
 
 export type Checks = z.infer<typeof ChecksSchema>;

@@ -16,6 +16,8 @@ import type { QueueState } from '../sms/lane.js';
 import { check, type CheckOf } from './check.js';
 import type { Checks } from './checks-schema.js';
 import { queueCheck } from './queue-check.js';
+import { mqttCheck, type MqttHealth } from './mqtt-check.js';
+import { webhooksCheck } from './webhooks-check.js';
 import type { TargetStatus } from '../events/outbox.js';
 import type { InboxHealth } from '../events/inbox-watcher.js';
 import type { SecretFile } from '../core/keys.js';
@@ -45,6 +47,8 @@ export interface DiagnosticsDeps {
   quietHours: string | null;
   webhookTargets: () => TargetStatus[];
   inboxHealth: () => Readonly<InboxHealth> | null;
+  /** The MQTT bridge's connection; null when MQTT is off. */
+  mqttHealth?: () => Readonly<MqttHealth> | null;
 }
 
 const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
@@ -119,47 +123,6 @@ export function telephonyCheck(snap: Snapshot): CheckOf<'telephony'> {
     return check('failing', value, `The SIM is not ready (${t.simState}): check that it is inserted and unlocked.`);
   }
   if (t.roaming === true) return check('degraded', value, 'The phone is roaming: SMS may cost more.');
-  return check('ok', value);
-}
-
-export function webhooksCheck(targets: TargetStatus[], inbox: Readonly<InboxHealth> | null): CheckOf<'webhooks'> {
-  const value = {
-    pending: targets.reduce((n, t) => n + t.pending, 0),
-    targets: targets.map((t) => ({
-      id: t.id,
-      source: t.source,
-      url: redactUrl(t.url),
-      disabled: t.disabled,
-      pending: t.pending,
-      delivered: t.delivered,
-      expired: t.expired,
-      failedAttempts: t.failedAttempts,
-      lastSuccessAt: iso(t.lastSuccessAt),
-      lastError: t.lastError,
-      lastErrorAt: iso(t.lastErrorAt),
-    })),
-    inbox: inbox && {
-      lastPollAt: iso(inbox.lastPollAt),
-      lastOk: inbox.lastOk,
-      lastError: inbox.lastError,
-      consecutiveFailures: inbox.consecutiveFailures,
-      received: inbox.received,
-    },
-  };
-  const off = targets.find((t) => t.disabled);
-  if (off) {
-    return check('degraded', value, `${redactUrl(off.url)} answered 410 Gone and was switched off: fix the receiver, then run \`sms-gateway webhook test\` to switch it back on.`);
-  }
-  const failing = targets.find((t) => t.pending > 0 && t.lastErrorAt !== null && (t.lastSuccessAt === null || t.lastErrorAt > t.lastSuccessAt));
-  if (failing) {
-    return check('degraded', value, `Deliveries to ${redactUrl(failing.url)} fail (${failing.lastError}); events are kept and retried for 24 hours.`);
-  }
-  if (inbox && inbox.lastOk === false) {
-    const hint = inbox.lastError?.startsWith('permission_denied')
-      ? 'Reading the inbox needs the SMS permission: Settings > Apps > Termux:API > Permissions > SMS.'
-      : `Reading the inbox fails (${inbox.lastError}); it is tried again at the next poll.`;
-    return check('degraded', value, hint);
-  }
   return check('ok', value);
 }
 
@@ -280,8 +243,9 @@ export function createDiagnostics(deps: DiagnosticsDeps) {
     const apiKey: CheckOf<'apiKey'> = check('ok', { createdAt: iso(keyCreated), ageDays: Math.max(0, Math.floor((now - keyCreated) / 86_400_000)) });
 
     const webhooks: CheckOf<'webhooks'> = webhooksCheck(deps.webhookTargets(), deps.inboxHealth());
+    const mqtt: CheckOf<'mqtt'> = mqttCheck(deps.mqttHealth?.() ?? null);
 
-    const checks: Checks = { termuxApi, sms, database, sendBudget, queue, androidSmsLimit, battery, wifi, telephony, disk, process: processCheck, apiKey, webhooks };
+    const checks: Checks = { termuxApi, sms, database, sendBudget, queue, androidSmsLimit, battery, wifi, telephony, disk, process: processCheck, apiKey, webhooks, mqtt };
     const statuses = Object.values(checks).map((c) => c.status);
     const status = statuses.includes('failing') ? 'failing' : statuses.includes('degraded') ? 'degraded' : 'ok';
     return {

@@ -22,6 +22,7 @@ t.test('defaults', async (t) => {
     queueRate: 30,
     quietHours: undefined,
     logLevel: 'info',
+    mqtt: undefined,
   });
   t.equal(loadConfig({ HOME: '/nonexistent' }).home, join(homedir(), '.sms-gateway'));
 });

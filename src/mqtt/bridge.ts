@@ -1,0 +1,182 @@
+// The connection to the broker (MQTT.js, MQTT 5): connects in the background (a broker
+// that is down never holds up a start), announces `offline` as the retained will, and
+// reconnects on its own with exponential backoff (1 s doubling to 60 s, ±20 %). Inbound
+// QoS 1 messages go to onMessage through MQTT.js's customHandleAcks: the PUBACK leaves
+// only after onMessage has settled (for a send: after the queue commit). The session
+// outlives the connection by SESSION_EXPIRY_S: a gateway back within that time (a restart,
+// a Wi-Fi gap) is given again what it had not acknowledged. publish() never
+// waits and never queues while disconnected: retained state is published again on every
+// connect, and events are best effort here (webhooks are the durable path).
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import type { Logger } from 'pino';
+import type { Clock } from '../core/clock.js';
+import type { MqttHealth } from '../status/mqtt-check.js';
+
+export interface BridgeDeps {
+  url: string;
+  username: string | undefined;
+  password: string | undefined;
+  clientId: string;
+  will: { topic: string; payload: string };
+  /** After each (re)connect: publish what is retained, then subscribe. */
+  onConnect: (bridge: Bridge) => void;
+  /** An inbound QoS 1 message; its PUBACK waits for the promise. Must not throw. */
+  onMessage: (topic: string, payload: Buffer) => Promise<void>;
+  clock: Clock;
+  logger?: Logger | undefined;
+  /** Delay before reconnect attempt n (1-based); tests pass a short one. */
+  backoffMs?: (attempt: number) => number;
+}
+
+export const MAX_BACKOFF_MS = 60_000;
+/** How long the broker keeps the session (subscriptions, unacknowledged sends) after a drop. */
+export const SESSION_EXPIRY_S = 600;
+
+export function reconnectDelayMs(attempt: number, random: () => number = Math.random): number {
+  const base = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.max(0, attempt - 1));
+  return Math.round(base * (0.8 + 0.4 * random()));
+}
+
+/** An error's message without the URL's credentials or the password. */
+export function redactError(message: string, secrets: (string | undefined)[]): string {
+  let out = message.replace(/(mqtts?:\/\/)[^@\s/]*@/gi, '$1');
+  for (const s of secrets) if (s) out = out.split(s).join('***');
+  return out.slice(0, 300);
+}
+
+export function createBridge(deps: BridgeDeps) {
+  const backoff = deps.backoffMs ?? ((n: number) => reconnectDelayMs(n));
+  const url = new URL(deps.url);
+  const secrets = [deps.password, decodeURIComponent(url.password) || undefined];
+  const health: MqttHealth = {
+    state: 'stopped',
+    broker: `${url.protocol}//${url.host}`,
+    clientId: deps.clientId,
+    since: null,
+    lastError: null,
+    lastErrorAt: null,
+    reconnects: 0,
+    nextAttemptAt: null,
+    eventsPublished: 0,
+    eventsDropped: 0,
+  };
+  let client: MqttClient | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let attempt = 0;
+  let erroredSinceConnect = false;
+  let stopped = false;
+
+  const set = (state: MqttHealth['state']) => {
+    if (health.state !== state) {
+      health.state = state;
+      health.since = deps.clock.now();
+    }
+  };
+
+  const scheduleReconnect = () => {
+    if (stopped || timer || !client) return;
+    attempt += 1;
+    const delay = backoff(attempt);
+    set('reconnecting');
+    health.nextAttemptAt = deps.clock.now() + delay;
+    timer = setTimeout(() => {
+      timer = undefined;
+      health.nextAttemptAt = null;
+      health.reconnects += 1;
+      client?.reconnect();
+    }, delay);
+    timer.unref();
+  };
+
+  const bridge = {
+    health: (): Readonly<MqttHealth> => health,
+    connected: () => client?.connected === true,
+    /** Publishes now if connected; false (nothing queued) when not. */
+    publish(topic: string, payload: string, opts: { qos: 0 | 1; retain: boolean }): boolean {
+      if (!client?.connected) return false;
+      client.publish(topic, payload, { qos: opts.qos, retain: opts.retain }, (err) => {
+        if (err) deps.logger?.debug({ topic, err: redactError(err.message, secrets) }, 'mqtt publish not acknowledged');
+      });
+      return true;
+    },
+    subscribe(filters: string[]) {
+      client?.subscribe(filters, { qos: 1 }, (err, granted) => {
+        if (err) {
+          deps.logger?.warn({ err: redactError(err.message, secrets) }, 'mqtt subscribe failed');
+          return;
+        }
+        const refused = (granted ?? []).filter((g) => g.qos > 2).map((g) => g.topic);
+        if (refused.length > 0) deps.logger?.warn({ refused }, 'the broker refused subscriptions (check its ACLs)');
+      });
+    },
+    /** Starts connecting in the background; returns at once. */
+    start() {
+      if (client || stopped) return;
+      const options: IClientOptions = {
+        protocolVersion: 5,
+        clientId: deps.clientId,
+        clean: false,
+        properties: { sessionExpiryInterval: SESSION_EXPIRY_S },
+        reconnectPeriod: 0, // our own backoff (scheduleReconnect)
+        connectTimeout: 10_000,
+        keepalive: 30,
+        resubscribe: false, // onConnect subscribes on every connect
+        queueQoSZero: false,
+        will: { topic: deps.will.topic, payload: Buffer.from(deps.will.payload), qos: 1, retain: true },
+        customHandleAcks: (topic, message, _packet, done) => {
+          deps.onMessage(topic, message).then(
+            () => done(0),
+            () => done(0),
+          );
+        },
+        ...(deps.username !== undefined ? { username: deps.username } : {}),
+        ...(deps.password !== undefined ? { password: deps.password } : {}),
+      };
+      set('connecting');
+      client = mqtt.connect(deps.url, options);
+      client.on('connect', () => {
+        attempt = 0;
+        erroredSinceConnect = false;
+        set('connected');
+        deps.logger?.info({ broker: health.broker }, 'mqtt connected');
+        deps.onConnect(bridge);
+      });
+      client.on('error', (err) => {
+        erroredSinceConnect = true;
+        health.lastError = redactError(err.message, secrets);
+        health.lastErrorAt = deps.clock.now();
+      });
+      client.on('close', () => {
+        if (stopped) return;
+        if (!erroredSinceConnect && health.state === 'connected') {
+          health.lastError = 'the connection was closed (broker stopped or network lost)';
+          health.lastErrorAt = deps.clock.now();
+        }
+        if (health.state === 'connected') deps.logger?.warn({ broker: health.broker, lastError: health.lastError }, 'mqtt connection lost; reconnecting');
+        scheduleReconnect();
+      });
+    },
+    /** Publishes `offline` (retained) and disconnects cleanly; never waits on a dead broker. */
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      const c = client;
+      if (!c) return;
+      set('stopped');
+      if (c.connected) {
+        await new Promise<void>((resolve) => {
+          const done = setTimeout(resolve, 2000);
+          c.publish(deps.will.topic, deps.will.payload, { qos: 1, retain: true }, () => {
+            clearTimeout(done);
+            resolve();
+          });
+        });
+      }
+      await new Promise<void>((resolve) => c.end(c.connected ? false : true, {}, () => resolve()));
+    },
+  };
+  return bridge;
+}
+
+export type Bridge = ReturnType<typeof createBridge>;

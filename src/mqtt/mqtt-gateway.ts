@@ -1,0 +1,120 @@
+// The MQTT side of a gateway, assembled from its parts (bridge, send intake, event
+// publisher, discovery, state) for server/compose.ts. start() only begins connecting;
+// on every connect it publishes `online` (retained), the discovery configs, the state,
+// then subscribes (QoS 1) to `<prefix>/<id>/send`, `$share/<prefix>/<prefix>/send` and the
+// contacts' notify topics. stop() publishes `offline` and disconnects.
+import type { Logger } from 'pino';
+import type { Clock } from '../core/clock.js';
+import type { MqttSettings } from '../core/mqtt-settings.js';
+import type { Calendar } from '../core/time-zone.js';
+import type { Probes } from '../device/probes.js';
+import type { WebhookEvent } from '../events/events.js';
+import type { StatsStore } from '../store/stats.js';
+import type { MqttHealth } from '../status/mqtt-check.js';
+import { createBridge } from './bridge.js';
+import { announce, discoveryConfigs } from './discovery.js';
+import { createEventPublisher } from './event-publisher.js';
+import { createSendIntake, type IntakeDeps } from './send-intake.js';
+import { createStatePublisher, type StateDeps } from './state.js';
+import { topicsFor } from './topics.js';
+
+export interface MqttGatewayDeps {
+  settings: MqttSettings;
+  gatewayId: string;
+  home: string;
+  version: string;
+  enqueue: IntakeDeps['enqueue'];
+  probes: Pick<Probes, 'peek'>;
+  stats: Pick<StatsStore, 'day'>;
+  calendar: () => Calendar;
+  clock: Clock;
+  waiting: () => number;
+  diagnostics: StateDeps['diagnostics'];
+  logger?: Logger | undefined;
+  /** Tests: a short reconnect delay and a state interval of their own. */
+  backoffMs?: (attempt: number) => number;
+  stateIntervalMs?: number;
+}
+
+export function createMqttGateway(deps: MqttGatewayDeps) {
+  const { settings, logger } = deps;
+  const topics = topicsFor(settings.prefix, deps.gatewayId);
+  let bridgeRef: ReturnType<typeof createBridge> | undefined;
+  let stopped = false;
+  const publish = (topic: string, payload: string, opts: { qos: 0 | 1; retain: boolean }) =>
+    bridgeRef?.publish(topic, payload, opts) ?? false;
+
+  const state = createStatePublisher({
+    publish,
+    topics,
+    probes: deps.probes,
+    stats: deps.stats,
+    calendar: deps.calendar,
+    clock: deps.clock,
+    waiting: deps.waiting,
+    diagnostics: deps.diagnostics,
+    ...(deps.stateIntervalMs ? { intervalMs: deps.stateIntervalMs } : {}),
+  });
+  const intake = createSendIntake({
+    enqueue: deps.enqueue,
+    topics,
+    contacts: settings.contacts,
+    publish,
+    onQueued: () => state.publishState(),
+    logger,
+  });
+  const bridge = createBridge({
+    url: settings.url,
+    username: settings.username,
+    password: settings.password,
+    clientId: `sms-gateway-${deps.gatewayId}`,
+    will: { topic: topics.availability, payload: 'offline' },
+    clock: deps.clock,
+    logger,
+    ...(deps.backoffMs ? { backoffMs: deps.backoffMs } : {}),
+    onMessage: (topic, payload) => intake.handle(topic, payload),
+    onConnect(b) {
+      b.publish(topics.availability, 'online', { qos: 1, retain: true });
+      const configs = settings.discovery
+        ? discoveryConfigs({ gatewayId: deps.gatewayId, topics, contacts: settings.contacts, version: deps.version })
+        : [];
+      try {
+        announce(publish, deps.home, configs);
+      } catch (err) {
+        logger?.warn({ err: (err as Error).message }, 'cannot keep the list of Home Assistant configs');
+      }
+      state.onConnect();
+      b.subscribe([topics.send, topics.sharedFilter, ...(settings.contacts.length > 0 ? [topics.notifyFilter] : [])]);
+    },
+  });
+  bridgeRef = bridge;
+  const publishEvent = createEventPublisher({ publish, topics, health: () => bridge.health() as MqttHealth });
+
+  return {
+    topics,
+    bridge,
+    health: () => bridge.health(),
+    /** The outbox's listener: every event, after its transaction. */
+    onEvent(event: WebhookEvent) {
+      if (stopped) return;
+      try {
+        publishEvent(event);
+        state.onEvent(event);
+      } catch (err) {
+        logger?.warn({ err: (err as Error).message, type: event.type }, 'mqtt: event not published');
+      }
+    },
+    /** Begins connecting in the background; never waits for the broker. */
+    start() {
+      bridge.start();
+      state.start();
+    },
+    async stop() {
+      stopped = true;
+      state.stop();
+      await bridge.stop();
+    },
+  };
+}
+
+export type MqttGateway = ReturnType<typeof createMqttGateway>;

@@ -1,0 +1,100 @@
+// Inbound MQTT sends, through the same queue intake as POST /api/messages (sms/enqueue.ts),
+// so validation and idempotency are identical. `<prefix>/<id>/send` and the shared
+// `<prefix>/send` carry the JSON body of POST /api/messages plus an optional `id` (the
+// Idempotency-Key); a notify topic of a contact carries plain text for that contact. The
+// returned promise settles after the queue commit (the bridge acknowledges then). Anything
+// refused is answered on `<prefix>/<id>/errors` with the error envelope (+ the `id`) and
+// never sent. Never throws.
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { ApiError } from '../core/api-error.js';
+import type { Contact } from '../core/mqtt-settings.js';
+import type { QueueRequest } from '../sms/enqueue.js';
+import type { SendOutcome } from '../sms/outcomes.js';
+import { QueueRequestSchema } from '../http/schemas.js';
+import type { Topics } from './topics.js';
+
+export const MAX_PAYLOAD_BYTES = 16 * 1024;
+/** What the records show as the request's source address. */
+export const MQTT_SOURCE = 'mqtt';
+
+export const MqttSendSchema = QueueRequestSchema.extend({
+  id: z
+    .string()
+    .regex(/^[\x20-\x7e]{1,128}$/, 'must be 1 to 128 printable ASCII characters')
+    .optional()
+    .describe('Idempotency-Key: a repeated id with the same request is not queued again'),
+}).strict();
+
+export interface IntakeDeps {
+  enqueue: { accept(req: QueueRequest, ctx: { sourceIp: string; idempotencyKey?: string | undefined }): SendOutcome | Promise<SendOutcome> };
+  topics: Topics;
+  contacts: Contact[];
+  publish: (topic: string, payload: string, opts: { qos: 0 | 1; retain: boolean }) => boolean;
+  /** After a commit (the state's queue count changed). */
+  onQueued?: () => void;
+  logger?: Logger | undefined;
+}
+
+const bad = (message: string) => new ApiError(400, 'invalid_request', `Invalid request: ${message}`);
+
+function describe(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => `${['payload', ...i.path.map(String)].join('.')}: ${i.message}`)
+    .join('; ');
+}
+
+export function createSendIntake(deps: IntakeDeps) {
+  const answerError = (topic: string, err: ApiError, id: string | undefined) => {
+    const body = { ...err.body(), topic, ...(id !== undefined ? { id } : {}) };
+    deps.publish(deps.topics.errors, JSON.stringify(body), { qos: 1, retain: false });
+    deps.logger?.info({ topic, code: err.code, ...(id !== undefined ? { id } : {}) }, 'mqtt send refused');
+  };
+
+  /** The request and its id, or the error to answer with. */
+  const parse = (topic: string, payload: Buffer): { req: QueueRequest; id: string | undefined } => {
+    const slug = deps.topics.notifySlug(topic);
+    if (slug !== undefined) {
+      const contact = deps.contacts.find((c) => c.slug === slug);
+      if (!contact) throw bad(`no contact "${slug}" in SMS_GATEWAY_MQTT_CONTACTS.`);
+      return { req: { to: contact.number, message: payload.toString('utf8') }, id: undefined };
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(payload.toString('utf8'));
+    } catch {
+      throw bad('the payload is not valid JSON.');
+    }
+    const parsed = MqttSendSchema.safeParse(json);
+    if (!parsed.success) {
+      const id = typeof (json as { id?: unknown } | null)?.id === 'string' ? (json as { id: string }).id : undefined;
+      throw Object.assign(bad(describe(parsed.error)), { mqttId: id });
+    }
+    const { id, ...req } = parsed.data;
+    return { req, id };
+  };
+
+  return {
+    async handle(topic: string, payload: Buffer): Promise<void> {
+      let id: string | undefined;
+      try {
+        if (payload.length > MAX_PAYLOAD_BYTES) throw new ApiError(413, 'payload_too_large', 'The payload is larger than 16 KB.');
+        const parsed = parse(topic, payload);
+        id = parsed.id;
+        await deps.enqueue.accept(parsed.req, { sourceIp: MQTT_SOURCE, idempotencyKey: id });
+        deps.onQueued?.();
+      } catch (err) {
+        const mqttId = (err as { mqttId?: string }).mqttId ?? id;
+        if (err instanceof ApiError) {
+          answerError(topic, err, mqttId);
+          return;
+        }
+        deps.logger?.error({ err, topic }, 'mqtt send failed');
+        answerError(topic, new ApiError(500, 'internal_error', 'Internal error; the gateway logged the details.'), mqttId);
+      }
+    },
+  };
+}
+
+export type SendIntake = ReturnType<typeof createSendIntake>;

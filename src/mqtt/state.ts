@@ -1,0 +1,96 @@
+// The sensors' state for Home Assistant, retained on `<prefix>/<id>/state`: battery and
+// Wi-Fi signal from the probes' cached facts (peek: never a probe of its own beyond the
+// probes' 30 s freshness), today's sent and failed counts, the queue's waiting count and
+// the overall diagnostics status. Published on connect, after every event and MQTT send,
+// and every intervalMs (60 s: when the diagnostics run again); only when it changed,
+// except on connect. The last received SMS is retained on `<prefix>/<id>/last-received`.
+import type { Clock } from '../core/clock.js';
+import type { Calendar } from '../core/time-zone.js';
+import type { Probes } from '../device/probes.js';
+import type { WebhookEvent } from '../events/events.js';
+import type { StatsStore } from '../store/stats.js';
+import type { Topics } from './topics.js';
+
+export const STATE_INTERVAL_MS = 60_000;
+
+export interface StateDeps {
+  publish: (topic: string, payload: string, opts: { qos: 0 | 1; retain: boolean }) => boolean;
+  topics: Topics;
+  probes: Pick<Probes, 'peek'>;
+  stats: Pick<StatsStore, 'day'>;
+  calendar: () => Calendar;
+  clock: Clock;
+  waiting: () => number;
+  /** The diagnostics' overall status and the names of the checks that are not ok. */
+  diagnostics: () => Promise<{ status: string; checks: Record<string, { status: string }> }>;
+  intervalMs?: number;
+}
+
+export function createStatePublisher(deps: StateDeps) {
+  let status: string | null = null;
+  let problems: string[] = [];
+  let last = '';
+  let timer: NodeJS.Timeout | undefined;
+
+  const snapshot = () => {
+    const snap = deps.probes.peek();
+    const today = deps.stats.day(deps.calendar().dayOf(deps.clock.now()));
+    return {
+      battery: snap.battery.value?.level ?? null,
+      wifiSignal: snap.wifi.value?.rssi ?? null,
+      sentToday: today.sent,
+      failedToday: today.failed,
+      waiting: deps.waiting(),
+      status,
+      problems,
+    };
+  };
+
+  const publishState = (force = false) => {
+    const body = JSON.stringify(snapshot());
+    if (!force && body === last) return;
+    if (deps.publish(deps.topics.state, body, { qos: 1, retain: true })) last = body;
+  };
+
+  const refreshStatus = async () => {
+    try {
+      const d = await deps.diagnostics();
+      status = d.status;
+      problems = Object.entries(d.checks)
+        .filter(([, c]) => c.status !== 'ok')
+        .map(([name]) => name);
+    } catch {
+      status = null;
+    }
+    publishState();
+  };
+
+  return {
+    publishState,
+    refreshStatus,
+    /** On connect: everything retained again (the broker may have lost it). */
+    onConnect() {
+      last = '';
+      publishState(true);
+      void refreshStatus();
+    },
+    onEvent(event: WebhookEvent) {
+      if (event.type === 'sms.received') {
+        const d = event.data as { from?: unknown; contact?: unknown; body?: unknown; receivedAt?: unknown };
+        const body = { sender: d.from ?? null, contact: d.contact ?? null, body: d.body ?? null, receivedAt: d.receivedAt ?? event.createdAt };
+        deps.publish(deps.topics.lastReceived, JSON.stringify(body), { qos: 1, retain: true });
+      }
+      publishState();
+    },
+    start() {
+      timer ??= setInterval(() => void refreshStatus(), deps.intervalMs ?? STATE_INTERVAL_MS);
+      timer.unref();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}
+
+export type StatePublisher = ReturnType<typeof createStatePublisher>;
