@@ -1,8 +1,12 @@
 // The connection to the broker (MQTT.js, MQTT 5): connects in the background (a broker
 // that is down never holds up a start), announces `offline` as the retained will, and
-// reconnects on its own with exponential backoff (1 s doubling to 60 s, ±20 %). Inbound
-// QoS 1 messages go to onMessage through MQTT.js's customHandleAcks: the PUBACK leaves
-// only after onMessage has settled (for a send: after the queue commit). The session
+// reconnects on its own with exponential backoff (1 s doubling to 60 s, ±20 %; it starts
+// over only after a connection held STABLE_MS). Inbound QoS 1 messages go to onMessage
+// through MQTT.js's customHandleAcks: the PUBACK leaves only after onMessage has resolved
+// (for a send: after the queue commit); when it rejects (the message could not be kept:
+// storage, a full queue) no PUBACK is sent and the connection is dropped, so the broker
+// gives the message again after the reconnect. QoS 0 messages go to onMessage as they come
+// (nothing to acknowledge). Packets over MAX_PACKET_BYTES are never delivered. The session
 // outlives the connection by SESSION_EXPIRY_S: a gateway back within that time (a restart,
 // a Wi-Fi gap) is given again what it had not acknowledged. publish() never
 // waits and never queues while disconnected: retained state is published again on every
@@ -20,7 +24,7 @@ export interface BridgeDeps {
   will: { topic: string; payload: string };
   /** After each (re)connect: publish what is retained, then subscribe. */
   onConnect: (bridge: Bridge) => void;
-  /** An inbound QoS 1 message; its PUBACK waits for the promise. Must not throw. */
+  /** An inbound message; a QoS 1 PUBACK waits for the promise, and is not sent when it rejects. */
   onMessage: (topic: string, payload: Buffer) => Promise<void>;
   clock: Clock;
   logger?: Logger | undefined;
@@ -29,6 +33,10 @@ export interface BridgeDeps {
 }
 
 export const MAX_BACKOFF_MS = 60_000;
+/** A connection that held this long starts the backoff over (a connect-then-drop loop does not). */
+export const STABLE_MS = 30_000;
+/** The largest packet the broker may deliver (a send is 16 KB at most): memory stays bounded. */
+export const MAX_PACKET_BYTES = 64 * 1024;
 /** How long the broker keeps the session (subscriptions, unacknowledged sends) after a drop. */
 export const SESSION_EXPIRY_S = 600;
 
@@ -63,6 +71,7 @@ export function createBridge(deps: BridgeDeps) {
   let client: MqttClient | undefined;
   let timer: NodeJS.Timeout | undefined;
   let attempt = 0;
+  let connectedAt: number | undefined;
   let erroredSinceConnect = false;
   let stopped = false;
 
@@ -100,13 +109,24 @@ export function createBridge(deps: BridgeDeps) {
       return true;
     },
     subscribe(filters: string[]) {
-      client?.subscribe(filters, { qos: 1 }, (err, granted) => {
-        if (err) {
-          deps.logger?.warn({ err: redactError(err.message, secrets) }, 'mqtt subscribe failed');
-          return;
-        }
-        const refused = (granted ?? []).filter((g) => g.qos > 2).map((g) => g.topic);
-        if (refused.length > 0) deps.logger?.warn({ refused }, 'the broker refused subscriptions (check its ACLs)');
+      client?.subscribe(filters, { qos: 1 }, (err) => {
+        if (!err) return;
+        // MQTT.js reports a SUBACK refusal (an ACL) as an error too.
+        health.lastError = `the broker refused a subscription (${filters.join(', ')}): ${redactError(err.message, secrets)}; check its ACLs`;
+        health.lastErrorAt = deps.clock.now();
+        deps.logger?.warn({ filters, err: redactError(err.message, secrets) }, 'mqtt subscribe failed (check the broker ACLs)');
+      });
+    },
+    /** Waits (at most timeoutMs) for the broker to confirm the unsubscription. */
+    unsubscribe(filters: string[], timeoutMs = 2000): Promise<void> {
+      const c = client;
+      if (!c?.connected) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, timeoutMs);
+        c.unsubscribe(filters, () => {
+          clearTimeout(t);
+          resolve();
+        });
       });
     },
     /** Starts connecting in the background; returns at once. */
@@ -116,7 +136,7 @@ export function createBridge(deps: BridgeDeps) {
         protocolVersion: 5,
         clientId: deps.clientId,
         clean: false,
-        properties: { sessionExpiryInterval: SESSION_EXPIRY_S },
+        properties: { sessionExpiryInterval: SESSION_EXPIRY_S, maximumPacketSize: MAX_PACKET_BYTES },
         reconnectPeriod: 0, // our own backoff (scheduleReconnect)
         connectTimeout: 10_000,
         keepalive: 30,
@@ -126,7 +146,12 @@ export function createBridge(deps: BridgeDeps) {
         customHandleAcks: (topic, message, _packet, done) => {
           deps.onMessage(topic, message).then(
             () => done(0),
-            () => done(0),
+            () => {
+              // Not kept: no PUBACK; a new connection makes the broker give it again
+              // (MQTT.js reads nothing more on this one until the ack anyway).
+              deps.logger?.warn({ topic }, 'mqtt message not kept; reconnecting so the broker gives it again');
+              client?.stream.destroy();
+            },
           );
         },
         ...(deps.username !== undefined ? { username: deps.username } : {}),
@@ -134,8 +159,11 @@ export function createBridge(deps: BridgeDeps) {
       };
       set('connecting');
       client = mqtt.connect(deps.url, options);
+      client.on('message', (topic, payload, packet) => {
+        if (packet.qos === 0) deps.onMessage(topic, payload).catch(() => undefined);
+      });
       client.on('connect', () => {
-        attempt = 0;
+        connectedAt = deps.clock.monotonicMs();
         erroredSinceConnect = false;
         set('connected');
         deps.logger?.info({ broker: health.broker }, 'mqtt connected');
@@ -148,6 +176,8 @@ export function createBridge(deps: BridgeDeps) {
       });
       client.on('close', () => {
         if (stopped) return;
+        if (connectedAt !== undefined && deps.clock.monotonicMs() - connectedAt >= STABLE_MS) attempt = 0;
+        connectedAt = undefined;
         if (!erroredSinceConnect && health.state === 'connected') {
           health.lastError = 'the connection was closed (broker stopped or network lost)';
           health.lastErrorAt = deps.clock.now();
@@ -173,7 +203,8 @@ export function createBridge(deps: BridgeDeps) {
           });
         });
       }
-      await new Promise<void>((resolve) => c.end(c.connected ? false : true, {}, () => resolve()));
+      // Forced: a broker that never acknowledges must not hold up the stop (the will says offline anyway).
+      await new Promise<void>((resolve) => c.end(true, {}, () => resolve()));
     },
   };
   return bridge;

@@ -2,7 +2,8 @@
 // publisher, discovery, state) for server/compose.ts. start() only begins connecting;
 // on every connect it publishes `online` (retained), the discovery configs, the state,
 // then subscribes (QoS 1) to `<prefix>/<id>/send`, `$share/<prefix>/<prefix>/send` and the
-// contacts' notify topics. stop() publishes `offline` and disconnects.
+// contacts' notify topics (the shared one only while sending is on). stop() leaves the
+// shared subscription, publishes `offline` and disconnects.
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import type { MqttSettings } from '../core/mqtt-settings.js';
@@ -28,6 +29,8 @@ export interface MqttGatewayDeps {
   stats: Pick<StatsStore, 'day'>;
   calendar: () => Calendar;
   clock: Clock;
+  /** SMS_GATEWAY_SMS_ENABLED: only a phone that sends takes a share of the shared topic. */
+  smsEnabled: boolean;
   waiting: () => number;
   diagnostics: StateDeps['diagnostics'];
   logger?: Logger | undefined;
@@ -84,7 +87,9 @@ export function createMqttGateway(deps: MqttGatewayDeps) {
         logger?.warn({ err: (err as Error).message }, 'cannot keep the list of Home Assistant configs');
       }
       state.onConnect();
-      b.subscribe([topics.send, topics.sharedFilter, ...(settings.contacts.length > 0 ? [topics.notifyFilter] : [])]);
+      // With sending switched off this phone takes no share of the shared topic: every
+      // message there would be refused here instead of sent by another phone.
+      b.subscribe([topics.send, ...(deps.smsEnabled ? [topics.sharedFilter] : []), ...(settings.contacts.length > 0 ? [topics.notifyFilter] : [])]);
     },
   });
   bridgeRef = bridge;
@@ -109,9 +114,11 @@ export function createMqttGateway(deps: MqttGatewayDeps) {
       bridge.start();
       state.start();
     },
+    /** Leaves the shared subscription first, so the broker gives that topic's messages to the other phones while this one is away. */
     async stop() {
       stopped = true;
       state.stop();
+      await bridge.unsubscribe([topics.sharedFilter]);
       await bridge.stop();
     },
   };

@@ -2,9 +2,11 @@
 // so validation and idempotency are identical. `<prefix>/<id>/send` and the shared
 // `<prefix>/send` carry the JSON body of POST /api/messages plus an optional `id` (the
 // Idempotency-Key); a notify topic of a contact carries plain text for that contact. The
-// returned promise settles after the queue commit (the bridge acknowledges then). Anything
-// refused is answered on `<prefix>/<id>/errors` with the error envelope (+ the `id`) and
-// never sent. Never throws.
+// returned promise resolves after the queue commit (the bridge acknowledges then). A
+// request refused for what it is (invalid, too large, sending switched off) is answered on
+// `<prefix>/<id>/errors` with the error envelope (+ the `id`), acknowledged and never sent.
+// One the gateway could not keep right now (storage_unavailable, queue_full, an internal
+// error) rejects: no PUBACK, so the broker gives it again after the reconnect.
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { ApiError } from '../core/api-error.js';
@@ -15,6 +17,8 @@ import { QueueRequestSchema } from '../http/schemas.js';
 import type { Topics } from './topics.js';
 
 export const MAX_PAYLOAD_BYTES = 16 * 1024;
+/** Refusals that say nothing about the request: it is given again later, not answered. */
+const NOT_KEPT = new Set(['storage_unavailable', 'queue_full']);
 /** What the records show as the request's source address. */
 export const MQTT_SOURCE = 'mqtt';
 
@@ -38,6 +42,16 @@ export interface IntakeDeps {
 
 const bad = (message: string) => new ApiError(400, 'invalid_request', `Invalid request: ${message}`);
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+/** The payload as text; invalid UTF-8 is refused, never turned into U+FFFD and sent. */
+function utf8(payload: Buffer): string {
+  try {
+    return strictUtf8.decode(payload);
+  } catch {
+    throw bad('the payload is not valid UTF-8.');
+  }
+}
+
 function describe(error: z.ZodError): string {
   return error.issues
     .slice(0, 3)
@@ -58,12 +72,13 @@ export function createSendIntake(deps: IntakeDeps) {
     if (slug !== undefined) {
       const contact = deps.contacts.find((c) => c.slug === slug);
       if (!contact) throw bad(`no contact "${slug}" in SMS_GATEWAY_MQTT_CONTACTS.`);
-      return { req: { to: contact.number, message: payload.toString('utf8') }, id: undefined };
+      return { req: { to: contact.number, message: utf8(payload) }, id: undefined };
     }
     let json: unknown;
     try {
-      json = JSON.parse(payload.toString('utf8'));
-    } catch {
+      json = JSON.parse(utf8(payload));
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
       throw bad('the payload is not valid JSON.');
     }
     const parsed = MqttSendSchema.safeParse(json);
@@ -86,12 +101,13 @@ export function createSendIntake(deps: IntakeDeps) {
         deps.onQueued?.();
       } catch (err) {
         const mqttId = (err as { mqttId?: string }).mqttId ?? id;
-        if (err instanceof ApiError) {
+        if (err instanceof ApiError && !NOT_KEPT.has(err.code)) {
           answerError(topic, err, mqttId);
           return;
         }
-        deps.logger?.error({ err, topic }, 'mqtt send failed');
-        answerError(topic, new ApiError(500, 'internal_error', 'Internal error; the gateway logged the details.'), mqttId);
+        if (err instanceof ApiError) deps.logger?.warn({ topic, code: err.code }, 'mqtt send not kept now; the broker gives it again');
+        else deps.logger?.error({ err, topic }, 'mqtt send failed; the broker gives it again');
+        throw err;
       }
     },
   };

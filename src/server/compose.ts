@@ -215,6 +215,7 @@ export async function composeGateway(deps: ComposeDeps) {
       stats: services.stats,
       calendar: deps.calendar,
       clock,
+      smsEnabled: runtime.smsEnabled,
       waiting: () => services.lane.state().waiting,
       diagnostics: () => status.diagnostics(),
       logger: deps.logger,
