@@ -67,6 +67,7 @@ export function createBridge(deps: BridgeDeps) {
     nextAttemptAt: null,
     eventsPublished: 0,
     eventsDropped: 0,
+    subscriptionRefused: null,
   };
   let client: MqttClient | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -110,8 +111,10 @@ export function createBridge(deps: BridgeDeps) {
     },
     subscribe(filters: string[]) {
       client?.subscribe(filters, { qos: 1 }, (err) => {
+        health.subscriptionRefused = null;
         if (!err) return;
         // MQTT.js reports a SUBACK refusal (an ACL) as an error too.
+        health.subscriptionRefused = filters.join(', ');
         health.lastError = `the broker refused a subscription (${filters.join(', ')}): ${redactError(err.message, secrets)}; check its ACLs`;
         health.lastErrorAt = deps.clock.now();
         deps.logger?.warn({ filters, err: redactError(err.message, secrets) }, 'mqtt subscribe failed (check the broker ACLs)');

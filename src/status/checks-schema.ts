@@ -142,6 +142,7 @@ export const ChecksSchema = z.object({
         nextAttemptAt: iso.optional(),
         eventsPublished: z.number().int().optional(),
         eventsDropped: z.number().int().optional().describe('events made while the broker was away (webhooks still get them)'),
+        subscriptionRefused: z.string().nullable().optional().describe('the topic filters the broker refused (its ACLs): degraded'),
       })
       .describe('degraded while the broker cannot be reached; HTTP sending and webhooks are unaffected'),
   ),

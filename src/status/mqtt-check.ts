@@ -16,6 +16,8 @@ export interface MqttHealth {
   nextAttemptAt: number | null;
   eventsPublished: number;
   eventsDropped: number;
+  /** The filters the broker refused at the last subscribe (its ACLs), or null. */
+  subscriptionRefused: string | null;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -34,7 +36,15 @@ export function mqttCheck(health: Readonly<MqttHealth> | null): CheckOf<'mqtt'> 
     nextAttemptAt: iso(health.nextAttemptAt),
     eventsPublished: health.eventsPublished,
     eventsDropped: health.eventsDropped,
+    subscriptionRefused: health.subscriptionRefused,
   };
+  if (health.state === 'connected' && health.subscriptionRefused !== null) {
+    return check(
+      'degraded',
+      value,
+      `The broker refused the subscription to ${health.subscriptionRefused}: this phone receives no sends there. Let the gateway's MQTT user subscribe to it in the broker's ACLs (README "Broker ACLs").`,
+    );
+  }
   if (health.state === 'connected' || health.state === 'stopped') return check('ok', value);
   return check(
     'degraded',
