@@ -4,7 +4,9 @@
 // oldest pending event of a target goes first); 2xx = delivered, 410 = the target is
 // switched off, anything else is retried with exponential backoff and jitter (first retry
 // within 30 s, at most 1 h apart) for up to 24 hours. An optional listener (the MQTT
-// bridge, wired in server/compose.ts) hears of every event once its transaction is done.
+// bridge, wired in server/compose.ts) hears of every event once its transaction committed:
+// the event's id is written with it (event_announcements) and looked for right after
+// (setImmediate); a rolled-back event is never announced.
 import { newId } from '../core/ids.js';
 import type { Db } from '../store/database.js';
 import type { WebhookEvent } from './events.js';
@@ -47,7 +49,7 @@ export interface TargetStatus {
 }
 
 export interface OutboxOptions {
-  /** Told of every event made (targets or not), after the causing transaction (setImmediate). */
+  /** Told of every event made (targets or not), once the causing transaction committed. */
   onEvent?: (event: WebhookEvent) => void;
 }
 
@@ -57,10 +59,16 @@ export function createOutboxStore(db: Db, opts: OutboxOptions = {}) {
     `INSERT INTO webhook_targets (url, id, source, created_at) VALUES (@url, @id, 'env', @at)
      ON CONFLICT (url) DO UPDATE SET source = 'env'`,
   );
-  const targetsStmt = db.prepare(`SELECT url, source, disabled_at AS disabledAt FROM webhook_targets`);
+  const targetsStmt = db.prepare(`SELECT url, source, api_registered AS apiRegistered, disabled_at AS disabledAt FROM webhook_targets`);
   const noIdStmt = db.prepare(`SELECT url FROM webhook_targets WHERE id IS NULL`);
   const giveIdStmt = db.prepare(`UPDATE webhook_targets SET id = @id, created_at = COALESCE(created_at, @at) WHERE url = @url`);
   const dropTarget = db.prepare(`DELETE FROM webhook_targets WHERE url = @url`);
+  // An env target first registered over the API goes back to being an API target.
+  const backToApi = db.prepare(`UPDATE webhook_targets SET source = 'api' WHERE url = @url`);
+  const announceStmt = db.prepare(`INSERT OR IGNORE INTO event_announcements (id) VALUES (@id)`);
+  const announcedStmt = db.prepare(`SELECT 1 FROM event_announcements WHERE id = @id`);
+  const unannounceStmt = db.prepare(`DELETE FROM event_announcements WHERE id = @id`);
+  const clearAnnouncements = db.prepare(`DELETE FROM event_announcements`);
   const dropDeliveries = db.prepare(`DELETE FROM webhook_deliveries WHERE target = @url`);
   const insertEvent = db.prepare(`INSERT INTO webhook_events (id, type, created_at, body) VALUES (@id, @type, @createdAt, @body)`);
   const insertDelivery = db.prepare(
@@ -103,12 +111,16 @@ export function createOutboxStore(db: Db, opts: OutboxOptions = {}) {
      */
     syncTargets: db.transaction((urls: string[], at: number = Date.now()) => {
       for (const url of urls) insertTarget.run({ url, id: newId('wh', at), at });
-      for (const { url, source } of targetsStmt.all() as { url: string; source: string }[]) {
-        if (source === 'env' && !urls.includes(url)) {
-          dropDeliveries.run({ url });
-          dropTarget.run({ url });
+      for (const { url, source, apiRegistered } of targetsStmt.all() as { url: string; source: string; apiRegistered: number }[]) {
+        if (source !== 'env' || urls.includes(url)) continue;
+        if (apiRegistered) {
+          backToApi.run({ url });
+          continue;
         }
+        dropDeliveries.run({ url });
+        dropTarget.run({ url });
       }
+      clearAnnouncements.run(); // left by a crash between a commit and its announcement
       // Targets stored before ids existed (0.1 homes).
       for (const { url } of noIdStmt.all() as { url: string }[]) giveIdStmt.run({ url, id: newId('wh', at), at });
     }) as (urls: string[], at?: number) => void,
@@ -116,7 +128,22 @@ export function createOutboxStore(db: Db, opts: OutboxOptions = {}) {
     /** False when no target is enabled (then nothing is stored). */
     enqueue(event: WebhookEvent, at: number): boolean {
       const listener = opts.onEvent;
-      if (listener) setImmediate(() => listener(event));
+      if (listener) {
+        announceStmt.run({ id: event.id });
+        setImmediate(() => {
+          try {
+            if (announcedStmt.get({ id: event.id }) === undefined) return; // rolled back
+          } catch {
+            return; // the database was closed meanwhile (a stop)
+          }
+          try {
+            unannounceStmt.run({ id: event.id });
+          } catch {
+            // a disk that refuses the delete: the row goes at the next start
+          }
+          listener(event);
+        });
+      }
       const targets = enabledTargets();
       if (targets.length === 0) return false;
       insertEvent.run({ id: event.id, type: event.type, createdAt: at, body: JSON.stringify(event) });

@@ -70,7 +70,10 @@ export function createTargetStore(db: Db) {
      WHERE id IS NOT NULL ORDER BY created_at, id`,
   );
   const countApi = db.prepare(`SELECT COUNT(*) AS n FROM webhook_targets WHERE source = 'api'`);
-  const insert = db.prepare(`INSERT INTO webhook_targets (url, id, source, created_at) VALUES (@url, @id, 'api', @at)`);
+  const insert = db.prepare(
+    `INSERT INTO webhook_targets (url, id, source, created_at, api_registered) VALUES (@url, @id, 'api', @at, 1)`,
+  );
+  const markRegistered = db.prepare(`UPDATE webhook_targets SET api_registered = 1 WHERE id = @id`);
   const byId = db.prepare(`SELECT id, url, source FROM webhook_targets WHERE id = @id`);
   const dropDeliveries = db.prepare(`DELETE FROM webhook_deliveries WHERE target = @url`);
   const drop = db.prepare(`DELETE FROM webhook_targets WHERE id = @id`);
@@ -90,7 +93,10 @@ export function createTargetStore(db: Db) {
         const problem = webhookUrlProblem(url);
         if (problem) throw new ApiError(400, 'invalid_request', `Invalid request: body.${problem}`);
         const existing = list().find((t) => sameUrl(t.url, url));
-        if (existing) return { target: existing, created: false };
+        if (existing) {
+          markRegistered.run({ id: existing.id }); // stays when it leaves SMS_GATEWAY_WEBHOOK_URLS
+          return { target: existing, created: false };
+        }
         if ((countApi.get() as { n: number }).n >= MAX_API_TARGETS) {
           throw new ApiError(
             409,

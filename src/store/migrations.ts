@@ -203,4 +203,13 @@ export const MIGRATIONS: string[] = [
   ALTER TABLE webhook_targets ADD COLUMN created_at INTEGER;
   CREATE UNIQUE INDEX webhook_targets_id ON webhook_targets (id);
   `,
+  `
+  -- 7 (0.2): a URL registered over the API and later also listed in SMS_GATEWAY_WEBHOOK_URLS
+  -- stays registered when it leaves the environment again.
+  ALTER TABLE webhook_targets ADD COLUMN api_registered INTEGER NOT NULL DEFAULT 0;
+  UPDATE webhook_targets SET api_registered = 1 WHERE source = 'api';
+  -- Events made inside a transaction, waiting to be told to the outbox's listener (MQTT)
+  -- once it committed: a rolled-back event is never announced (events/outbox.ts).
+  CREATE TABLE event_announcements (id TEXT PRIMARY KEY);
+  `,
 ];
