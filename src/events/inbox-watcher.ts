@@ -154,7 +154,10 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
         baselineAt = now;
         writeStmt.run({ key: BASELINE_KEY, value: String(now) });
       }
-      const fresh = entries.filter((e) => isNew(e, mark, baselineAt, tz)).sort((a, b) => a.id - b.id);
+      // In the order they arrived (the phone's time, then _id): GET /api/inbox lists newest first.
+      const fresh = entries
+        .filter((e) => isNew(e, mark, baselineAt, tz))
+        .sort((a, b) => (receivedMs(a, tz) ?? 0) - (receivedMs(b, tz) ?? 0) || a.id - b.id);
       for (const e of fresh) {
         const at = receivedMs(e, tz);
         opts.inbox.add({ smsId: e.id, from: e.address, contact: e.sender, body: e.body, receivedAt: at, simSlot: null }, now);

@@ -214,3 +214,14 @@ t.test('a watcher that was off starts afresh: what arrived while nobody listened
     );
   });
 });
+
+t.test('newest first by the time received, whatever order the _ids come in', async (t) => {
+  const fake = fakeTermux(t, ['termux-sms-list']);
+  const a = await testApp(t, { inbox: true, deviceEnv: fake.env });
+  fake.output('termux-sms-list', JSON.stringify(OLD));
+  await a.services.inbox.pollOnce();
+  // A backlog read at once: _id 120 arrived before _id 105 (ids reused after a deletion).
+  fake.output('termux-sms-list', JSON.stringify([...OLD, sms(120, '2026-11-21 14:30:00', 'earlier'), sms(105, '2026-11-21 15:00:00', 'later')]));
+  await a.services.inbox.pollOnce();
+  t.same((await a.get('/api/inbox')).json().data.map((m: { body: string }) => m.body), ['later', 'earlier']);
+});
