@@ -1,5 +1,5 @@
 // What to do after the running gateway refused or could not answer a command: one line
-// each, for the commands that talk to it over loopback (send, queue, status).
+// each, for the commands that talk to it over loopback (send, queue, status, webhook).
 import type { GatewayError } from '../client.js';
 
 /** The gateway refused this home's key: it was started with another SMS_GATEWAY_HOME. */

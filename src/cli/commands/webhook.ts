@@ -11,6 +11,7 @@ import { createApiKeyFile } from '../../core/keys.js';
 import { createWebhookSecretFile } from '../../events/signing.js';
 import { createClient, GatewayError, type WebhookTestResult } from '../../client.js';
 import type { CommandContext } from '../context.js';
+import { describeGatewayError } from '../hints.js';
 
 export const webhookHelp = `Usage: sms-gateway webhook list [--json] | add <url> | remove <id> | test | secret | rotate
 
@@ -94,8 +95,7 @@ export async function webhookCommand(args: string[], ctx: CommandContext): Promi
     return results.every((r) => r.delivered) ? 0 : 1;
   } catch (err) {
     if (!(err instanceof GatewayError)) throw err;
-    const hint = err.code === 'unreachable' ? ' (is `sms-gateway start` running?)' : '';
-    ctx.stderr.write(`sms-gateway: ${err.message}${hint}\n`);
+    ctx.stderr.write(`sms-gateway: ${describeGatewayError(err, createApiKeyFile(config.home).path)}\n`);
     return 1;
   }
 }

@@ -50,6 +50,15 @@ t.test('without a running gateway: exit 1 and the hint', async (t) => {
   t.match(r.err, /cannot reach the gateway at http:\/\/127\.0\.0\.1:8080.*is `sms-gateway start` running\?/);
 });
 
+t.test('another home\'s key: the line names the key file and SMS_GATEWAY_HOME', async (t) => {
+  await listening(t);
+  const other = tempDir(t);
+  const r = await run(['webhook', 'list'], { SMS_GATEWAY_HOME: other });
+  t.equal(r.code, 1);
+  t.match(r.err, `does not accept the API key in ${other}/api-key`);
+  t.match(r.err, /SMS_GATEWAY_HOME/);
+});
+
 t.test('add, list, remove through the running gateway', async (t) => {
   const g = await listening(t, ['http://192.168.1.10:8123/api/webhook/env']);
   const none = await run(['webhook', 'add', 'ftp://example.net/x'], g.env);
