@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { MODES, SIMULATIONS, type Mode, type Simulation } from './runtime.js';
+import { webhookUrlProblem } from './webhook-url.js';
+import { redactUrl } from './redact.js';
 import { MqttEnvShape, mqttSettings, type MqttSettings } from './mqtt-settings.js';
 
 export class ConfigError extends Error {
@@ -46,7 +48,10 @@ const webhookUrls = z.preprocess(
     .transform((raw) => raw.split(',').map((s) => s.trim()).filter((s) => s !== ''))
     .pipe(
       z.array(
-        z.url({ protocol: /^https?$/, error: 'must be a comma-separated list of http(s) URLs' }),
+        z.string().superRefine((url, ctx) => {
+          const problem = webhookUrlProblem(url);
+          if (problem) ctx.addIssue({ code: 'custom', message: `${redactUrl(url)}: ${problem}` });
+        }),
       ),
     )
     .default([]),
@@ -97,8 +102,8 @@ export const EnvSchema = z.object({
   ...MqttEnvShape,
 });
 
-/** Variables whose value is never repeated in an error (they may hold a password). */
-const SECRET_VARIABLES = new Set(['SMS_GATEWAY_MQTT_URL', 'SMS_GATEWAY_MQTT_PASSWORD']);
+/** Variables whose value is never repeated in an error (a password, a webhook URL's token). */
+const SECRET_VARIABLES = new Set(['SMS_GATEWAY_MQTT_URL', 'SMS_GATEWAY_MQTT_PASSWORD', 'SMS_GATEWAY_WEBHOOK_URLS']);
 
 
 export interface Config {

@@ -5,10 +5,10 @@
 import { z } from 'zod';
 import { ApiError } from '../core/api-error.js';
 import { newId } from '../core/ids.js';
+import { webhookUrlProblem } from '../core/webhook-url.js';
 import type { Db } from '../store/database.js';
 
 export const MAX_API_TARGETS = 20;
-export const MAX_URL_LENGTH = 2048;
 
 export const WebhookTargetSchema = z.object({
   id: z.string().describe('wh_...'),
@@ -19,26 +19,6 @@ export const WebhookTargetSchema = z.object({
 });
 
 export type WebhookTarget = z.infer<typeof WebhookTargetSchema>;
-
-/** Why a URL cannot be a webhook target (one sentence), or null when it can. */
-export function webhookUrlProblem(raw: string): string | null {
-  if (raw.length === 0) return 'url is empty.';
-  if (raw.length > MAX_URL_LENGTH) return `url is longer than ${MAX_URL_LENGTH} characters.`;
-  // eslint-disable-next-line no-control-regex
-  if (/[\s\u0000-\u001f\u007f]/.test(raw)) return 'url must not contain spaces or control characters.';
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    return 'url must be an absolute http:// or https:// URL.';
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'url must start with http:// or https://.';
-  if (u.hostname === '') return 'url must name a host.';
-  if (u.username !== '' || u.password !== '') {
-    return 'url must not carry user:password@ (HTTP clients refuse it); put a token in the path or query instead.';
-  }
-  return null;
-}
 
 const sameUrl = (a: string, b: string) => {
   try {

@@ -104,3 +104,18 @@ t.test('the inbox watcher runs with a webhook target (env or API) or SMS_GATEWAY
   t.equal(inboxWatcherEnabled({ webhookUrls: ['http://192.168.1.5/hook'], inbox: false }), true);
   t.equal(inboxWatcherEnabled({ webhookUrls: [], inbox: false }, 1), true);
 });
+
+t.test('SMS_GATEWAY_WEBHOOK_URLS: the rule of POST /api/webhooks; the error shows no path, query or login', async (t) => {
+  const home = tempDir(t);
+  const load = (v: string) => loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_WEBHOOK_URLS: v });
+  t.same(load('http://192.168.1.5:8123/api/webhook/abc?x=1').webhookUrls, ['http://192.168.1.5:8123/api/webhook/abc?x=1']);
+  let message = '';
+  try {
+    load('https://user:pa55word@hooks.example.net/secret-path?token=t0k');
+  } catch (err) {
+    message = (err as Error).message;
+  }
+  t.match(message, /must not carry user:password@/, 'credentials in the URL are refused, as over the API');
+  t.match(message, /https:\/\/hooks\.example\.net/);
+  for (const secret of ['pa55word', 'secret-path', 't0k', 'user:pa55']) t.notOk(message.includes(secret), `no ${secret} in the error`);
+});
