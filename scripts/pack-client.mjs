@@ -6,7 +6,7 @@
 // (the server's zod schemas are resolved to plain types here), so nothing of the server
 // (zod, fastify, better-sqlite3) is referenced. Each step checks that and stops otherwise.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -147,8 +147,12 @@ const { js, dts: emitted } = emit(prog);
 const dts = flatten(emitted, expandedAliases(prog));
 check(js, dts);
 
-rmSync(out, { recursive: true, force: true });
+// Only what this script wrote before: --out may name a folder that holds other things.
 const pkgDir = join(out, 'package');
+rmSync(pkgDir, { recursive: true, force: true });
+if (existsSync(out)) {
+  for (const f of readdirSync(out)) if (/^sms-gateway-client-.*\.tgz$/.test(f)) rmSync(join(out, f), { force: true });
+}
 mkdirSync(pkgDir, { recursive: true });
 writeFileSync(join(pkgDir, 'client.js'), js);
 writeFileSync(join(pkgDir, 'client.d.ts'), dts);
