@@ -1,7 +1,8 @@
 // The start screen: the mode and why, the LAN URL, the API key, and a QR code whose text is
 // {"url","key"} so a companion client is configured by one scan. It fits 80x24 (Termux's
-// usual size): mode, URL and key on the first three lines, the QR code below with the other
-// URLs and the keys beside it; narrower terminals get the same lines under the QR code.
+// usual size): the QR code with the other URLs and the keys beside it, then mode, URL and
+// key on the last three lines, so the request lines that follow push the QR code off the
+// top first; narrower terminals get the side lines under the QR code.
 // Only ever written to a terminal, never to a log.
 import qrcode from 'qrcode-terminal';
 import { baseUrl } from '../device/lan.js';
@@ -63,7 +64,7 @@ export async function renderStartScreen(opts: StartScreenOptions): Promise<strin
   const side = [`sms-gateway ${opts.version} is running.`];
   if (!opts.mode.smsEnabled) side.push('Sending is switched off', '(SMS_GATEWAY_SMS_ENABLED=false).');
   side.push('', 'Scan to configure a client:', 'the QR code holds URL and key.');
-  if (opts.addresses.length === 0) side.push('', 'Only this phone can reach', 'the URL above.');
+  if (opts.addresses.length === 0) side.push('', 'Only this phone can reach', 'the URL below.');
   const keys = opts.tty ? ['', 'r = new API key (old one stops working)', 'q = quit'] : [];
 
   const qr = (await renderQr(qrPayload(urls[0]!, opts.key))).replace(/\n+$/, '').split('\n');
@@ -88,5 +89,5 @@ export async function renderStartScreen(opts: StartScreenOptions): Promise<strin
   } else {
     body = [...qr, ...side];
   }
-  return `${[...head, ...body].join('\n')}\n`;
+  return `${[...body, ...head].join('\n')}\n`;
 }

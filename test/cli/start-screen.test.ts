@@ -15,20 +15,21 @@ t.test('the QR payload is the JSON {url, key}', async (t) => {
   t.same(JSON.parse(text), { url: 'http://192.168.1.5:8080', key: 'sk_local_abc' });
 });
 
-t.test('the mode comes first and says why', async (t) => {
+t.test('the mode says why, third line from the bottom', async (t) => {
   const s = await screen();
-  t.equal(rows(s)[0], 'SIMULATED mode (no termux-sms-send on PATH): nothing is really sent.');
+  t.equal(rows(s).at(-3), 'SIMULATED mode (no termux-sms-send on PATH): nothing is really sent.');
   t.equal(modeLine(real), "REAL mode (termux-sms-send on PATH): SMS go out through this phone's SIM.");
   t.equal(modeLine({ ...simulated, reason: 'SMS_GATEWAY_MODE=simulated' }), 'SIMULATED mode (SMS_GATEWAY_MODE=simulated): nothing is really sent.');
   t.match(await screen({ mode: { ...real, smsEnabled: false } }), /Sending is switched off/);
 });
 
-t.test('URL, then key, then the QR code, with the other URLs listed beside it', async (t) => {
+t.test('the QR code with the other URLs beside it, then mode, URL and key last (request lines push the QR off first)', async (t) => {
   const s = await screen({ addresses: ['192.168.1.5', '10.0.0.7', '172.17.0.1'] });
   const lines = rows(s);
-  t.equal(lines[1], 'URL:      http://192.168.1.5:8080');
-  t.equal(lines[2], `API key:  ${KEY}`);
-  t.match(lines[3], /^[█▀▄ ]{30,}/, 'the QR code starts on the fourth line');
+  t.match(lines[0], /^[█▀▄ ]{30,}/, 'the QR code starts on the first line');
+  t.equal(lines.at(-2), 'URL:      http://192.168.1.5:8080');
+  t.equal(lines.at(-1), `API key:  ${KEY}`);
+  t.ok(lines.findLastIndex((l) => l.includes('█')) < lines.length - 3, 'nothing of the QR code after them');
   const also = s.indexOf('Also reachable at:');
   t.ok(also > s.indexOf('█') && s.indexOf('http://10.0.0.7:8080') > also && s.indexOf('http://172.17.0.1:8080') > also, 'the others after the QR starts');
   t.match(s, /r = new API key/);
@@ -44,9 +45,9 @@ t.test('fits 80x24 with the longest IPv4 URL and many addresses: mode, URL and k
         t.ok(lines.length <= SCREEN_ROWS - 1, `${lines.length} lines fit ${SCREEN_ROWS} rows with the cursor (${addresses.length} addresses)`);
         const wide = lines.filter((l) => [...l].length > SCREEN_COLUMNS);
         t.same(wide, [], 'no line is wider than 80 columns');
-        t.match(lines[0], /mode \(/);
-        t.match(lines[1], /^URL: +http:\/\/[0-9.]+:8080/);
-        t.equal(lines[2], `API key:  ${KEY}`);
+        t.match(lines.at(-3), /mode \(/);
+        t.match(lines.at(-2), /^URL: +http:\/\/[0-9.]+:8080/);
+        t.equal(lines.at(-1), `API key:  ${KEY}`);
       }
     }
   }
@@ -58,6 +59,7 @@ t.test('a narrow terminal gets the same lines under the QR code', async (t) => {
   const lines = rows(await screen({ addresses: ['192.168.1.5', '10.0.0.7'], columns: 60 }));
   t.same(lines.filter((l) => l.includes('█') && /[a-z]/.test(l)), [], 'nothing beside the QR code');
   t.ok(lines.indexOf('  http://10.0.0.7:8080') > lines.findLastIndex((l) => l.includes('█')), 'the other URL below the QR code');
+  t.match(lines.at(-1), /^API key: /, 'the key still last');
 });
 
 t.test('without a LAN address the screen says so and offers loopback', async (t) => {

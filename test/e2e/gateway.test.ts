@@ -106,7 +106,7 @@ t.test('the real process', async (t) => {
   });
 });
 
-t.test('the start screen on a terminal: URL, key, QR; r rotates, q quits', { skip: !python3() && 'python3 is needed to drive a terminal' }, async (t) => {
+t.test('the start screen on a terminal: QR, then mode, URL and key; r rotates, q quits', { skip: !python3() && 'python3 is needed to drive a terminal' }, async (t) => {
   await holdPort8080(t);
   const home = tempDir(t);
   const env = { ...process.env, SMS_GATEWAY_HOME: home, PATH: '/usr/local/bin:/usr/bin:/bin', TERM: 'dumb' };
@@ -119,15 +119,19 @@ t.test('the start screen on a terminal: URL, key, QR; r rotates, q quits', { ski
   t.equal(keys.length, 2, 'the screen was drawn, then redrawn after r');
   t.not(keys[0], keys[1], 'r made a new key');
   t.equal(keys[1], cli(['key', 'show'], env).stdout.trim(), 'the printed key equals `key show`');
-  t.match(transcript, /^SIMULATED mode \(no termux-sms-send on PATH\): nothing is really sent\.\r?\nURL: +http:\/\/[0-9.]+:8080/m, 'the mode first, then the URL');
+  t.match(
+    transcript,
+    /^SIMULATED mode \(no termux-sms-send on PATH\): nothing is really sent\.\r?\nURL: +http:\/\/[0-9.]+:8080[^\r\n]*\r?\nAPI key: /m,
+    'mode, URL and key together, last',
+  );
   t.match(transcript, /█/, 'a QR code was drawn');
-  // The first screen, from the mode line to the keys, fits the terminal (80x24, one row for the cursor).
+  // The first screen, from the QR code's first line to the key, fits the terminal (80x24, one row for the cursor).
   const lines = transcript.split(/\r?\n/);
-  const first = lines.findIndex((l) => l.startsWith('SIMULATED mode ('));
-  const redrawn = lines.findIndex((l, i) => i > first && l.includes('SIMULATED mode ('));
-  const last = lines.slice(0, redrawn).findLastIndex((l) => l.includes('█') || l.includes('q = quit'));
-  t.ok(first >= 0 && last > first + 15 && last - first + 1 <= 23, `the screen is ${last - first + 1} lines`);
-  t.same(lines.slice(first, last + 1).filter((l) => [...l].length > 80), [], 'no line wider than 80 columns');
+  const first = lines.findIndex((l) => l.includes('█'));
+  const keyLine = lines.findIndex((l) => l.startsWith('API key:'));
+  t.ok(first >= 0 && keyLine > first + 15 && keyLine - first + 1 <= 23, `the screen is ${keyLine - first + 1} lines`);
+  t.match(lines[keyLine - 2], /^SIMULATED mode \(/, 'the mode two lines above the key');
+  t.same(lines.slice(first, keyLine + 1).filter((l) => [...l].length > 80), [], 'no line wider than 80 columns');
   t.match(transcript, /API key rotated from the start screen/);
 });
 
