@@ -96,6 +96,8 @@ export function openApiOptions(version: string): SwaggerOptions {
         { name: 'gateway', description: 'Liveness and this document' },
         { name: 'sms', description: 'Sending, the queue, the history and the counts' },
         { name: 'phone', description: 'The phone and the health of a headless gateway' },
+        { name: 'inbox', description: 'Received SMS' },
+        { name: 'webhooks', description: 'Webhook targets and their test event' },
       ],
       components: {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The API key (sms-gateway key show)' } },

@@ -58,8 +58,8 @@ type ErrorAnswer = JsonAnswer<typeof ErrorBodySchema>;
 type GuardAnswer = JsonAnswer<typeof GuardBodySchema>;
 
 const guard = (description: string, example: z.input<typeof GuardBodySchema>): GuardAnswer => json(description, GuardBodySchema, example);
-const error = (status: RouteErrorStatus | 429 | 500, description: string): ErrorAnswer =>
-  json(description, ErrorBodySchema, undefined, status === 429 || status === 503 ? RETRY_AFTER : undefined);
+const error = (status: RouteErrorStatus | 429 | 500, description: string, retryAfter = status === 429 || status === 503): ErrorAnswer =>
+  json(description, ErrorBodySchema, undefined, retryAfter ? RETRY_AFTER : undefined);
 
 const FORBIDDEN = () => guard('The caller is not on the local network (judged by its TCP address only).', { error: 'Forbidden: local network access only' });
 
@@ -71,8 +71,15 @@ export const PUBLIC_ERRORS = { 403: FORBIDDEN(), 429: error(429, DEFAULTS[429]) 
  * statuses the route itself gives. `describe` replaces a default description (for
  * example a 503 that names the route's own codes).
  */
-export function bearerErrors<const S extends RouteErrorStatus>(statuses: readonly S[], describe: Partial<Record<S | 429, string>> = {}) {
-  const own = Object.fromEntries(statuses.map((s) => [s, error(s, describe[s] ?? DEFAULTS[s])])) as Record<S, ErrorAnswer>;
+export function bearerErrors<const S extends RouteErrorStatus>(
+  statuses: readonly S[],
+  describe: Partial<Record<S | 429, string>> = {},
+  /** A route whose 503 never says Retry-After (inbox_disabled: waiting does not help). */
+  opts: { noRetryAfter503?: boolean } = {},
+) {
+  const own = Object.fromEntries(
+    statuses.map((s) => [s, error(s, describe[s] ?? DEFAULTS[s], s === 503 && !opts.noRetryAfter503)]),
+  ) as Record<S, ErrorAnswer>;
   return {
     401: guard('No usable key: the Authorization: Bearer header is missing, malformed, duplicated or holds a wrong (or rotated) key.', { error: 'Unauthorized' }),
     403: FORBIDDEN(),

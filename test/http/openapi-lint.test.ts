@@ -108,6 +108,9 @@ t.test('statuses: only those each route really answers', async (t) => {
   const send = doc.paths['/api/sms/send']!.post!;
   t.ok(send.responses['503']!.headers?.['Retry-After'], 'sender_busy sends Retry-After');
   t.notOk(send.responses['400']!.headers, 'a 400 has no Retry-After');
+  t.notOk(doc.paths['/api/inbox']!.get!.responses['503']!.headers, 'inbox_disabled sends no Retry-After');
+  const declared = new Set(((doc as { tags?: { name: string }[] }).tags ?? []).map((x) => x.name));
+  for (const { key, op } of operations(doc)) for (const tag of op.tags ?? []) t.ok(declared.has(tag), `${key}: tag ${tag} is declared`);
 });
 
 t.test('typed parameters and headers', async (t) => {

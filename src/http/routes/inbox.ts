@@ -34,7 +34,7 @@ export function inboxRoutes(deps: InboxRoutesDeps): FastifyPluginAsyncZod {
             ...bearerErrors([400, 503], {
               400: 'invalid_request: a bad or unknown query parameter (limit, offset, from); the message names it.',
               503: 'inbox_disabled: the inbox watcher is off; the message says how to switch it on.',
-            }),
+            }, { noRetryAfter503: true }),
           },
         },
       },
