@@ -17,7 +17,7 @@ up or down, mode, URL, today's counts, and every check that is not ok with what 
   --json   print the diagnostics JSON instead
 Exit codes, for monitoring scripts:
   0  up, and ok or degraded (degraded: something needs attention, sending works)
-  1  down: nothing answers on ${LOOPBACK_URL}
+  1  down: nothing answers on ${LOOPBACK_URL} (or another program does)
   2  usage error, or the gateway refused this home's API key (another SMS_GATEWAY_HOME?)
   3  up, but failing (a check is failing, or its diagnostics could not be read)
 `;
@@ -68,8 +68,14 @@ export async function statusCommand(args: string[], ctx: CommandContext): Promis
   const client = createClient({ baseUrl: LOOPBACK_URL, apiKey: keyFile.current(), maxRetries: 0, timeoutMs: 10_000 });
   try {
     await client.health();
-  } catch {
-    ctx.stdout.write(`sms-gateway is DOWN: nothing answers on ${LOOPBACK_URL}. Start it with \`sms-gateway start\`.\n`);
+  } catch (err) {
+    // Something that answers, but not as the gateway does: another program holds port 8080.
+    const other = err instanceof GatewayError && err.status > 0;
+    ctx.stdout.write(
+      other
+        ? `sms-gateway is DOWN: something else answers on ${LOOPBACK_URL} (HTTP ${err.status}); \`ss -ltnp 'sport = :8080'\` shows which program holds port 8080.\n`
+        : `sms-gateway is DOWN: nothing answers on ${LOOPBACK_URL}. Start it with \`sms-gateway start\`.\n`,
+    );
     return STATUS_EXIT.down;
   }
   try {
