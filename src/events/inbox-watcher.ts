@@ -139,14 +139,22 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
    * every entry above the watermark into an event. The watermark is read again inside the
    * transaction, so a poll can never emit what another already did.
    */
+  /** When start() found no watermark (a fresh or forgotten watcher): the first poll's baseline. */
+  let switchedOnAt: number | null = null;
+
   const commit = db
     .transaction((entries: SmsEntry[], now: number, tz: string) => {
-      const mark = readWatermark();
+      let mark = readWatermark();
       const highest = entries.reduce((m, e) => Math.max(m, e.id), 0);
+      let first = false;
       if (mark === null) {
+        // The baseline is when the watcher was switched on (to the second, as the phone
+        // prints times): an SMS that arrived between that and this first read is announced.
+        const base = switchedOnAt === null ? now : Math.floor(switchedOnAt / 1000) * 1000 - 1;
         writeStmt.run({ key: WATERMARK_KEY, value: String(highest) });
-        writeStmt.run({ key: BASELINE_KEY, value: String(now) });
-        return { watermark: highest, made: 0, baseline: true };
+        writeStmt.run({ key: BASELINE_KEY, value: String(base) });
+        mark = highest;
+        first = true;
       }
       let baselineAt = readNumber(BASELINE_KEY);
       if (baselineAt === null) {
@@ -167,7 +175,7 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
       const next = Math.max(mark, ...fresh.map((e) => e.id));
       if (next !== mark) writeStmt.run({ key: WATERMARK_KEY, value: String(next) });
       if (fresh.length > 0) pruneSeenStmt.run();
-      return { watermark: next, made: fresh.length, baseline: false };
+      return { watermark: next, made: fresh.length, baseline: first };
     })
     // IMMEDIATE: the watermark is read and then written; take the write lock first.
     .immediate;
@@ -260,6 +268,7 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
     start() {
       if (running) return;
       running = true;
+      switchedOnAt = readWatermark() === null ? opts.clock.now() : null;
       void loop(++generation);
     },
     async stop() {

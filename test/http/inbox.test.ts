@@ -225,3 +225,23 @@ t.test('newest first by the time received, whatever order the _ids come in', asy
   await a.services.inbox.pollOnce();
   t.same((await a.get('/api/inbox')).json().data.map((m: { body: string }) => m.body), ['later', 'earlier']);
 });
+
+t.test('an SMS that arrives between switching the watcher on and its first read is announced', async (t) => {
+  const clock = fakeClock(Date.UTC(2026, 10, 21, 12, 0, 0));
+  const entry = (id: number, received: string, body: string) => ({
+    id, threadId: 3, type: 'inbox', address: '+15551230001', sender: null, received, body, read: false,
+  });
+  const a = await testApp(t, {
+    clock,
+    inbox: true,
+    // The first read takes 10 s (a slow Termux:API); the SMS came 5 s after the switch-on.
+    inboxList: async () => {
+      clock.advance(10_000);
+      return { ok: true as const, entries: [entry(7, '2026-11-21 11:00:00', 'before: never announced'), entry(8, '2026-11-21 12:00:05', 'just after')] };
+    },
+  });
+  a.services.startInbox();
+  await a.services.inbox.pollOnce();
+  await a.services.stopInbox();
+  t.same((await a.get('/api/inbox')).json().data.map((m: { body: string }) => m.body), ['just after']);
+});
