@@ -7,7 +7,7 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { SmsEntry, SmsListResult, SmsBox } from './sms-list.js';
+import { localTimeText, type SmsEntry, type SmsListResult, type SmsBox } from './sms-list.js';
 
 export const SIMULATED_INBOX_FILE = 'simulated-inbox.jsonl';
 
@@ -35,21 +35,6 @@ function readLines(path: string): Line[] {
   return out;
 }
 
-/** Phone-local "yyyy-MM-dd HH:mm:ss" of an instant, as termux-sms-list prints it. */
-export function localTimeText(ms: number, timeZone: string): string {
-  const fmt = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  });
-  const p = Object.fromEntries(fmt.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
-  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
-}
 
 /** Appends one received SMS (its id one above the highest so far); returns that id. */
 export function appendSimulatedSms(home: string, sms: { from: string; body: string }, nowMs: number): number {

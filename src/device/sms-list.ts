@@ -72,12 +72,8 @@ export function sameNumber(a: string | null, b: string): boolean {
   return tail >= 7 && x.slice(-tail) === y.slice(-tail);
 }
 
-/** Phone-local "yyyy-MM-dd HH:mm:ss" in a time zone -> epoch ms (null if unreadable). */
-export function localTimeToMs(text: string | null, timeZone: string): number | null {
-  const m = text ? /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)$/.exec(text) : null;
-  if (!m) return null;
-  const asUtc = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
-  // The zone's offset at that moment: format the UTC guess in the zone and compare.
+/** The wall-clock fields of an instant in a time zone, as numbers. */
+function zoneFields(ms: number, timeZone: string) {
   const fmt = new Intl.DateTimeFormat('en-US', {
     timeZone,
     hourCycle: 'h23',
@@ -88,7 +84,24 @@ export function localTimeToMs(text: string | null, timeZone: string): number | n
     minute: '2-digit',
     second: '2-digit',
   });
-  const parts = Object.fromEntries(fmt.formatToParts(new Date(asUtc)).map((p) => [p.type, p.value]));
-  const shown = Date.UTC(+parts.year!, +parts.month! - 1, +parts.day!, +parts.hour!, +parts.minute!, +parts.second!);
+  const p = Object.fromEntries(fmt.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
+  return { year: +p.year!, month: +p.month!, day: +p.day!, hour: +p.hour!, minute: +p.minute!, second: +p.second! };
+}
+
+/** Phone-local "yyyy-MM-dd HH:mm:ss" in a time zone -> epoch ms (null if unreadable). */
+export function localTimeToMs(text: string | null, timeZone: string): number | null {
+  const m = text ? /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)$/.exec(text) : null;
+  if (!m) return null;
+  const asUtc = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+  // The zone's offset at that moment: format the UTC guess in the zone and compare.
+  const f = zoneFields(asUtc, timeZone);
+  const shown = Date.UTC(f.year, f.month - 1, f.day, f.hour, f.minute, f.second);
   return asUtc - (shown - asUtc);
+}
+
+/** An instant as termux-sms-list prints it: phone-local "yyyy-MM-dd HH:mm:ss" (the inverse of localTimeToMs). */
+export function localTimeText(ms: number, timeZone: string): string {
+  const f = zoneFields(ms, timeZone);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${f.year}-${two(f.month)}-${two(f.day)} ${two(f.hour)}:${two(f.minute)}:${two(f.second)}`;
 }

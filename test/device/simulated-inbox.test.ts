@@ -3,8 +3,8 @@
 import t from 'tap';
 import { appendFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { appendSimulatedSms, localTimeText, simulatedSmsList, SIMULATED_INBOX_FILE } from '../../src/device/simulated-inbox.js';
-import { localTimeToMs } from '../../src/device/sms-list.js';
+import { appendSimulatedSms, simulatedSmsList, SIMULATED_INBOX_FILE } from '../../src/device/simulated-inbox.js';
+import { localTimeText, localTimeToMs } from '../../src/device/sms-list.js';
 import { tempDir } from '../helper.js';
 
 const AT = Date.UTC(2026, 6, 1, 10, 0, 0); // summer: Berlin is UTC+2

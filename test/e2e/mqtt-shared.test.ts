@@ -9,10 +9,11 @@
 // and does not move it to the other member; see the README), and nothing goes out twice.
 // Needs root and iproute2; skipped with the reason otherwise.
 import t from 'tap';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import mqtt from 'mqtt';
 import { CLI, fakeTermux, tempDir } from '../helper.js';
 import { listen, noBroker, startBroker, waitFor } from '../mqtt/broker.js';
+import { ip, mustIp } from '../fixtures/ip.js';
 
 const P = process.pid % 10_000;
 const NETS = [1, 2].map((n) => ({
@@ -23,16 +24,6 @@ const NETS = [1, 2].map((n) => ({
   nsIp: `10.77.${n}.2`,
 }));
 
-function ip(args: string[]): { ok: boolean; detail: string } {
-  const r = spawnSync('ip', args, { encoding: 'utf8', timeout: 10_000 });
-  if (r.error) return { ok: false, detail: r.error.message };
-  return { ok: r.status === 0, detail: (r.stderr || r.stdout || `exit ${r.status}`).trim() };
-}
-
-function mustIp(args: string[]) {
-  const r = ip(args);
-  if (!r.ok) throw new Error(`ip ${args.join(' ')} failed: ${r.detail}`);
-}
 
 function unavailable(): string | false {
   if (noBroker) return noBroker;

@@ -8,9 +8,10 @@
 // addresses per range into the veth while the test runs (8.8.4.0/30 leaves 8.8.4.4, a
 // real resolver, alone). Needs root and iproute2; skipped with the reason otherwise.
 import t from 'tap';
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { holdPort8080, startGateway, tempDir } from '../helper.js';
+import { ip, mustIp } from '../fixtures/ip.js';
 
 const NS = `smsgw-test-${process.pid}`;
 const VETH_ROOT = `sgw${process.pid}r`; // interface names: at most 15 characters
@@ -81,18 +82,6 @@ interface ClientResult {
   local?: string;
   raw?: string;
   error?: string;
-}
-
-function ip(args: string[]): { ok: boolean; detail: string } {
-  const r = spawnSync('ip', args, { encoding: 'utf8', timeout: 10_000 });
-  if (r.error) return { ok: false, detail: r.error.message };
-  return { ok: r.status === 0, detail: (r.stderr || r.stdout || `exit ${r.status}`).trim() };
-}
-
-/** Runs `ip ...args` and throws with the command and its stderr when it fails. */
-function mustIp(args: string[]) {
-  const r = ip(args);
-  if (!r.ok) throw new Error(`ip ${args.join(' ')} failed: ${r.detail}`);
 }
 
 /** Why network namespaces cannot be used here, or undefined when they can. */
