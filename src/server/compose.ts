@@ -44,7 +44,7 @@ import { createHostInfo, type HostInfoDeps } from '../status/host-info.js';
 import { createDiagnostics } from '../status/diagnostics.js';
 import type { MqttSettings } from '../core/mqtt-settings.js';
 import type { WebhookEvent } from '../events/events.js';
-import { createMqttGateway, type MqttGateway } from '../mqtt/mqtt-gateway.js';
+import type { MqttGateway } from '../mqtt/mqtt-gateway.js';
 import { buildApp } from './app.js';
 import { composeInbox } from './compose-inbox.js';
 import type { InboxWatcherOptions } from '../events/inbox-watcher.js';
@@ -205,6 +205,8 @@ export async function composeGateway(deps: ComposeDeps) {
     }),
   };
   if (deps.mqtt) {
+    // Loaded only when configured: MQTT.js costs a gateway without MQTT ~100 ms and ~18 MB at start.
+    const { createMqttGateway } = await import('../mqtt/mqtt-gateway.js');
     mqtt = createMqttGateway({
       settings: deps.mqtt.settings,
       gatewayId: deps.mqtt.gatewayId,
