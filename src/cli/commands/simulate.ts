@@ -5,7 +5,8 @@
 import { loadConfig } from '../../core/config.js';
 import { ensurePrivateDir } from '../../core/fs-util.js';
 import { appendSimulatedSms, SIMULATED_INBOX_FILE } from '../../device/simulated-inbox.js';
-import { findOnPath } from '../../device/termux.js';
+import type { Mode } from '../../core/runtime.js';
+import { detectMode } from '../../server/gateway.js';
 import type { CommandContext } from '../context.js';
 
 export const simulateHelp = `Usage: sms-gateway simulate receive --from <number> <text>
@@ -31,7 +32,12 @@ export async function simulateCommand(args: string[], ctx: CommandContext): Prom
   ensurePrivateDir(config.home);
   const id = appendSimulatedSms(config.home, { from: from.trim(), body: texts[0]! }, Date.now());
   ctx.stdout.write(`Put SMS ${id} from ${from.trim()} into the simulated inbox.\n`);
-  const real = config.mode === 'real' || (config.mode === undefined && findOnPath('termux-sms-send', ctx.env) !== undefined);
-  if (real) ctx.stderr.write('sms-gateway: note: the gateway runs in real mode here and reads the phone\'s inbox, not the simulated one.\n');
+  let mode: Mode;
+  try {
+    mode = detectMode(config, ctx.env);
+  } catch {
+    mode = 'real'; // SMS_GATEWAY_MODE=real without termux-sms-send: the gateway would not start as simulated
+  }
+  if (mode === 'real') ctx.stderr.write('sms-gateway: note: the gateway runs in real mode here and reads the phone\'s inbox, not the simulated one.\n');
   return 0;
 }

@@ -70,7 +70,11 @@ export async function webhookCommand(args: string[], ctx: CommandContext): Promi
   try {
     if (action === 'add') {
       const t = await client.addWebhook(rest[0]!);
-      ctx.stdout.write(`${t.id}  ${t.url}\nIt receives every event from now on; try it with \`sms-gateway webhook test\`.\n`);
+      ctx.stdout.write(
+        t.disabled
+          ? `${t.id}  ${t.url}\nThis target is registered already and switched off (it answered 410 Gone): fix the receiver, then \`sms-gateway webhook test\` switches it back on.\n`
+          : `${t.id}  ${t.url}\nIt receives every event from now on; try it with \`sms-gateway webhook test\`.\n`,
+      );
       return 0;
     }
     if (action === 'remove') {

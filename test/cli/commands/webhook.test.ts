@@ -129,3 +129,14 @@ t.test('test and list without targets', async (t) => {
   t.equal(r.code, 1);
   t.match(r.err, /no webhook targets: add one with `sms-gateway webhook add <url>` or set SMS_GATEWAY_WEBHOOK_URLS/);
 });
+
+t.test('add of a URL registered already and switched off (410) says so, and how to switch it back on', async (t) => {
+  const g = await listening(t);
+  const url = 'http://192.168.1.10:8123/api/webhook/gone';
+  t.equal((await run(['webhook', 'add', url], g.env)).code, 0);
+  g.services.outbox.disable(url, Date.now(), 'HTTP 410 Gone: switched off');
+  const again = await run(['webhook', 'add', url], g.env);
+  t.equal(again.code, 0);
+  t.match(again.out, /registered already and switched off \(it answered 410 Gone\).*`sms-gateway webhook test` switches it back on/);
+  t.notMatch(again.out, /receives every event from now on/);
+});
