@@ -101,10 +101,17 @@ export function createOutboxStore(db: Db, opts: OutboxOptions = {}) {
     FROM webhook_targets t ORDER BY t.url
   `);
 
+  /** A target and its pending deliveries (the events stay for the other targets). */
+  const removeTarget = (url: string) => {
+    dropDeliveries.run({ url });
+    dropTarget.run({ url });
+  };
+
   const enabledTargets = () =>
     (targetsStmt.all() as { url: string; disabledAt: number | null }[]).filter((t) => t.disabledAt === null).map((t) => t.url);
 
   return {
+    removeTarget,
     /**
      * Makes the stored env targets those of SMS_GATEWAY_WEBHOOK_URLS (a removed target's
      * pending events go too); targets registered over the API stay. Every target gets an id.
@@ -117,8 +124,7 @@ export function createOutboxStore(db: Db, opts: OutboxOptions = {}) {
           backToApi.run({ url });
           continue;
         }
-        dropDeliveries.run({ url });
-        dropTarget.run({ url });
+        removeTarget(url);
       }
       clearAnnouncements.run(); // left by a crash between a commit and its announcement
       // Targets stored before ids existed (0.1 homes).

@@ -7,6 +7,7 @@ import { ApiError } from '../core/api-error.js';
 import { newId } from '../core/ids.js';
 import { webhookUrlProblem } from '../core/webhook-url.js';
 import type { Db } from '../store/database.js';
+import type { OutboxStore } from './outbox.js';
 
 export const MAX_API_TARGETS = 20;
 
@@ -44,7 +45,7 @@ const toTarget = (r: Row): WebhookTarget => ({
   createdAt: new Date(r.createdAt ?? 0).toISOString(),
 });
 
-export function createTargetStore(db: Db) {
+export function createTargetStore(db: Db, outbox: Pick<OutboxStore, 'removeTarget'>) {
   const listStmt = db.prepare(
     `SELECT id, url, source, disabled_at AS disabledAt, created_at AS createdAt FROM webhook_targets
      WHERE id IS NOT NULL ORDER BY created_at, id`,
@@ -55,8 +56,6 @@ export function createTargetStore(db: Db) {
   );
   const markRegistered = db.prepare(`UPDATE webhook_targets SET api_registered = 1 WHERE id = @id`);
   const byId = db.prepare(`SELECT id, url, source FROM webhook_targets WHERE id = @id`);
-  const dropDeliveries = db.prepare(`DELETE FROM webhook_deliveries WHERE target = @url`);
-  const drop = db.prepare(`DELETE FROM webhook_targets WHERE id = @id`);
 
   const list = () => (listStmt.all() as Row[]).map(toTarget);
 
@@ -101,8 +100,7 @@ export function createTargetStore(db: Db) {
             `Webhook target ${id} comes from SMS_GATEWAY_WEBHOOK_URLS: remove it there and restart the gateway.`,
           );
         }
-        dropDeliveries.run({ url: row.url });
-        drop.run({ id });
+        outbox.removeTarget(row.url);
         return row.url;
       })
       .immediate as (id: string) => string,

@@ -21,6 +21,8 @@ export interface InboxPartDeps {
   notify: () => void;
   timeZone: () => string;
   webhookSecret?: (() => string) | undefined;
+  /** The User-Agent of every webhook request (the same as delivery's). */
+  userAgent: string;
   webhookTimeoutMs?: number | undefined;
   deviceEnv?: NodeJS.ProcessEnv | undefined;
   inboxPollMs?: number | undefined;
@@ -32,13 +34,13 @@ export interface InboxPartDeps {
 export function composeInbox(deps: InboxPartDeps) {
   const { db, clock, outbox, logger } = deps;
   const inboxStore = createInboxStore(db);
-  const targets = createTargetStore(db);
+  const targets = createTargetStore(db, outbox);
   const tester = createWebhookTester({
     targets,
     outbox,
     clock,
     secret: deps.webhookSecret ?? (() => ''),
-    userAgent: `sms-gateway/${deps.runtime.version}`,
+    userAgent: deps.userAgent,
     version: deps.runtime.version,
     logger,
     ...(deps.webhookTimeoutMs ? { timeoutMs: deps.webhookTimeoutMs } : {}),

@@ -105,11 +105,12 @@ function composeServices(deps: ComposeDeps, onEvent: (event: WebhookEvent) => vo
   const { db, clock, logger } = deps;
   const stats = createStatsStore(db);
   const outbox = createOutboxStore(db, { onEvent });
+  const userAgent = `sms-gateway/${deps.runtime.version}`;
   const delivery = createWebhookDelivery({
     store: outbox,
     clock,
     secret: deps.webhookSecret ?? (() => ''),
-    userAgent: `sms-gateway/${deps.runtime.version}`,
+    userAgent,
     logger,
     ...(deps.random ? { random: deps.random } : {}),
     ...(deps.webhookTimeoutMs ? { timeoutMs: deps.webhookTimeoutMs } : {}),
@@ -139,7 +140,7 @@ function composeServices(deps: ComposeDeps, onEvent: (event: WebhookEvent) => vo
     settle: settler.settle,
     logger,
   });
-  const received = composeInbox({ ...deps, outbox, notify: () => delivery.notify(), timeZone });
+  const received = composeInbox({ ...deps, outbox, userAgent, notify: () => delivery.notify(), timeZone });
   const sims = { defaultSim: deps.defaultSim, simCount: deps.simCount };
   const common = { clock, runtime: deps.runtime, calendar: deps.calendar, logger, ...sims };
   const sendService = createSendService({ ...common, store: messages, lane, pacing, settler });

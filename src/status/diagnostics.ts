@@ -26,6 +26,7 @@ import { BUDGET_SEGMENTS } from '../sms/pacing.js';
 
 export type { Check, CheckStatus } from './check.js';
 import type { ProbeName, ProbeState } from '../device/probes.js';
+import { isoOrNull as iso } from '../core/iso-time.js';
 
 export const ANDROID_SMS_LIMIT = 30;
 const INTEGRITY_TTL_MS = 3600_000;
@@ -51,7 +52,6 @@ export interface DiagnosticsDeps {
   mqttHealth?: () => Readonly<MqttHealth> | null;
 }
 
-const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 const fileSize = (path: string) => {
   try {

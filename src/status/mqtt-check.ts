@@ -3,6 +3,7 @@
 // down is `degraded`, not `failing`: the HTTP API, the queue and webhooks work without it,
 // and MQTT senders' messages wait at the broker (QoS 1) until the gateway is back.
 import { check, type CheckOf } from './check.js';
+import { isoOrNull as iso } from '../core/iso-time.js';
 
 export interface MqttHealth {
   state: 'connecting' | 'connected' | 'reconnecting' | 'stopped';
@@ -20,7 +21,6 @@ export interface MqttHealth {
   subscriptionRefused: string | null;
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export function mqttCheck(health: Readonly<MqttHealth> | null): CheckOf<'mqtt'> {
   if (health === null) return check('ok', { enabled: false });

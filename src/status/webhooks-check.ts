@@ -5,8 +5,8 @@ import { redactUrl } from '../core/redact.js';
 import type { TargetStatus } from '../events/outbox.js';
 import type { InboxHealth } from '../events/inbox-watcher.js';
 import { check, type CheckOf } from './check.js';
+import { isoOrNull as iso } from '../core/iso-time.js';
 
-const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
 
 export function webhooksCheck(targets: TargetStatus[], inbox: Readonly<InboxHealth> | null): CheckOf<'webhooks'> {
   const value = {

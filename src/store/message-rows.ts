@@ -1,6 +1,7 @@
 // A message row as the store reads it (every column, internal ones included), the shape
 // of a new one, and the mapping to the record clients see. One place for the column list.
 import type { Encoding, MessageRecord, MessageStatus, Reason } from './message-record.js';
+import { isoOrNull as iso } from '../core/iso-time.js';
 
 export interface MessageRow {
   id: string;
@@ -66,4 +67,3 @@ export function toMessageRecord(row: MessageRow): MessageRecord {
   };
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());

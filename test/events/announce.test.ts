@@ -37,7 +37,7 @@ t.test('an API registration outlives the URL leaving the environment', async (t)
   const db = openDatabase(join(tempDir(t), 'gateway.db'));
   t.teardown(() => db.close());
   const outbox = createOutboxStore(db);
-  const targets = createTargetStore(db);
+  const targets = createTargetStore(db, outbox);
   const url = 'http://192.168.1.10:8123/api/webhook/x';
   const { target } = targets.add(url, 1000);
   outbox.syncTargets([url], 2000); // later also in SMS_GATEWAY_WEBHOOK_URLS

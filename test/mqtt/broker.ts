@@ -86,13 +86,14 @@ export interface Heard {
   topic: string;
   payload: string;
   retain: boolean;
+  qos: number;
 }
 
 /** A test client subscribed to `filters`; `heard` grows as messages arrive. */
 export async function listen(t: Test, url: string, filters: string[]): Promise<{ client: MqttClient; heard: Heard[] }> {
   const client = await mqtt.connectAsync(url, { protocolVersion: 5, reconnectPeriod: 0 });
   const heard: Heard[] = [];
-  client.on('message', (topic, payload, packet) => heard.push({ topic, payload: payload.toString(), retain: packet.retain }));
+  client.on('message', (topic, payload, packet) => heard.push({ topic, payload: payload.toString(), retain: packet.retain, qos: packet.qos }));
   await client.subscribeAsync(filters, { qos: 1 });
   t.teardown(() => client.endAsync(true));
   return { client, heard };

@@ -98,6 +98,7 @@ t.test('a send over the topic is handed off once; the same id again is not; the 
   const ev = JSON.parse(heard.find((h) => h.topic === 'sms-gateway/gw1/events/sms.sent')!.payload);
   t.match(ev, { type: 'sms.sent', id: /^evt_/, data: { status: 'sent', sourceIp: 'mqtt' } });
   t.notOk(heard.find((h) => h.topic.includes('/events/'))!.retain, 'events are not retained');
+  t.equal(heard.find((h) => h.topic.includes('/events/'))!.qos, 1, 'events are published at QoS 1');
   await waitFor(() => JSON.parse(last(heard, 'sms-gateway/gw1/state')?.payload ?? '{}').sentToday === 2, 'state follows the events');
 });
 

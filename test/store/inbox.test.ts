@@ -48,9 +48,9 @@ t.test('migration 6 keeps the webhook targets of an older home; the sync gives t
   t.equal(db.pragma('user_version', { simple: true }), MIGRATIONS.length);
   const outbox = createOutboxStore(db);
   outbox.syncTargets(['http://192.168.1.10/kept'], 1_800_000_000_000);
-  const targets = createTargetStore(db).list();
+  const targets = createTargetStore(db, outbox).list();
   t.match(targets, [{ id: /^wh_[0-9a-z]{26}$/, url: 'http://192.168.1.10/kept', source: 'env', disabled: false, createdAt: '2027-01-15T08:00:00.000Z' }]);
   t.equal(targets.length, 1, 'a target no longer configured went, as before');
   outbox.syncTargets(['http://192.168.1.10/kept'], 1_900_000_000_000);
-  t.equal(createTargetStore(db).list()[0]!.id, targets[0]!.id, 'the id stays across starts');
+  t.equal(createTargetStore(db, outbox).list()[0]!.id, targets[0]!.id, 'the id stays across starts');
 });
