@@ -1,5 +1,7 @@
-// Crash loop: 20 rounds of SIGKILL at random moments while paced sends go to the real
-// gateway (real mode, a fake termux-sms-send that takes a random while). Afterwards every
+// Crash loop: 20 rounds of SIGKILL while paced sends go to the real gateway (real mode, a
+// fake termux-sms-send that takes 0.3 s). Even rounds kill at a random moment; odd rounds
+// kill while their second hand-off is under way, so the interrupted case is always exercised (random
+// moments alone missed every hand-off in one CI run). Afterwards every
 // message acknowledged with 200 is in the history, no text reached termux-sms-send twice,
 // every hand-off belongs to a recorded message, nothing stays queued, and SQLite's
 // integrity_check says ok.
@@ -31,8 +33,9 @@ t.test('20 rounds of kill -9 during paced sends', async (t) => {
     if (!key) key = spawnSync(process.execPath, [CLI, 'key', 'show'], { env, encoding: 'utf8' }).stdout.trim();
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     const killAt = Date.now() + 150 + random() * 1200;
+    let killed = false;
     const sending = (async () => {
-      while (Date.now() < killAt + 300) {
+      while (!killed) {
         const text = `crash-loop message ${n++}`;
         try {
           const res = await httpGet('/api/sms/send', headers, caller, 'POST', JSON.stringify({ to: '+15550002222', message: text }));
@@ -44,7 +47,17 @@ t.test('20 rounds of kill -9 during paced sends', async (t) => {
         }
       }
     })();
-    await sleep(Math.max(0, killAt - Date.now()));
+    if (round % 2 === 0) {
+      await sleep(Math.max(0, killAt - Date.now()));
+    } else {
+      // Aimed: let this round's first hand-off finish (acknowledged), wait for the second
+      // to begin, then kill within its 0.3 s.
+      const target = fake.callTimes('termux-sms-send').length + 2;
+      const giveUp = Date.now() + 8000;
+      while (fake.callTimes('termux-sms-send').length < target && Date.now() < giveUp) await sleep(5);
+      await sleep(random() * 100);
+    }
+    killed = true;
     gw.proc.kill('SIGKILL');
     await gw.exited;
     await sending;
