@@ -1,5 +1,6 @@
 // The durable queue in the real process (real mode, fake termux-sms-send): 20 rounds of
-// kill -9 at random moments while a queue of 30 drains (nothing lost, nothing handed off
+// kill -9 (at random moments, and every other round aimed inside a hand-off) while a queue
+// of 30 drains (nothing lost, nothing handed off
 // twice, nothing left waiting without a way forward), and a hung Termux:API that pauses the
 // queue and recovers by itself, with a synchronous send answered within its bound.
 import t from 'tap';
@@ -45,7 +46,16 @@ t.test('kill -9 at random moments while a queue of 30 drains (20 rounds)', async
   let killsDuringHandoff = 0;
   for (let round = 0; round < 20; round++) {
     if (round > 0) gw = await startGateway(t, env, caller);
-    await sleep(200 + random() * 1600);
+    if (round % 2 === 0) {
+      await sleep(200 + random() * 1600);
+    } else {
+      // Aimed: wait for the next hand-off to begin (the queue may have run dry), then kill
+      // within its 0.4 s, so the interrupted case is always exercised.
+      const target = fake.callTimes('termux-sms-send').length + 1;
+      const giveUp = Date.now() + 5000;
+      while (fake.callTimes('termux-sms-send').length < target && Date.now() < giveUp) await sleep(5);
+      await sleep(random() * 150);
+    }
     const killedAt = Date.now();
     gw.proc.kill('SIGKILL');
     await gw.exited;
