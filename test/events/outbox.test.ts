@@ -159,15 +159,15 @@ t.test('an event older than 24 hours is never attempted, also after the phone wa
 t.test('a hanging target never delays deliveries to another target', async (t) => {
   const slow = await startReceiver(t, () => 'hang');
   const fast = await startReceiver(t, () => 200);
-  const { send, services } = await testApp(t, { webhookUrls: [slow.url, fast.url], webhookTimeoutMs: 3000 });
+  const { send, services } = await testApp(t, { webhookUrls: [slow.url, fast.url], webhookTimeoutMs: 6000 });
   await send({ to: '12345', message: 'one' });
   await send({ to: '12345', message: 'two' });
   await send({ to: '12345', message: 'three' });
   const started = Date.now();
   const round = services.delivery.runDue();
-  for (let i = 0; i < 100 && fast.received.length < 3; i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 250 && fast.received.length < 3; i++) await new Promise((r) => setTimeout(r, 20));
   t.equal(fast.received.length, 3, 'all three reached the fast target');
-  t.ok(Date.now() - started < 2500, 'before the hanging target timed out even once');
+  t.ok(Date.now() - started < 5000, 'before the hanging target timed out even once (6 s)');
   await round;
 });
 
