@@ -33,7 +33,9 @@ export interface DiscoveryDeps {
 
 /** Every config this gateway announces. */
 export function discoveryConfigs(deps: DiscoveryDeps): DiscoveryConfig[] {
-  const node = `sms_gateway_${deps.gatewayId.replace(/-/g, '_')}`;
+  // The id as it is (Home Assistant's node ids allow `-`): ids that differ only in `-`
+  // and `_` stay two devices.
+  const node = `sms_gateway_${deps.gatewayId}`;
   const t = deps.topics;
   const device = {
     identifiers: [node],
