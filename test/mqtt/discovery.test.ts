@@ -24,3 +24,12 @@ t.test('ids that differ only in - and _ give two devices, nothing shared', async
   t.same(shared((c) => String(c.config.unique_id)), [], 'no unique_id in common');
   t.same(shared((c) => JSON.stringify((c.config.device as { identifiers: string[] }).identifiers)), [], 'two devices');
 });
+
+t.test('every config topic has the shape Home Assistant accepts', async (t) => {
+  // Home Assistant's discovery drops any other topic ("illegal discovery topic"):
+  // <prefix>/<component>/[<node_id>/]<object_id>/config, ids of [a-zA-Z0-9_-].
+  const legal = /^homeassistant\/\w+\/(?:[a-zA-Z0-9_-]+\/)?[a-zA-Z0-9_-]+\/config$/;
+  for (const id of ['gw-k3m9x2p7qa', 'Phone_2', 'a-b_c-9']) {
+    for (const c of configsOf(id)) t.match(c.topic, legal, c.topic);
+  }
+});
