@@ -89,7 +89,7 @@ t.test('with every probe hanging: the first round ends at the timeout; later req
 t.test('a first round that hangs is bounded by the probe timeout', async (t) => {
   const fake = fakeTermux(t, PHONE_COMMANDS);
   for (const name of PHONE_COMMANDS) fake.mode(name, 'hang');
-  const probes = createProbes({ clock: fakeClock(), env: fake.env, timeoutMs: 1000 });
+  const probes = createProbes({ clock: fakeClock(), env: fake.env, timeoutMs: 2000 }); // each fake must start its grandchild within it
   const snap = await probes.get();
   for (const name of ['telephony', 'battery', 'wifi', 'props', 'apiApp'] as const) {
     t.equal(snap[name].last, 'timeout', name);

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { findOnPath, runCommand } from '../../src/device/termux.js';
-import { fakeTermux, isAlive } from '../helper.js';
+import { fakeTermux, isAlive, tempDir } from '../helper.js';
 
 t.test('a JSON answer is parsed; argv and stdin arrive exactly', async (t) => {
   const fake = fakeTermux(t, ['termux-battery-status']);
@@ -52,9 +52,9 @@ t.test('a hanging command is killed with its whole process group at the timeout'
   const fake = fakeTermux(t, ['termux-sms-send']);
   fake.mode('termux-sms-send', 'hang');
   const started = Date.now();
-  const r = await runCommand('termux-sms-send', ['-n', '1'], { timeoutMs: 1500, expect: 'none', input: 'x', env: fake.env });
+  const r = await runCommand('termux-sms-send', ['-n', '1'], { timeoutMs: 3000, expect: 'none', input: 'x', env: fake.env });
   t.equal(!r.ok && r.failure, 'timeout');
-  t.ok(Date.now() - started < 5000, 'returned soon after the timeout');
+  t.ok(Date.now() - started < 7000, 'returned soon after the timeout');
   const [call] = fake.calls('termux-sms-send');
   t.ok(call?.grandchild, 'the fake started a grandchild that holds stdout');
   for (let i = 0; i < 50 && isAlive(call!.grandchild!); i++) await sleep(20);
@@ -78,6 +78,13 @@ t.test('output beyond the cap is cut, not buffered without end', async (t) => {
 t.test('stdin is handed over as a whole file before the spawn, and nothing stays on disk', async (t) => {
   const fake = fakeTermux(t, ['termux-sms-send']);
   const text = '-n looks like an option\\n and ends with spaces  ';
+  // A temp folder of its own: other test files' commands use the shared one meanwhile.
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = tempDir(t);
+  t.teardown(() => {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  });
   const before = readdirSync(tmpdir()).filter((f) => f.startsWith('smsgw-stdin-')).length;
   const r = await runCommand('termux-sms-send', ['-n', '1'], { timeoutMs: 5000, expect: 'none', input: text, env: fake.env });
   t.equal(r.ok, true);

