@@ -4,7 +4,8 @@
 // Phases: startup (median of 5 fresh processes each), idle RSS/CPU, /health CPU per 1000
 // requests at a fixed open-loop load, history reads, send latency with an instantly
 // succeeding fake termux-sms-send, a 60 s mixed soak for RSS growth, and the queue
-// (acceptance of 100 recipients, CPU per drained message, RSS with 10 000 waiting).
+// (acceptance of 100 recipients, CPU per drained message, RSS with 10 000 waiting), and a
+// connection flood from one host (what it holds, RSS, another caller's answers).
 // Ordering constraint: the whole run holds the test suite's port-8080 lock directory
 // (os.tmpdir()/sms-gateway-test-port-8080.lock), so it never collides with tests that start
 // the real gateway. Everything it starts is stopped at the end, on failure and on SIGINT.
@@ -23,6 +24,7 @@ import { startupPhase } from './bench/phase-startup.js';
 import { readsPhase } from './bench/phase-reads.js';
 import { sendsPhase } from './bench/phase-sends.js';
 import { queuePhase } from './bench/phase-queue.js';
+import { floodPhase } from './bench/phase-flood.js';
 import { printReport } from './bench/report.js';
 import { BARE_PORT, BARE_SERVER, GATEWAY_PORT, RESULTS, ROOT } from './bench/settings.js';
 
@@ -61,6 +63,7 @@ async function main(): Promise<number> {
   const { idle, health, history } = await readsPhase(tickHz);
   const { send, soak, fakeMs } = await sendsPhase();
   const queue = await queuePhase(tickHz);
+  const flood = await floodPhase();
   notes.push(`The fake termux-sms-send (sh + mkdir + date + cat, run directly) takes ${fakeMs} ms by itself: that part of the send latency is the fake, not the gateway.`);
 
   const runSeconds = round((performance.now() - runStarted) / 1000, 1);
@@ -75,12 +78,13 @@ async function main(): Promise<number> {
     send,
     soak,
     queue,
+    flood,
     runSeconds,
     notes,
   };
   writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
 
-  printReport({ startup, idle, health, history, send, soak, queue, notes });
+  printReport({ startup, idle, health, history, send, soak, queue, flood, notes });
   log(`wrote ${RESULTS} (run time ${runSeconds} s)`);
   return 0;
 }

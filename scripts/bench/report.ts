@@ -6,6 +6,8 @@ import type { startupPhase } from './phase-startup.js';
 import type { readsPhase } from './phase-reads.js';
 import type { sendsPhase } from './phase-sends.js';
 import type { queuePhase } from './phase-queue.js';
+import type { floodPhase } from './phase-flood.js';
+import { MAX_CONNECTIONS_PER_CALLER } from '../../dist/http/connection-limits.js';
 
 type Row = [metric: string, gateway: string, bare: string, target: string, result: string];
 
@@ -17,10 +19,11 @@ export interface BenchResults {
   send: Awaited<ReturnType<typeof sendsPhase>>['send'];
   soak: Awaited<ReturnType<typeof sendsPhase>>['soak'];
   queue: Awaited<ReturnType<typeof queuePhase>>;
+  flood: Awaited<ReturnType<typeof floodPhase>>;
   notes: string[];
 }
 
-export function printReport({ startup, idle, health, history, send, soak, queue, notes }: BenchResults): void {
+export function printReport({ startup, idle, health, history, send, soak, queue, flood, notes }: BenchResults): void {
   const met = (ok: boolean) => (ok ? 'met' : 'MISSED');
   const rows: Row[] = [
     ['startup to first 200 /health, ms (median of 5)', `${startup.gatewayMs}`, `${startup.bareMs}`, '', ''],
@@ -44,6 +47,9 @@ export function printReport({ startup, idle, health, history, send, soak, queue,
     ['queue: accept 100 recipients p50 / p99, ms', `${queue.acceptP50Ms} / ${queue.acceptP99Ms}`, '', '', ''],
     ['queue: CPU per message, accepted to settled, ms', `${queue.cpuMsPerMessage}`, `${queue.drained} in ${queue.drainSeconds} s`, '', ''],
     ['queue: RSS with 10 000 waiting, MB', `${queue.rssMbAt10k}`, `idle ${idle.rssMb}`, '', ''],
+    [`flood: connections from one host in ${flood.seconds} s / held at the end`, `${flood.connections} / ${flood.heldAtEnd}`, '', `held <= ${MAX_CONNECTIONS_PER_CALLER}`, met(flood.heldAtEnd <= MAX_CONNECTIONS_PER_CALLER)],
+    ['  flood: RSS before / at most / 10 s after, MB', `${flood.rssBeforeMb} / ${flood.rssMaxMb} / ${flood.rssAfterMb}`, '', '', ''],
+    ['  flood: another caller\'s /health ok / failed, p50 / max ms', `${flood.witnessOk} / ${flood.witnessFailed}, ${flood.witnessP50Ms} / ${flood.witnessMaxMs}`, '', '0 failed', met(flood.witnessFailed === 0 && flood.witnessOk > 0)],
   ];
   const header: Row = ['metric', 'gateway', 'bare / floor', 'target', 'result'];
   const widths = header.map((_, i) => Math.max(...[header, ...rows].map((r) => r[i]!.length)));

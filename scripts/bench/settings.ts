@@ -27,6 +27,11 @@ export const SEND_SPACING_MS = 1050;
 export const SOAK_WARMUP_MS = 10_000;
 export const SOAK_MS = 60_000;
 export const REQUEST_TIMEOUT_MS = 10_000;
+// The connection flood: one host, as many connections as it can open, for 10 s.
+export const FLOOD_CALLER = '127.0.0.90';
+export const FLOOD_WITNESS = '127.0.0.91';
+export const FLOOD_MS = 10_000;
+export const FLOOD_IN_FLIGHT = 300;
 
 export const TARGETS = {
   startupRatio: 1.5,
