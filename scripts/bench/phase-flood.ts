@@ -6,22 +6,13 @@
 import { connect, type Socket } from 'node:net';
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fire, type Caller, type Sample } from './load.js';
 import { log, percentile, round, rssOf } from './measure.js';
 import { newHome, startGateway, stopProc, waitForHealth } from './processes.js';
-import { FLOOD_CALLER, FLOOD_IN_FLIGHT, FLOOD_MS, FLOOD_WITNESS, GATEWAY_PORT, REQUEST_TIMEOUT_MS } from './settings.js';
+import { FLOOD_CALLER, FLOOD_IN_FLIGHT, FLOOD_MS, FLOOD_WITNESS, GATEWAY_PORT } from './settings.js';
 
-/** GET /health from `caller`: its status (0 when it failed) and milliseconds. */
-function health(caller: string): Promise<{ status: number; ms: number }> {
-  const t0 = performance.now();
-  return new Promise((resolve) => {
-    const req = http.get({ host: '127.0.0.1', port: GATEWAY_PORT, path: '/health', localAddress: caller, agent: false, timeout: REQUEST_TIMEOUT_MS }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0 }));
-    });
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', () => resolve({ status: 0, ms: performance.now() - t0 }));
-  });
-}
+/** The other caller opens a new connection for every request, as curl does: the flood must not keep it out. */
+const witness: Caller = { address: FLOOD_WITNESS, agent: new http.Agent({ keepAlive: false, localAddress: FLOOD_WITNESS }) };
 
 export async function floodPhase() {
   log(`flood: ${FLOOD_CALLER} opens connections for ${FLOOD_MS / 1000} s (${FLOOD_IN_FLIGHT} at a time) and keeps them; ${FLOOD_WITNESS} asks /health 5 times a second ...`);
@@ -48,10 +39,10 @@ export async function floodPhase() {
       });
     };
     for (let i = 0; i < FLOOD_IN_FLIGHT; i++) one();
-    const answers: { status: number; ms: number }[] = [];
+    const answers: Sample[] = [];
     const asking = (async () => {
       while (performance.now() < end) {
-        answers.push(await health(FLOOD_WITNESS));
+        answers.push(await fire(GATEWAY_PORT, { kind: 'health', caller: witness, path: '/health', expect: 200 }));
         await sleep(200);
       }
     })();

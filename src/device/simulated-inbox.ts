@@ -35,7 +35,6 @@ function readLines(path: string): Line[] {
   return out;
 }
 
-
 /** Appends one received SMS (its id one above the highest so far); returns that id. */
 export function appendSimulatedSms(home: string, sms: { from: string; body: string }, nowMs: number): number {
   const path = join(home, SIMULATED_INBOX_FILE);

@@ -14,7 +14,7 @@
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
-import type { MqttHealth } from '../status/mqtt-check.js';
+import { newMqttHealth, type MqttHealth } from '../status/mqtt-check.js';
 
 export interface BridgeDeps {
   url: string;
@@ -56,19 +56,7 @@ export function createBridge(deps: BridgeDeps) {
   const backoff = deps.backoffMs ?? ((n: number) => reconnectDelayMs(n));
   const url = new URL(deps.url);
   const secrets = [deps.password, decodeURIComponent(url.password) || undefined];
-  const health: MqttHealth = {
-    state: 'stopped',
-    broker: `${url.protocol}//${url.host}`,
-    clientId: deps.clientId,
-    since: null,
-    lastError: null,
-    lastErrorAt: null,
-    reconnects: 0,
-    nextAttemptAt: null,
-    eventsPublished: 0,
-    eventsDropped: 0,
-    subscriptionRefused: null,
-  };
+  const health = newMqttHealth(`${url.protocol}//${url.host}`, deps.clientId);
   let client: MqttClient | undefined;
   let timer: NodeJS.Timeout | undefined;
   let attempt = 0;

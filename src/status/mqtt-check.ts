@@ -21,6 +21,22 @@ export interface MqttHealth {
   subscriptionRefused: string | null;
 }
 
+/** A bridge's health before its first connection: nothing tried, nothing counted. */
+export function newMqttHealth(broker: string, clientId: string): MqttHealth {
+  return {
+    state: 'stopped',
+    broker,
+    clientId,
+    since: null,
+    lastError: null,
+    lastErrorAt: null,
+    reconnects: 0,
+    nextAttemptAt: null,
+    eventsPublished: 0,
+    eventsDropped: 0,
+    subscriptionRefused: null,
+  };
+}
 
 export function mqttCheck(health: Readonly<MqttHealth> | null): CheckOf<'mqtt'> {
   if (health === null) return check('ok', { enabled: false });

@@ -5,7 +5,6 @@ import type { QueueState } from '../sms/lane.js';
 import { check, type CheckOf } from './check.js';
 import { isoOrNull as iso } from '../core/iso-time.js';
 
-
 export function queueCheck(state: QueueState, usage: PacingUsage, cfg: { now: number; queueRate: number; quietHours: string | null }): CheckOf<'queue'> {
   const value = {
     waiting: state.waiting,

@@ -7,7 +7,6 @@ import type { InboxHealth } from '../events/inbox-watcher.js';
 import { check, type CheckOf } from './check.js';
 import { isoOrNull as iso } from '../core/iso-time.js';
 
-
 export function webhooksCheck(targets: TargetStatus[], inbox: Readonly<InboxHealth> | null): CheckOf<'webhooks'> {
   const value = {
     pending: targets.reduce((n, t) => n + t.pending, 0),

@@ -2,20 +2,12 @@
 // the broker refused a subscription (its ACLs): then degraded, naming the filters; not
 // connected is degraded; credentials never appear.
 import t from 'tap';
-import { mqttCheck, type MqttHealth } from '../../src/status/mqtt-check.js';
+import { mqttCheck, newMqttHealth, type MqttHealth } from '../../src/status/mqtt-check.js';
 
 const health = (over: Partial<MqttHealth> = {}): MqttHealth => ({
+  ...newMqttHealth('mqtt://192.168.1.10:1883', 'sms-gateway-gw1'),
   state: 'connected',
-  broker: 'mqtt://192.168.1.10:1883',
-  clientId: 'sms-gateway-gw1',
   since: 0,
-  lastError: null,
-  lastErrorAt: null,
-  reconnects: 0,
-  nextAttemptAt: null,
-  eventsPublished: 0,
-  eventsDropped: 0,
-  subscriptionRefused: null,
   ...over,
 });
 

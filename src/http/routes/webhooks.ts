@@ -30,6 +30,10 @@ export interface WebhookRoutesDeps {
 }
 
 export function webhookRoutes(deps: WebhookRoutesDeps, bodyLimit: number): FastifyPluginAsyncZod {
+  /** The inbox watcher starts or stops in the background: the answer never waits for a poll. */
+  const switchWatcher = () => {
+    deps.changed().catch((err: unknown) => deps.logger?.error({ err }, 'could not switch the inbox watcher'));
+  };
   return async (app) => {
     app.get(
       '/api/webhooks',
@@ -70,8 +74,7 @@ export function webhookRoutes(deps: WebhookRoutesDeps, bodyLimit: number): Fasti
         const { target, created } = deps.targets.add(request.body.url.trim(), deps.clock.now());
         if (created) {
           deps.logger?.info({ id: target.id, target: redactUrl(target.url) }, 'webhook target registered');
-          // The inbox watcher starts or stops in the background: the answer never waits for a poll.
-          deps.changed().catch((err: unknown) => deps.logger?.error({ err }, 'could not switch the inbox watcher'));
+          switchWatcher();
         }
         return reply.code(created ? 201 : 200).send({ success: true as const, data: target });
       },
@@ -101,8 +104,7 @@ export function webhookRoutes(deps: WebhookRoutesDeps, bodyLimit: number): Fasti
         if (!id.startsWith('wh_')) throw new ApiError(400, 'invalid_request', 'Invalid request: a webhook id starts with wh_.');
         const url = deps.targets.remove(id);
         deps.logger?.info({ id, target: redactUrl(url) }, 'webhook target removed');
-        // The inbox watcher starts or stops in the background: the answer never waits for a poll.
-        deps.changed().catch((err: unknown) => deps.logger?.error({ err }, 'could not switch the inbox watcher'));
+        switchWatcher();
         return reply.code(204).send(null);
       },
     );
