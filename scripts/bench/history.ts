@@ -8,6 +8,7 @@ import { newMessageId } from '../../dist/core/ids.js';
 import { chooseTimeZone, createCalendar } from '../../dist/core/time-zone.js';
 import { VERSION } from '../../dist/core/version.js';
 import { openDatabase } from '../../dist/store/database.js';
+import { transaction } from '../../dist/store/transaction.js';
 import type { Reason } from '../../dist/store/message-record.js';
 import { countSegments } from '../../dist/sms/segments.js';
 import { requestHash } from '../../dist/sms/idempotency.js';
@@ -51,7 +52,7 @@ export async function fillHistory(home: string, rows: number): Promise<void> {
     // Spread over the last 30 days, the newest 10 minutes ago: none counts against the
     // send budget (a rolling 60 s) when the gateway rebuilds it at start.
     const span = 30 * 86_400_000;
-    const fill = db.transaction(() => {
+    const fill = transaction(db, () => {
       for (let i = 0; i < rows; i++) {
         const createdAt = now - 600_000 - Math.round(((rows - 1 - i) / rows) * span) - (i % 7) * 1000;
         const body = BODIES[i % BODIES.length]!;

@@ -4,7 +4,8 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import { redactUrl } from '../core/redact.js';
-import { DELIVERY_TIMEOUT_MS, GIVE_UP_AFTER_MS, MAX_RETRY_DELAY_MS, retryDelayMs, type Head, type OutboxStore } from './outbox.js';
+import type { Head, OutboxStore } from '../store/outbox.js';
+import { DELIVERY_TIMEOUT_MS, GIVE_UP_AFTER_MS, MAX_RETRY_DELAY_MS, retryDelayMs } from './outbox.js';
 import { webhookHeaders } from './signing.js';
 
 export interface PostResult {

@@ -1,18 +1,3 @@
-// Webhook events: { id, type, createdAt, data }. The id doubles as the webhook-id header,
-// so it stays the same across every retry of the same event.
-import { newId } from '../core/ids.js';
-
-export type EventType = 'sms.sent' | 'sms.failed' | 'sms.received' | 'gateway.test';
-
-export interface WebhookEvent {
-  id: string;
-  type: EventType;
-  createdAt: string;
-  data: Record<string, unknown>;
-}
-
-export const newEventId = (nowMs: number) => newId('evt', nowMs);
-
-export function makeEvent(type: EventType, data: Record<string, unknown>, nowMs: number): WebhookEvent {
-  return { id: newEventId(nowMs), type, createdAt: new Date(nowMs).toISOString(), data };
-}
+// Webhook events: { id, type, createdAt, data }. The shape is defined with the store that
+// makes and keeps them (store/event-record.ts); this is its name for the rooms above.
+export { makeEvent, newEventId, type EventType, type WebhookEvent } from '../store/event-record.js';

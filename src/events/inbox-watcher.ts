@@ -13,26 +13,24 @@ import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import { listSms, localTimeToMs, type SmsEntry } from '../device/sms-list.js';
 import { createHash } from 'node:crypto';
-import type { Db } from '../store/database.js';
 import type { InboxStore } from '../store/inbox.js';
+import type { MetaStore } from '../store/meta.js';
+import type { OutboxStore } from '../store/outbox.js';
 import { makeEvent } from './events.js';
-import type { OutboxStore } from './outbox.js';
 
 export const WATERMARK_KEY = 'inbox_watermark';
 export const BASELINE_KEY = 'inbox_baseline_at';
-/** Announced keys kept (newest first); far more than one poll can read (MAX_PAGES x PAGE_SIZE). */
-export const SEEN_KEPT = 5000;
 export const PAGE_SIZE = 100;
 export const MAX_PAGES = 10;
 
 export interface InboxWatcherOptions {
-  db: Db;
   clock: Clock;
-  outbox: OutboxStore;
-  /** Where each announced SMS is kept for GET /api/inbox. */
+  /** Where the watermark and baseline are kept. */
+  meta: MetaStore;
+  /** Where each announced SMS is kept for GET /api/inbox, with the keys already announced. */
   inbox: InboxStore;
-  /** Called after new events were committed (wakes the webhook delivery). */
-  notify: () => void;
+  /** Stores each sms.received event (announced once the poll's transaction committed). */
+  outbox: Pick<OutboxStore, 'enqueue'>;
   pollMs: number;
   /** The phone's time zone, asked at every poll (it can change while running). */
   timeZone: () => string;
@@ -66,123 +64,67 @@ export interface InboxWatcher {
 }
 
 type PollFailure = { kind: string; detail: string };
+type Fetched = { entries: SmsEntry[]; capped: boolean };
+type Committed = { watermark: number; made: number; baseline: boolean };
 
-export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
-  const list = opts.list ?? listSms;
-  const timeoutMs = opts.timeoutMs ?? Math.min(opts.pollMs, 10_000);
-  const { db, logger } = opts;
+const keyOf = (e: SmsEntry) =>
+  `${e.id}|${e.received ?? ''}|${createHash('sha256').update(`${e.address}\u0000${e.body}`).digest('hex').slice(0, 16)}`;
 
-  const readStmt = db.prepare(`SELECT value FROM meta WHERE key = @key`);
-  const writeStmt = db.prepare(
-    `INSERT INTO meta (key, value) VALUES (@key, @value) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-  );
-  const forgetStmt = db.prepare(`DELETE FROM meta WHERE key IN (@a, @b)`);
+const receivedMs = (e: SmsEntry, tz: string): number | null => {
+  try {
+    return localTimeToMs(e.received, tz);
+  } catch {
+    return null; // an unknown zone name must not block the inbox
+  }
+};
 
-  const seenStmt = db.prepare(`SELECT 1 FROM inbox_seen WHERE key = @key`);
-  const markSeenStmt = db.prepare(`INSERT OR IGNORE INTO inbox_seen (key, seen_at) VALUES (@key, @at)`);
-  const pruneSeenStmt = db.prepare(
-    `DELETE FROM inbox_seen WHERE key IN (SELECT key FROM inbox_seen ORDER BY seen_at DESC, rowid DESC LIMIT -1 OFFSET ${SEEN_KEPT})`,
-  );
+const eventData = (e: SmsEntry, at: number | null) => ({
+  smsId: e.id,
+  from: e.address,
+  contact: e.sender,
+  body: e.body,
+  receivedAt: at === null ? null : new Date(at).toISOString(),
+  receivedLocal: e.received,
+  threadId: e.threadId,
+  // Termux:API does not say on which SIM an inbound SMS arrived.
+  simSlot: null,
+});
 
+/** Deduplication: what the watcher remembers (watermark, baseline, announced keys) and what is new. */
+function memory(opts: Pick<InboxWatcherOptions, 'meta' | 'inbox'>) {
   const readNumber = (key: string): number | null => {
-    const row = readStmt.get({ key }) as { value: string } | undefined;
-    if (!row) return null;
-    const n = Number(row.value);
+    const value = opts.meta.get(key);
+    if (value === undefined) return null;
+    const n = Number(value);
     // An unreadable value is treated like none: a fresh baseline rather than a replay.
     return Number.isSafeInteger(n) && n >= 0 ? n : null;
   };
-  const readWatermark = () => readNumber(WATERMARK_KEY);
-
-  const keyOf = (e: SmsEntry) =>
-    `${e.id}|${e.received ?? ''}|${createHash('sha256').update(`${e.address}\u0000${e.body}`).digest('hex').slice(0, 16)}`;
-
-  /** New: never announced, and above the watermark or received after the baseline. */
-  const isNew = (e: SmsEntry, mark: number, baselineAt: number, tz: string) => {
-    if (seenStmt.get({ key: keyOf(e) })) return false;
-    if (e.id > mark) return true;
-    const at = localTimeToMs(e.received, tz);
-    return at !== null && at > baselineAt;
+  return {
+    watermark: () => readNumber(WATERMARK_KEY),
+    baseline: () => readNumber(BASELINE_KEY),
+    setWatermark: (n: number) => opts.meta.set(WATERMARK_KEY, String(n)),
+    setBaseline: (at: number) => opts.meta.set(BASELINE_KEY, String(at)),
+    forget() {
+      opts.meta.delete(WATERMARK_KEY);
+      opts.meta.delete(BASELINE_KEY);
+    },
+    /** New: never announced, and above the watermark or received after the baseline. */
+    isNew(e: SmsEntry, mark: number, baselineAt: number, tz: string) {
+      if (opts.inbox.seen(keyOf(e))) return false;
+      if (e.id > mark) return true;
+      const at = localTimeToMs(e.received, tz);
+      return at !== null && at > baselineAt;
+    },
   };
+}
 
-  const state: InboxHealth = {
-    lastPollAt: null,
-    lastOk: null,
-    lastError: null,
-    lastErrorAt: null,
-    consecutiveFailures: 0,
-    watermark: readWatermark(),
-    received: 0,
-  };
-
-  const receivedMs = (e: SmsEntry, tz: string): number | null => {
-    try {
-      return localTimeToMs(e.received, tz);
-    } catch {
-      return null; // an unknown zone name must not block the inbox
-    }
-  };
-
-  const eventData = (e: SmsEntry, at: number | null) => ({
-    smsId: e.id,
-    from: e.address,
-    contact: e.sender,
-    body: e.body,
-    receivedAt: at === null ? null : new Date(at).toISOString(),
-    receivedLocal: e.received,
-    threadId: e.threadId,
-    // Termux:API does not say on which SIM an inbound SMS arrived.
-    simSlot: null,
-  });
-
-  /**
-   * The committed outcome of one poll: the first poll stores a baseline; later ones turn
-   * every entry above the watermark into an event. The watermark is read again inside the
-   * transaction, so a poll can never emit what another already did.
-   */
-  /** When start() found no watermark (a fresh or forgotten watcher): the first poll's baseline. */
-  let switchedOnAt: number | null = null;
-
-  const commit = db
-    .transaction((entries: SmsEntry[], now: number, tz: string) => {
-      let mark = readWatermark();
-      const highest = entries.reduce((m, e) => Math.max(m, e.id), 0);
-      let first = false;
-      if (mark === null) {
-        // The baseline is when the watcher was switched on (to the second, as the phone
-        // prints times): an SMS that arrived between that and this first read is announced.
-        const base = switchedOnAt === null ? now : Math.floor(switchedOnAt / 1000) * 1000 - 1;
-        writeStmt.run({ key: WATERMARK_KEY, value: String(highest) });
-        writeStmt.run({ key: BASELINE_KEY, value: String(base) });
-        mark = highest;
-        first = true;
-      }
-      let baselineAt = readNumber(BASELINE_KEY);
-      if (baselineAt === null) {
-        // A home from 0.1 (watermark only): the baseline is now; nothing old is replayed.
-        baselineAt = now;
-        writeStmt.run({ key: BASELINE_KEY, value: String(now) });
-      }
-      // In the order they arrived (the phone's time, then _id): GET /api/inbox lists newest first.
-      const fresh = entries
-        .filter((e) => isNew(e, mark, baselineAt, tz))
-        .sort((a, b) => (receivedMs(a, tz) ?? 0) - (receivedMs(b, tz) ?? 0) || a.id - b.id);
-      for (const e of fresh) {
-        const at = receivedMs(e, tz);
-        opts.inbox.add({ smsId: e.id, from: e.address, contact: e.sender, body: e.body, receivedAt: at, simSlot: null }, now);
-        opts.outbox.enqueue(makeEvent('sms.received', eventData(e, at), now), now);
-        markSeenStmt.run({ key: keyOf(e), at: now });
-      }
-      const next = Math.max(mark, ...fresh.map((e) => e.id));
-      if (next !== mark) writeStmt.run({ key: WATERMARK_KEY, value: String(next) });
-      if (fresh.length > 0) pruneSeenStmt.run();
-      return { watermark: next, made: fresh.length, baseline: first };
-    })
-    // IMMEDIATE: the watermark is read and then written; take the write lock first.
-    .immediate;
-
-  /** Newest pages first until one holds something already seen (or is short), at most MAX_PAGES. */
-  const fetchNew = async (mark: number | null, tz: string): Promise<{ entries: SmsEntry[]; capped: boolean } | PollFailure> => {
-    const baselineAt = readNumber(BASELINE_KEY) ?? opts.clock.now();
+type Memory = ReturnType<typeof memory>;
+/** Reading: newest pages first until one holds something already seen (or is short), at most MAX_PAGES. */
+function pageReader(opts: InboxWatcherOptions, mem: Memory) {
+  const list = opts.list ?? listSms;
+  const timeoutMs = opts.timeoutMs ?? Math.min(opts.pollMs, 10_000);
+  return async (mark: number | null, tz: string): Promise<Fetched | PollFailure> => {
+    const baselineAt = mem.baseline() ?? opts.clock.now();
     // Messages arriving between two page reads shift the pages: an entry may show up
     // twice, never be skipped. The map drops the duplicates.
     const byId = new Map<number, SmsEntry>();
@@ -192,13 +134,72 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
       // Only received messages, whatever else an older Termux:API or a filter lets through.
       for (const e of r.entries) if (e.type === 'inbox') byId.set(e.id, e);
       // Pages come newest first by date: a page that is all new may have more below it.
-      const allNew = mark !== null && r.entries.length >= PAGE_SIZE && r.entries.every((e) => isNew(e, mark, baselineAt, tz));
+      const allNew = mark !== null && r.entries.length >= PAGE_SIZE && r.entries.every((e) => mem.isNew(e, mark, baselineAt, tz));
       if (!allNew) return { entries: [...byId.values()], capped: false };
     }
     return { entries: [...byId.values()], capped: true };
   };
+}
 
-  const fail = (f: PollFailure, now: number) => {
+/**
+ * Storing and announcing: the committed outcome of one poll. The first poll stores a
+ * baseline; later ones turn every new entry into a stored SMS and its sms.received event.
+ * The watermark is read again inside the transaction (IMMEDIATE: read, then written), so a
+ * poll can never emit what another already did. `switchedOnAt`: when start() found no
+ * watermark (a fresh or forgotten watcher), the first poll's baseline.
+ */
+function committer(opts: InboxWatcherOptions, mem: Memory, switchedOnAt: () => number | null) {
+  const firstPoll = (highest: number, now: number) => {
+    // The baseline is when the watcher was switched on (to the second, as the phone
+    // prints times): an SMS that arrived between that and this first read is announced.
+    const on = switchedOnAt();
+    mem.setWatermark(highest);
+    mem.setBaseline(on === null ? now : Math.floor(on / 1000) * 1000 - 1);
+  };
+  const store = (e: SmsEntry, now: number, tz: string) => {
+    const at = receivedMs(e, tz);
+    opts.inbox.add({ smsId: e.id, from: e.address, contact: e.sender, body: e.body, receivedAt: at, simSlot: null }, now);
+    opts.outbox.enqueue(makeEvent('sms.received', eventData(e, at), now), now);
+    opts.inbox.markSeen(keyOf(e), now);
+  };
+  return (entries: SmsEntry[], now: number, tz: string): Committed =>
+    opts.inbox.exclusive(() => {
+      let mark = mem.watermark();
+      const first = mark === null;
+      if (mark === null) {
+        mark = entries.reduce((m, e) => Math.max(m, e.id), 0);
+        firstPoll(mark, now);
+      }
+      let baselineAt = mem.baseline();
+      if (baselineAt === null) {
+        // A home from 0.1 (watermark only): the baseline is now; nothing old is replayed.
+        baselineAt = now;
+        mem.setBaseline(now);
+      }
+      // In the order they arrived (the phone's time, then _id): GET /api/inbox lists newest first.
+      const fresh = entries
+        .filter((e) => mem.isNew(e, mark, baselineAt, tz))
+        .sort((a, b) => (receivedMs(a, tz) ?? 0) - (receivedMs(b, tz) ?? 0) || a.id - b.id);
+      for (const e of fresh) store(e, now, tz);
+      const next = Math.max(mark, ...fresh.map((e) => e.id));
+      if (next !== mark) mem.setWatermark(next);
+      if (fresh.length > 0) opts.inbox.pruneSeen();
+      return { watermark: next, made: fresh.length, baseline: first };
+    });
+}
+
+/** The watcher's health and the log lines of a poll's outcome. */
+function pollReport(logger: Logger | undefined, watermark: number | null) {
+  const state: InboxHealth = {
+    lastPollAt: null,
+    lastOk: null,
+    lastError: null,
+    lastErrorAt: null,
+    consecutiveFailures: 0,
+    watermark,
+    received: 0,
+  };
+  const failed = (f: PollFailure, now: number) => {
     const repeated = state.consecutiveFailures > 0 && state.lastError === `${f.kind}: ${f.detail}`;
     state.lastOk = false;
     state.lastError = `${f.kind}: ${f.detail}`;
@@ -208,17 +209,16 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
     // log a line every poll, all day.
     if (!repeated) logger?.warn({ failure: f.kind, detail: f.detail, consecutiveFailures: state.consecutiveFailures }, 'inbox poll failed');
   };
-
-  const poll = async (): Promise<void> => {
-    try {
-      const tz = opts.timeZone();
-      const fetched = await fetchNew(readWatermark(), tz);
-      if ('kind' in fetched) {
-        fail(fetched, opts.clock.now());
-        return;
-      }
-      const now = opts.clock.now();
-      const result = commit(fetched.entries, now, tz);
+  return {
+    state,
+    failed,
+    /** A throwing list function or an unwritable database: recorded, tried again next poll. */
+    threw(err: unknown, now: number) {
+      const e = err as { code?: unknown; message?: unknown };
+      const kind = typeof e?.code === 'string' && e.code.startsWith('SQLITE_') ? 'storage' : 'error';
+      failed({ kind, detail: String(e?.code ?? e?.message ?? err).slice(0, 300) }, now);
+    },
+    ok(fetched: Fetched, result: Committed) {
       if (state.consecutiveFailures > 0) logger?.info({ after: state.consecutiveFailures }, 'inbox poll works again');
       state.lastOk = true;
       state.consecutiveFailures = 0;
@@ -228,20 +228,32 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
         logger?.warn({ pages: MAX_PAGES, watermark: result.watermark }, 'inbox: more new messages than one poll reads; older ones were skipped');
       }
       if (result.baseline) logger?.info({ watermark: result.watermark }, 'inbox watermark set; earlier messages are not replayed');
-      if (result.made > 0) {
-        logger?.info({ events: result.made, watermark: result.watermark }, 'inbox: new messages');
-        opts.notify();
-      }
+      if (result.made > 0) logger?.info({ events: result.made, watermark: result.watermark }, 'inbox: new messages');
+    },
+  };
+}
+
+export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
+  const mem = memory(opts);
+  const report = pollReport(opts.logger, mem.watermark());
+  let switchedOnAt: number | null = null;
+  const fetchNew = pageReader(opts, mem);
+  const commit = committer(opts, mem, () => switchedOnAt);
+
+  const poll = async (): Promise<void> => {
+    try {
+      const tz = opts.timeZone();
+      const fetched = await fetchNew(mem.watermark(), tz);
+      if ('kind' in fetched) return report.failed(fetched, opts.clock.now());
+      report.ok(fetched, commit(fetched.entries, opts.clock.now(), tz));
     } catch (err) {
-      // A throwing list function or an unwritable database: recorded, tried again next poll.
-      const e = err as { code?: unknown; message?: unknown };
-      const kind = typeof e?.code === 'string' && e.code.startsWith('SQLITE_') ? 'storage' : 'error';
-      fail({ kind, detail: String(e?.code ?? e?.message ?? err).slice(0, 300) }, opts.clock.now());
+      report.threw(err, opts.clock.now());
     } finally {
-      state.lastPollAt = opts.clock.now();
+      report.state.lastPollAt = opts.clock.now();
     }
   };
 
+  // The poll loop: one poll at a time, the next pollMs after the last one ended.
   let inFlight: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let running = false;
@@ -268,7 +280,7 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
     start() {
       if (running) return;
       running = true;
-      switchedOnAt = readWatermark() === null ? opts.clock.now() : null;
+      switchedOnAt = mem.watermark() === null ? opts.clock.now() : null;
       void loop(++generation);
     },
     async stop() {
@@ -277,11 +289,11 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
       timer = undefined;
       await inFlight;
     },
-    health: () => ({ ...state }),
+    health: () => ({ ...report.state }),
     running: () => running,
     forget() {
-      forgetStmt.run({ a: WATERMARK_KEY, b: BASELINE_KEY });
-      state.watermark = null;
+      mem.forget();
+      report.state.watermark = null;
     },
   };
 }

@@ -6,8 +6,8 @@ import { z } from 'zod';
 import { ApiError } from '../core/api-error.js';
 import { newId } from '../core/ids.js';
 import { webhookUrlProblem } from '../core/webhook-url.js';
-import type { Db } from '../store/database.js';
-import type { OutboxStore } from './outbox.js';
+import type { OutboxStore } from '../store/outbox.js';
+import type { TargetRow, WebhookTargetsTable } from '../store/webhook-targets.js';
 
 export const MAX_API_TARGETS = 20;
 
@@ -29,15 +29,7 @@ const sameUrl = (a: string, b: string) => {
   }
 };
 
-interface Row {
-  id: string;
-  url: string;
-  source: 'env' | 'api';
-  disabledAt: number | null;
-  createdAt: number | null;
-}
-
-const toTarget = (r: Row): WebhookTarget => ({
+const toTarget = (r: TargetRow): WebhookTarget => ({
   id: r.id,
   url: r.url,
   source: r.source,
@@ -45,38 +37,27 @@ const toTarget = (r: Row): WebhookTarget => ({
   createdAt: new Date(r.createdAt ?? 0).toISOString(),
 });
 
-export function createTargetStore(db: Db, outbox: Pick<OutboxStore, 'removeTarget'>) {
-  const listStmt = db.prepare(
-    `SELECT id, url, source, disabled_at AS disabledAt, created_at AS createdAt FROM webhook_targets
-     WHERE id IS NOT NULL ORDER BY created_at, id`,
-  );
-  const countApi = db.prepare(`SELECT COUNT(*) AS n FROM webhook_targets WHERE source = 'api'`);
-  const insert = db.prepare(
-    `INSERT INTO webhook_targets (url, id, source, created_at, api_registered) VALUES (@url, @id, 'api', @at, 1)`,
-  );
-  const markRegistered = db.prepare(`UPDATE webhook_targets SET api_registered = 1 WHERE id = @id`);
-  const byId = db.prepare(`SELECT id, url, source FROM webhook_targets WHERE id = @id`);
-
-  const list = () => (listStmt.all() as Row[]).map(toTarget);
+export function createTargetStore(table: WebhookTargetsTable, outbox: Pick<OutboxStore, 'removeTarget'>) {
+  const list = () => table.list().map(toTarget);
 
   return {
     list,
     /** Targets registered over the API (they keep the inbox watcher running). */
-    registeredCount: () => (countApi.get() as { n: number }).n,
+    registeredCount: table.registeredCount,
     /**
      * Registers a URL (400 when it cannot be one, 409 beyond 20). A URL already registered
      * (either source) is not added twice: its target is returned with created=false.
      */
-    add: db
-      .transaction((url: string, at: number): { target: WebhookTarget; created: boolean } => {
+    add: (url: string, at: number): { target: WebhookTarget; created: boolean } =>
+      table.exclusive(() => {
         const problem = webhookUrlProblem(url);
         if (problem) throw new ApiError(400, 'invalid_request', `Invalid request: body.${problem}`);
         const existing = list().find((t) => sameUrl(t.url, url));
         if (existing) {
-          markRegistered.run({ id: existing.id }); // stays when it leaves SMS_GATEWAY_WEBHOOK_URLS
+          table.markRegistered(existing.id); // stays when it leaves SMS_GATEWAY_WEBHOOK_URLS
           return { target: existing, created: false };
         }
-        if ((countApi.get() as { n: number }).n >= MAX_API_TARGETS) {
+        if (table.registeredCount() >= MAX_API_TARGETS) {
           throw new ApiError(
             409,
             'too_many_webhooks',
@@ -84,14 +65,13 @@ export function createTargetStore(db: Db, outbox: Pick<OutboxStore, 'removeTarge
           );
         }
         const id = newId('wh', at);
-        insert.run({ url, id, at });
+        table.insertApi(url, id, at);
         return { target: toTarget({ id, url, source: 'api', disabledAt: null, createdAt: at }), created: true };
-      })
-      .immediate as (url: string, at: number) => { target: WebhookTarget; created: boolean },
+      }),
     /** Removes an API target with its pending events (404 unknown, 409 an env target). */
-    remove: db
-      .transaction((id: string): WebhookTarget['url'] => {
-        const row = byId.get({ id }) as Pick<Row, 'id' | 'url' | 'source'> | undefined;
+    remove: (id: string): WebhookTarget['url'] =>
+      table.exclusive(() => {
+        const row = table.byId(id);
         if (!row) throw new ApiError(404, 'not_found', `No webhook target ${id}.`);
         if (row.source === 'env') {
           throw new ApiError(
@@ -102,8 +82,7 @@ export function createTargetStore(db: Db, outbox: Pick<OutboxStore, 'removeTarge
         }
         outbox.removeTarget(row.url);
         return row.url;
-      })
-      .immediate as (id: string) => string,
+      }),
   };
 }
 

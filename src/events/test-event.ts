@@ -8,7 +8,7 @@ import type { Clock } from '../core/clock.js';
 import { redactUrl } from '../core/redact.js';
 import { postSigned } from './delivery.js';
 import { makeEvent } from './events.js';
-import type { OutboxStore } from './outbox.js';
+import type { OutboxStore } from '../store/outbox.js';
 import type { TargetStore } from './targets.js';
 
 export const WebhookTestResultSchema = z.object({

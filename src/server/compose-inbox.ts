@@ -7,7 +7,9 @@ import type { Clock } from '../core/clock.js';
 import type { RuntimeInfo } from '../core/runtime.js';
 import type { Db } from '../store/database.js';
 import { createInboxStore } from '../store/inbox.js';
-import type { OutboxStore } from '../events/outbox.js';
+import { createMetaStore } from '../store/meta.js';
+import type { OutboxStore } from '../store/outbox.js';
+import type { WebhookTargetsTable } from '../store/webhook-targets.js';
 import { createInboxWatcher, type InboxWatcherOptions } from '../events/inbox-watcher.js';
 import { createTargetStore } from '../events/targets.js';
 import { createWebhookTester } from '../events/test-event.js';
@@ -17,8 +19,7 @@ export interface InboxPartDeps {
   clock: Clock;
   runtime: RuntimeInfo;
   outbox: OutboxStore;
-  /** A new event waits in the outbox. */
-  notify: () => void;
+  webhookTargets: WebhookTargetsTable;
   timeZone: () => string;
   webhookSecret?: (() => string) | undefined;
   /** The User-Agent of every webhook request (the same as delivery's). */
@@ -34,7 +35,7 @@ export interface InboxPartDeps {
 export function composeInbox(deps: InboxPartDeps) {
   const { db, clock, outbox, logger } = deps;
   const inboxStore = createInboxStore(db);
-  const targets = createTargetStore(db, outbox);
+  const targets = createTargetStore(deps.webhookTargets, outbox);
   const tester = createWebhookTester({
     targets,
     outbox,
@@ -46,11 +47,10 @@ export function composeInbox(deps: InboxPartDeps) {
     ...(deps.webhookTimeoutMs ? { timeoutMs: deps.webhookTimeoutMs } : {}),
   });
   const inbox = createInboxWatcher({
-    db,
     clock,
+    meta: createMetaStore(db),
     outbox,
     inbox: inboxStore,
-    notify: deps.notify,
     pollMs: deps.inboxPollMs ?? 15_000,
     timeZone: deps.timeZone,
     env: deps.deviceEnv,

@@ -26,9 +26,11 @@ import { killLeftover, type LeftoverResult } from '../device/process-groups.js';
 import type { ProcessGroup } from '../core/process-group.js';
 import { recoverHandoffs } from './recover-handoffs.js';
 import type { Db } from '../store/database.js';
-import { createMessageStore, toMessageRecord } from '../store/messages.js';
+import { createMessageStore } from '../store/messages.js';
 import { createStatsStore } from '../store/stats.js';
 import { createQueueStore } from '../store/queue.js';
+import { createOutboxStore } from '../store/outbox.js';
+import { createWebhookTargetsTable } from '../store/webhook-targets.js';
 import type { QuietHours } from '../core/quiet-hours.js';
 import { BUDGET_WINDOW_MS, createPacing } from '../sms/pacing.js';
 import { createLane } from '../sms/lane.js';
@@ -37,9 +39,7 @@ import { createSendService } from '../sms/send.js';
 import { createEnqueue } from '../sms/enqueue.js';
 import { createConfirmer } from '../sms/confirmation.js';
 import type { Sender } from '../sms/senders.js';
-import { createOutboxStore } from '../events/outbox.js';
 import { createWebhookDelivery } from '../events/delivery.js';
-import { makeEvent } from '../events/events.js';
 import { createHostInfo, type HostInfoDeps } from '../status/host-info.js';
 import { createDiagnostics } from '../status/diagnostics.js';
 import type { MqttSettings } from '../core/mqtt-settings.js';
@@ -104,7 +104,13 @@ export interface MqttOptions {
 function composeServices(deps: ComposeDeps, onEvent: (event: WebhookEvent) => void) {
   const { db, clock, logger } = deps;
   const stats = createStatsStore(db);
-  const outbox = createOutboxStore(db, { onEvent });
+  const webhookTargets = createWebhookTargetsTable(db);
+  const outbox = createOutboxStore(db, webhookTargets, {
+    onCommitted(event, queued) {
+      if (queued) delivery.notify();
+      onEvent(event);
+    },
+  });
   const userAgent = `sms-gateway/${deps.runtime.version}`;
   const delivery = createWebhookDelivery({
     store: outbox,
@@ -115,13 +121,7 @@ function composeServices(deps: ComposeDeps, onEvent: (event: WebhookEvent) => vo
     ...(deps.random ? { random: deps.random } : {}),
     ...(deps.webhookTimeoutMs ? { timeoutMs: deps.webhookTimeoutMs } : {}),
   });
-  const messages = createMessageStore(db, stats, {
-    // Inside the status change's transaction: the event is stored with it or not at all.
-    onSettled(row, at) {
-      const event = makeEvent(row.status === 'sent' ? 'sms.sent' : 'sms.failed', { ...toMessageRecord(row) }, at);
-      if (outbox.enqueue(event, at)) delivery.notify();
-    },
-  });
+  const messages = createMessageStore(db, stats, { outbox });
   const queue = createQueueStore(db, messages);
   const pacing = createPacing(clock, deps.queueRate ?? 30);
   const timeZone = () => deps.calendar().timeZone;
@@ -140,7 +140,7 @@ function composeServices(deps: ComposeDeps, onEvent: (event: WebhookEvent) => vo
     settle: settler.settle,
     logger,
   });
-  const received = composeInbox({ ...deps, outbox, userAgent, notify: () => delivery.notify(), timeZone });
+  const received = composeInbox({ ...deps, outbox, webhookTargets, userAgent, timeZone });
   const sims = { defaultSim: deps.defaultSim, simCount: deps.simCount };
   const common = { clock, runtime: deps.runtime, calendar: deps.calendar, logger, ...sims };
   const sendService = createSendService({ ...common, store: messages, lane, pacing, settler });
@@ -173,7 +173,7 @@ export type Services = ReturnType<typeof composeServices>;
 export async function composeGateway(deps: ComposeDeps) {
   const { clock, runtime, probes } = deps;
   let mqtt: MqttGateway | undefined;
-  // The bridge hears of events through the outbox's listener; events know nothing of MQTT.
+  // The bridge hears of committed events through the outbox's listener; events know nothing of MQTT.
   const services = composeServices(deps, (event) => mqtt?.onEvent(event));
   const status = {
     hostInfo: createHostInfo({

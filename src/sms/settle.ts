@@ -1,5 +1,7 @@
 // After a hand-off (either path): the record becomes sent or failed (or, in real mode,
-// waits for the sent-box confirmation), the synchronous answer is stored for
+// waits for the sent-box confirmation). Settling announces: store.settle commits the status,
+// its roll-up and the sms.sent / sms.failed event in one transaction, and once it committed
+// webhook delivery and MQTT hear of the event. The synchronous answer is stored for
 // Idempotency-Key replays, and the send health that diagnostics shows is updated. A write
 // that fails here never changes what happened: the outcome is kept in memory, replays
 // answer from it, and it is written as soon as the disk allows (tried every 30 s).
@@ -106,6 +108,7 @@ export function createSettler(deps: SettlerDeps) {
     try {
       if (confirmLater) store.markHandedOff(row.id, at);
       else {
+        // Commits the status with its event; delivery and MQTT are told after the commit.
         store.settle(row.id, {
           status: result.ok ? 'sent' : 'failed',
           reason: result.ok ? null : result.reason,

@@ -6,7 +6,7 @@ import { statSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Clock } from '../core/clock.js';
-import { databaseFileGone, type Db } from '../store/database.js';
+import { databaseFileGone, quickCheck, type Db } from '../store/database.js';
 import { redactUrl } from '../core/redact.js';
 import type { Probes, Snapshot } from '../device/probes.js';
 import type { RuntimeInfo } from '../core/runtime.js';
@@ -18,7 +18,7 @@ import type { Checks } from './checks-schema.js';
 import { queueCheck } from './queue-check.js';
 import { mqttCheck, type MqttHealth } from './mqtt-check.js';
 import { webhooksCheck } from './webhooks-check.js';
-import type { TargetStatus } from '../events/outbox.js';
+import type { TargetStatus } from '../store/webhook-targets.js';
 import type { InboxHealth } from '../events/inbox-watcher.js';
 import type { SecretFile } from '../core/keys.js';
 import { REASON_HINTS } from '../sms/reasons.js';
@@ -135,7 +135,7 @@ export function createDiagnostics(deps: DiagnosticsDeps) {
     if (!integrity || now - integrity.at > INTEGRITY_TTL_MS) {
       let result: string;
       try {
-        result = String(deps.db.pragma('quick_check', { simple: true }));
+        result = quickCheck(deps.db);
       } catch (err) {
         result = `error: ${(err as Error).message}`;
       }

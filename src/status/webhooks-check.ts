@@ -2,7 +2,7 @@
 // with its deliveries, and the inbox watcher's last poll. A target switched off by a 410,
 // deliveries that keep failing, or an inbox that cannot be read: degraded, with the fix.
 import { redactUrl } from '../core/redact.js';
-import type { TargetStatus } from '../events/outbox.js';
+import type { TargetStatus } from '../store/webhook-targets.js';
 import type { InboxHealth } from '../events/inbox-watcher.js';
 import { check, type CheckOf } from './check.js';
 import { isoOrNull as iso } from '../core/iso-time.js';

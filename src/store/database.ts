@@ -59,6 +59,21 @@ export function schemaVersion(db: Db): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
+/** SQLite's own check of the file ("ok" or the first problems found). */
+export function quickCheck(db: Db): string {
+  return String(db.pragma('quick_check', { simple: true }));
+}
+
+/** Opens an in-memory database and returns SQLite's version, e.g. "3.49.1" (doctor: the module loads). */
+export function probeSqlite(): string {
+  const db = new Database(':memory:');
+  try {
+    return (db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
+  } finally {
+    db.close();
+  }
+}
+
 export function migrate(db: Db): void {
   const current = schemaVersion(db);
   if (current > MIGRATIONS.length) {

@@ -1,12 +1,16 @@
 // Received SMS (table inbox_messages, newest 1000): written by the inbox watcher in the
 // transaction that announces them, read by GET /api/inbox newest first, optionally only
 // those from one sender (compared by fromKey: the number as the phone stored it, without
-// spaces, dashes, dots, parentheses or a leading +, letters in lower case).
+// spaces, dashes, dots, parentheses or a leading +, letters in lower case). Also the keys
+// of the SMS already announced (table inbox_seen, the newest SEEN_KEPT).
 import { z } from 'zod';
 import { newId } from '../core/ids.js';
 import type { Db } from './database.js';
+import { transactions } from './transaction.js';
 
 export const INBOX_KEPT = 1000;
+/** Announced keys kept (newest first); far more than one poll of the watcher can read. */
+export const SEEN_KEPT = 5000;
 
 export const InboxRecordSchema = z.object({
   id: z.string().describe('in_...: the gateway\'s id of this received SMS'),
@@ -62,8 +66,24 @@ export function createInboxStore(db: Db) {
   );
   const countAll = db.prepare(`SELECT COUNT(*) AS n FROM inbox_messages`);
   const countFrom = db.prepare(`SELECT COUNT(*) AS n FROM inbox_messages WHERE from_key = @key`);
+  const seenStmt = db.prepare(`SELECT 1 FROM inbox_seen WHERE key = @key`);
+  const markSeenStmt = db.prepare(`INSERT OR IGNORE INTO inbox_seen (key, seen_at) VALUES (@key, @at)`);
+  const pruneSeenStmt = db.prepare(
+    `DELETE FROM inbox_seen WHERE key IN (SELECT key FROM inbox_seen ORDER BY seen_at DESC, rowid DESC LIMIT -1 OFFSET ${SEEN_KEPT})`,
+  );
 
   return {
+    /** Read, then write as one (BEGIN IMMEDIATE): the watcher's poll commits through this. */
+    exclusive: transactions(db).immediate,
+    /** Whether an SMS with this key was announced. */
+    seen: (key: string) => seenStmt.get({ key }) !== undefined,
+    markSeen(key: string, at: number): void {
+      markSeenStmt.run({ key, at });
+    },
+    /** Keeps the newest SEEN_KEPT keys. */
+    pruneSeen(): void {
+      pruneSeenStmt.run();
+    },
     /** Stores one received SMS (call inside the watcher's transaction); the oldest beyond 1000 go. */
     add(m: NewInboxMessage, at: number): InboxRecord {
       const id = newId('in', at);

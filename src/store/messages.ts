@@ -1,12 +1,18 @@
 // The send history: one row per accepted message; the newest 1000 settled ones are kept
 // (a trigger prunes; a queued message is never pruned). Every status change and its
-// roll-up are one transaction. Internal columns (hand-off times, idempotency data) never
-// leave the store except through MessageRow.
+// roll-up are one transaction. Settling (queued -> sent | failed, whichever path: the
+// hand-off, the sent-box confirmation, expiry, an interrupted hand-off) also makes the
+// message's sms.sent / sms.failed event in that transaction (the outbox); it is announced
+// (webhook delivery, MQTT) once the transaction committed. Internal columns (hand-off
+// times, idempotency data) never leave the store except through MessageRow.
 import { databaseFileGone, fileGoneError, type Db } from './database.js';
+import { makeEvent, type WebhookEvent } from './event-record.js';
+import type { OutboxStore } from './outbox.js';
+import { transaction } from './transaction.js';
 import type { ProcessGroup } from '../core/process-group.js';
 import type { StatsStore } from './stats.js';
 import type { MessageStatus, Reason } from './message-record.js';
-import { COLUMNS, type MessageRow, type NewMessage } from './message-rows.js';
+import { COLUMNS, toMessageRecord, type MessageRow, type NewMessage } from './message-rows.js';
 
 export { toMessageRecord, type MessageRow, type NewMessage } from './message-rows.js';
 
@@ -21,11 +27,16 @@ export interface Settlement {
 }
 
 export interface MessageStoreOptions {
-  /** Runs inside the transaction of every status change (the webhook outbox). */
-  onSettled?: (row: MessageRow, at: number) => void;
+  /** Where a settled message's event is stored (in the settling transaction) and announced from. */
+  outbox?: Pick<OutboxStore, 'enqueue'>;
 }
 
-export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStoreOptions = {}) {
+/** The event a settled message makes: sms.sent, or sms.failed (expired and interrupted included). */
+export function settledEvent(row: MessageRow, at: number): WebhookEvent {
+  return makeEvent(row.status === 'sent' ? 'sms.sent' : 'sms.failed', { ...toMessageRecord(row) }, at);
+}
+
+function statements(db: Db) {
   const insertStmt = db.prepare(`
     INSERT INTO messages (id, to_number, send_to, body, segments, encoding, sim_slot, status,
       source_ip, created_at, updated_at, stats_day, idempotency_key, request_hash,
@@ -79,7 +90,64 @@ export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStore
     WHERE handoff_started_at > @since ORDER BY handoff_started_at
   `);
 
-  const settleTx = db.transaction((id: string, s: Settlement) => {
+  return {
+    insertStmt,
+    getStmt,
+    byKeyStmt,
+    handoffStmt,
+    cancelStmt,
+    settleStmt,
+    handedOffStmt,
+    pendingConfirmStmt,
+    claimedStmt,
+    responseStmt,
+    interruptedStmt,
+    processStmt,
+    listStmt,
+    countStmt,
+    handoffsStmt,
+  };
+}
+
+type Statements = ReturnType<typeof statements>;
+
+/** What the store answers without changing anything. */
+function readers(q: Statements) {
+  return {
+    get: (id: string) => q.getStmt.get({ id }) as MessageRow | undefined,
+    byIdempotencyKey: (key: string) => q.byKeyStmt.get({ key }) as MessageRow | undefined,
+    list(p: { limit: number; offset: number; status?: MessageStatus | undefined }) {
+      const status = p.status ?? null;
+      return {
+        rows: q.listStmt.all({ status, limit: p.limit, offset: p.offset }) as MessageRow[],
+        total: (q.countStmt.get({ status }) as { n: number }).n,
+      };
+    },
+    /** Handed off, not yet confirmed (resumed after a restart). */
+    awaitingConfirmation: () => q.pendingConfirmStmt.all() as MessageRow[],
+    /** SMS store ids already matched to a message. */
+    claimedSmsStoreIds: () => new Set((q.claimedStmt.all() as { id: number }[]).map((r) => r.id)),
+    /**
+     * At start, before the lane runs: queued messages whose hand-off began (or, for a 0.1
+     * synchronous row, may have begun) and never completed, with the hand-off's process group
+     * when it was recorded.
+     */
+    unfinishedHandoffs(): { row: MessageRow; group: ProcessGroup | null }[] {
+      return (q.interruptedStmt.all() as (MessageRow & { pgid: number | null; boot: string | null; startTicks: number | null })[]).map(
+        ({ pgid, boot, startTicks, ...row }) => ({ row, group: pgid === null ? null : { pgid, boot, startTicks } }),
+      );
+    },
+    /** Hand-offs started since a wall-clock time, oldest first (to rebuild the pacing). */
+    handoffsSince: (since: number) => q.handoffsStmt.all({ since }) as { at: number; segments: number; via: 'sync' | 'queue' }[],
+    count: () => (q.countStmt.get({ status: null }) as { n: number }).n,
+  };
+}
+
+/** Settling: the status change, its roll-up and its event, one transaction each call. */
+function settling(db: Db, q: Statements, stats: StatsStore, outbox: MessageStoreOptions['outbox']) {
+  const { getStmt, settleStmt } = q;
+  /** queued -> sent | failed, its roll-up and its event: one transaction. */
+  const settleTx = transaction(db, (id: string, s: Settlement) => {
     const row = getStmt.get({ id }) as MessageRow | undefined;
     if (!row || row.status !== 'queued') return false;
     settleStmt.run({
@@ -96,11 +164,38 @@ export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStore
       failed: s.status === 'failed' ? 1 : 0,
       billedSegments: s.billedSegments,
     });
-    opts.onSettled?.(getStmt.get({ id }) as MessageRow, s.at);
+    outbox?.enqueue(settledEvent(getStmt.get({ id }) as MessageRow, s.at), s.at);
     return true;
   });
 
-  const insertTx = db.transaction((ms: NewMessage[], handoffStartedAt: number | null) => {
+  return {
+    /**
+     * queued -> sent | failed, with the roll-up and its sms.sent / sms.failed event, in one
+     * transaction; the event is announced once it committed. False if it was not queued.
+     */
+    settle(id: string, s: Settlement): boolean {
+      return settleTx(id, s);
+    },
+    /** These queued, not handed-off messages become failed/interrupted (never resent), in one transaction. */
+    settleInterrupted: transaction(db, (ids: string[], at: number): MessageRow[] => {
+      const settled: MessageRow[] = [];
+      for (const id of ids) {
+        const row = getStmt.get({ id }) as MessageRow | undefined;
+        if (!row || row.handedOffAt !== null) continue; // handed off: the confirmation settles it
+        if (settleTx(id, { status: 'failed', reason: 'interrupted', billedSegments: 0, at, handedOff: false })) {
+          settled.push(getStmt.get({ id }) as MessageRow);
+        }
+      }
+      return settled;
+    }),
+  };
+}
+
+export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStoreOptions = {}) {
+  const q = statements(db);
+  const { insertStmt, getStmt, handoffStmt, cancelStmt, handedOffStmt, responseStmt, processStmt } = q;
+
+  const insertTx = transaction(db, (ms: NewMessage[], handoffStartedAt: number | null) => {
     if (databaseFileGone(db)) throw fileGoneError();
     for (const m of ms) {
       insertStmt.run({ via: 'sync', sendAt: null, expiresAt: null, ...m, handoffStartedAt });
@@ -108,7 +203,7 @@ export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStore
     }
   });
 
-  const cancelTx = db.transaction((id: string, at: number): MessageRow | undefined => {
+  const cancelTx = transaction(db, (id: string, at: number): MessageRow | undefined => {
     if (cancelStmt.run({ id, at }).changes !== 1) return undefined;
     const row = getStmt.get({ id }) as MessageRow;
     stats.bump(row.statsDay, { cancelled: 1 });
@@ -116,6 +211,8 @@ export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStore
   });
 
   return {
+    ...readers(q),
+    ...settling(db, q, stats, opts.outbox),
     /** Commits the message as queued, with its roll-up, before any hand-off. */
     insertQueued(m: NewMessage): void {
       insertTx([m], null);
@@ -124,18 +221,16 @@ export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStore
      * Several messages (one request's recipients) in one transaction, all or none; `answer`
      * builds the response from the stored rows, saved with the first for Idempotency-Key replays.
      */
-    insertBatch(ms: NewMessage[], answer?: (rows: MessageRow[]) => { status: number; body: unknown }): MessageRow[] {
-      return db.transaction(() => {
-        insertTx(ms, null);
-        const rows = ms.map((m) => getStmt.get({ id: m.id }) as MessageRow);
-        const first = rows[0];
-        if (answer && first) {
-          const a = answer(rows);
-          responseStmt.run({ id: first.id, status: a.status, body: JSON.stringify(a.body) });
-        }
-        return rows;
-      })();
-    },
+    insertBatch: transaction(db, (ms: NewMessage[], answer?: (rows: MessageRow[]) => { status: number; body: unknown }): MessageRow[] => {
+      insertTx(ms, null);
+      const rows = ms.map((m) => getStmt.get({ id: m.id }) as MessageRow);
+      const first = rows[0];
+      if (answer && first) {
+        const a = answer(rows);
+        responseStmt.run({ id: first.id, status: a.status, body: JSON.stringify(a.body) });
+      }
+      return rows;
+    }),
     /** A synchronous message at its turn: recorded and its hand-off marked started, in one commit. */
     insertStarted(m: NewMessage, at: number): MessageRow {
       insertTx([m], at);
@@ -152,61 +247,17 @@ export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStore
     cancel(id: string, at: number): MessageRow | undefined {
       return cancelTx(id, at);
     },
-    /** queued -> sent | failed, with the roll-up. False if it was not queued. */
-    settle(id: string, s: Settlement): boolean {
-      return settleTx(id, s);
-    },
     /** The hand-off succeeded; the status waits for the sent-box confirmation. */
     markHandedOff(id: string, at: number) {
       handedOffStmt.run({ id, at });
     },
-    /** Handed off, not yet confirmed (resumed after a restart). */
-    awaitingConfirmation: () => pendingConfirmStmt.all() as MessageRow[],
-    /** SMS store ids already matched to a message. */
-    claimedSmsStoreIds: () => new Set((claimedStmt.all() as { id: number }[]).map((r) => r.id)),
     saveResponse(id: string, status: number, body: unknown) {
       responseStmt.run({ id, status, body: JSON.stringify(body) });
-    },
-    get: (id: string) => getStmt.get({ id }) as MessageRow | undefined,
-    byIdempotencyKey: (key: string) => byKeyStmt.get({ key }) as MessageRow | undefined,
-    list(q: { limit: number; offset: number; status?: MessageStatus | undefined }) {
-      const status = q.status ?? null;
-      return {
-        rows: listStmt.all({ status, limit: q.limit, offset: q.offset }) as MessageRow[],
-        total: (countStmt.get({ status }) as { n: number }).n,
-      };
     },
     /** The process group running a message's hand-off (kept until the message settles). */
     recordHandoffProcess(id: string, group: ProcessGroup): void {
       processStmt.run({ id, pgid: group.pgid, boot: group.boot, startTicks: group.startTicks });
     },
-    /**
-     * At start, before the lane runs: queued messages whose hand-off began (or, for a 0.1
-     * synchronous row, may have begun) and never completed, with the hand-off's process group
-     * when it was recorded.
-     */
-    unfinishedHandoffs(): { row: MessageRow; group: ProcessGroup | null }[] {
-      return (interruptedStmt.all() as (MessageRow & { pgid: number | null; boot: string | null; startTicks: number | null })[]).map(
-        ({ pgid, boot, startTicks, ...row }) => ({ row, group: pgid === null ? null : { pgid, boot, startTicks } }),
-      );
-    },
-    /** These queued, not handed-off messages become failed/interrupted (never resent), in one transaction. */
-    settleInterrupted(ids: string[], at: number): MessageRow[] {
-      return db.transaction(() => {
-        const settled: MessageRow[] = [];
-        for (const id of ids) {
-          const row = getStmt.get({ id }) as MessageRow | undefined;
-          if (!row || row.handedOffAt !== null) continue; // handed off: the confirmation settles it
-          if (settleTx(id, { status: 'failed', reason: 'interrupted', billedSegments: 0, at, handedOff: false })) {
-            settled.push(getStmt.get({ id }) as MessageRow);
-          }
-        }
-        return settled;
-      })();
-    },
-    /** Hand-offs started since a wall-clock time, oldest first (to rebuild the pacing). */
-    handoffsSince: (since: number) => handoffsStmt.all({ since }) as { at: number; segments: number; via: 'sync' | 'queue' }[],
-    count: () => (countStmt.get({ status: null }) as { n: number }).n,
   };
 }
 

@@ -212,4 +212,9 @@ export const MIGRATIONS: string[] = [
   -- once it committed: a rolled-back event is never announced (events/outbox.ts).
   CREATE TABLE event_announcements (id TEXT PRIMARY KEY);
   `,
+  `
+  -- 8 (0.3): events are announced by the store's after-commit hook (store/transaction.ts),
+  -- in memory: the table of migration 7 is no longer used.
+  DROP TABLE event_announcements;
+  `,
 ];

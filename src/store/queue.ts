@@ -5,6 +5,7 @@
 import type { Db } from './database.js';
 import { COLUMNS, type MessageRow } from './message-rows.js';
 import type { MessageStore } from './messages.js';
+import { transaction } from './transaction.js';
 
 /** At most this many messages may wait (decisions: 503 queue_full beyond it). */
 export const QUEUE_LIMIT = 10_000;
@@ -28,12 +29,10 @@ export function createQueueStore(db: Db, messages: Pick<MessageStore, 'settle'>)
     /** The earliest expiresAt among waiting messages, or null. */
     nextExpiry: () => (nextExpiryStmt.get() as { at: number | null }).at,
     /** Waiting messages past their expiresAt become failed/expired (an sms.failed event each). */
-    expireDue(now: number): string[] {
+    expireDue: transaction(db, (now: number): string[] => {
       const ids = (expiredStmt.all({ now }) as { id: string }[]).map((r) => r.id);
-      return db.transaction(() =>
-        ids.filter((id) => messages.settle(id, { status: 'failed', reason: 'expired', billedSegments: 0, at: now, handedOff: false })),
-      )();
-    },
+      return ids.filter((id) => messages.settle(id, { status: 'failed', reason: 'expired', billedSegments: 0, at: now, handedOff: false }));
+    }),
     summary(): { count: number; oldestCreatedAt: number | null } {
       const r = summaryStmt.get() as { count: number; oldest: number | null };
       return { count: r.count, oldestCreatedAt: r.oldest };

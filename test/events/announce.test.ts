@@ -1,26 +1,34 @@
-// Two outbox rules (src/events/outbox.ts): the listener (MQTT) hears of an event only once
-// the transaction that made it committed, never of one rolled back; and a URL registered
-// over the API that was also listed in SMS_GATEWAY_WEBHOOK_URLS stays registered when it
-// leaves the environment.
+// Two outbox rules (src/store/outbox.ts): the listener (webhook delivery, MQTT) hears of an
+// event exactly once, only after the transaction that made it committed, never of one
+// rolled back (a settled message's event included); and a URL registered over the API that
+// was also listed in SMS_GATEWAY_WEBHOOK_URLS stays registered when it leaves the environment.
 import t from 'tap';
 import { join } from 'node:path';
 import { setImmediate as tick } from 'node:timers/promises';
 import { openDatabase } from '../../src/store/database.js';
-import { createOutboxStore } from '../../src/events/outbox.js';
+import { createOutboxStore } from '../../src/store/outbox.js';
+import { createWebhookTargetsTable } from '../../src/store/webhook-targets.js';
+import { createMessageStore } from '../../src/store/messages.js';
+import { createStatsStore } from '../../src/store/stats.js';
+import { transaction } from '../../src/store/transaction.js';
 import { createTargetStore } from '../../src/events/targets.js';
 import { makeEvent, type WebhookEvent } from '../../src/events/events.js';
+import { newMessageId } from '../../src/core/ids.js';
 import { tempDir } from '../helper.js';
 
-t.test('the listener hears of committed events only', async (t) => {
+t.test('the listener hears of committed events only, once, after the commit', async (t) => {
   const db = openDatabase(join(tempDir(t), 'gateway.db'));
   t.teardown(() => db.close());
   const heard: string[] = [];
-  const outbox = createOutboxStore(db, { onEvent: (e: WebhookEvent) => heard.push(e.id) });
+  const outbox = createOutboxStore(db, createWebhookTargetsTable(db), { onCommitted: (e: WebhookEvent) => heard.push(e.id) });
   const kept = makeEvent('sms.sent', { n: 1 }, 1000);
   const lost = makeEvent('sms.sent', { n: 2 }, 2000);
-  db.transaction(() => outbox.enqueue(kept, 1000))();
+  transaction(db, () => {
+    outbox.enqueue(kept, 1000);
+    t.same(heard, [], 'not inside the transaction');
+  })();
   t.throws(() =>
-    db.transaction(() => {
+    transaction(db, () => {
       outbox.enqueue(lost, 2000);
       throw new Error('a later write failed');
     })(),
@@ -29,15 +37,51 @@ t.test('the listener hears of committed events only', async (t) => {
   outbox.enqueue(alone, 3000); // outside any transaction: committed at once
   await tick();
   await tick();
-  t.same(heard, [kept.id, alone.id], 'the rolled-back event is never announced');
-  t.equal((db.prepare('SELECT COUNT(*) AS n FROM event_announcements').get() as { n: number }).n, 0, 'nothing left behind');
+  t.same(heard, [kept.id, alone.id], 'the rolled-back event is never announced, the others once each');
+  t.notOk(
+    db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'event_announcements'`).get(),
+    'nothing kept for the announcement (migration 8 dropped the table)',
+  );
+});
+
+t.test('a settled message announces its event after the commit; a rolled-back settlement does not', async (t) => {
+  const db = openDatabase(join(tempDir(t), 'gateway.db'));
+  t.teardown(() => db.close());
+  const heard: { type: string; id: unknown; queued: boolean }[] = [];
+  const table = createWebhookTargetsTable(db);
+  const outbox = createOutboxStore(db, table, { onCommitted: (e, queued) => heard.push({ type: e.type, id: e.data.id, queued }) });
+  outbox.syncTargets(['http://192.168.1.10:9000/hook'], 500);
+  const messages = createMessageStore(db, createStatsStore(db), { outbox });
+  const queued = (at: number) => {
+    const id = newMessageId(at);
+    messages.insertQueued({
+      id, to: '+15551234567', sendTo: '+15551234567', body: 'hi', segments: 1, encoding: 'gsm7', simSlot: 1,
+      sourceIp: '127.0.0.1', createdAt: at, statsDay: '2026-11-21', idempotencyKey: null, requestHash: null,
+    });
+    return id;
+  };
+  const sent = queued(1000);
+  const undone = queued(1001);
+  t.ok(messages.settle(sent, { status: 'sent', reason: null, billedSegments: 1, at: 2000, handedOff: true }));
+  t.same(heard, [{ type: 'sms.sent', id: sent, queued: true }], 'heard as soon as settle returned');
+  t.throws(() =>
+    transaction(db, () => {
+      messages.settle(undone, { status: 'failed', reason: 'timeout', billedSegments: 0, at: 2001, handedOff: false });
+      throw new Error('the caller failed after settling');
+    })(),
+  );
+  t.equal(messages.get(undone)?.status, 'queued', 'rolled back');
+  t.equal(outbox.heads().length, 1, 'only the committed event waits for delivery');
+  t.equal(messages.settleInterrupted([undone], 3000).length, 1);
+  t.same(heard.slice(1), [{ type: 'sms.failed', id: undone, queued: true }], 'interrupted: sms.failed, once');
 });
 
 t.test('an API registration outlives the URL leaving the environment', async (t) => {
   const db = openDatabase(join(tempDir(t), 'gateway.db'));
   t.teardown(() => db.close());
-  const outbox = createOutboxStore(db);
-  const targets = createTargetStore(db, outbox);
+  const table = createWebhookTargetsTable(db);
+  const outbox = createOutboxStore(db, table);
+  const targets = createTargetStore(table, outbox);
   const url = 'http://192.168.1.10:8123/api/webhook/x';
   const { target } = targets.add(url, 1000);
   outbox.syncTargets([url], 2000); // later also in SMS_GATEWAY_WEBHOOK_URLS

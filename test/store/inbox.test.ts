@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { openDatabase } from '../../src/store/database.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { createInboxStore, fromKey, INBOX_KEPT } from '../../src/store/inbox.js';
-import { createOutboxStore } from '../../src/events/outbox.js';
+import { createOutboxStore } from '../../src/store/outbox.js';
+import { createWebhookTargetsTable } from '../../src/store/webhook-targets.js';
 import { createTargetStore } from '../../src/events/targets.js';
 import { tempDir } from '../helper.js';
 
@@ -46,11 +47,12 @@ t.test('migration 6 keeps the webhook targets of an older home; the sync gives t
   const db = openDatabase(path);
   t.teardown(() => db.close());
   t.equal(db.pragma('user_version', { simple: true }), MIGRATIONS.length);
-  const outbox = createOutboxStore(db);
+  const table = createWebhookTargetsTable(db);
+  const outbox = createOutboxStore(db, table);
   outbox.syncTargets(['http://192.168.1.10/kept'], 1_800_000_000_000);
-  const targets = createTargetStore(db, outbox).list();
+  const targets = createTargetStore(table, outbox).list();
   t.match(targets, [{ id: /^wh_[0-9a-z]{26}$/, url: 'http://192.168.1.10/kept', source: 'env', disabled: false, createdAt: '2027-01-15T08:00:00.000Z' }]);
   t.equal(targets.length, 1, 'a target no longer configured went, as before');
   outbox.syncTargets(['http://192.168.1.10/kept'], 1_900_000_000_000);
-  t.equal(createTargetStore(db, outbox).list()[0]!.id, targets[0]!.id, 'the id stays across starts');
+  t.equal(createTargetStore(table, outbox).list()[0]!.id, targets[0]!.id, 'the id stays across starts');
 });

@@ -37,14 +37,9 @@ export function nodeCheck(): Finding {
 
 export async function sqliteCheck(): Promise<Finding> {
   try {
-    const { default: Database } = await import('better-sqlite3');
-    const db = new Database(':memory:');
-    try {
-      const row = db.prepare('SELECT sqlite_version() AS v').get() as { v: string };
-      return { status: 'ok', name: 'better-sqlite3', finding: `loads and opens a database (SQLite ${row.v})` };
-    } finally {
-      db.close();
-    }
+    // Imported here: a module that does not load must become a finding, not a crash.
+    const { probeSqlite } = await import('../../store/database.js');
+    return { status: 'ok', name: 'better-sqlite3', finding: `loads and opens a database (SQLite ${probeSqlite()})` };
   } catch (err) {
     const root = fileURLToPath(new URL('../../../', import.meta.url));
     return {
