@@ -104,10 +104,11 @@ function memory(opts: Pick<InboxWatcherOptions, 'meta' | 'inbox'>) {
     baseline: () => readNumber(BASELINE_KEY),
     setWatermark: (n: number) => opts.meta.set(WATERMARK_KEY, String(n)),
     setBaseline: (at: number) => opts.meta.set(BASELINE_KEY, String(at)),
-    forget() {
-      opts.meta.delete(WATERMARK_KEY);
-      opts.meta.delete(BASELINE_KEY);
-    },
+    forget: () =>
+      opts.inbox.exclusive(() => {
+        opts.meta.delete(WATERMARK_KEY);
+        opts.meta.delete(BASELINE_KEY);
+      }),
     /** New: never announced, and above the watermark or received after the baseline. */
     isNew(e: SmsEntry, mark: number, baselineAt: number, tz: string) {
       if (opts.inbox.seen(keyOf(e))) return false;

@@ -126,6 +126,88 @@ export function telephonyCheck(snap: Snapshot): CheckOf<'telephony'> {
   return check('ok', value);
 }
 
+export function smsCheck(h: Readonly<SendHealth>, runtime: RuntimeInfo): CheckOf<'sms'> {
+  const smsValue = {
+    enabled: runtime.smsEnabled,
+    mode: runtime.mode,
+    lastHandoffAt: iso(h.lastHandoffAt),
+    lastHandoffOk: h.lastHandoffOk,
+    consecutiveFailures: h.consecutiveFailures,
+    lastFailureReason: h.lastFailureReason,
+    lastFailureAt: iso(h.lastFailureAt),
+  };
+  const failureHint = h.lastFailureReason ? REASON_HINTS[h.lastFailureReason] : undefined;
+  return !runtime.smsEnabled
+    ? check('degraded', smsValue, 'Sending is switched off (SMS_GATEWAY_SMS_ENABLED=false).')
+    : h.consecutiveFailures >= 3
+      ? check('failing', smsValue, failureHint)
+      : h.consecutiveFailures >= 1
+        ? check('degraded', smsValue, failureHint)
+        : check('ok', smsValue);
+}
+
+interface DatabaseFacts {
+  dbPath: string;
+  historySize: number;
+  integrity: { result: string; at: number };
+  storageError: SendHealth['storageError'];
+  fileDeleted: boolean;
+}
+
+export function databaseCheck(f: DatabaseFacts): CheckOf<'database'> {
+  const dbValue = {
+    sizeBytes: fileSize(f.dbPath),
+    walBytes: fileSize(`${f.dbPath}-wal`),
+    historySize: f.historySize,
+    integrity: f.integrity.result,
+    integrityCheckedAt: iso(f.integrity.at),
+    lastWriteError: f.storageError ? { code: f.storageError.code, at: iso(f.storageError.at) } : null,
+  };
+  return f.fileDeleted
+    ? check('failing', { ...dbValue, fileDeleted: true }, 'gateway.db was deleted while the gateway runs: sends are refused (nothing would be kept). Restart the gateway (sv restart sms-gateway, or stop and start it); it makes a new database.')
+    : f.integrity.result !== 'ok'
+      ? check('failing', dbValue, 'The database is damaged: stop the gateway, back up gateway.db, and start again (a new one is made if you remove it).')
+      : f.storageError
+        ? check('failing', dbValue, `The database cannot be written (${f.storageError.code}): free some space on the phone; sends resume by themselves.`)
+        : check('ok', dbValue);
+}
+
+export function androidSmsLimitCheck(usage: PacingUsage): CheckOf<'androidSmsLimit'> {
+  const androidValue = { androidDefaultLimit: ANDROID_SMS_LIMIT, gatewayBudget: BUDGET_SEGMENTS, segmentsUsedLast60s: usage.segmentsUsed };
+  const androidHint = `Android asks for confirmation past ${ANDROID_SMS_LIMIT} segments a minute per app, and an unanswered prompt fails the send. Raise it from a computer: adb shell settings put global sms_outgoing_check_max_count ${BUDGET_SEGMENTS}`;
+  return usage.segmentsUsed > ANDROID_SMS_LIMIT ? check('degraded', androidValue, androidHint) : check('ok', androidValue, androidHint);
+}
+
+export function diskCheck(home: string): CheckOf<'disk'> {
+  let free: number | null = null;
+  try {
+    const fs = statfsSync(home);
+    free = fs.bavail * fs.bsize;
+  } catch {
+    free = null;
+  }
+  const diskValue = { freeBytes: free, freeMb: free === null ? null : mb(free) };
+  return free === null
+    ? check('unknown', diskValue)
+    : free < 10 * 1024 * 1024
+      ? check('failing', diskValue, 'Less than 10 MB free: sends will fail. Free some space on the phone.')
+      : free < 100 * 1024 * 1024
+        ? check('degraded', diskValue, 'Less than 100 MB free: free some space on the phone.')
+        : check('ok', diskValue);
+}
+
+export function processCheck(now: number, runtime: RuntimeInfo, lag: number): CheckOf<'process'> {
+  const mem = process.memoryUsage();
+  const processValue = {
+    uptimeSeconds: Math.round((now - runtime.startedAt) / 1000),
+    rssMb: mb(mem.rss),
+    heapUsedMb: mb(mem.heapUsed),
+    eventLoopLagMs: lag,
+    nodeVersion: process.version,
+  };
+  return lag > 1000 ? check('degraded', processValue, 'The event loop is slow: the phone is overloaded.') : check('ok', processValue);
+}
+
 export function createDiagnostics(deps: DiagnosticsDeps) {
   let integrity: { result: string; at: number } | null = null;
   const dbPath = join(deps.home, 'gateway.db');
@@ -154,98 +236,32 @@ export function createDiagnostics(deps: DiagnosticsDeps) {
     const snap = await deps.probes.get();
     const now = deps.clock.now();
     const { runtime } = deps;
-    const termuxApi = termuxApiCheck(snap, runtime.mode);
-
     const h = deps.sendHealth();
-    const smsValue = {
-      enabled: runtime.smsEnabled,
-      mode: runtime.mode,
-      lastHandoffAt: iso(h.lastHandoffAt),
-      lastHandoffOk: h.lastHandoffOk,
-      consecutiveFailures: h.consecutiveFailures,
-      lastFailureReason: h.lastFailureReason,
-      lastFailureAt: iso(h.lastFailureAt),
-    };
-    const failureHint = h.lastFailureReason ? REASON_HINTS[h.lastFailureReason] : undefined;
-    const sms: CheckOf<'sms'> = !runtime.smsEnabled
-      ? check('degraded', smsValue, 'Sending is switched off (SMS_GATEWAY_SMS_ENABLED=false).')
-      : h.consecutiveFailures >= 3
-        ? check('failing', smsValue, failureHint)
-        : h.consecutiveFailures >= 1
-          ? check('degraded', smsValue, failureHint)
-          : check('ok', smsValue);
-
-    const integ = integrityCheck();
-    const dbValue = {
-      sizeBytes: fileSize(dbPath),
-      walBytes: fileSize(`${dbPath}-wal`),
-      historySize: deps.historySize(),
-      integrity: integ.result,
-      integrityCheckedAt: iso(integ.at),
-      lastWriteError: h.storageError ? { code: h.storageError.code, at: iso(h.storageError.at) } : null,
-    };
-    const gone = databaseFileGone(deps.db);
-    const database: CheckOf<'database'> = gone
-      ? check('failing', { ...dbValue, fileDeleted: true }, 'gateway.db was deleted while the gateway runs: sends are refused (nothing would be kept). Restart the gateway (sv restart sms-gateway, or stop and start it); it makes a new database.')
-      : integ.result !== 'ok'
-        ? check('failing', dbValue, 'The database is damaged: stop the gateway, back up gateway.db, and start again (a new one is made if you remove it).')
-        : h.storageError
-          ? check('failing', dbValue, `The database cannot be written (${h.storageError.code}): free some space on the phone; sends resume by themselves.`)
-          : check('ok', dbValue);
-
     const usage = deps.budgetUsage();
-    const sendBudget: CheckOf<'sendBudget'> = check('ok', {
-      segmentsUsedLast60s: usage.segmentsUsed,
-      budget: BUDGET_SEGMENTS,
-      nextSendAllowedAt: iso(now + usage.waitMs),
-    });
-    const queue: CheckOf<'queue'> = queueCheck(deps.queueState(), usage, { now, queueRate: deps.queueRate, quietHours: deps.quietHours });
-
-    const androidValue = { androidDefaultLimit: ANDROID_SMS_LIMIT, gatewayBudget: BUDGET_SEGMENTS, segmentsUsedLast60s: usage.segmentsUsed };
-    const androidHint = `Android asks for confirmation past ${ANDROID_SMS_LIMIT} segments a minute per app, and an unanswered prompt fails the send. Raise it from a computer: adb shell settings put global sms_outgoing_check_max_count ${BUDGET_SEGMENTS}`;
-    const androidSmsLimit: CheckOf<'androidSmsLimit'> =
-      usage.segmentsUsed > ANDROID_SMS_LIMIT ? check('degraded', androidValue, androidHint) : check('ok', androidValue, androidHint);
-
-    const battery: CheckOf<'battery'> = batteryCheck(snap);
-    const wifi: CheckOf<'wifi'> = wifiCheck(snap);
-    const telephony: CheckOf<'telephony'> = telephonyCheck(snap);
-
-    let free: number | null = null;
-    try {
-      const fs = statfsSync(deps.home);
-      free = fs.bavail * fs.bsize;
-    } catch {
-      free = null;
-    }
-    const diskValue = { freeBytes: free, freeMb: free === null ? null : mb(free) };
-    const disk: CheckOf<'disk'> =
-      free === null
-        ? check('unknown', diskValue)
-        : free < 10 * 1024 * 1024
-          ? check('failing', diskValue, 'Less than 10 MB free: sends will fail. Free some space on the phone.')
-          : free < 100 * 1024 * 1024
-            ? check('degraded', diskValue, 'Less than 100 MB free: free some space on the phone.')
-            : check('ok', diskValue);
-
-    const mem = process.memoryUsage();
-    const lag = await lagMs();
-    const processValue = {
-      uptimeSeconds: Math.round((now - runtime.startedAt) / 1000),
-      rssMb: mb(mem.rss),
-      heapUsedMb: mb(mem.heapUsed),
-      eventLoopLagMs: lag,
-      nodeVersion: process.version,
-    };
-    const processCheck: CheckOf<'process'> = lag > 1000 ? check('degraded', processValue, 'The event loop is slow: the phone is overloaded.') : check('ok', processValue);
-
     const keyCreated = deps.apiKey.createdAt();
-    // File times are the real clock's; the gateway's may be behind (a phone set back).
-    const apiKey: CheckOf<'apiKey'> = check('ok', { createdAt: iso(keyCreated), ageDays: Math.max(0, Math.floor((now - keyCreated) / 86_400_000)) });
-
-    const webhooks: CheckOf<'webhooks'> = webhooksCheck(deps.webhookTargets(), deps.inboxHealth());
-    const mqtt: CheckOf<'mqtt'> = mqttCheck(deps.mqttHealth?.() ?? null);
-
-    const checks: Checks = { termuxApi, sms, database, sendBudget, queue, androidSmsLimit, battery, wifi, telephony, disk, process: processCheck, apiKey, webhooks, mqtt };
+    const checks: Checks = {
+      termuxApi: termuxApiCheck(snap, runtime.mode),
+      sms: smsCheck(h, runtime),
+      database: databaseCheck({
+        dbPath,
+        historySize: deps.historySize(),
+        integrity: integrityCheck(),
+        storageError: h.storageError,
+        fileDeleted: databaseFileGone(deps.db),
+      }),
+      sendBudget: check('ok', { segmentsUsedLast60s: usage.segmentsUsed, budget: BUDGET_SEGMENTS, nextSendAllowedAt: iso(now + usage.waitMs) }),
+      queue: queueCheck(deps.queueState(), usage, { now, queueRate: deps.queueRate, quietHours: deps.quietHours }),
+      androidSmsLimit: androidSmsLimitCheck(usage),
+      battery: batteryCheck(snap),
+      wifi: wifiCheck(snap),
+      telephony: telephonyCheck(snap),
+      disk: diskCheck(deps.home),
+      process: processCheck(now, runtime, await lagMs()),
+      // File times are the real clock's; the gateway's may be behind (a phone set back).
+      apiKey: check('ok', { createdAt: iso(keyCreated), ageDays: Math.max(0, Math.floor((now - keyCreated) / 86_400_000)) }),
+      webhooks: webhooksCheck(deps.webhookTargets(), deps.inboxHealth()),
+      mqtt: mqttCheck(deps.mqttHealth?.() ?? null),
+    };
     const statuses = Object.values(checks).map((c) => c.status);
     const status = statuses.includes('failing') ? 'failing' : statuses.includes('degraded') ? 'degraded' : 'ok';
     return {
