@@ -225,9 +225,7 @@ function pollReport(logger: Logger | undefined, watermark: number | null) {
       state.consecutiveFailures = 0;
       state.watermark = result.watermark;
       state.received += result.made;
-      if (fetched.capped) {
-        logger?.warn({ pages: MAX_PAGES, watermark: result.watermark }, 'inbox: more new messages than one poll reads; older ones were skipped');
-      }
+      if (fetched.capped) logger?.warn({ pages: MAX_PAGES, watermark: result.watermark }, 'inbox: more new messages than one poll reads; older ones were skipped');
       if (result.baseline) logger?.info({ watermark: result.watermark }, 'inbox watermark set; earlier messages are not replayed');
       if (result.made > 0) logger?.info({ events: result.made, watermark: result.watermark }, 'inbox: new messages');
     },
