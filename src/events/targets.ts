@@ -3,7 +3,7 @@
 // at most 20, kept in the database across restarts). A new target gets the events made
 // from its registration on: the outbox gives an event to the targets enabled when it is made.
 import { z } from 'zod';
-import { ApiError } from '../core/api-error.js';
+import { GatewayError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { webhookUrlProblem } from '../core/webhook-url.js';
 import type { Db } from '../store/database.js';
@@ -64,21 +64,20 @@ export function createTargetStore(db: Db, outbox: Pick<OutboxStore, 'removeTarge
     /** Targets registered over the API (they keep the inbox watcher running). */
     registeredCount: () => (countApi.get() as { n: number }).n,
     /**
-     * Registers a URL (400 when it cannot be one, 409 beyond 20). A URL already registered
+     * Registers a URL (invalid_request when it cannot be one, too_many_webhooks beyond 20). A URL already registered
      * (either source) is not added twice: its target is returned with created=false.
      */
     add: db
       .transaction((url: string, at: number): { target: WebhookTarget; created: boolean } => {
         const problem = webhookUrlProblem(url);
-        if (problem) throw new ApiError(400, 'invalid_request', `Invalid request: body.${problem}`);
+        if (problem) throw new GatewayError('invalid_request', `Invalid request: body.${problem}`);
         const existing = list().find((t) => sameUrl(t.url, url));
         if (existing) {
           markRegistered.run({ id: existing.id }); // stays when it leaves SMS_GATEWAY_WEBHOOK_URLS
           return { target: existing, created: false };
         }
         if ((countApi.get() as { n: number }).n >= MAX_API_TARGETS) {
-          throw new ApiError(
-            409,
+          throw new GatewayError(
             'too_many_webhooks',
             `At most ${MAX_API_TARGETS} webhook targets can be registered over the API; remove one first (DELETE /api/webhooks/{id}).`,
           );
@@ -88,14 +87,13 @@ export function createTargetStore(db: Db, outbox: Pick<OutboxStore, 'removeTarge
         return { target: toTarget({ id, url, source: 'api', disabledAt: null, createdAt: at }), created: true };
       })
       .immediate as (url: string, at: number) => { target: WebhookTarget; created: boolean },
-    /** Removes an API target with its pending events (404 unknown, 409 an env target). */
+    /** Removes an API target with its pending events (not_found unknown, webhook_from_environment an env target). */
     remove: db
       .transaction((id: string): WebhookTarget['url'] => {
         const row = byId.get({ id }) as Pick<Row, 'id' | 'url' | 'source'> | undefined;
-        if (!row) throw new ApiError(404, 'not_found', `No webhook target ${id}.`);
+        if (!row) throw new GatewayError('not_found', `No webhook target ${id}.`);
         if (row.source === 'env') {
-          throw new ApiError(
-            409,
+          throw new GatewayError(
             'webhook_from_environment',
             `Webhook target ${id} comes from SMS_GATEWAY_WEBHOOK_URLS: remove it there and restart the gateway.`,
           );

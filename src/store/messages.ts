@@ -124,7 +124,7 @@ export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStore
      * Several messages (one request's recipients) in one transaction, all or none; `answer`
      * builds the response from the stored rows, saved with the first for Idempotency-Key replays.
      */
-    insertBatch(ms: NewMessage[], answer?: (rows: MessageRow[]) => { status: number; body: unknown }): MessageRow[] {
+    insertBatch(ms: NewMessage[], answer?: (rows: MessageRow[]) => { status: number | null; body: unknown }): MessageRow[] {
       return db.transaction(() => {
         insertTx(ms, null);
         const rows = ms.map((m) => getStmt.get({ id: m.id }) as MessageRow);
@@ -164,7 +164,8 @@ export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStore
     awaitingConfirmation: () => pendingConfirmStmt.all() as MessageRow[],
     /** SMS store ids already matched to a message. */
     claimedSmsStoreIds: () => new Set((claimedStmt.all() as { id: number }[]).map((r) => r.id)),
-    saveResponse(id: string, status: number, body: unknown) {
+    /** status null: the body is the send's outcome (sms/outcomes.ts), not an HTTP answer. */
+    saveResponse(id: string, status: number | null, body: unknown) {
       responseStmt.run({ id, status, body: JSON.stringify(body) });
     },
     get: (id: string) => getStmt.get({ id }) as MessageRow | undefined,
