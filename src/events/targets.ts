@@ -3,7 +3,7 @@
 // at most 20, kept in the database across restarts). A new target gets the events made
 // from its registration on: the outbox gives an event to the targets enabled when it is made.
 import { z } from 'zod';
-import { ApiError } from '../core/api-error.js';
+import { GatewayError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { webhookUrlProblem } from '../core/webhook-url.js';
 import type { OutboxStore } from '../store/outbox.js';
@@ -45,21 +45,20 @@ export function createTargetStore(table: WebhookTargetsTable, outbox: Pick<Outbo
     /** Targets registered over the API (they keep the inbox watcher running). */
     registeredCount: table.registeredCount,
     /**
-     * Registers a URL (400 when it cannot be one, 409 beyond 20). A URL already registered
+     * Registers a URL (invalid_request when it cannot be one, too_many_webhooks beyond 20). A URL already registered
      * (either source) is not added twice: its target is returned with created=false.
      */
     add: (url: string, at: number): { target: WebhookTarget; created: boolean } =>
       table.exclusive(() => {
         const problem = webhookUrlProblem(url);
-        if (problem) throw new ApiError(400, 'invalid_request', `Invalid request: body.${problem}`);
+        if (problem) throw new GatewayError('invalid_request', `Invalid request: body.${problem}`);
         const existing = list().find((t) => sameUrl(t.url, url));
         if (existing) {
           table.markRegistered(existing.id); // stays when it leaves SMS_GATEWAY_WEBHOOK_URLS
           return { target: existing, created: false };
         }
         if (table.registeredCount() >= MAX_API_TARGETS) {
-          throw new ApiError(
-            409,
+          throw new GatewayError(
             'too_many_webhooks',
             `At most ${MAX_API_TARGETS} webhook targets can be registered over the API; remove one first (DELETE /api/webhooks/{id}).`,
           );
@@ -72,10 +71,9 @@ export function createTargetStore(table: WebhookTargetsTable, outbox: Pick<Outbo
     remove: (id: string): WebhookTarget['url'] =>
       table.exclusive(() => {
         const row = table.byId(id);
-        if (!row) throw new ApiError(404, 'not_found', `No webhook target ${id}.`);
+        if (!row) throw new GatewayError('not_found', `No webhook target ${id}.`);
         if (row.source === 'env') {
-          throw new ApiError(
-            409,
+          throw new GatewayError(
             'webhook_from_environment',
             `Webhook target ${id} comes from SMS_GATEWAY_WEBHOOK_URLS: remove it there and restart the gateway.`,
           );

@@ -6,7 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { isLocalAddress } from '../core/addresses.js';
 import { FORBIDDEN_BODY } from './local-network.js';
-import { ApiError } from '../core/api-error.js';
+import { errorBody, GatewayError } from '../core/errors.js';
 
 export function clientErrorAnswer(err: NodeJS.ErrnoException, remoteAddress: string | undefined): { status: number; body: string } {
   if (!isLocalAddress(remoteAddress)) return { status: 403, body: JSON.stringify(FORBIDDEN_BODY) };
@@ -16,7 +16,8 @@ export function clientErrorAnswer(err: NodeJS.ErrnoException, remoteAddress: str
       : err.code === 'HPE_HEADER_OVERFLOW'
         ? [431, 'The request headers are too large.']
         : [400, 'The request is not valid HTTP.'];
-  return { status, body: JSON.stringify(new ApiError(status, 'invalid_request', message).body()) };
+  // The parser's own statuses (408, 431, 400), all invalid_request: STATUS_OF gives 400 only.
+  return { status, body: JSON.stringify(errorBody(new GatewayError('invalid_request', message))) };
 }
 
 export function handleClientError(err: NodeJS.ErrnoException, socket: Socket): void {

@@ -3,13 +3,16 @@
 // 5xx answers never carry internals (the error is logged once, with the request).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { ApiError } from '../core/api-error.js';
+import { GatewayError } from '../core/errors.js';
+import { errorAnswer } from './error-status.js';
 
-export { ApiError } from '../core/api-error.js';
+export { GatewayError } from '../core/errors.js';
 
-export function sendApiError(reply: FastifyReply, err: ApiError) {
-  if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
-  return reply.code(err.statusCode).send(err.body());
+/** Sends an error with its code's status (STATUS_OF) and, when it has one, Retry-After. */
+export function sendError(reply: FastifyReply, err: GatewayError) {
+  const { status, body, retryAfterSeconds } = errorAnswer(err);
+  if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
+  return reply.code(status).send(body);
 }
 
 /** Names the offending field(s) of a zod validation failure in one sentence. */
@@ -26,35 +29,35 @@ function describeValidation(err: FastifyError): string {
 }
 
 /** Maps Fastify's own errors (body parser, routing, validation) to our codes. */
-export function toApiError(err: FastifyError): ApiError | undefined {
-  if (err instanceof ApiError) return err;
-  if (err.validation) return new ApiError(400, 'invalid_request', describeValidation(err));
+export function toGatewayError(err: FastifyError): GatewayError | undefined {
+  if (err instanceof GatewayError) return err;
+  if (err.validation) return new GatewayError('invalid_request', describeValidation(err));
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError(413, 'payload_too_large', 'Request body is larger than 16 KB.');
+      return new GatewayError('payload_too_large', 'Request body is larger than 16 KB.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
+      return new GatewayError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new ApiError(400, 'invalid_request', 'Request body is not valid JSON.');
+      return new GatewayError('invalid_request', 'Request body is not valid JSON.');
   }
   const status = err.statusCode ?? 500;
-  if (status === 404) return new ApiError(404, 'not_found', 'No such route.');
-  if (status === 413) return new ApiError(413, 'payload_too_large', 'Request body is larger than 16 KB.');
-  if (status === 415) return new ApiError(415, 'unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
-  if (status >= 400 && status < 500) return new ApiError(400, 'invalid_request', 'Invalid request.');
+  if (status === 404) return new GatewayError('not_found', 'No such route.');
+  if (status === 413) return new GatewayError('payload_too_large', 'Request body is larger than 16 KB.');
+  if (status === 415) return new GatewayError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
+  if (status >= 400 && status < 500) return new GatewayError('invalid_request', 'Invalid request.');
   return undefined;
 }
 
 export function installErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const apiError = toApiError(err);
-    if (apiError) return sendApiError(reply, apiError);
+    const known = toGatewayError(err);
+    if (known) return sendError(reply, known);
     request.log.error({ err, method: request.method, route: request.routeOptions.url }, 'request failed');
-    return sendApiError(reply, new ApiError(500, 'internal_error', 'Internal error; the gateway logged the details.'));
+    return sendError(reply, new GatewayError('internal_error', 'Internal error; the gateway logged the details.'));
   });
   app.setNotFoundHandler((request, reply) =>
-    sendApiError(reply, new ApiError(404, 'not_found', `No route ${request.method} ${request.url.split('?', 1)[0]}.`)),
+    sendError(reply, new GatewayError('not_found', `No route ${request.method} ${request.url.split('?', 1)[0]}.`)),
   );
 }

@@ -1,7 +1,7 @@
 // The Idempotency-Key request header (POST /api/sms/send, POST /api/messages): absent, or
 // exactly one header of 1 to 128 printable ASCII characters; anything else is a 400.
 import { z } from 'zod';
-import { ApiError } from '../core/api-error.js';
+import { GatewayError } from '../core/errors.js';
 
 const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,128}$/;
 
@@ -24,7 +24,7 @@ export function idempotencyKey(rawHeaders: string[]): string | undefined {
   }
   if (values.length === 0) return undefined;
   if (values.length > 1 || !IDEMPOTENCY_KEY.test(values[0]!)) {
-    throw new ApiError(400, 'invalid_request', 'Invalid request: Idempotency-Key must be one header of 1 to 128 printable ASCII characters.');
+    throw new GatewayError('invalid_request', 'Invalid request: Idempotency-Key must be one header of 1 to 128 printable ASCII characters.');
   }
   return values[0];
 }

@@ -3,7 +3,7 @@
 // local-network guard, before the key check, so failed key guesses are counted too).
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../core/api-error.js';
+import { GatewayError } from '../core/errors.js';
 import { callerAddress } from './local-network.js';
 import type { Clock } from '../core/clock.js';
 
@@ -75,10 +75,9 @@ export function createTokenBucketStore(clock: Clock) {
 }
 
 /** Registers the limiter and its hook; returns the bucket check for requests that skip hooks. */
-export function rateLimitedError(waitMs: number): ApiError {
+export function rateLimitedError(waitMs: number): GatewayError {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  return new ApiError(
-    429,
+  return new GatewayError(
     'rate_limited',
     `Too many requests from this address (about ${RATE_PER_SECOND} per second allowed); retry in ${seconds} s.`,
     { retryAfterSeconds: seconds },

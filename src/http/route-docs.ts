@@ -4,6 +4,7 @@
 // validates and serializes with; http/openapi-document.ts carries the headers and examples
 // into the document.
 import type { z } from 'zod';
+import type { ErrorStatus } from './error-status.js';
 import { ErrorBodySchema, GuardBodySchema } from './schemas.js';
 
 declare module 'fastify' {
@@ -39,8 +40,12 @@ export const RETRY_AFTER: Record<string, HeaderDoc> = {
   'Retry-After': { type: 'integer', minimum: 1, description: 'Whole seconds until a retry may succeed (the same as retryAfterSeconds).' },
 };
 
-/** Statuses a route answers for itself (the guards' 401, 403, 429 and the 500 come with every route). */
-export type RouteErrorStatus = 400 | 404 | 409 | 413 | 415 | 502 | 503;
+/**
+ * Statuses a route answers for itself (the guards' 401, 403, 429 and the 500 come with every
+ * route): the error codes' statuses (http/error-status.ts). A description that names a code
+ * is checked against that table (test/http/error-status.test.ts).
+ */
+export type RouteErrorStatus = Exclude<ErrorStatus, 429 | 500>;
 
 const DEFAULTS: Record<RouteErrorStatus | 429 | 500, string> = {
   400: 'invalid_request: a bad or unknown field, parameter or header; the message names it.',

@@ -3,7 +3,8 @@
 // are parsed on the way out, which also strips any field not declared here.
 import { z } from 'zod';
 import { MODES, RUNTIME_SIMULATIONS } from '../core/runtime.js';
-import { ERROR_CODES } from '../core/api-error.js';
+import { ERROR_CODES } from '../core/errors.js';
+import { MAX_RECIPIENTS } from '../sms/enqueue.js';
 import { ChecksSchema } from '../status/checks-schema.js';
 import { EncodingSchema, MessageRecordSchema, MessageStatusSchema } from '../store/message-record.js';
 
@@ -51,8 +52,8 @@ const isoWithZone = z.iso
 export const QueueRequestSchema = z
   .object({
     to: z
-      .union([z.string(), z.array(z.string()).min(1).max(100)])
-      .describe('One recipient, or an array of 1 to 100 different ones; each is validated as on the send path'),
+      .union([z.string(), z.array(z.string()).min(1).max(MAX_RECIPIENTS)])
+      .describe(`One recipient, or an array of 1 to ${MAX_RECIPIENTS} different ones; each is validated as on the send path`),
     message: z.string().describe('Text to send, exactly as given'),
     simSlot: z.number().int().min(1).max(8).optional().describe('1-based SIM slot; default SMS_GATEWAY_DEFAULT_SIM'),
     sendAt: isoWithZone.optional().describe('Not handed off before this (past = now; at most 30 days ahead)'),

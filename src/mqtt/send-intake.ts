@@ -9,16 +9,16 @@
 // error) rejects: no PUBACK, so the broker gives it again after the reconnect.
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { ApiError } from '../core/api-error.js';
+import { errorBody, GatewayError, type ErrorCode } from '../core/errors.js';
 import type { Contact } from '../core/mqtt-settings.js';
 import type { QueueRequest } from '../sms/enqueue.js';
-import type { SendOutcome } from '../sms/outcomes.js';
+import type { QueueOutcome } from '../sms/outcomes.js';
 import { QueueRequestSchema } from '../http/schemas.js';
 import type { Topics } from './topics.js';
 
 export const MAX_PAYLOAD_BYTES = 16 * 1024;
 /** Refusals that say nothing about the request: it is given again later, not answered. */
-const NOT_KEPT = new Set(['storage_unavailable', 'queue_full']);
+const NOT_KEPT: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['storage_unavailable', 'queue_full']);
 /** What the records show as the request's source address. */
 export const MQTT_SOURCE = 'mqtt';
 
@@ -31,7 +31,7 @@ export const MqttSendSchema = QueueRequestSchema.extend({
 }).strict();
 
 export interface IntakeDeps {
-  enqueue: { accept(req: QueueRequest, ctx: { sourceIp: string; idempotencyKey?: string | undefined }): SendOutcome | Promise<SendOutcome> };
+  enqueue: { accept(req: QueueRequest, ctx: { sourceIp: string; idempotencyKey?: string | undefined }): QueueOutcome | Promise<QueueOutcome> };
   topics: Topics;
   contacts: Contact[];
   publish: (topic: string, payload: string, opts: { qos: 0 | 1; retain: boolean }) => boolean;
@@ -40,7 +40,7 @@ export interface IntakeDeps {
   logger?: Logger | undefined;
 }
 
-const bad = (message: string) => new ApiError(400, 'invalid_request', `Invalid request: ${message}`);
+const bad = (message: string) => new GatewayError('invalid_request', `Invalid request: ${message}`);
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 /** The payload as text; invalid UTF-8 is refused, never turned into U+FFFD and sent. */
@@ -60,8 +60,8 @@ function describe(error: z.ZodError): string {
 }
 
 export function createSendIntake(deps: IntakeDeps) {
-  const answerError = (topic: string, err: ApiError, id: string | undefined) => {
-    const body = { ...err.body(), topic, ...(id !== undefined ? { id } : {}) };
+  const answerError = (topic: string, err: GatewayError, id: string | undefined) => {
+    const body = { ...errorBody(err), topic, ...(id !== undefined ? { id } : {}) };
     deps.publish(deps.topics.errors, JSON.stringify(body), { qos: 1, retain: false });
     deps.logger?.info({ topic, code: err.code, ...(id !== undefined ? { id } : {}) }, 'mqtt send refused');
   };
@@ -78,7 +78,7 @@ export function createSendIntake(deps: IntakeDeps) {
     try {
       json = JSON.parse(utf8(payload));
     } catch (err) {
-      if (err instanceof ApiError) throw err;
+      if (err instanceof GatewayError) throw err;
       throw bad('the payload is not valid JSON.');
     }
     const parsed = MqttSendSchema.safeParse(json);
@@ -94,18 +94,18 @@ export function createSendIntake(deps: IntakeDeps) {
     async handle(topic: string, payload: Buffer): Promise<void> {
       let id: string | undefined;
       try {
-        if (payload.length > MAX_PAYLOAD_BYTES) throw new ApiError(413, 'payload_too_large', 'The payload is larger than 16 KB.');
+        if (payload.length > MAX_PAYLOAD_BYTES) throw new GatewayError('payload_too_large', 'The payload is larger than 16 KB.');
         const parsed = parse(topic, payload);
         id = parsed.id;
         await deps.enqueue.accept(parsed.req, { sourceIp: MQTT_SOURCE, idempotencyKey: id });
         deps.onQueued?.();
       } catch (err) {
         const mqttId = (err as { mqttId?: string }).mqttId ?? id;
-        if (err instanceof ApiError && !NOT_KEPT.has(err.code)) {
+        if (err instanceof GatewayError && !NOT_KEPT.has(err.code)) {
           answerError(topic, err, mqttId);
           return;
         }
-        if (err instanceof ApiError) deps.logger?.warn({ topic, code: err.code }, 'mqtt send not kept now; the broker gives it again');
+        if (err instanceof GatewayError) deps.logger?.warn({ topic, code: err.code }, 'mqtt send not kept now; the broker gives it again');
         else deps.logger?.error({ err, topic }, 'mqtt send failed; the broker gives it again');
         throw err;
       }

@@ -12,7 +12,7 @@ import { canonicalAddress, isLocalAddress } from '../core/addresses.js';
 import { localNetworkGuard, callerAddress, FORBIDDEN_BODY } from '../http/local-network.js';
 import { rateLimitedError, registerRateLimit } from '../http/rate-limit.js';
 import { createBearerAuth, isAuthorized, UNAUTHORIZED_BODY } from '../http/bearer-auth.js';
-import { ApiError, installErrorHandling, sendApiError } from '../http/errors.js';
+import { GatewayError, installErrorHandling, sendError } from '../http/errors.js';
 import { handleClientError } from '../http/client-errors.js';
 import { healthRoutes } from '../http/routes/health.js';
 import { openapiRoutes } from '../http/routes/openapi.js';
@@ -60,16 +60,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const peer = request.raw.socket?.remoteAddress;
       if (!isLocalAddress(peer)) return reply.code(403).send(FORBIDDEN_BODY);
       const bucket = limiter?.take(canonicalAddress(peer) ?? 'unknown');
-      if (bucket && !bucket.allowed) return sendApiError(reply, rateLimitedError(bucket.waitMs));
+      if (bucket && !bucket.allowed) return sendError(reply, rateLimitedError(bucket.waitMs));
       if (!isAuthorized(request.raw.rawHeaders, deps.apiKey)) return reply.code(401).send(UNAUTHORIZED_BODY);
       if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
         // Longer than any id the gateway makes: an id with the msg_ (wh_) prefix is simply unknown.
-        if (request.url.startsWith('/api/webhooks/wh_')) return sendApiError(reply, new ApiError(404, 'not_found', 'No such webhook target.'));
+        if (request.url.startsWith('/api/webhooks/wh_')) return sendError(reply, new GatewayError('not_found', 'No such webhook target.'));
         return request.url.startsWith('/api/messages/msg_')
-          ? sendApiError(reply, new ApiError(404, 'not_found', 'No such message in the history (it keeps the newest 1000).'))
-          : sendApiError(reply, new ApiError(400, 'invalid_request', 'Invalid request: a path segment is too long.'));
+          ? sendError(reply, new GatewayError('not_found', 'No such message in the history (it keeps the newest 1000).'))
+          : sendError(reply, new GatewayError('invalid_request', 'Invalid request: a path segment is too long.'));
       }
-      return sendApiError(reply, new ApiError(400, 'invalid_request', 'Invalid request: the URL is not valid.'));
+      return sendError(reply, new GatewayError('invalid_request', 'Invalid request: the URL is not valid.'));
     },
     loggerInstance: deps.logger as FastifyBaseLogger | undefined,
     // Fastify's own two lines per request are off; the onResponse hook below writes one.
@@ -96,7 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     try {
       text = STRICT_UTF8.decode(body as Buffer);
     } catch {
-      done(new ApiError(400, 'invalid_request', 'Invalid request: the body is not valid UTF-8.'), undefined);
+      done(new GatewayError('invalid_request', 'Invalid request: the body is not valid UTF-8.'), undefined);
       return;
     }
     parseJson(request, text, done);

@@ -1,10 +1,10 @@
 // The queued path: POST /api/messages accepts 1 to 100 recipients, an optional sendAt and
 // expiresAt, validates every part exactly as the send path does (any invalid part refuses
-// the whole request), commits one record per recipient in one transaction (with the answer,
-// for Idempotency-Key replays), and lets the lane pace them: 202 at once. DELETE
+// the whole request), commits one record per recipient in one transaction (with the outcome,
+// for Idempotency-Key replays), and lets the lane pace them: accepted at once. DELETE
 // /api/messages/:id cancels a message whose hand-off has not started.
 import type { Logger } from 'pino';
-import { ApiError } from '../core/api-error.js';
+import { GatewayError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
 import type { RuntimeInfo } from '../core/runtime.js';
 import type { Calendar } from '../core/time-zone.js';
@@ -16,8 +16,8 @@ import type { Lane } from './lane.js';
 import { storageMessage } from './reasons.js';
 import type { Settler } from './settle.js';
 import { isStorageUnavailable } from '../store/database.js';
-import type { SendOutcome } from './outcomes.js';
-import { newMessage, validateSend, type SimSlots } from './validation.js';
+import { storedOutcome, type Accepted, type QueueOutcome } from './outcomes.js';
+import { newMessage, validateSend, type SimSlots, type ValidSend } from './validation.js';
 
 export const MAX_RECIPIENTS = 100;
 export const MAX_SCHEDULE_MS = 30 * 24 * 3600_000;
@@ -44,56 +44,75 @@ export interface EnqueueDeps extends SimSlots {
   logger?: Logger | undefined;
 }
 
-const bad = (message: string) => new ApiError(400, 'invalid_request', `Invalid request: ${message}`);
+const bad = (message: string) => new GatewayError('invalid_request', `Invalid request: ${message}`);
+
+/** Every recipient validated as on the send path (errors name body.to[i]); no number twice. */
+function validRecipients(req: QueueRequest, sims: SimSlots): { to: string; v: ValidSend }[] {
+  const recipients = Array.isArray(req.to) ? req.to : [req.to];
+  const seen = new Map<string, number>();
+  return recipients.map((to, i) => {
+    const where = Array.isArray(req.to) ? `body.to[${i}]` : 'body.to';
+    let v;
+    try {
+      v = validateSend({ to, message: req.message, simSlot: req.simSlot }, sims);
+    } catch (err) {
+      if (err instanceof GatewayError) throw new GatewayError(err.code, err.message.replace('body.to', where), err.extra);
+      throw err;
+    }
+    const twin = seen.get(v.number);
+    if (twin !== undefined) throw bad(`${where} is the same number as body.to[${twin}]; each recipient gets one message.`);
+    seen.set(v.number, i);
+    return { to, v };
+  });
+}
+
+/** sendAt (at most 30 days ahead) and expiresAt (later than sendAt, or now), as epoch ms. */
+function times(req: QueueRequest, now: number) {
+  const sendAt = req.sendAt === undefined ? null : Date.parse(req.sendAt);
+  const expiresAt = req.expiresAt === undefined ? null : Date.parse(req.expiresAt);
+  if (sendAt !== null && sendAt - now > MAX_SCHEDULE_MS) {
+    throw bad('body.sendAt is more than 30 days ahead.');
+  }
+  if (expiresAt !== null && expiresAt <= Math.max(sendAt ?? now, now)) {
+    throw bad(`body.expiresAt must be later than ${sendAt !== null && sendAt > now ? 'sendAt' : 'now'}.`);
+  }
+  return { sendAt, expiresAt };
+}
 
 export function createEnqueue(deps: EnqueueDeps) {
   const { clock, runtime, logger } = deps;
-  const idempotency = createIdempotency({
+  const idempotency = createIdempotency<QueueOutcome>({
     store: deps.store,
-    replay: (row: MessageRow) =>
-      row.responseStatus !== null && row.responseBody !== null
-        ? { statusCode: row.responseStatus, body: JSON.parse(row.responseBody) }
-        : { statusCode: 202, body: { success: true, data: [toMessageRecord(row)] } },
+    replay: (row: MessageRow) => storedOutcome<QueueOutcome>(row) ?? { kind: 'accepted', records: [toMessageRecord(row)] },
   });
 
-  const times = (req: QueueRequest, now: number) => {
-    const sendAt = req.sendAt === undefined ? null : Date.parse(req.sendAt);
-    const expiresAt = req.expiresAt === undefined ? null : Date.parse(req.expiresAt);
-    if (sendAt !== null && sendAt - now > MAX_SCHEDULE_MS) {
-      throw bad('body.sendAt is more than 30 days ahead.');
+  /** The records, committed in one transaction with the outcome (stored on the first). */
+  const commit = (rows: NewMessage[]): Accepted => {
+    let outcome: Accepted | undefined;
+    try {
+      deps.store.insertBatch(rows, (stored) => {
+        outcome = { kind: 'accepted', records: stored.map(toMessageRecord) };
+        return { status: null, body: outcome }; // stored as the outcome (see outcomes.ts)
+      });
+      deps.settler.storageOk();
+    } catch (err) {
+      if (!isStorageUnavailable(err)) throw err;
+      deps.settler.storageFailed(err);
+      throw new GatewayError('storage_unavailable', storageMessage('queued'));
     }
-    if (expiresAt !== null && expiresAt <= Math.max(sendAt ?? now, now)) {
-      throw bad(`body.expiresAt must be later than ${sendAt !== null && sendAt > now ? 'sendAt' : 'now'}.`);
-    }
-    return { sendAt, expiresAt };
+    return outcome!;
   };
 
-  const accept = (req: QueueRequest, sourceIp: string, key: string | undefined, hash: string): SendOutcome => {
+  const accept = (req: QueueRequest, sourceIp: string, key: string | undefined, hash: string): Accepted => {
     if (!runtime.smsEnabled) {
-      throw new ApiError(503, 'sms_disabled', 'Sending is switched off on this gateway (SMS_GATEWAY_SMS_ENABLED=false).');
+      throw new GatewayError('sms_disabled', 'Sending is switched off on this gateway (SMS_GATEWAY_SMS_ENABLED=false).');
     }
-    const recipients = Array.isArray(req.to) ? req.to : [req.to];
-    const seen = new Map<string, number>();
-    const valid = recipients.map((to, i) => {
-      const where = Array.isArray(req.to) ? `body.to[${i}]` : 'body.to';
-      let v;
-      try {
-        v = validateSend({ to, message: req.message, simSlot: req.simSlot }, deps);
-      } catch (err) {
-        if (err instanceof ApiError) throw new ApiError(err.statusCode, err.code, err.message.replace('body.to', where));
-        throw err;
-      }
-      const twin = seen.get(v.number);
-      if (twin !== undefined) throw bad(`${where} is the same number as body.to[${twin}]; each recipient gets one message.`);
-      seen.set(v.number, i);
-      return { to, v };
-    });
+    const valid = validRecipients(req, deps);
     const now = clock.now();
     const { sendAt, expiresAt } = times(req, now);
     const waiting = deps.queue.summary().count;
     if (waiting + valid.length > QUEUE_LIMIT) {
-      throw new ApiError(
-        503,
+      throw new GatewayError(
         'queue_full',
         `The queue holds ${waiting} waiting messages (at most ${QUEUE_LIMIT}); nothing was queued. Retry when it has drained, or cancel waiting messages.`,
         { retryAfterSeconds: QUEUE_FULL_RETRY_S },
@@ -114,25 +133,14 @@ export function createEnqueue(deps: EnqueueDeps) {
       sendAt,
       expiresAt,
     }));
-    let body: { success: true; data: MessageRecord[] } | undefined;
-    try {
-      deps.store.insertBatch(rows, (stored) => {
-        body = { success: true, data: stored.map(toMessageRecord) };
-        return { status: 202, body };
-      });
-      deps.settler.storageOk();
-    } catch (err) {
-      if (!isStorageUnavailable(err)) throw err;
-      deps.settler.storageFailed(err);
-      throw new ApiError(503, 'storage_unavailable', storageMessage('queued'));
-    }
+    const outcome = commit(rows);
     logger?.info({ ids: rows.map((r) => r.id), segments: rows[0]?.segments, sendAt }, 'sms queued');
     deps.lane.notify();
-    return { statusCode: 202, body };
+    return outcome;
   };
 
   return {
-    accept(req: QueueRequest, ctx: { sourceIp: string; idempotencyKey?: string | undefined }): SendOutcome | Promise<SendOutcome> {
+    accept(req: QueueRequest, ctx: { sourceIp: string; idempotencyKey?: string | undefined }): QueueOutcome | Promise<QueueOutcome> {
       const key = ctx.idempotencyKey;
       const hash = hashOf(['queue', req.to, req.message, req.simSlot ?? null, req.sendAt ?? null, req.expiresAt ?? null]);
       if (key !== undefined) {
@@ -141,7 +149,7 @@ export function createEnqueue(deps: EnqueueDeps) {
       }
       return accept(req, ctx.sourceIp, key, hash);
     },
-    /** queued (hand-off not started) -> cancelled; 404 unknown; 409 otherwise. */
+    /** queued (hand-off not started) -> cancelled; not_found unknown; not_cancellable otherwise. */
     cancel(id: string): MessageRecord {
       const row = deps.store.cancel(id, clock.now());
       if (row) {
@@ -149,14 +157,14 @@ export function createEnqueue(deps: EnqueueDeps) {
         return toMessageRecord(row);
       }
       const current = deps.store.get(id);
-      if (!current) throw new ApiError(404, 'not_found', `No message ${id} in the history (it keeps the newest 1000 settled ones).`);
+      if (!current) throw new GatewayError('not_found', `No message ${id} in the history (it keeps the newest 1000 settled ones).`);
       const why =
         current.status === 'queued'
           ? 'its hand-off to the phone has started'
           : current.status === 'cancelled'
             ? 'it is already cancelled'
             : `it is already ${current.status}`;
-      throw new ApiError(409, 'not_cancellable', `Message ${id} cannot be cancelled: ${why}.`);
+      throw new GatewayError('not_cancellable', `Message ${id} cannot be cancelled: ${why}.`);
     },
   };
 }

@@ -1,10 +1,9 @@
 // Idempotency-Key: a repeated key with the same request gets the first answer (stored
 // with the message, or still being worked out) and never a second hand-off; the same key
-// with a different request is a 400. Only the request's hash is kept, never the text twice.
+// with a different request is refused (invalid_request). Only the request's hash is kept, never the text twice.
 import { createHash } from 'node:crypto';
-import { ApiError } from '../core/api-error.js';
+import { GatewayError } from '../core/errors.js';
 import type { MessageRow, MessageStore } from '../store/messages.js';
-import type { SendOutcome } from './outcomes.js';
 import type { SendRequest } from './validation.js';
 
 /** The synchronous send's request hash (unchanged since 0.1: stored hashes stay valid). */
@@ -17,30 +16,31 @@ export function hashOf(fields: unknown): string {
   return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
 }
 
-export interface IdempotencyDeps {
+export interface IdempotencyDeps<O> {
   store: Pick<MessageStore, 'byIdempotencyKey'>;
-  /** The answer for a stored message whose request is repeated. */
-  replay: (row: MessageRow) => SendOutcome;
+  /** The outcome for a stored message whose request is repeated. */
+  replay: (row: MessageRow) => O;
 }
 
-export function createIdempotency(deps: IdempotencyDeps) {
+/** O: the path's outcome (sms/outcomes.ts), the same for the first request and its replays. */
+export function createIdempotency<O>(deps: IdempotencyDeps<O>) {
   /** Keys whose first request is still being handled. */
-  const inFlight = new Map<string, { hash: string; outcome: Promise<SendOutcome> }>();
+  const inFlight = new Map<string, { hash: string; outcome: Promise<O> }>();
   return {
     /** The earlier answer for this key, or undefined when the key is new. */
-    earlier(key: string, hash: string): SendOutcome | Promise<SendOutcome> | undefined {
+    earlier(key: string, hash: string): O | Promise<O> | undefined {
       const running = inFlight.get(key);
       const stored = running ? undefined : deps.store.byIdempotencyKey(key);
       const firstHash = running?.hash ?? stored?.requestHash;
       if ((running || stored) && firstHash !== hash) {
-        throw new ApiError(400, 'invalid_request', 'Idempotency-Key reused with a different request.');
+        throw new GatewayError('invalid_request', 'Idempotency-Key reused with a different request.');
       }
       if (running) return running.outcome;
       if (stored) return deps.replay(stored);
       return undefined;
     },
     /** Answers repeats of this key with `outcome` until it settles (then the store does). */
-    async first(key: string, hash: string, outcome: Promise<SendOutcome>): Promise<SendOutcome> {
+    async first(key: string, hash: string, outcome: Promise<O>): Promise<O> {
       inFlight.set(key, { hash, outcome });
       try {
         return await outcome;

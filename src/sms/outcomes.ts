@@ -1,54 +1,63 @@
-// The synchronous send's answers, built from the record: 200 with the send result after a
-// hand-off, 502 send_failed with the reason and what to do. Used for the first answer and
-// for an Idempotency-Key replay alike, so both say the same.
-import { ApiError } from '../core/api-error.js';
+// What a send request came to, as the domain sees it (no transport): the synchronous send
+// was handed off or failed (with the reason), a queued request was accepted (its records).
+// The same outcome answers the first request and every Idempotency-Key replay: it is
+// stored with the message (response_body), and http/ renders it. An answer stored by an
+// earlier version (response_status set) is replayed exactly as it was sent.
 import type { RuntimeInfo } from '../core/runtime.js';
-import type { Encoding, Reason } from '../store/message-record.js';
+import type { Encoding, MessageRecord, Reason } from '../store/message-record.js';
 import type { MessageRow } from '../store/messages.js';
-import { failureMessage } from './reasons.js';
 
-export interface SendResult {
-  success: true;
-  mode: RuntimeInfo['mode'];
-  smsSent: true;
+/** The synchronous send reached the phone (or, simulated, the simulated sender). */
+export interface HandedOff {
+  kind: 'handed_off';
   messageId: string;
-  status: 'queued';
+  mode: RuntimeInfo['mode'];
   segments: number;
   simSlot: number;
   encoding: Encoding;
-  warning?: string;
 }
 
-export interface SendOutcome {
-  statusCode: number;
-  body: unknown;
+/** The synchronous send's hand-off failed: nothing sent (or, after a timeout, unknown). */
+export interface SendFailed {
+  kind: 'failed';
+  messageId: string;
+  reason: Reason;
+  detail?: string;
+}
+
+/** A queued request: one record per recipient, as they were when committed. */
+export interface Accepted {
+  kind: 'accepted';
+  records: MessageRecord[];
+}
+
+/** An answer stored by an earlier version as it was sent: replayed unchanged. */
+export interface Replayed {
+  kind: 'replayed';
+  answer: { status: number; body: unknown };
+}
+
+export type SendOutcome = HandedOff | SendFailed | Replayed;
+export type QueueOutcome = Accepted | Replayed;
+
+export function handedOff(row: MessageRow, mode: RuntimeInfo['mode']): HandedOff {
+  return { kind: 'handed_off', messageId: row.id, mode, segments: row.segments, simSlot: row.simSlot, encoding: row.encoding };
+}
+
+export function sendFailed(row: MessageRow, reason: Reason, detail?: string): SendFailed {
+  return detail === undefined ? { kind: 'failed', messageId: row.id, reason } : { kind: 'failed', messageId: row.id, reason, detail };
+}
+
+/** The outcome stored with a message, if any: an old stored answer, or a stored outcome. */
+export function storedOutcome<O extends SendOutcome | QueueOutcome>(row: MessageRow): O | Replayed | undefined {
+  if (row.responseBody === null) return undefined;
+  const body: unknown = JSON.parse(row.responseBody);
+  if (row.responseStatus !== null) return { kind: 'replayed', answer: { status: row.responseStatus, body } };
+  return body as O;
 }
 
 export function segmentWarning(segments: number, encoding: Encoding): string | undefined {
   return segments > 1
     ? `Message is ${segments} segments long (${encoding}); it is sent as a multipart SMS and billed as ${segments}.`
     : undefined;
-}
-
-export function resultBody(row: MessageRow, mode: RuntimeInfo['mode']): SendResult {
-  const body: SendResult = {
-    success: true,
-    mode,
-    smsSent: true,
-    messageId: row.id,
-    status: 'queued',
-    segments: row.segments,
-    simSlot: row.simSlot,
-    encoding: row.encoding,
-  };
-  const warning = segmentWarning(row.segments, row.encoding);
-  if (warning) body.warning = warning;
-  return body;
-}
-
-export function failureOutcome(row: MessageRow, reason: Reason, detail?: string): SendOutcome {
-  return {
-    statusCode: 502,
-    body: new ApiError(502, 'send_failed', failureMessage(reason, detail), { messageId: row.id }).body(),
-  };
 }

@@ -1,10 +1,11 @@
 // The synchronous send (POST /api/sms/send): an Idempotency-Key replay first, then
 // sms_disabled, validation, the request spacing (1 s between accepted requests) and the
-// shared 60-segment window (429), then the message waits for the lane's next slot: it is
-// recorded and handed off there, and answered 200 or 502. No slot within the bound: 503
-// sender_busy, nothing recorded, nothing consumed. Never a second hand-off.
+// shared 60-segment window (send_rate_limited), then the message waits for the lane's next
+// slot: it is recorded and handed off there, and the outcome is handed off or failed. No
+// slot within the bound: sender_busy, nothing recorded, nothing consumed. Never a second
+// hand-off.
 import type { Logger } from 'pino';
-import { ApiError } from '../core/api-error.js';
+import { GatewayError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
 import type { RuntimeInfo } from '../core/runtime.js';
 import type { Calendar } from '../core/time-zone.js';
@@ -13,13 +14,13 @@ import type { MessageRow, MessageStore } from '../store/messages.js';
 import { createIdempotency, requestHash } from './idempotency.js';
 import { RECOVERY_WINDOW_MS } from './confirmation.js';
 import { SYNC_SLOT_WAIT_MS, type Lane } from './lane.js';
-import { failureOutcome, resultBody, type SendOutcome } from './outcomes.js';
+import { handedOff, sendFailed, storedOutcome, type SendOutcome } from './outcomes.js';
 import { storageMessage } from './reasons.js';
 import { BUDGET_SEGMENTS, SPACING_MS, type Pacing } from './pacing.js';
 import type { Settler } from './settle.js';
 import { newMessage, validateSend, type SendRequest, type SimSlots } from './validation.js';
 
-export type { SendOutcome, SendResult } from './outcomes.js';
+export type { SendOutcome } from './outcomes.js';
 export type { SendRequest } from './validation.js';
 
 export interface SendServiceDeps extends SimSlots {
@@ -35,7 +36,7 @@ export interface SendServiceDeps extends SimSlots {
 
 const rateLimited = (message: string, waitMs: number) => {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  return new ApiError(429, 'send_rate_limited', message.replace('{s}', String(seconds)), { retryAfterSeconds: seconds });
+  return new GatewayError('send_rate_limited', message.replace('{s}', String(seconds)), { retryAfterSeconds: seconds });
 };
 
 export function createSendService(deps: SendServiceDeps) {
@@ -43,33 +44,31 @@ export function createSendService(deps: SendServiceDeps) {
   /** Monotonic time of the last accepted synchronous request (the request spacing). */
   let lastAccepted: number | undefined;
 
-  const idempotency = createIdempotency({
+  const idempotency = createIdempotency<SendOutcome>({
     store: deps.store,
-    /** The outcome not yet written, a stored answer, or one rebuilt from the record (a 0.1 row). */
+    /** The outcome not yet written, a stored one, or one rebuilt from the record (a 0.1 row). */
     replay(row: MessageRow) {
       const unwritten = deps.settler.unwrittenOutcome(row.id);
       if (unwritten) return unwritten;
-      if (row.responseStatus !== null && row.responseBody !== null) {
-        return { statusCode: row.responseStatus, body: JSON.parse(row.responseBody) };
-      }
-      if (row.handedOffAt !== null) return { statusCode: 200, body: resultBody(row, runtime.mode) };
+      const stored = storedOutcome<SendOutcome>(row);
+      if (stored) return stored;
+      if (row.handedOffAt !== null) return handedOff(row, runtime.mode);
       if (row.status === 'queued') {
         // Its hand-off was interrupted by a restart; the phone's sent box is being read.
         const seconds = Math.ceil(RECOVERY_WINDOW_MS / 1000);
-        throw new ApiError(
-          503,
+        throw new GatewayError(
           'sender_busy',
           `The gateway restarted while handing this message to the phone; it is looking for it in the phone's SMS store. Repeat this request (same Idempotency-Key) in ${seconds} s for its outcome; it is never sent twice.`,
           { retryAfterSeconds: seconds, messageId: row.id },
         );
       }
-      return failureOutcome(row, row.reason ?? 'interrupted');
+      return sendFailed(row, row.reason ?? 'interrupted');
     },
   });
 
   const accept = async (req: SendRequest, sourceIp: string, key: string | undefined, hash: string): Promise<SendOutcome> => {
     if (!runtime.smsEnabled) {
-      throw new ApiError(503, 'sms_disabled', 'Sending is switched off on this gateway (SMS_GATEWAY_SMS_ENABLED=false).');
+      throw new GatewayError('sms_disabled', 'Sending is switched off on this gateway (SMS_GATEWAY_SMS_ENABLED=false).');
     }
     const v = validateSend(req, deps);
     const mono = clock.monotonicMs();
@@ -102,12 +101,11 @@ export function createSendService(deps: SendServiceDeps) {
       if (outcome.why === 'storage') {
         if (!isStorageUnavailable(outcome.error)) throw outcome.error;
         deps.settler.storageFailed(outcome.error);
-        throw new ApiError(503, 'storage_unavailable', storageMessage('sent'));
+        throw new GatewayError('storage_unavailable', storageMessage('sent'));
       }
       const seconds = Math.ceil(SYNC_SLOT_WAIT_MS / 1000);
       logger?.warn({ segments: v.seg.segments }, 'synchronous send refused: no hand-off slot in time');
-      throw new ApiError(
-        503,
+      throw new GatewayError(
         'sender_busy',
         `The phone did not take a message within ${seconds} s (a hand-off is hanging, or the gateway is stopping); nothing was recorded or sent. Retry later, or use POST /api/messages to let the gateway's queue send it.`,
         { retryAfterSeconds: seconds },
@@ -115,7 +113,7 @@ export function createSendService(deps: SendServiceDeps) {
     }
     deps.settler.storageOk();
     logger?.info({ id, segments: v.seg.segments, encoding: v.seg.encoding, simSlot: v.simSlot }, 'sms accepted');
-    if (outcome.handed.error !== undefined) throw outcome.handed.error; // 500, details only in the log
+    if (outcome.handed.error !== undefined) throw outcome.handed.error; // internal_error, details only in the log
     return deps.settler.outcomeOf(outcome.handed);
   };
 

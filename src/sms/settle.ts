@@ -1,7 +1,7 @@
 // After a hand-off (either path): the record becomes sent or failed (or, in real mode,
 // waits for the sent-box confirmation). Settling announces: store.settle commits the status,
 // its roll-up and the sms.sent / sms.failed event in one transaction, and once it committed
-// webhook delivery and MQTT hear of the event. The synchronous answer is stored for
+// webhook delivery and MQTT hear of the event. The synchronous send's outcome is stored for
 // Idempotency-Key replays, and the send health that diagnostics shows is updated. A write
 // that fails here never changes what happened: the outcome is kept in memory, replays
 // answer from it, and it is written as soon as the disk allows (tried every 30 s).
@@ -11,7 +11,7 @@ import type { RuntimeInfo } from '../core/runtime.js';
 import type { Reason } from '../store/message-record.js';
 import type { MessageStore } from '../store/messages.js';
 import type { Handed } from './lane.js';
-import { failureOutcome, resultBody, type SendOutcome } from './outcomes.js';
+import { handedOff, sendFailed, type SendOutcome } from './outcomes.js';
 
 /** What diagnostics shows about sending. */
 export interface SendHealth {
@@ -36,11 +36,8 @@ export interface SettlerDeps {
 /** How often outcomes that could not be written are tried again. */
 export const REWRITE_EVERY_MS = 30_000;
 
-export function createSettler(deps: SettlerDeps) {
-  const { store, clock, runtime, logger } = deps;
-  /** Outcomes of hand-offs whose record could not be written yet, by message id. */
-  const unwritten = new Map<string, Handed>();
-  let retry: NodeJS.Timeout | undefined;
+/** Send health as hand-offs and database writes report it. */
+function createHealth(clock: Clock) {
   const health: SendHealth = {
     lastHandoffAt: null,
     lastHandoffOk: null,
@@ -49,26 +46,9 @@ export function createSettler(deps: SettlerDeps) {
     consecutiveFailures: 0,
     storageError: null,
   };
-
-  const storageFailed = (err: unknown) => {
-    health.storageError = { at: clock.now(), code: String((err as { code?: unknown }).code ?? 'unknown') };
-  };
-
-  /** The synchronous answer for a finished hand-off. */
-  const outcomeOf = ({ row, result }: Handed): SendOutcome =>
-    result.ok ? { statusCode: 200, body: resultBody(row, runtime.mode) } : failureOutcome(row, result.reason, result.detail);
-
-  const api = {
-    health: (): Readonly<SendHealth> => health,
-    outcomeOf,
-    storageFailed,
-    /** A write just succeeded: write what waits too, and clear the error once nothing does. */
-    storageOk() {
-      if (unwritten.size > 0) api.flush();
-      if (unwritten.size === 0) health.storageError = null;
-    },
-    settle(h: Handed): void {
-      const { row, result, at } = h;
+  return {
+    health,
+    handoff({ result, at }: Handed) {
       health.lastHandoffAt = at;
       health.lastHandoffOk = result.ok;
       if (result.ok) health.consecutiveFailures = 0;
@@ -77,32 +57,25 @@ export function createSettler(deps: SettlerDeps) {
         health.lastFailureReason = result.reason;
         health.lastFailureAt = at;
       }
-      if (!write(h)) {
-        unwritten.set(row.id, h);
-        scheduleRetry();
-      }
-      logger?.info({ id: row.id, via: row.via, reason: result.ok ? null : result.reason }, result.ok ? 'sms handed off' : 'sms hand-off failed');
     },
-    /** The answer of a hand-off whose record is not written yet (for Idempotency-Key replays). */
-    unwrittenOutcome(id: string): SendOutcome | undefined {
-      const h = unwritten.get(id);
-      return h ? outcomeOf(h) : undefined;
-    },
-    /** Tries the unwritten outcomes again now; returns how many are still unwritten. */
-    flush(): number {
-      for (const [id, h] of unwritten) if (write(h)) unwritten.delete(id);
-      if (unwritten.size === 0) health.storageError = null;
-      return unwritten.size;
-    },
-    stop() {
-      clearTimeout(retry);
-      retry = undefined;
+    storageFailed(err: unknown) {
+      health.storageError = { at: clock.now(), code: String((err as { code?: unknown }).code ?? 'unknown') };
     },
   };
-  return api;
+}
 
-  /** The record of a finished hand-off; false when the disk refused (nothing changed then). */
-  function write(h: Handed): boolean {
+/** The synchronous send's outcome for a finished hand-off. */
+export function outcomeOf({ row, result }: Handed, mode: RuntimeInfo['mode']): SendOutcome {
+  return result.ok ? handedOff(row, mode) : sendFailed(row, result.reason, result.detail);
+}
+
+/**
+ * Writes the record of a finished hand-off (and a synchronous send's outcome, for replays);
+ * false when the disk refused (nothing changed then).
+ */
+function createWriter(deps: SettlerDeps, storageFailed: (err: unknown) => void) {
+  const { store, runtime, logger } = deps;
+  return (h: Handed): boolean => {
     const { row, result, at } = h;
     const confirmLater = result.ok && deps.confirmer !== undefined;
     try {
@@ -117,10 +90,8 @@ export function createSettler(deps: SettlerDeps) {
           handedOff: result.ok,
         });
       }
-      if (row.via === 'sync') {
-        const outcome = outcomeOf(h);
-        store.saveResponse(row.id, outcome.statusCode, outcome.body);
-      }
+      // Stored as the outcome (no status of its own): see outcomes.ts.
+      if (row.via === 'sync') store.saveResponse(row.id, null, outcomeOf(h, runtime.mode));
       if (confirmLater) deps.confirmer!.track(row.id);
       return true;
     } catch (err) {
@@ -129,7 +100,52 @@ export function createSettler(deps: SettlerDeps) {
       logger?.error({ id: row.id, err }, 'could not record the hand-off result; kept, and written when the disk allows');
       return false;
     }
-  }
+  };
+}
+
+export function createSettler(deps: SettlerDeps) {
+  const { clock, runtime, logger } = deps;
+  /** Outcomes of hand-offs whose record could not be written yet, by message id. */
+  const unwritten = new Map<string, Handed>();
+  let retry: NodeJS.Timeout | undefined;
+  const { health, handoff, storageFailed } = createHealth(clock);
+  const write = createWriter(deps, storageFailed);
+
+  const api = {
+    health: (): Readonly<SendHealth> => health,
+    outcomeOf: (h: Handed): SendOutcome => outcomeOf(h, runtime.mode),
+    storageFailed,
+    /** A write just succeeded: write what waits too, and clear the error once nothing does. */
+    storageOk() {
+      if (unwritten.size > 0) api.flush();
+      if (unwritten.size === 0) health.storageError = null;
+    },
+    settle(h: Handed): void {
+      const { row, result } = h;
+      handoff(h);
+      if (!write(h)) {
+        unwritten.set(row.id, h);
+        scheduleRetry();
+      }
+      logger?.info({ id: row.id, via: row.via, reason: result.ok ? null : result.reason }, result.ok ? 'sms handed off' : 'sms hand-off failed');
+    },
+    /** The outcome of a hand-off whose record is not written yet (for Idempotency-Key replays). */
+    unwrittenOutcome(id: string): SendOutcome | undefined {
+      const h = unwritten.get(id);
+      return h ? outcomeOf(h, runtime.mode) : undefined;
+    },
+    /** Tries the unwritten outcomes again now; returns how many are still unwritten. */
+    flush(): number {
+      for (const [id, h] of unwritten) if (write(h)) unwritten.delete(id);
+      if (unwritten.size === 0) health.storageError = null;
+      return unwritten.size;
+    },
+    stop() {
+      clearTimeout(retry);
+      retry = undefined;
+    },
+  };
+  return api;
 
   function scheduleRetry() {
     if (retry) return;

@@ -1,7 +1,7 @@
 // Send validation after the zod schema has checked the shape: a message that is not
 // empty and well-formed, a recipient that normalizes, a SIM slot the phone has, and a
-// length that fits the per-minute send budget. Every refusal is a 400 ApiError.
-import { ApiError } from '../core/api-error.js';
+// length that fits the per-minute send budget. Every refusal is a GatewayError (invalid_request or message_too_long).
+import { GatewayError } from '../core/errors.js';
 import { newMessageId } from '../core/ids.js';
 import type { NewMessage } from '../store/messages.js';
 import { normalizeRecipient } from './recipient.js';
@@ -29,32 +29,30 @@ export interface SimSlots {
 
 export function validateSend(req: SendRequest, sims: SimSlots): ValidSend {
   if (req.message.trim() === '') {
-    throw new ApiError(400, 'invalid_request', 'Invalid request: body.message is empty.');
+    throw new GatewayError('invalid_request', 'Invalid request: body.message is empty.');
   }
   // Termux:API trims the text as Java does (every character up to U+0020): a message of
   // only control characters or NUL would go out as an empty SMS.
   if (!/[^\u0000-\u0020]/.test(req.message)) {
-    throw new ApiError(400, 'invalid_request', 'Invalid request: body.message has only control characters; the phone would send an empty SMS.');
+    throw new GatewayError('invalid_request', 'Invalid request: body.message has only control characters; the phone would send an empty SMS.');
   }
   if (!req.message.isWellFormed()) {
-    throw new ApiError(400, 'invalid_request', 'Invalid request: body.message contains a lone UTF-16 surrogate (broken emoji?).');
+    throw new GatewayError('invalid_request', 'Invalid request: body.message contains a lone UTF-16 surrogate (broken emoji?).');
   }
   const recipient = normalizeRecipient(req.to);
-  if (!recipient.ok) throw new ApiError(400, 'invalid_request', `Invalid request: body.${recipient.message}.`);
+  if (!recipient.ok) throw new GatewayError('invalid_request', `Invalid request: body.${recipient.message}.`);
   const simSlot = req.simSlot ?? sims.defaultSim;
   const simCount = sims.simCount();
   if (simSlot > simCount) {
     const which = req.simSlot === undefined ? `the default SIM slot ${simSlot} (SMS_GATEWAY_DEFAULT_SIM)` : `simSlot ${simSlot}`;
-    throw new ApiError(
-      400,
+    throw new GatewayError(
       'invalid_request',
       `Invalid request: ${which} does not exist; this phone reports ${simCount} SIM slot${simCount === 1 ? '' : 's'}.`,
     );
   }
   const seg = countSegments(req.message);
   if (seg.segments > BUDGET_SEGMENTS) {
-    throw new ApiError(
-      400,
+    throw new GatewayError(
       'message_too_long',
       `Message is ${seg.segments} segments long (${seg.encoding}); at most ${BUDGET_SEGMENTS} fit the per-minute send budget. Shorten it or split it into several messages.`,
     );

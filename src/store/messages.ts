@@ -221,7 +221,7 @@ export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStore
      * Several messages (one request's recipients) in one transaction, all or none; `answer`
      * builds the response from the stored rows, saved with the first for Idempotency-Key replays.
      */
-    insertBatch: transaction(db, (ms: NewMessage[], answer?: (rows: MessageRow[]) => { status: number; body: unknown }): MessageRow[] => {
+    insertBatch: transaction(db, (ms: NewMessage[], answer?: (rows: MessageRow[]) => { status: number | null; body: unknown }): MessageRow[] => {
       insertTx(ms, null);
       const rows = ms.map((m) => getStmt.get({ id: m.id }) as MessageRow);
       const first = rows[0];
@@ -251,7 +251,8 @@ export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStore
     markHandedOff(id: string, at: number) {
       handedOffStmt.run({ id, at });
     },
-    saveResponse(id: string, status: number, body: unknown) {
+    /** status null: the body is the send's outcome (sms/outcomes.ts), not an HTTP answer. */
+    saveResponse(id: string, status: number | null, body: unknown) {
       responseStmt.run({ id, status, body: JSON.stringify(body) });
     },
     /** The process group running a message's hand-off (kept until the message settles). */

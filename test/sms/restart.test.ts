@@ -64,3 +64,46 @@ t.test('a key whose first request was interrupted by a crash answers 502 interru
   t.match(retry.json().error.message, /interrupted.*never resent automatically/);
   t.equal(rec.handoffs.length, 0);
 });
+
+t.test('a failed first answer (502, with its detail) is replayed exactly after a restart', async (t) => {
+  const home = tempDir(t);
+  const clock = fakeClock();
+  const failing = recordingSender(() => ({ ok: false, reason: 'termux_api_error', detail: 'detail text' }));
+  const first = await testApp(t, { home, clock, sender: failing.sender });
+  const a = await first.send({ to: '12345', message: 'x' }, { 'idempotency-key': 'failed' });
+  t.equal(a.statusCode, 502);
+  t.match(a.json().error.message, /termux_api_error: detail text/);
+  await first.app.close();
+  first.db.close();
+  const again = await testApp(t, { home, clock });
+  const b = await again.send({ to: '12345', message: 'x' }, { 'idempotency-key': 'failed' });
+  t.equal(b.statusCode, 502);
+  t.same(b.json(), a.json());
+  t.equal(failing.handoffs.length + again.handoffs.length, 1);
+});
+
+t.test('answers stored by an earlier version (status and body) are replayed as they were', async (t) => {
+  const home = tempDir(t);
+  const clock = fakeClock();
+  const first = await testApp(t, { home, clock });
+  const sent = await first.send({ to: '12345', message: 'x' }, { 'idempotency-key': 'old-send' });
+  const queued = await first.queue({ to: '12346', message: 'y' }, { 'idempotency-key': 'old-queue' });
+  t.equal(sent.statusCode, 200);
+  t.equal(queued.statusCode, 202);
+  // What 0.2 wrote: the HTTP answer itself. Marked, to see that it is the stored one.
+  const stored = (key: string, status: number, body: unknown) =>
+    first.db.prepare('UPDATE messages SET response_status = ?, response_body = ? WHERE idempotency_key = ?').run(status, JSON.stringify(body), key);
+  const oldSend = { ...sent.json(), warning: 'stored by 0.2' };
+  const oldQueue = { success: true, data: [{ ...queued.json().data[0], to: 'stored by 0.2' }] };
+  t.equal(stored('old-send', 200, oldSend).changes, 1);
+  t.equal(stored('old-queue', 202, oldQueue).changes, 1);
+  await first.app.close();
+  first.db.close();
+  const again = await testApp(t, { home, clock });
+  const s = await again.send({ to: '12345', message: 'x' }, { 'idempotency-key': 'old-send' });
+  t.equal(s.statusCode, 200);
+  t.same(s.json(), oldSend);
+  const q = await again.queue({ to: '12346', message: 'y' }, { 'idempotency-key': 'old-queue' });
+  t.equal(q.statusCode, 202);
+  t.same(q.json(), oldQueue);
+});

@@ -2,7 +2,7 @@
 // 503 inbox_disabled while the inbox watcher is off (nobody listens: no webhook target,
 // no SMS_GATEWAY_INBOX=true), saying how to switch it on.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ApiError } from '../../core/api-error.js';
+import { GatewayError } from '../../core/errors.js';
 import type { InboxStore } from '../../store/inbox.js';
 import { InboxPageSchema, InboxQuerySchema } from '../integration-schemas.js';
 import { bearerErrors, json } from '../route-docs.js';
@@ -39,7 +39,7 @@ export function inboxRoutes(deps: InboxRoutesDeps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        if (!deps.enabled()) throw new ApiError(503, 'inbox_disabled', INBOX_DISABLED_MESSAGE);
+        if (!deps.enabled()) throw new GatewayError('inbox_disabled', INBOX_DISABLED_MESSAGE);
         const { limit, offset, from } = request.query;
         const { rows, total } = deps.store.list({ limit, offset, from });
         return {

@@ -1,12 +1,13 @@
 // POST /api/messages (queue 1 to 100 recipients, 202 at once; optional Idempotency-Key)
 // and DELETE /api/messages/:id (cancel a message whose hand-off has not started).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ApiError } from '../../core/api-error.js';
+import { GatewayError } from '../../core/errors.js';
 import type { Enqueue } from '../../sms/enqueue.js';
 import { idempotencyKey, IdempotencyKeyHeaderSchema } from '../idempotency-key.js';
 import { callerAddress } from '../local-network.js';
 import { MessageParamsSchema, MessageResponseSchema, QueuedResponseSchema, QueueRequestSchema } from '../schemas.js';
 import { bearerErrors, json } from '../route-docs.js';
+import { queueAnswer } from '../send-answers.js';
 import { cancelledExample, queueExample } from '../examples.js';
 
 export function queueRoutes(enqueue: Enqueue, bodyLimit: number): FastifyPluginAsyncZod {
@@ -37,7 +38,8 @@ export function queueRoutes(enqueue: Enqueue, bodyLimit: number): FastifyPluginA
           sourceIp: callerAddress(request),
           idempotencyKey: idempotencyKey(request.raw.rawHeaders),
         });
-        return reply.code(outcome.statusCode as 202).send(outcome.body as never);
+        const { status, body } = queueAnswer(outcome);
+        return reply.code(status as 202).send(body as never);
       },
     );
 
@@ -59,7 +61,7 @@ export function queueRoutes(enqueue: Enqueue, bodyLimit: number): FastifyPluginA
       async (request) => {
         const { id } = request.params;
         if (!id.startsWith('msg_')) {
-          throw new ApiError(400, 'invalid_request', 'Invalid request: a message id starts with msg_.');
+          throw new GatewayError('invalid_request', 'Invalid request: a message id starts with msg_.');
         }
         return { success: true as const, data: enqueue.cancel(id) };
       },

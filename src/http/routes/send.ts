@@ -5,6 +5,7 @@ import { idempotencyKey, IdempotencyKeyHeaderSchema } from '../idempotency-key.j
 import { callerAddress } from '../local-network.js';
 import { SendRequestSchema, SendResultSchema } from '../schemas.js';
 import { bearerErrors, json } from '../route-docs.js';
+import { sendAnswer } from '../send-answers.js';
 import { sendExample } from '../examples.js';
 
 export function sendRoutes(service: SendService, bodyLimit: number): FastifyPluginAsyncZod {
@@ -37,7 +38,8 @@ export function sendRoutes(service: SendService, bodyLimit: number): FastifyPlug
           sourceIp: callerAddress(request),
           idempotencyKey: key,
         });
-        return reply.code(outcome.statusCode as 200).send(outcome.body as never);
+        const { status, body } = sendAnswer(outcome);
+        return reply.code(status as 200).send(body as never);
       },
     );
   };

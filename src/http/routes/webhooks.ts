@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/api-error.js';
+import { GatewayError } from '../../core/errors.js';
 import { redactUrl } from '../../core/redact.js';
 import type { TargetStore } from '../../events/targets.js';
 import type { WebhookTester } from '../../events/test-event.js';
@@ -101,7 +101,7 @@ export function webhookRoutes(deps: WebhookRoutesDeps, bodyLimit: number): Fasti
       },
       async (request, reply) => {
         const { id } = request.params;
-        if (!id.startsWith('wh_')) throw new ApiError(400, 'invalid_request', 'Invalid request: a webhook id starts with wh_.');
+        if (!id.startsWith('wh_')) throw new GatewayError('invalid_request', 'Invalid request: a webhook id starts with wh_.');
         const url = deps.targets.remove(id);
         deps.logger?.info({ id, target: redactUrl(url) }, 'webhook target removed');
         switchWatcher();

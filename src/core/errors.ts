@@ -1,5 +1,7 @@
-// Errors meant for the client, with the project's codes. Plain data, no HTTP framework:
-// the send service throws them, the root error handler (http/errors.ts) sends them.
+// The project's errors: the codes a caller can get, the error envelope, and GatewayError,
+// a refusal with a code, a message that says what to do and an optional retry hint. No
+// transport here: http/error-status.ts gives each code its HTTP status, MQTT answers the
+// envelope on its errors topic.
 export const ERROR_CODES = [
   'invalid_request',
   'message_too_long',
@@ -25,9 +27,9 @@ export interface ErrorBody {
   success: false;
   smsSent: false;
   error: { code: ErrorCode; message: string };
-  /** 429 and 503 (sender_busy, queue_full): whole seconds until a retry may succeed (same as Retry-After). */
+  /** rate_limited, send_rate_limited, sender_busy, queue_full: whole seconds until a retry may succeed (same as Retry-After). */
   retryAfterSeconds?: number;
-  /** 502: the failed message's id, to look it up in the history. */
+  /** send_failed (and sender_busy after a restart): the message's id, to look it up in the history. */
   messageId?: string;
 }
 
@@ -36,10 +38,9 @@ export interface ErrorExtra {
   messageId?: string;
 }
 
-/** An error meant for the client: status, code and a message that says what to do. */
-export class ApiError extends Error {
+/** A refusal meant for the caller: a code and a message that says what to do. */
+export class GatewayError extends Error {
   constructor(
-    readonly statusCode: number,
     readonly code: ErrorCode,
     message: string,
     readonly extra: ErrorExtra = {},
@@ -50,8 +51,9 @@ export class ApiError extends Error {
   get retryAfterSeconds(): number | undefined {
     return this.extra.retryAfterSeconds;
   }
+}
 
-  body(): ErrorBody {
-    return { success: false, smsSent: false, error: { code: this.code, message: this.message }, ...this.extra };
-  }
+/** The error envelope, the same over HTTP and MQTT. */
+export function errorBody(err: GatewayError): ErrorBody {
+  return { success: false, smsSent: false, error: { code: err.code, message: err.message }, ...err.extra };
 }
