@@ -65,13 +65,34 @@ export interface ClientOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-export function createClient(opts: ClientOptions) {
+/** `?name=value&...` of the defined values, or nothing. */
+function queryString(q: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) if (v !== undefined) params.set(k, String(v));
+  const qs = params.toString();
+  return qs ? `?${qs}` : '';
+}
+
+/** The error an answer that was not a success stands for (a guard's 401/403 has a plain body). */
+function answerError(status: number, json: Record<string, unknown>, retryAfter: number): GatewayError {
+  const error = json.error as { code?: string; message?: string } | string | undefined;
+  if (typeof error === 'string') return new GatewayError(status, status === 401 ? 'unauthorized' : 'forbidden', error);
+  return new GatewayError(
+    status,
+    error?.code ?? 'http_error',
+    error?.message ?? `HTTP ${status}`,
+    Number.isFinite(retryAfter) ? retryAfter : undefined,
+  );
+}
+
+/** One request with the key: JSON in and out, retried after 429, a 503 with Retry-After and, when asked, a lost connection. */
+function createCaller(opts: ClientOptions) {
   const base = opts.baseUrl.replace(/\/+$/, '');
   const maxRetries = opts.maxRetries ?? 3;
   const maxWait = opts.maxWaitSeconds ?? 60;
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
 
-  async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, retryOnNetworkError = false): Promise<T> {
+  return async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, retryOnNetworkError = false): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       let res: Response;
       try {
@@ -98,7 +119,7 @@ export function createClient(opts: ClientOptions) {
       try {
         json = JSON.parse(text) as Record<string, unknown>;
       } catch {
-        // not JSON: described below
+        // not JSON: described by answerError
       }
       if (res.ok) return json as T;
       const retryAfter = Number(res.headers.get('retry-after') ?? json.retryAfterSeconds);
@@ -108,17 +129,13 @@ export function createClient(opts: ClientOptions) {
         await sleep(Math.max(1, retryAfter) * 1000);
         continue;
       }
-      const error = json.error as { code?: string; message?: string } | string | undefined;
-      if (typeof error === 'string') throw new GatewayError(res.status, res.status === 401 ? 'unauthorized' : 'forbidden', error);
-      throw new GatewayError(
-        res.status,
-        error?.code ?? 'http_error',
-        error?.message ?? `HTTP ${res.status}`,
-        Number.isFinite(retryAfter) ? retryAfter : undefined,
-      );
+      throw answerError(res.status, json, retryAfter);
     }
-  }
+  };
+}
 
+export function createClient(opts: ClientOptions) {
+  const call = createCaller(opts);
   return {
     health: () => call<Health>('GET', '/health'),
     /** Sends one SMS. The same idempotencyKey (random by default) is used for every retry. */
@@ -139,21 +156,13 @@ export function createClient(opts: ClientOptions) {
     },
     /** Cancels a queued message whose hand-off has not started (409 not_cancellable otherwise). */
     cancel: async (id: string) => (await call<{ data: MessageRecord }>('DELETE', `/api/messages/${encodeURIComponent(id)}`)).data,
-    messages: async (q: { limit?: number; offset?: number; status?: MessageStatus } = {}) => {
-      const params = new URLSearchParams();
-      for (const [k, v] of Object.entries(q)) if (v !== undefined) params.set(k, String(v));
-      const qs = params.toString();
-      return call<Page<MessageRecord> & { success: true }>('GET', `/api/messages${qs ? `?${qs}` : ''}`);
-    },
+    messages: async (q: { limit?: number; offset?: number; status?: MessageStatus } = {}) =>
+      call<Page<MessageRecord> & { success: true }>('GET', `/api/messages${queryString(q)}`),
     message: async (id: string) => (await call<{ data: MessageRecord }>('GET', `/api/messages/${encodeURIComponent(id)}`)).data,
     stats: async () => (await call<{ data: Stats }>('GET', '/api/stats')).data,
     /** Received SMS, newest first (503 inbox_disabled while the gateway does not read its inbox). */
-    inbox: async (q: { limit?: number; offset?: number; from?: string } = {}) => {
-      const params = new URLSearchParams();
-      for (const [k, v] of Object.entries(q)) if (v !== undefined) params.set(k, String(v));
-      const qs = params.toString();
-      return call<Page<InboxRecord> & { success: true }>('GET', `/api/inbox${qs ? `?${qs}` : ''}`);
-    },
+    inbox: async (q: { limit?: number; offset?: number; from?: string } = {}) =>
+      call<Page<InboxRecord> & { success: true }>('GET', `/api/inbox${queryString(q)}`),
     webhooks: async () => (await call<{ data: WebhookTarget[] }>('GET', '/api/webhooks')).data,
     /** Registers a webhook target (a URL already registered: its existing target). */
     addWebhook: async (url: string) => (await call<{ data: WebhookTarget }>('POST', '/api/webhooks', { url })).data,

@@ -17,7 +17,8 @@ import type { Clock } from '../src/core/clock.js';
 import type { RuntimeInfo } from '../src/core/runtime.js';
 import { openDatabase } from '../src/store/database.js';
 import { composeGateway, type ComposeDeps, type MqttOptions } from '../src/server/compose.js';
-import { inboxWatcherEnabled } from '../src/core/config.js';
+import { composeDepsFromConfig } from '../src/server/compose-from-config.js';
+import type { Config } from '../src/core/config.js';
 import { createCalendar } from '../src/core/time-zone.js';
 import type { QuietHours } from '../src/core/quiet-hours.js';
 import type { Handoff, HandoffResult, Sender } from '../src/sms/senders.js';
@@ -108,6 +109,26 @@ export function recordingSender(answer: () => HandoffResult | Promise<HandoffRes
   return { sender, handoffs };
 }
 
+/** The configuration a test's gateway is composed from (what loadConfig would give). */
+function testConfig(home: string, runtime: RuntimeInfo, opts: TestAppOptions): Config {
+  return {
+    home,
+    mode: runtime.mode,
+    simulation: runtime.simulation === 'none' ? 'success' : runtime.simulation,
+    smsEnabled: runtime.smsEnabled,
+    defaultSim: opts.defaultSim ?? 1,
+    phoneNumber: opts.phoneNumber,
+    sendTimeoutMs: 30_000,
+    webhookUrls: opts.webhookUrls ?? [],
+    inbox: opts.inbox ?? false,
+    inboxPollMs: opts.inboxPollMs ?? 15_000,
+    queueRate: opts.queueRate ?? 30,
+    quietHours: opts.quietHours,
+    logLevel: 'silent',
+    mqtt: opts.mqtt?.settings,
+  };
+}
+
 /** The app on the real hooks, with a temp home and database, a fake clock and a fake sender. */
 export async function testApp(t: Test, opts: TestAppOptions = {}) {
   const home = opts.home ?? tempDir(t);
@@ -118,35 +139,31 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
   const db = openDatabase(join(home, 'gateway.db'));
   const calendar = createCalendar(opts.timeZone ?? 'UTC');
   const probes = createProbes({ clock, env: opts.probeEnv ?? { PATH: '/nonexistent' }, timeoutMs: opts.probeTimeoutMs ?? 1000 });
-  const gateway = await composeGateway({
+  const config = testConfig(home, runtime, opts);
+  const parts = {
     db,
     clock,
     runtime,
-    sender: opts.sender ?? recorder.sender,
     probes,
-    calendar: () => calendar,
-    defaultSim: opts.defaultSim ?? 1,
-    simCount: () => opts.simCount ?? 2,
-    home,
     apiKey: keyFile,
-    phoneNumber: opts.phoneNumber,
-    interfaces: () => ({}),
     logger: opts.logger,
-    webhookUrls: opts.webhookUrls ?? [],
+    env: opts.deviceEnv ?? { PATH: '/nonexistent' },
     webhookSecret: () => opts.webhookSecret ?? 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
-    ...(opts.webhookTimeoutMs ? { webhookTimeoutMs: opts.webhookTimeoutMs } : {}),
-    ...(opts.random ? { random: opts.random } : {}),
-    confirmSends: opts.confirmSends ?? false,
-    deviceEnv: opts.deviceEnv ?? { PATH: '/nonexistent' },
-    ...(opts.queueRate ? { queueRate: opts.queueRate } : {}),
-    ...(opts.quietHours ? { quietHours: opts.quietHours } : {}),
-    endLeftover: opts.endLeftover ?? (() => 'unknown'),
-    inboxWanted: (registered) =>
-      inboxWatcherEnabled({ webhookUrls: opts.webhookUrls ?? [], inbox: opts.inbox ?? false, mqtt: opts.mqtt?.settings }, registered),
-    ...(opts.inboxList ? { inboxList: opts.inboxList } : {}),
-    ...(opts.mqtt ? { mqtt: opts.mqtt } : {}),
-    ...(opts.inboxPollMs ? { inboxPollMs: opts.inboxPollMs } : {}),
-  });
+  };
+  const gateway = await composeGateway(
+    composeDepsFromConfig(config, parts, {
+      sender: opts.sender ?? recorder.sender,
+      calendar: () => calendar,
+      simCount: () => opts.simCount ?? 2,
+      interfaces: () => ({}),
+      confirmSends: opts.confirmSends ?? false,
+      inboxList: opts.inboxList,
+      endLeftover: opts.endLeftover ?? (() => 'unknown'),
+      mqtt: opts.mqtt,
+      ...(opts.webhookTimeoutMs ? { webhookTimeoutMs: opts.webhookTimeoutMs } : {}),
+      ...(opts.random ? { random: opts.random } : {}),
+    }),
+  );
   // What a start does before the first request (steps 1 to 3); the background work
   // (step 4) is left to the tests, which drive deliveries and confirmations by hand.
   gateway.restore();

@@ -1,7 +1,7 @@
-// Bearer key check: the third shared onRequest hook. Every route but GET/HEAD /health
+// Bearer key check, the third guard (http/guards.ts). Every route but GET/HEAD /health
 // needs exactly one `Authorization: Bearer <key>` header; anything else is 401. Node keeps
 // only the first of duplicated Authorization headers, so the raw header list is counted.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { secretsEqual } from '../core/keys.js';
 
 export const UNAUTHORIZED_BODY = { error: 'Unauthorized' } as const;
@@ -30,11 +30,4 @@ export function bearerToken(rawHeaders: string[]): string | undefined {
 export function isAuthorized(rawHeaders: string[], currentKey: () => string): boolean {
   const token = bearerToken(rawHeaders);
   return token !== undefined && secretsEqual(token, currentKey());
-}
-
-export function createBearerAuth(currentKey: () => string) {
-  return async function bearerAuth(request: FastifyRequest, reply: FastifyReply) {
-    if (isPublicRoute(request)) return;
-    if (!isAuthorized(request.raw.rawHeaders, currentKey)) return reply.code(401).send(UNAUTHORIZED_BODY);
-  };
 }

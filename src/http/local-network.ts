@@ -1,8 +1,8 @@
-// Local-network guard: the first onRequest hook. Judges the TCP peer's address only
+// Local-network guard, the first guard (http/guards.ts): judges the TCP peer's address only
 // (never X-Forwarded-For or similar headers) against the local ranges (core/addresses.ts),
 // once per connection.
 import { canonicalAddress, isLocalAddress } from '../core/addresses.js';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 
 export const FORBIDDEN_BODY = { error: 'Forbidden: local network access only' } as const;
 
@@ -14,7 +14,8 @@ export function peerAddress(request: FastifyRequest): string | undefined {
 // A connection's peer never changes: parse it once per connection, not on every hook.
 const callers = new WeakMap<object, { address: string | undefined; local: boolean }>();
 
-function judgeSocket(socket: object | undefined, raw: string | undefined) {
+/** Is the peer local, and its canonical address; cached per connection when there is one. */
+export function judgeCaller(socket: object | undefined, raw: string | undefined): { address: string | undefined; local: boolean } {
   if (!socket) return { address: canonicalAddress(raw), local: isLocalAddress(raw) };
   let c = callers.get(socket);
   if (!c) callers.set(socket, (c = { address: canonicalAddress(raw), local: isLocalAddress(raw) }));
@@ -23,11 +24,5 @@ function judgeSocket(socket: object | undefined, raw: string | undefined) {
 
 /** The caller's canonical address (IPv4-mapped unwrapped), for rate limiting, logs and history. */
 export function callerAddress(request: FastifyRequest): string {
-  return judgeSocket(request.raw.socket, peerAddress(request)).address ?? 'unknown';
-}
-
-export async function localNetworkGuard(request: FastifyRequest, reply: FastifyReply) {
-  if (!judgeSocket(request.raw.socket, peerAddress(request)).local) {
-    return reply.code(403).send(FORBIDDEN_BODY);
-  }
+  return judgeCaller(request.raw.socket, peerAddress(request)).address ?? 'unknown';
 }

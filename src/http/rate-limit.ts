@@ -1,10 +1,7 @@
-// Per-caller rate limit: a token bucket behind @fastify/rate-limit's store interface.
-// Registered with global: false and added as the second shared onRequest hook (after the
-// local-network guard, before the key check, so failed key guesses are counted too).
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+// Per-caller rate limit: a token bucket per caller address, and the 429 it answers. The
+// second guard (http/guards.ts runs it after the local-network guard and before the key
+// check, so failed key guesses are counted too).
 import { GatewayError } from '../core/errors.js';
-import { callerAddress } from './local-network.js';
 import type { Clock } from '../core/clock.js';
 
 /** Tokens added per second: a caller at this steady rate is never refused. */
@@ -23,9 +20,17 @@ interface Bucket {
   at: number;
 }
 
-type IncrCallback = (err: Error | null, res: { current: number; ttl: number }) => void;
+export interface BucketResult {
+  allowed: boolean;
+  /** Tokens left after this request. */
+  tokens: number;
+  /** Refused: how long until the next token. */
+  waitMs: number;
+  /** Allowed: until the bucket is full again; refused: until the next token (at least 1 ms). */
+  resetMs: number;
+}
 
-/** A token bucket per key. `incr` takes one token or reports how long until one is there. */
+/** A token bucket per key. `take` takes one token or reports how long until one is there. */
 export function createTokenBucketStore(clock: Clock) {
   const buckets = new Map<string, Bucket>();
 
@@ -35,7 +40,7 @@ export function createTokenBucketStore(clock: Clock) {
     bucket.at = now;
   };
 
-  const take = (key: string): { allowed: boolean; tokens: number; waitMs: number } => {
+  const take = (key: string): BucketResult => {
     const now = clock.monotonicMs();
     let bucket = buckets.get(key);
     if (bucket) {
@@ -48,33 +53,16 @@ export function createTokenBucketStore(clock: Clock) {
     refill(bucket, now);
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;
-      return { allowed: true, tokens: bucket.tokens, waitMs: 0 };
+      return { allowed: true, tokens: bucket.tokens, waitMs: 0, resetMs: Math.ceil(((BUCKET_CAPACITY - bucket.tokens) * 1000) / RATE_PER_SECOND) };
     }
-    return { allowed: false, tokens: bucket.tokens, waitMs: ((1 - bucket.tokens) * 1000) / RATE_PER_SECOND };
+    const waitMs = ((1 - bucket.tokens) * 1000) / RATE_PER_SECOND;
+    return { allowed: false, tokens: bucket.tokens, waitMs, resetMs: Math.max(1, Math.ceil(waitMs)) };
   };
 
-  class TokenBucketStore {
-    incr(key: string, cb: IncrCallback) {
-      const r = take(key);
-      if (r.allowed) {
-        // current <= max means allowed; ttl is how long until the bucket is full again.
-        cb(null, {
-          current: BUCKET_CAPACITY - Math.floor(r.tokens),
-          ttl: Math.ceil(((BUCKET_CAPACITY - r.tokens) * 1000) / RATE_PER_SECOND),
-        });
-      } else {
-        cb(null, { current: BUCKET_CAPACITY + 1, ttl: Math.max(1, Math.ceil(r.waitMs)) });
-      }
-    }
-    child() {
-      return this;
-    }
-  }
-
-  return { Store: TokenBucketStore, take, size: () => buckets.size };
+  return { take, size: () => buckets.size };
 }
 
-/** Registers the limiter and its hook; returns the bucket check for requests that skip hooks. */
+/** The 429 for a caller whose next token is `waitMs` away. */
 export function rateLimitedError(waitMs: number): GatewayError {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
   return new GatewayError(
@@ -82,18 +70,4 @@ export function rateLimitedError(waitMs: number): GatewayError {
     `Too many requests from this address (about ${RATE_PER_SECOND} per second allowed); retry in ${seconds} s.`,
     { retryAfterSeconds: seconds },
   );
-}
-
-export async function registerRateLimit(app: FastifyInstance, clock: Clock) {
-  const { Store, take } = createTokenBucketStore(clock);
-  await app.register(rateLimit, {
-    global: false,
-    max: BUCKET_CAPACITY,
-    timeWindow: 1000,
-    store: Store as never,
-    keyGenerator: callerAddress,
-    errorResponseBuilder: (_request, context) => rateLimitedError(context.ttl),
-  });
-  app.addHook('onRequest', app.rateLimit());
-  return { take };
 }

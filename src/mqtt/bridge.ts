@@ -52,6 +52,71 @@ export function redactError(message: string, secrets: (string | undefined)[]): s
   return out.slice(0, 300);
 }
 
+/** Publish, subscribe and unsubscribe on the current connection (none: nothing is queued). */
+function createBridgeIo(current: () => MqttClient | undefined, health: MqttHealth, deps: BridgeDeps, secrets: (string | undefined)[]) {
+  return {
+    /** Publishes now if connected; false (nothing queued) when not. */
+    publish(topic: string, payload: string, opts: { qos: 0 | 1; retain: boolean }): boolean {
+      const client = current();
+      if (!client?.connected) return false;
+      client.publish(topic, payload, { qos: opts.qos, retain: opts.retain }, (err) => {
+        if (err) deps.logger?.debug({ topic, err: redactError(err.message, secrets) }, 'mqtt publish not acknowledged');
+      });
+      return true;
+    },
+    subscribe(filters: string[]) {
+      current()?.subscribe(filters, { qos: 1 }, (err) => {
+        health.subscriptionRefused = null;
+        if (!err) return;
+        // MQTT.js reports a SUBACK refusal (an ACL) as an error too.
+        health.subscriptionRefused = filters.join(', ');
+        health.lastError = `the broker refused a subscription (${filters.join(', ')}): ${redactError(err.message, secrets)}; check its ACLs`;
+        health.lastErrorAt = deps.clock.now();
+        deps.logger?.warn({ filters, err: redactError(err.message, secrets) }, 'mqtt subscribe failed (check the broker ACLs)');
+      });
+    },
+    /** Waits (at most timeoutMs) for the broker to confirm the unsubscription. */
+    unsubscribe(filters: string[], timeoutMs = 2000): Promise<void> {
+      const c = current();
+      if (!c?.connected) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, timeoutMs);
+        c.unsubscribe(filters, () => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    },
+  };
+}
+
+/** MQTT.js's options: MQTT 5, a kept session, our own backoff, the will, acks after onMessage. */
+function connectOptions(deps: BridgeDeps, dropConnection: () => void): IClientOptions {
+  return {
+    protocolVersion: 5,
+    clientId: deps.clientId,
+    clean: false,
+    properties: { sessionExpiryInterval: SESSION_EXPIRY_S, maximumPacketSize: MAX_PACKET_BYTES },
+    reconnectPeriod: 0, // our own backoff (createBridge's scheduleReconnect)
+    connectTimeout: 10_000,
+    keepalive: 30,
+    resubscribe: false, // onConnect subscribes on every connect
+    queueQoSZero: false,
+    will: { topic: deps.will.topic, payload: Buffer.from(deps.will.payload), qos: 1, retain: true },
+    customHandleAcks: (topic, message, _packet, done) => {
+      deps.onMessage(topic, message).then(
+        () => done(0),
+        () => {
+          deps.logger?.warn({ topic }, 'mqtt message not kept; reconnecting so the broker gives it again');
+          dropConnection();
+        },
+      );
+    },
+    ...(deps.username !== undefined ? { username: deps.username } : {}),
+    ...(deps.password !== undefined ? { password: deps.password } : {}),
+  };
+}
+
 export function createBridge(deps: BridgeDeps) {
   const backoff = deps.backoffMs ?? ((n: number) => reconnectDelayMs(n));
   const url = new URL(deps.url);
@@ -89,65 +154,13 @@ export function createBridge(deps: BridgeDeps) {
   const bridge = {
     health: (): Readonly<MqttHealth> => health,
     connected: () => client?.connected === true,
-    /** Publishes now if connected; false (nothing queued) when not. */
-    publish(topic: string, payload: string, opts: { qos: 0 | 1; retain: boolean }): boolean {
-      if (!client?.connected) return false;
-      client.publish(topic, payload, { qos: opts.qos, retain: opts.retain }, (err) => {
-        if (err) deps.logger?.debug({ topic, err: redactError(err.message, secrets) }, 'mqtt publish not acknowledged');
-      });
-      return true;
-    },
-    subscribe(filters: string[]) {
-      client?.subscribe(filters, { qos: 1 }, (err) => {
-        health.subscriptionRefused = null;
-        if (!err) return;
-        // MQTT.js reports a SUBACK refusal (an ACL) as an error too.
-        health.subscriptionRefused = filters.join(', ');
-        health.lastError = `the broker refused a subscription (${filters.join(', ')}): ${redactError(err.message, secrets)}; check its ACLs`;
-        health.lastErrorAt = deps.clock.now();
-        deps.logger?.warn({ filters, err: redactError(err.message, secrets) }, 'mqtt subscribe failed (check the broker ACLs)');
-      });
-    },
-    /** Waits (at most timeoutMs) for the broker to confirm the unsubscription. */
-    unsubscribe(filters: string[], timeoutMs = 2000): Promise<void> {
-      const c = client;
-      if (!c?.connected) return Promise.resolve();
-      return new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, timeoutMs);
-        c.unsubscribe(filters, () => {
-          clearTimeout(t);
-          resolve();
-        });
-      });
-    },
+    ...createBridgeIo(() => client, health, deps, secrets),
     /** Starts connecting in the background; returns at once. */
     start() {
       if (client || stopped) return;
-      const options: IClientOptions = {
-        protocolVersion: 5,
-        clientId: deps.clientId,
-        clean: false,
-        properties: { sessionExpiryInterval: SESSION_EXPIRY_S, maximumPacketSize: MAX_PACKET_BYTES },
-        reconnectPeriod: 0, // our own backoff (scheduleReconnect)
-        connectTimeout: 10_000,
-        keepalive: 30,
-        resubscribe: false, // onConnect subscribes on every connect
-        queueQoSZero: false,
-        will: { topic: deps.will.topic, payload: Buffer.from(deps.will.payload), qos: 1, retain: true },
-        customHandleAcks: (topic, message, _packet, done) => {
-          deps.onMessage(topic, message).then(
-            () => done(0),
-            () => {
-              // Not kept: no PUBACK; a new connection makes the broker give it again
-              // (MQTT.js reads nothing more on this one until the ack anyway).
-              deps.logger?.warn({ topic }, 'mqtt message not kept; reconnecting so the broker gives it again');
-              client?.stream.destroy();
-            },
-          );
-        },
-        ...(deps.username !== undefined ? { username: deps.username } : {}),
-        ...(deps.password !== undefined ? { password: deps.password } : {}),
-      };
+      // A message not kept is never acknowledged: the connection is dropped and a new one makes
+      // the broker give it again (MQTT.js reads nothing more on this one until the ack anyway).
+      const options = connectOptions(deps, () => client?.stream.destroy());
       set('connecting');
       client = mqtt.connect(deps.url, options);
       client.on('message', (topic, payload, packet) => {

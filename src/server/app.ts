@@ -1,19 +1,17 @@
 // buildApp(deps): the Fastify instance with its hooks and routes. It never listens
-// (the start command does). The three guards are shared onRequest hooks added here,
-// explicitly and in this order, because the order is the security:
-//   local-network guard (403) -> per-caller rate limit (429) -> bearer key (401)
+// (the start command does). The guards (http/guards.ts: local-network 403 -> per-caller
+// rate limit 429 -> bearer key 401) are one shared onRequest hook, asked again by the
+// frameworkErrors path and by Node's parser errors, which skip every hook.
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import swagger from '@fastify/swagger';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import type { RuntimeInfo } from '../core/runtime.js';
-import { canonicalAddress, isLocalAddress } from '../core/addresses.js';
-import { localNetworkGuard, callerAddress, FORBIDDEN_BODY } from '../http/local-network.js';
-import { rateLimitedError, registerRateLimit } from '../http/rate-limit.js';
-import { createBearerAuth, isAuthorized, UNAUTHORIZED_BODY } from '../http/bearer-auth.js';
+import { callerAddress } from '../http/local-network.js';
+import { createGuards, guardHook, guardUnroutable, sendRefusal } from '../http/guards.js';
 import { GatewayError, installErrorHandling, sendError } from '../http/errors.js';
-import { handleClientError } from '../http/client-errors.js';
+import { answerParserError } from '../http/parser-errors.js';
 import { healthRoutes } from '../http/routes/health.js';
 import { openapiRoutes } from '../http/routes/openapi.js';
 import { openApiOptions } from '../http/openapi-document.js';
@@ -51,17 +49,14 @@ export interface AppDeps {
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  let limiter: Awaited<ReturnType<typeof registerRateLimit>> | undefined;
+  const guards = createGuards(deps.clock, deps.apiKey);
   const app = Fastify({
-    // A URL the router cannot decode skips every hook, so the same three guards are
-    // applied here, in the same order, before the 400.
+    // A URL the router cannot decode skips every hook, so the guards are asked here,
+    // before the 400.
     frameworkErrors: (err, request, untypedReply) => {
       const reply = untypedReply as unknown as FastifyReply;
-      const peer = request.raw.socket?.remoteAddress;
-      if (!isLocalAddress(peer)) return reply.code(403).send(FORBIDDEN_BODY);
-      const bucket = limiter?.take(canonicalAddress(peer) ?? 'unknown');
-      if (bucket && !bucket.allowed) return sendError(reply, rateLimitedError(bucket.waitMs));
-      if (!isAuthorized(request.raw.rawHeaders, deps.apiKey)) return reply.code(401).send(UNAUTHORIZED_BODY);
+      const refusal = guardUnroutable(guards, request);
+      if (refusal) return sendRefusal(reply, refusal);
       if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
         // Longer than any id the gateway makes: an id with the msg_ (wh_) prefix is simply unknown.
         if (request.url.startsWith('/api/webhooks/wh_')) return sendError(reply, new GatewayError('not_found', 'No such webhook target.'));
@@ -81,7 +76,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestTimeout: 15_000,
     http: { headersTimeout: 10_000, connectionsCheckingInterval: 2_000, ...PARSER_OPTIONS },
     keepAliveTimeout: KEEP_ALIVE_MS,
-    clientErrorHandler: handleClientError,
+    clientErrorHandler: answerParserError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -104,9 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorHandling(app);
 
   limitConnections(app);
-  app.addHook('onRequest', localNetworkGuard);
-  limiter = await registerRateLimit(app, deps.clock);
-  app.addHook('onRequest', createBearerAuth(deps.apiKey));
+  app.addHook('onRequest', guardHook(guards));
 
   // One log line per request: method, route, status, duration, caller. Never headers,
   // bodies or query strings (they could carry the key or a message).

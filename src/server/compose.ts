@@ -1,7 +1,7 @@
 // composeGateway(deps): THE composition root. Every part of the gateway (stores, pacing,
 // the hand-off lane, send and queue services, sent-box confirmation, webhook outbox and delivery,
 // inbox watcher, host info, diagnostics, the Fastify app) is wired here and nowhere else;
-// the start command (server/gateway.ts), the tests' helper and the bench all call it.
+// the start command (server/run-gateway.ts, through server/compose-from-config.ts), the tests' helper and the bench all call it.
 // Building has no side effects. start() does the work a start needs, in this order:
 //   0. the first round of device probes (in the background)
 //   1. sync the webhook targets with SMS_GATEWAY_WEBHOOK_URLS (before 2: the events of
@@ -16,89 +16,29 @@
 //      inboxWanted; registering or removing a webhook target over the API re-decides),
 //      the MQTT bridge (it only begins connecting: a broker that is down holds up nothing)
 import type { FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
-import type { Clock } from '../core/clock.js';
-import type { SecretFile } from '../core/keys.js';
-import type { RuntimeInfo } from '../core/runtime.js';
-import type { Calendar } from '../core/time-zone.js';
-import type { Probes } from '../device/probes.js';
-import { killLeftover, type LeftoverResult } from '../device/process-groups.js';
-import type { ProcessGroup } from '../core/process-group.js';
+import { killLeftover } from '../device/process-groups.js';
 import { recoverHandoffs } from './recover-handoffs.js';
-import type { Db } from '../store/database.js';
 import { createMessageStore } from '../store/messages.js';
 import { createStatsStore } from '../store/stats.js';
 import { createQueueStore } from '../store/queue.js';
 import { createOutboxStore } from '../store/outbox.js';
 import { createWebhookTargetsTable } from '../store/webhook-targets.js';
-import type { QuietHours } from '../core/quiet-hours.js';
 import { BUDGET_WINDOW_MS, createPacing } from '../sms/pacing.js';
 import { createLane } from '../sms/lane.js';
 import { createSettler } from '../sms/settle.js';
 import { createSendService } from '../sms/send.js';
 import { createEnqueue } from '../sms/enqueue.js';
 import { createConfirmer } from '../sms/confirmation.js';
-import type { Sender } from '../sms/senders.js';
 import { createWebhookDelivery } from '../events/delivery.js';
-import { createHostInfo, type HostInfoDeps } from '../status/host-info.js';
+import { createHostInfo } from '../status/host-info.js';
 import { createDiagnostics } from '../status/diagnostics.js';
-import type { MqttSettings } from '../core/mqtt-settings.js';
 import type { WebhookEvent } from '../events/events.js';
 import type { MqttGateway } from '../mqtt/mqtt-gateway.js';
 import { buildApp } from './app.js';
 import { composeInbox } from './compose-inbox.js';
-import type { InboxWatcherOptions } from '../events/inbox-watcher.js';
+import type { ComposeDeps, MqttOptions } from './compose-deps.js';
 
-export interface ComposeDeps {
-  db: Db;
-  clock: Clock;
-  runtime: RuntimeInfo;
-  sender: Sender;
-  probes: Probes;
-  calendar: () => Calendar;
-  defaultSim: number;
-  simCount: () => number;
-  /** The gateway's home (database file sizes, free disk space). */
-  home: string;
-  apiKey: SecretFile;
-  phoneNumber: string | undefined;
-  logger?: Logger | undefined;
-  /** Webhook targets (SMS_GATEWAY_WEBHOOK_URLS) and the signing secret. */
-  webhookUrls?: string[];
-  webhookSecret?: () => string;
-  /** Look for handed-off messages in the phone's SMS store (real mode). */
-  confirmSends?: boolean;
-  /** Environment the device commands run in. */
-  deviceEnv?: NodeJS.ProcessEnv | undefined;
-  /** Read the phone's inbox this often (default 15 s) while inboxWanted says so. */
-  inboxPollMs?: number;
-  /** Whether the inbox watcher runs, given the targets registered over the API (config.ts inboxWatcherEnabled). */
-  inboxWanted?: (registeredTargets: number) => boolean;
-  /** The inbox to read instead of termux-sms-list (simulated mode: device/simulated-inbox.ts). */
-  inboxList?: InboxWatcherOptions['list'];
-  /** Queued hand-offs: segments per rolling 60 s (SMS_GATEWAY_QUEUE_RATE, default 30). */
-  queueRate?: number;
-  quietHours?: QuietHours | undefined;
-  /** Overrides for tests (a short delivery timeout, fixed jitter, no network interfaces). */
-  webhookTimeoutMs?: number;
-  random?: () => number;
-  interfaces?: HostInfoDeps['interfaces'];
-  /** This boot's id (src/device/process-groups.ts): a hand-off group is ended only in its own boot. */
-  bootId?: string | null;
-  /** Ends what is left of an interrupted hand-off (tests replace it). */
-  endLeftover?: (group: ProcessGroup) => LeftoverResult;
-  /** The MQTT bridge (SMS_GATEWAY_MQTT_URL); off when undefined. */
-  mqtt?: MqttOptions | undefined;
-}
-
-export interface MqttOptions {
-  settings: MqttSettings;
-  /** SMS_GATEWAY_ID or the one kept in the home (core/gateway-id.ts). */
-  gatewayId: string;
-  /** Tests: a short reconnect delay, their own state interval. */
-  backoffMs?: (attempt: number) => number;
-  stateIntervalMs?: number;
-}
+export type { ComposeDeps, MqttOptions };
 
 /** The send, store and event parts (what routes, status and tests reach into). */
 function composeServices(deps: ComposeDeps, onEvent: (event: WebhookEvent) => void) {
@@ -170,12 +110,10 @@ function composeServices(deps: ComposeDeps, onEvent: (event: WebhookEvent) => vo
 
 export type Services = ReturnType<typeof composeServices>;
 
-export async function composeGateway(deps: ComposeDeps) {
+/** What GET /api/device and /api/diagnostics tell: host info and diagnostics. */
+function composeStatus(deps: ComposeDeps, services: Services, mqtt: () => MqttGateway | undefined) {
   const { clock, runtime, probes } = deps;
-  let mqtt: MqttGateway | undefined;
-  // The bridge hears of committed events through the outbox's listener; events know nothing of MQTT.
-  const services = composeServices(deps, (event) => mqtt?.onEvent(event));
-  const status = {
+  return {
     hostInfo: createHostInfo({
       clock,
       runtime,
@@ -202,30 +140,44 @@ export async function composeGateway(deps: ComposeDeps) {
       quietHours: deps.quietHours?.text ?? null,
       webhookTargets: () => services.outbox.status(),
       inboxHealth: () => (services.inboxEnabled() ? services.inbox.health() : null),
-      mqttHealth: () => mqtt?.health() ?? null,
+      mqttHealth: () => mqtt()?.health() ?? null,
     }),
   };
-  if (deps.mqtt) {
-    // Loaded only when configured: MQTT.js costs a gateway without MQTT ~100 ms and ~18 MB at start.
-    const { createMqttGateway } = await import('../mqtt/mqtt-gateway.js');
-    mqtt = createMqttGateway({
-      settings: deps.mqtt.settings,
-      gatewayId: deps.mqtt.gatewayId,
-      home: deps.home,
-      version: runtime.version,
-      enqueue: services.enqueue,
-      probes,
-      stats: services.stats,
-      calendar: deps.calendar,
-      clock,
-      smsEnabled: runtime.smsEnabled,
-      waiting: () => services.lane.state().waiting,
-      diagnostics: () => status.diagnostics(),
-      logger: deps.logger,
-      ...(deps.mqtt.backoffMs ? { backoffMs: deps.mqtt.backoffMs } : {}),
-      ...(deps.mqtt.stateIntervalMs ? { stateIntervalMs: deps.mqtt.stateIntervalMs } : {}),
-    });
-  }
+}
+
+type Status = ReturnType<typeof composeStatus>;
+
+/** The MQTT bridge (SMS_GATEWAY_MQTT_URL), built, not started. */
+async function composeMqtt(deps: ComposeDeps, options: MqttOptions, services: Services, diagnostics: () => ReturnType<Status['diagnostics']>) {
+  const { clock, runtime, probes } = deps;
+  // Loaded only when configured: MQTT.js costs a gateway without MQTT ~100 ms and ~18 MB at start.
+  const { createMqttGateway } = await import('../mqtt/mqtt-gateway.js');
+  return createMqttGateway({
+    settings: options.settings,
+    gatewayId: options.gatewayId,
+    home: deps.home,
+    version: runtime.version,
+    enqueue: services.enqueue,
+    probes,
+    stats: services.stats,
+    calendar: deps.calendar,
+    clock,
+    smsEnabled: runtime.smsEnabled,
+    waiting: () => services.lane.state().waiting,
+    diagnostics,
+    logger: deps.logger,
+    ...(options.backoffMs ? { backoffMs: options.backoffMs } : {}),
+    ...(options.stateIntervalMs ? { stateIntervalMs: options.stateIntervalMs } : {}),
+  });
+}
+
+export async function composeGateway(deps: ComposeDeps) {
+  const { clock, runtime, probes } = deps;
+  let mqtt: MqttGateway | undefined;
+  // The bridge hears of committed events through the outbox's listener; events know nothing of MQTT.
+  const services = composeServices(deps, (event) => mqtt?.onEvent(event));
+  const status = composeStatus(deps, services, () => mqtt);
+  if (deps.mqtt) mqtt = await composeMqtt(deps, deps.mqtt, services, () => status.diagnostics());
   const app: FastifyInstance = await buildApp({
     clock,
     runtime,

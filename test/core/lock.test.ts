@@ -7,7 +7,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { acquireLock, LockError, LOCK_FILE, PID_FILE } from '../../src/core/lock.js';
 import { loadConfig } from '../../src/core/config.js';
-import { createGateway } from '../../src/server/gateway.js';
+import { createGateway } from '../../src/server/run-gateway.js';
 import { ROOT, tempDir } from '../helper.js';
 
 /** A child process that takes the lock on `home` (built code), says so, and holds it. */

@@ -6,7 +6,7 @@ import { loadConfig } from '../../core/config.js';
 import { ensurePrivateDir } from '../../core/fs-util.js';
 import { appendSimulatedSms, SIMULATED_INBOX_FILE } from '../../device/simulated-inbox.js';
 import type { Mode } from '../../core/runtime.js';
-import { detectMode } from '../../server/gateway.js';
+import { detectMode } from '../../server/run-gateway.js';
 import type { CommandContext } from '../context.js';
 
 export const simulateHelp = `Usage: sms-gateway simulate receive --from <number> <text>

@@ -4,7 +4,7 @@
 import { createLogger } from '../../core/logging.js';
 import { loadConfig } from '../../core/config.js';
 import { PORT } from '../../core/constants.js';
-import { createGateway } from '../../server/gateway.js';
+import { createGateway } from '../../server/run-gateway.js';
 import { lanAddresses } from '../../device/lan.js';
 import { modeLine, renderStartScreen, urlsFor } from '../start-screen.js';
 import type { CommandContext } from '../context.js';

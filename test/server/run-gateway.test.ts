@@ -5,7 +5,7 @@ import t, { type Test } from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/core/config.js';
-import { createGateway, StartupError } from '../../src/server/gateway.js';
+import { createGateway, StartupError } from '../../src/server/run-gateway.js';
 import { fakeTermux, tempDir } from '../helper.js';
 
 const NO_TERMUX = { PATH: '/usr/local/bin:/usr/bin:/bin' };

@@ -1,15 +1,19 @@
 // Answers for requests Node's HTTP parser rejects before Fastify sees them (bad request
 // line, oversized headers, conflicting lengths, a request not complete in time). They skip
-// every hook, so the local-network guard is applied here too, and the answer uses the
+// every hook, so the guards are asked here too (http/guards.ts: such a request has no
+// headers to check, so only the local-network guard applies), and the answer uses the
 // project's error envelope.
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { isLocalAddress } from '../core/addresses.js';
-import { FORBIDDEN_BODY } from './local-network.js';
+import { refusalAnswer, unreadableRequestRefusal } from './guards.js';
 import { errorBody, GatewayError } from '../core/errors.js';
 
-export function clientErrorAnswer(err: NodeJS.ErrnoException, remoteAddress: string | undefined): { status: number; body: string } {
-  if (!isLocalAddress(remoteAddress)) return { status: 403, body: JSON.stringify(FORBIDDEN_BODY) };
+export function parserErrorAnswer(err: NodeJS.ErrnoException, remoteAddress: string | undefined): { status: number; body: string } {
+  const refusal = unreadableRequestRefusal(remoteAddress);
+  if (refusal) {
+    const { status, body } = refusalAnswer(refusal);
+    return { status, body: JSON.stringify(body) };
+  }
   const [status, message] =
     err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
       ? [408, 'The request was not complete in time.']
@@ -20,11 +24,12 @@ export function clientErrorAnswer(err: NodeJS.ErrnoException, remoteAddress: str
   return { status, body: JSON.stringify(errorBody(new GatewayError('invalid_request', message))) };
 }
 
-export function handleClientError(err: NodeJS.ErrnoException, socket: Socket): void {
+/** Fastify's clientErrorHandler: writes the answer on the raw socket and closes it. */
+export function answerParserError(err: NodeJS.ErrnoException, socket: Socket): void {
   // A reset connection has nobody left to answer.
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   if (socket.writable) {
-    const { status, body } = clientErrorAnswer(err, socket.remoteAddress);
+    const { status, body } = parserErrorAnswer(err, socket.remoteAddress);
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );

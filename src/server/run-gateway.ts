@@ -1,30 +1,27 @@
 // createGateway(config): the real process's gateway. Takes the home's lock, loads the key,
-// detects the mode, opens the database and composes the parts (server/compose.ts; no
-// side effects yet). listen() starts it in order (probes, restore, bind port 8080 dual
+// detects the mode, opens the database and composes the parts (server/compose-from-config.ts
+// and server/compose.ts; no side effects yet). listen() starts it in order (probes, restore, bind port 8080 dual
 // stack with an IPv4 fallback, background work); stop() stops accepting, lets in-flight
 // requests finish, and releases everything.
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../core/clock.js';
-import { inboxWatcherEnabled, type Config } from '../core/config.js';
+import type { Config } from '../core/config.js';
 import { PORT } from '../core/constants.js';
 import { ensurePrivateDir } from '../core/fs-util.js';
 import { createApiKeyFile, type SecretFile } from '../core/keys.js';
 import { acquireLock } from '../core/lock.js';
-import { SIMULATED_SIM_COUNT, type Mode, type RuntimeInfo } from '../core/runtime.js';
+import type { Mode, RuntimeInfo } from '../core/runtime.js';
 import { StartupError } from '../core/startup-error.js';
-import { chooseTimeZone, createCalendar } from '../core/time-zone.js';
 import { VERSION } from '../core/version.js';
 import { findOnPath } from '../device/termux.js';
 import { createProbes, type Probes } from '../device/probes.js';
-import { simulatedSmsList } from '../device/simulated-inbox.js';
 import { openDatabase } from '../store/database.js';
-import { createSimulatedSender, createTermuxSender } from '../sms/senders.js';
 import { currentBootId } from '../device/process-groups.js';
 import { createWebhookSecretFile } from '../events/signing.js';
-import { resolveGatewayId } from '../core/gateway-id.js';
 import { composeGateway, type Services } from './compose.js';
+import { composeDepsFromConfig } from './compose-from-config.js';
 
 export { StartupError };
 
@@ -66,6 +63,40 @@ export function modeReason(config: Config, mode: Mode): string {
   return mode === 'real' ? 'termux-sms-send on PATH' : 'no termux-sms-send on PATH';
 }
 
+function openGatewayDb(home: string): ReturnType<typeof openDatabase> {
+  const dbPath = join(home, 'gateway.db');
+  try {
+    return openDatabase(dbPath);
+  } catch (err) {
+    throw new StartupError(`cannot open ${dbPath}: ${(err as Error).message}`);
+  }
+}
+
+/** Binds port 8080 dual stack ('::'), or IPv4 only on a phone without IPv6; returns the host. */
+async function listenDualStack(app: FastifyInstance): Promise<string> {
+  const inUse = () =>
+    new StartupError(
+      `port ${PORT} is already in use: another gateway or program is listening on it (the port is fixed). ` +
+        `See which with \`ss -ltnp 'sport = :${PORT}'\` (or \`lsof -i :${PORT}\`) and stop it`,
+    );
+  try {
+    await app.listen({ port: PORT, host: '::' });
+    return '::';
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw inUse();
+    if (code !== 'EAFNOSUPPORT' && code !== 'EADDRNOTAVAIL') throw err;
+  }
+  // No IPv6 on this phone: IPv4 only.
+  try {
+    await app.listen({ port: PORT, host: '0.0.0.0' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw inUse();
+    throw err;
+  }
+  return '0.0.0.0';
+}
+
 export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
   const { config } = opts;
   const clock = opts.clock ?? systemClock;
@@ -84,59 +115,12 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       smsEnabled: config.smsEnabled,
       startedAt: clock.now(),
     };
-    const dbPath = join(config.home, 'gateway.db');
-    let db: ReturnType<typeof openDatabase>;
-    try {
-      db = openDatabase(dbPath);
-    } catch (err) {
-      throw new StartupError(`cannot open ${dbPath}: ${(err as Error).message}`);
-    }
+    const db = openGatewayDb(config.home);
     const probes = createProbes({ clock, env });
-    // The SIM count comes from the phone; until it answers (or when it cannot tell) only
-    // slot 1 is known to exist. Simulated mode with no phone offers two slots, so
-    // dual-SIM clients can be tried.
-    const simCount = () => probes.peek().telephony.value?.simCount ?? (mode === 'real' ? 1 : SIMULATED_SIM_COUNT);
-    const calendars = new Map<string, ReturnType<typeof createCalendar>>();
-    const calendar = () => {
-      const tz = chooseTimeZone([env.TZ, probes.peek().props.value?.timeZone]);
-      let c = calendars.get(tz);
-      if (!c) calendars.set(tz, (c = createCalendar(tz)));
-      return c;
-    };
-    const bootId = currentBootId();
     const webhookSecret = createWebhookSecretFile(config.home);
     webhookSecret.current(); // generated on first start
-    // MQTT: the id is made at the first start with MQTT and kept; the broker is not contacted yet.
-    const mqtt = config.mqtt ? { settings: config.mqtt, gatewayId: resolveGatewayId(config.home, config.mqtt.gatewayId) } : undefined;
-    const gateway = await composeGateway({
-      db,
-      clock,
-      runtime,
-      sender:
-        mode === 'real'
-          ? createTermuxSender({ timeoutMs: config.sendTimeoutMs, env, bootId })
-          : createSimulatedSender(config.simulation),
-      probes,
-      calendar,
-      defaultSim: config.defaultSim,
-      simCount,
-      home: config.home,
-      apiKey,
-      phoneNumber: config.phoneNumber,
-      logger: opts.logger,
-      webhookUrls: config.webhookUrls,
-      webhookSecret: () => webhookSecret.current(),
-      confirmSends: mode === 'real',
-      inboxPollMs: config.inboxPollMs,
-      inboxWanted: (registered) => inboxWatcherEnabled(config, registered),
-      // No phone, no inbox: simulated mode reads the simulated one (`sms-gateway simulate receive`).
-      ...(mode === 'simulated' ? { inboxList: simulatedSmsList(config.home, () => calendar().timeZone) } : {}),
-      queueRate: config.queueRate,
-      quietHours: config.quietHours,
-      deviceEnv: env,
-      bootId,
-      mqtt,
-    });
+    const parts = { db, clock, runtime, probes, apiKey, logger: opts.logger, env, webhookSecret: () => webhookSecret.current(), bootId: currentBootId() };
+    const gateway = await composeGateway(composeDepsFromConfig(config, parts));
     const { app } = gateway;
 
     let host = '';
@@ -151,7 +135,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       probes,
       async listen() {
         await gateway.start(async () => {
-          host = await listenDualStack();
+          host = await listenDualStack(app);
         });
         return host;
       },
@@ -166,30 +150,6 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
         }
       },
     };
-
-    async function listenDualStack(): Promise<string> {
-      const inUse = () =>
-        new StartupError(
-          `port ${PORT} is already in use: another gateway or program is listening on it (the port is fixed). ` +
-            `See which with \`ss -ltnp 'sport = :${PORT}'\` (or \`lsof -i :${PORT}\`) and stop it`,
-        );
-      try {
-        await app.listen({ port: PORT, host: '::' });
-        return '::';
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'EADDRINUSE') throw inUse();
-        if (code !== 'EAFNOSUPPORT' && code !== 'EADDRNOTAVAIL') throw err;
-      }
-      // No IPv6 on this phone: IPv4 only.
-      try {
-        await app.listen({ port: PORT, host: '0.0.0.0' });
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw inUse();
-        throw err;
-      }
-      return '0.0.0.0';
-    }
   } catch (err) {
     releaseLock();
     throw err;
