@@ -211,7 +211,10 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
   t.teardown(async () => {
     await gateway.mqtt?.stop();
     await app.close();
-    await services.stop(1000); // a test's hand-off that never answers holds nothing up
+    // A test's hand-off that never answers holds nothing up: the 1 s grace passes at once.
+    const stopping = services.stop(1000);
+    if ('tick' in clock) await (clock as FakeClock).tick(1000);
+    await stopping;
     db.close();
   });
   const key = keyFile.current();
