@@ -61,11 +61,13 @@ export function fakeClock(start = Date.UTC(2026, 10, 21, 12, 0, 0)): FakeClock {
     wall += at - mono;
     mono = at;
   };
+  let fired = 0; // in the current advance/tick: a loop re-arming at 0 ms must fail, not hang
   /** The earliest timer due by `until` (ties: the one set first), taken off the list. */
   const nextDue = (until: number) => {
     let best: [number, { at: number; fn: () => void }] | undefined;
     for (const e of timers) if (e[1].at <= until && (!best || e[1].at < best[1].at)) best = e;
     if (best) timers.delete(best[0]);
+    if (best && ++fired > 10_000) throw new Error('fake clock: over 10 000 timers fired in one move (a timer loop?)');
     return best?.[1];
   };
   const clock: FakeClock = {
@@ -77,6 +79,7 @@ export function fakeClock(start = Date.UTC(2026, 10, 21, 12, 0, 0)): FakeClock {
       return { cancel: () => void timers.delete(id) };
     },
     advance(ms) {
+      fired = 0;
       const until = mono + ms;
       for (let t = nextDue(until); t; t = nextDue(until)) {
         moveTo(t.at);
@@ -85,6 +88,7 @@ export function fakeClock(start = Date.UTC(2026, 10, 21, 12, 0, 0)): FakeClock {
       moveTo(until);
     },
     async tick(ms) {
+      fired = 0;
       const until = mono + ms;
       await letSettle();
       for (let t = nextDue(until); t; t = nextDue(until)) {
