@@ -4,7 +4,7 @@
 // that fails here never changes what happened: the outcome is kept in memory, replays
 // answer from it, and it is written as soon as the disk allows (tried every 30 s).
 import type { Logger } from 'pino';
-import type { Clock } from '../core/clock.js';
+import type { Clock, Timer } from '../core/clock.js';
 import type { RuntimeInfo } from '../core/runtime.js';
 import type { Reason } from '../store/message-record.js';
 import type { MessageStore } from '../store/messages.js';
@@ -38,7 +38,7 @@ export function createSettler(deps: SettlerDeps) {
   const { store, clock, runtime, logger } = deps;
   /** Outcomes of hand-offs whose record could not be written yet, by message id. */
   const unwritten = new Map<string, Handed>();
-  let retry: NodeJS.Timeout | undefined;
+  let retry: Timer | undefined;
   const health: SendHealth = {
     lastHandoffAt: null,
     lastHandoffOk: null,
@@ -93,7 +93,7 @@ export function createSettler(deps: SettlerDeps) {
       return unwritten.size;
     },
     stop() {
-      clearTimeout(retry);
+      retry?.cancel();
       retry = undefined;
     },
   };
@@ -130,7 +130,7 @@ export function createSettler(deps: SettlerDeps) {
 
   function scheduleRetry() {
     if (retry) return;
-    retry = setTimeout(() => {
+    retry = clock.setTimer(() => {
       retry = undefined;
       let left = unwritten.size;
       try {
@@ -139,7 +139,6 @@ export function createSettler(deps: SettlerDeps) {
         if (left > 0) scheduleRetry();
       }
     }, REWRITE_EVERY_MS);
-    retry.unref?.();
   }
 }
 
