@@ -384,6 +384,7 @@ t.test('(h) start() polls at once and every pollMs; stop() ends it', async (t) =
   await nextSet();
   t.equal(calls(), 1, 'polled at once');
   await c.clock.tick(49);
+  await nextSet();
   t.equal(calls(), 1, 'not again before pollMs');
   await c.clock.tick(1);
   await nextSet();
