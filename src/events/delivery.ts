@@ -1,8 +1,10 @@
 // Webhook delivery: signs and posts each stored event to its target (postSigned), one lane
 // per target so a slow or hanging target holds up only itself, retrying with backoff for
-// 24 hours and never attempting an older event. A timer only while something is pending.
+// 24 hours and never attempting an older event. A timer only while something is pending
+// (the loop and its timer are core/loop.ts's, on the injected clock).
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
+import { createLoop } from '../core/loop.js';
 import { redactUrl } from '../core/redact.js';
 import type { Head, OutboxStore } from '../store/outbox.js';
 import { DELIVERY_TIMEOUT_MS, GIVE_UP_AFTER_MS, MAX_RETRY_DELAY_MS, retryDelayMs } from './outbox.js';
@@ -54,131 +56,117 @@ export interface DeliveryOptions {
   timeoutMs?: number;
 }
 
+/** True when a head's next attempt is due at `now`. */
+const isDue = (h: Head, now: number) =>
+  // A wall clock set back makes a stored time look far away: never wait longer than the cap.
+  h.nextAttemptAt <= now || h.nextAttemptAt - now > MAX_RETRY_DELAY_MS * 1.25;
+
+/** One attempt of one head: delivered, switched off (410), failed with its next try, or expired. */
+async function attempt(opts: DeliveryOptions, post: typeof postSigned, h: Head): Promise<void> {
+  const target = redactUrl(h.target);
+  // Never attempted past its 24 hours, also when the phone was off for days.
+  if (opts.clock.now() >= h.createdAt + GIVE_UP_AFTER_MS) {
+    opts.store.failed(h, opts.clock.now(), 'expired: older than 24 hours', null);
+    opts.logger?.warn({ event: h.eventId, target, attempts: h.attempts }, 'webhook event expired unsent (older than 24 hours)');
+    return;
+  }
+  const r = await post(h.target, h.eventId, h.body, opts.secret(), opts.clock.now(), opts.userAgent, opts.timeoutMs ?? DELIVERY_TIMEOUT_MS);
+  const at = opts.clock.now();
+  if (r.ok) {
+    opts.store.delivered(h, at);
+    opts.logger?.info({ event: h.eventId, type: h.type, target, attempts: h.attempts + 1 }, 'webhook delivered');
+  } else if (r.status === 410) {
+    opts.store.disable(h.target, at, 'HTTP 410 Gone: switched off');
+    opts.logger?.warn({ target }, 'webhook target answered 410 Gone: switched off');
+  } else {
+    const error = r.error ?? 'failed';
+    const deadline = h.createdAt + GIVE_UP_AFTER_MS;
+    const next = at >= deadline ? null : Math.min(deadline, at + retryDelayMs(h.attempts + 1, opts.random));
+    opts.store.failed(h, at, error, next);
+    opts.logger?.warn({ event: h.eventId, target, attempts: h.attempts + 1, error, gaveUp: next === null }, 'webhook delivery failed');
+  }
+}
+
 export function createWebhookDelivery(opts: DeliveryOptions) {
   const post = opts.post ?? postSigned;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | undefined;
-  let again = false;
   let stopped = false;
-  /** After a failed round (e.g. the database cannot be written), wait before the next. */
-  let pauseUntil = 0;
-
-  const isDue = (h: Head, now: number) =>
-    // A wall clock set back makes a stored time look far away: never wait longer than the cap.
-    h.nextAttemptAt <= now || h.nextAttemptAt - now > MAX_RETRY_DELAY_MS * 1.25;
-
-  const attempt = async (h: Head) => {
-    const target = redactUrl(h.target);
-    // Never attempted past its 24 hours, also when the phone was off for days.
-    if (opts.clock.now() >= h.createdAt + GIVE_UP_AFTER_MS) {
-      opts.store.failed(h, opts.clock.now(), 'expired: older than 24 hours', null);
-      opts.logger?.warn({ event: h.eventId, target, attempts: h.attempts }, 'webhook event expired unsent (older than 24 hours)');
-      return;
-    }
-    const r = await post(h.target, h.eventId, h.body, opts.secret(), opts.clock.now(), opts.userAgent, opts.timeoutMs ?? DELIVERY_TIMEOUT_MS);
-    const at = opts.clock.now();
-    if (r.ok) {
-      opts.store.delivered(h, at);
-      opts.logger?.info({ event: h.eventId, type: h.type, target, attempts: h.attempts + 1 }, 'webhook delivered');
-    } else if (r.status === 410) {
-      opts.store.disable(h.target, at, 'HTTP 410 Gone: switched off');
-      opts.logger?.warn({ target }, 'webhook target answered 410 Gone: switched off');
-    } else {
-      const error = r.error ?? 'failed';
-      const deadline = h.createdAt + GIVE_UP_AFTER_MS;
-      const next = at >= deadline ? null : Math.min(deadline, at + retryDelayMs(h.attempts + 1, opts.random));
-      opts.store.failed(h, at, error, next);
-      opts.logger?.warn({ event: h.eventId, target, attempts: h.attempts + 1, error, gaveUp: next === null }, 'webhook delivery failed');
-    }
-  };
+  /** Attempts ended so far (runDue reports how many ended while it waited). */
+  let ended = 0;
 
   /**
    * Attempts every due head until none is due and none is in flight. Each target has its
    * own lane: a target that hangs (up to the delivery timeout) holds up only itself; the
    * next event of every other target goes as soon as its own attempt is done.
    */
-  const runDueNow = async (): Promise<number> => {
-    let count = 0;
+  const runDueNow = async (): Promise<void> => {
     let failure: unknown;
     const inFlight = new Map<string, Promise<void>>();
     for (;;) {
       const now = opts.clock.now();
       const due = stopped || failure !== undefined ? [] : opts.store.heads().filter((h) => isDue(h, now) && !inFlight.has(h.target));
       for (const h of due) {
-        count++;
-        const run = attempt(h)
+        const run = attempt(opts, post, h)
           .catch((err: unknown) => {
             failure ??= err; // e.g. the database cannot be written: the round ends, the loop pauses
           })
-          .finally(() => inFlight.delete(h.target));
+          .finally(() => {
+            ended++;
+            inFlight.delete(h.target);
+          });
         inFlight.set(h.target, run);
       }
       if (inFlight.size === 0) {
         if (failure !== undefined) throw failure;
-        return count;
+        return;
       }
       await Promise.race(inFlight.values());
     }
   };
 
-  // Runs never overlap (a timer, a notify and a direct call could otherwise post twice).
-  let chain: Promise<unknown> = Promise.resolve();
-  const runDue = (): Promise<number> => {
-    const run = chain.then(runDueNow);
-    chain = run.catch(() => undefined);
-    return run;
-  };
-
-  const schedule = () => {
-    if (stopped) return;
-    clearTimeout(timer);
-    timer = undefined;
+  /** Ms until the next head is due; undefined when nothing is pending (idle: no timer). */
+  const nextWait = (): number | undefined => {
     const heads = opts.store.heads();
-    if (heads.length === 0) return; // idle: no timer
+    if (heads.length === 0) return undefined;
     const now = opts.clock.now();
-    const wait = Math.max(0, pauseUntil - now, Math.min(...heads.map((h) => (isDue(h, now) ? 0 : h.nextAttemptAt - now))));
-    timer = setTimeout(() => void kick(), wait);
+    return Math.max(0, Math.min(...heads.map((h) => (isDue(h, now) ? 0 : h.nextAttemptAt - now))));
   };
 
-  const kick = async () => {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = runDue();
-    try {
-      await running;
-    } catch (err) {
-      pauseUntil = opts.clock.now() + 30_000;
-      opts.logger?.error({ err }, 'webhook delivery loop failed; trying again in 30 s');
-    } finally {
-      running = undefined;
-    }
-    if (again) {
-      again = false;
-      return kick();
-    }
-    try {
-      schedule();
-    } catch (err) {
-      opts.logger?.error({ err }, 'webhook delivery could not schedule');
-    }
-  };
+  // Runs never overlap (a timer, a notify and a direct call could otherwise post twice).
+  const loop = createLoop({
+    clock: opts.clock,
+    async run() {
+      await runDueNow();
+      try {
+        return stopped ? undefined : nextWait();
+      } catch (err) {
+        opts.logger?.error({ err }, 'webhook delivery could not schedule');
+        return undefined;
+      }
+    },
+    retryMs: 30_000,
+    onError: (err) => opts.logger?.error({ err }, 'webhook delivery loop failed; trying again in 30 s'),
+  });
 
   return {
-    runDue,
-    /** After an event was enqueued (or at start): deliver soon. */
+    /**
+     * Attempts what is due now (after the run in flight, if any); resolves to how many
+     * attempts ended meanwhile (the run in flight's included).
+     */
+    async runDue(): Promise<number> {
+      const before = ended;
+      await loop.kick();
+      return ended - before;
+    },
+    /** After an event was enqueued (or at start): deliver soon, after the caller's transaction. */
     notify() {
-      if (!stopped) setImmediate(() => void kick());
+      if (!stopped) loop.wakeIn(0);
     },
     async stop() {
       stopped = true;
-      clearTimeout(timer);
-      timer = undefined;
-      await running;
+      await loop.stop();
     },
     /** Pending timer, for tests and the idle check. */
-    hasTimer: () => timer !== undefined,
+    hasTimer: () => loop.hasTimer(),
   };
 }
 

@@ -11,6 +11,7 @@
 // off starts afresh, never announcing what arrived while nobody listened.
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
+import { createLoop } from '../core/loop.js';
 import { listSms, localTimeToMs, type SmsEntry } from '../device/sms-list.js';
 import { createHash } from 'node:crypto';
 import type { InboxStore } from '../store/inbox.js';
@@ -252,11 +253,8 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
     }
   };
 
-  // The poll loop: one poll at a time, the next pollMs after the last one ended.
   let inFlight: Promise<void> | undefined;
-  let timer: NodeJS.Timeout | undefined;
   let running = false;
-  let generation = 0; // a stop() then start() during a poll must not leave two loops
 
   const pollOnce = (): Promise<void> => {
     // A second caller joins the running poll instead of reading the inbox twice.
@@ -266,13 +264,16 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
     return inFlight;
   };
 
-  const loop = async (gen: number) => {
-    timer = undefined;
-    await pollOnce();
-    if (!running || gen !== generation) return;
-    timer = setTimeout(() => void loop(gen), opts.pollMs);
-    timer.unref();
-  };
+  // One poll every pollMs (single flight: a stop() then start() during a poll leaves one loop).
+  const loop = createLoop({
+    clock: opts.clock,
+    run: async () => {
+      await pollOnce();
+      return opts.pollMs;
+    },
+    retryMs: opts.pollMs,
+    onError: (err) => opts.logger?.error({ err }, 'inbox poll loop failed'),
+  });
 
   return {
     pollOnce,
@@ -280,12 +281,12 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
       if (running) return;
       running = true;
       switchedOnAt = mem.watermark() === null ? opts.clock.now() : null;
-      void loop(++generation);
+      loop.start();
+      void loop.kick();
     },
     async stop() {
       running = false;
-      clearTimeout(timer);
-      timer = undefined;
+      await loop.stop();
       await inFlight;
     },
     health: () => ({ ...report.state }),

@@ -13,7 +13,7 @@
 // connect, and events are best effort here (webhooks are the durable path).
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
-import type { Clock } from '../core/clock.js';
+import type { Clock, Timer } from '../core/clock.js';
 import { newMqttHealth, type MqttHealth } from '../status/mqtt-check.js';
 
 export interface BridgeDeps {
@@ -123,7 +123,7 @@ export function createBridge(deps: BridgeDeps) {
   const secrets = [deps.password, decodeURIComponent(url.password) || undefined];
   const health = newMqttHealth(`${url.protocol}//${url.host}`, deps.clientId);
   let client: MqttClient | undefined;
-  let timer: NodeJS.Timeout | undefined;
+  let timer: Timer | undefined;
   let attempt = 0;
   let connectedAt: number | undefined;
   let erroredSinceConnect = false;
@@ -142,13 +142,12 @@ export function createBridge(deps: BridgeDeps) {
     const delay = backoff(attempt);
     set('reconnecting');
     health.nextAttemptAt = deps.clock.now() + delay;
-    timer = setTimeout(() => {
+    timer = deps.clock.setTimer(() => {
       timer = undefined;
       health.nextAttemptAt = null;
       health.reconnects += 1;
       client?.reconnect();
     }, delay);
-    timer.unref();
   };
 
   const bridge = {
@@ -193,7 +192,7 @@ export function createBridge(deps: BridgeDeps) {
     /** Publishes `offline` (retained) and disconnects cleanly; never waits on a dead broker. */
     async stop() {
       stopped = true;
-      if (timer) clearTimeout(timer);
+      timer?.cancel();
       timer = undefined;
       const c = client;
       if (!c) return;

@@ -5,6 +5,7 @@
 // and every intervalMs (60 s: when the diagnostics run again); only when it changed,
 // except on connect. The last received SMS is retained on `<prefix>/<id>/last-received`.
 import type { Clock } from '../core/clock.js';
+import { createLoop } from '../core/loop.js';
 import type { Calendar } from '../core/time-zone.js';
 import type { Probes } from '../device/probes.js';
 import type { WebhookEvent } from '../events/events.js';
@@ -30,7 +31,6 @@ export function createStatePublisher(deps: StateDeps) {
   let status: string | null = null;
   let problems: string[] = [];
   let last = '';
-  let timer: NodeJS.Timeout | undefined;
 
   const snapshot = () => {
     const snap = deps.probes.peek();
@@ -65,6 +65,18 @@ export function createStatePublisher(deps: StateDeps) {
     publishState();
   };
 
+  // Every intervalMs from start(); a slow diagnostics round delays the next, never overlaps it.
+  const intervalMs = deps.intervalMs ?? STATE_INTERVAL_MS;
+  const loop = createLoop({
+    clock: deps.clock,
+    run: async () => {
+      await refreshStatus();
+      return intervalMs;
+    },
+    retryMs: intervalMs,
+    onError: () => undefined, // refreshStatus records its own failure
+  });
+
   return {
     publishState,
     refreshStatus,
@@ -83,12 +95,11 @@ export function createStatePublisher(deps: StateDeps) {
       publishState();
     },
     start() {
-      timer ??= setInterval(() => void refreshStatus(), deps.intervalMs ?? STATE_INTERVAL_MS);
-      timer.unref();
+      loop.start();
+      if (!loop.hasTimer()) loop.wakeIn(intervalMs);
     },
     stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
+      void loop.stop();
     },
   };
 }

@@ -9,6 +9,7 @@
 // be read -> failed/interrupted. One termux-sms-list call serves every message due then.
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
+import { createLoop } from '../core/loop.js';
 import { listSms, localTimeToMs, sameNumber, type SmsEntry } from '../device/sms-list.js';
 import type { MessageRow, MessageStore, Settlement } from '../store/messages.js';
 
@@ -43,44 +44,69 @@ export interface ConfirmerOptions {
   logger?: Logger | undefined;
 }
 
+/** When a pending message is looked for next, and when its window ends. */
+const checksOf = (p: Pending) => (p.recovering ? RECOVERY_CHECK_AT_MS : CHECK_AT_MS);
+const nextAt = (p: Pending) => {
+  const at = checksOf(p);
+  return p.since + (at[Math.min(p.checks, at.length - 1)] ?? CONFIRM_WINDOW_MS);
+};
+const windowEnd = (p: Pending) => p.since + (p.recovering ? RECOVERY_WINDOW_MS : CONFIRM_WINDOW_MS);
+
+/** The oldest unclaimed outgoing store entry that is this message. */
+const match = (row: MessageRow, entries: SmsEntry[], claimed: Set<number>, tz: string) =>
+  entries
+    .filter((e) => OUTGOING_TYPES.has(e.type) && !claimed.has(e.id))
+    .filter((e) => sameNumber(e.address, row.sendTo) && e.body.trim() === row.body.trim())
+    .filter((e) => {
+      const at = localTimeToMs(e.received, tz);
+      return at === null || at >= (row.handoffStartedAt ?? row.createdAt) - CLOCK_SLACK_MS;
+    })
+    .sort((a, b) => a.id - b.id)[0];
+
+type Verdict = { s: Omit<Settlement, 'at' | 'handedOff'>; handedOff: boolean };
+
+/** Not found: a hand-off that reported success is unconfirmed; an interrupted one did not happen. */
+const notFound = (row: MessageRow, p: Pending): Verdict =>
+  p.recovering
+    ? { s: { status: 'failed', reason: 'interrupted', billedSegments: 0 }, handedOff: false }
+    : { s: { status: 'sent', reason: 'unconfirmed', billedSegments: row.segments }, handedOff: true };
+
+/** What one look at the SMS store says about a pending message; undefined: look again later. */
+function verdict(row: MessageRow, p: Pending, result: Awaited<ReturnType<typeof listSms>>, claimed: Set<number>, tz: string, expired: boolean): Verdict | undefined {
+  if (!result.ok) {
+    // A store that cannot be read now (missing, no permission) will not be readable in a
+    // minute either; a hang or an odd answer may be passing.
+    return result.failure === 'not_found' || result.failure === 'permission_denied' || expired ? notFound(row, p) : undefined;
+  }
+  const found = match(row, result.entries, claimed, tz);
+  if (found?.type === 'sent') {
+    claimed.add(found.id);
+    return { s: { status: 'sent', reason: null, billedSegments: row.segments, smsStoreId: found.id }, handedOff: true };
+  }
+  if (found?.type === 'failed') {
+    claimed.add(found.id);
+    return { s: { status: 'failed', reason: 'not_in_sent_box', billedSegments: 0, smsStoreId: found.id }, handedOff: true };
+  }
+  if (!expired) return undefined;
+  // Still in the phone's outbox: Android has it and sends it.
+  if (!found) return notFound(row, p);
+  claimed.add(found.id);
+  return { s: { status: 'sent', reason: 'unconfirmed', billedSegments: row.segments, smsStoreId: found.id }, handedOff: true };
+}
+
 export function createConfirmer(opts: ConfirmerOptions) {
   const list = opts.list ?? listSms;
   /** By message id: since when it is looked for, how often it was, and why. */
   const pending = new Map<string, Pending>();
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
   let stopped = false;
   /** After a failed round (e.g. the database cannot be written), wait before the next. */
   let pauseUntil = 0;
-
-  const checksOf = (p: Pending) => (p.recovering ? RECOVERY_CHECK_AT_MS : CHECK_AT_MS);
-  const nextAt = (p: Pending) => {
-    const at = checksOf(p);
-    return p.since + (at[Math.min(p.checks, at.length - 1)] ?? CONFIRM_WINDOW_MS);
-  };
-  const windowEnd = (p: Pending) => p.since + (p.recovering ? RECOVERY_WINDOW_MS : CONFIRM_WINDOW_MS);
 
   const settle = (row: MessageRow, s: Omit<Settlement, 'at' | 'handedOff'>, handedOff = true) => {
     opts.store.settle(row.id, { ...s, at: opts.clock.now(), handedOff });
     pending.delete(row.id);
     opts.logger?.info({ id: row.id, status: s.status, reason: s.reason }, 'sms confirmation settled');
   };
-
-  const unconfirmed = (row: MessageRow) => settle(row, { status: 'sent', reason: 'unconfirmed', billedSegments: row.segments });
-  /** Not found: a hand-off that reported success is unconfirmed; an interrupted one did not happen. */
-  const notFound = (row: MessageRow, p: Pending) =>
-    p.recovering ? settle(row, { status: 'failed', reason: 'interrupted', billedSegments: 0 }, false) : unconfirmed(row);
-
-  /** The oldest unclaimed outgoing store entry that is this message. */
-  const match = (row: MessageRow, entries: SmsEntry[], claimed: Set<number>, tz: string) =>
-    entries
-      .filter((e) => OUTGOING_TYPES.has(e.type) && !claimed.has(e.id))
-      .filter((e) => sameNumber(e.address, row.sendTo) && e.body.trim() === row.body.trim())
-      .filter((e) => {
-        const at = localTimeToMs(e.received, tz);
-        return at === null || at >= (row.handoffStartedAt ?? row.createdAt) - CLOCK_SLACK_MS;
-      })
-      .sort((a, b) => a.id - b.id)[0];
 
   const checkDue = async (): Promise<void> => {
     const now = opts.clock.now();
@@ -97,47 +123,35 @@ export function createConfirmer(opts: ConfirmerOptions) {
         continue;
       }
       p.checks++;
-      const expired = opts.clock.now() >= windowEnd(p);
-      if (!result.ok) {
-        // A store that cannot be read now (missing, no permission) will not be readable in a
-        // minute either; a hang or an odd answer may be passing.
-        if (result.failure === 'not_found' || result.failure === 'permission_denied' || expired) notFound(row, p);
-        continue;
-      }
-      const found = match(row, result.entries, claimed, tz);
-      if (found?.type === 'sent') {
-        claimed.add(found.id);
-        settle(row, { status: 'sent', reason: null, billedSegments: row.segments, smsStoreId: found.id });
-      } else if (found?.type === 'failed') {
-        claimed.add(found.id);
-        settle(row, { status: 'failed', reason: 'not_in_sent_box', billedSegments: 0, smsStoreId: found.id });
-      } else if (expired) {
-        // Still in the phone's outbox: Android has it and sends it.
-        if (found) claimed.add(found.id);
-        if (found) settle(row, { status: 'sent', reason: 'unconfirmed', billedSegments: row.segments, smsStoreId: found.id });
-        else notFound(row, p);
-      }
+      const v = verdict(row, p, result, claimed, tz, opts.clock.now() >= windowEnd(p));
+      if (v) settle(row, v.s, v.handedOff);
     }
   };
 
-  const schedule = () => {
-    clearTimeout(timer);
-    timer = undefined;
-    if (stopped || pending.size === 0) return; // idle: no timer
+  /** Ms until the next check is due (not before a pause ends); undefined when idle: no timer. */
+  const nextWait = (): number | undefined => {
+    if (stopped || pending.size === 0) return undefined;
     const now = opts.clock.now();
-    const wait = Math.max(0, Math.min(...[...pending.values()].map(nextAt)) - now, pauseUntil - now);
-    timer = setTimeout(() => void kick(), wait);
+    return Math.max(0, Math.min(...[...pending.values()].map(nextAt)) - now, pauseUntil - now);
   };
 
-  const kick = async () => {
-    if (running) return;
-    running = checkDue().catch((err) => {
-      pauseUntil = opts.clock.now() + ERROR_PAUSE_MS;
-      opts.logger?.error({ err }, 'sms confirmation failed; trying again in 30 s');
-    });
-    await running;
-    running = undefined;
-    schedule();
+  const loop = createLoop({
+    clock: opts.clock,
+    async run() {
+      try {
+        await checkDue();
+      } catch (err) {
+        pauseUntil = opts.clock.now() + ERROR_PAUSE_MS;
+        opts.logger?.error({ err }, 'sms confirmation failed; trying again in 30 s');
+      }
+      return nextWait();
+    },
+    retryMs: ERROR_PAUSE_MS,
+    onError: (err) => opts.logger?.error({ err }, 'sms confirmation failed; trying again in 30 s'),
+  });
+  const schedule = () => {
+    const wait = nextWait();
+    if (wait !== undefined) loop.wakeIn(wait);
   };
 
   return {
@@ -145,7 +159,7 @@ export function createConfirmer(opts: ConfirmerOptions) {
       const row = opts.store.get(id);
       if (!row || row.handedOffAt === null) return;
       pending.set(id, { since: row.handedOffAt, checks: 0, recovering: false });
-      if (!running) schedule();
+      schedule();
     },
     /**
      * At start, before the lane runs: hand-offs a crash interrupted (their process groups
@@ -160,6 +174,7 @@ export function createConfirmer(opts: ConfirmerOptions) {
     /** Resumes the checks of messages handed off before a restart. */
     start() {
       stopped = false;
+      loop.start();
       for (const row of opts.store.awaitingConfirmation()) {
         pending.set(row.id, { since: row.handedOffAt!, checks: 0, recovering: false });
       }
@@ -168,12 +183,10 @@ export function createConfirmer(opts: ConfirmerOptions) {
     checkDue,
     async stop() {
       stopped = true;
-      clearTimeout(timer);
-      timer = undefined;
-      await running;
+      await loop.stop();
     },
     pending: () => pending.size,
-    hasTimer: () => timer !== undefined,
+    hasTimer: () => loop.hasTimer(),
   };
 }
 

@@ -8,7 +8,8 @@
 // hand-off that times out pauses the queue (30 s, then 1, 2, 4 ... up to 10 minutes) until
 // one succeeds. A timer runs only while something waits; nothing in memory is the truth.
 import type { Logger } from 'pino';
-import type { Clock } from '../core/clock.js';
+import type { Clock, Timer } from '../core/clock.js';
+import { createLoop } from '../core/loop.js';
 import type { MessageRow, MessageStore, NewMessage } from '../store/messages.js';
 import type { QueueStore } from '../store/queue.js';
 import type { Pacing } from './pacing.js';
@@ -58,7 +59,7 @@ export type SyncOutcome =
 interface Waiter {
   job: SyncJob;
   resolve(o: SyncOutcome): void;
-  timer: NodeJS.Timeout;
+  timer: Timer;
 }
 
 export interface QueueState {
@@ -70,91 +71,136 @@ export interface QueueState {
   consecutiveTimeouts: number;
 }
 
-export function createLane(deps: LaneDeps) {
-  const { store, queue, pacing, sender, clock } = deps;
-  const waiters: Waiter[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  let wakeAt: number | undefined; // monotonic
-  let running: Promise<number> | undefined;
-  let stopped = false;
+/** Synchronous sends waiting in memory for their slot, each for at most SYNC_SLOT_WAIT_MS. */
+function syncWaiters(clock: Clock) {
+  const list: Waiter[] = [];
+  return {
+    /** Waits; answers `busy` when no slot came within SYNC_SLOT_WAIT_MS. */
+    add(job: SyncJob): Promise<SyncOutcome> {
+      return new Promise<SyncOutcome>((resolve) => {
+        const waiter: Waiter = {
+          job,
+          resolve,
+          timer: clock.setTimer(() => {
+            const i = list.indexOf(waiter);
+            if (i >= 0) {
+              list.splice(i, 1);
+              resolve({ started: false, why: 'busy' });
+            }
+          }, SYNC_SLOT_WAIT_MS),
+        };
+        list.push(waiter);
+      });
+    },
+    first: () => list[0],
+    /** The first waiter leaves the list (its slot came): its timeout no longer applies. */
+    take(): Waiter | undefined {
+      const w = list.shift();
+      w?.timer.cancel();
+      return w;
+    },
+    /** Every waiter is answered `stopping`. */
+    refuseAll() {
+      for (const w of list.splice(0)) {
+        w.timer.cancel();
+        w.resolve({ started: false, why: 'stopping' });
+      }
+    },
+    segments: () => list.reduce((s, w) => s + w.job.row.segments, 0),
+  };
+}
+
+/** The pause after timed-out hand-offs (pauseMs), ended by the next one that succeeds. */
+function pauseState(clock: Clock, logger: Logger | undefined) {
   let consecutiveTimeouts = 0;
   let pauseUntil = 0; // monotonic; 0 = not paused
-
-  const schedule = (inMs: number | undefined) => {
-    if (stopped || inMs === undefined) return;
-    const at = clock.monotonicMs() + Math.max(0, inMs);
-    if (timer && wakeAt !== undefined && wakeAt <= at) return;
-    clearTimeout(timer);
-    wakeAt = at;
-    timer = setTimeout(() => {
-      timer = undefined;
-      wakeAt = undefined;
-      void runDue();
-    }, Math.max(1, Math.ceil(inMs)));
-    timer.unref?.();
+  return {
+    after(result: HandoffResult) {
+      if (result.ok) {
+        consecutiveTimeouts = 0;
+        pauseUntil = 0;
+      } else if (result.reason === 'timeout') {
+        consecutiveTimeouts++;
+        pauseUntil = clock.monotonicMs() + pauseMs(consecutiveTimeouts);
+        logger?.warn({ pauseMs: pauseMs(consecutiveTimeouts) }, 'hand-off timed out: the queue pauses');
+      }
+    },
+    /** Ms left of the pause, 0 when not paused. */
+    remainingMs: () => Math.max(0, pauseUntil - clock.monotonicMs()),
+    consecutiveTimeouts: () => consecutiveTimeouts,
   };
+}
 
-  const after = (result: HandoffResult) => {
-    if (result.ok) {
-      consecutiveTimeouts = 0;
-      pauseUntil = 0;
-    } else if (result.reason === 'timeout') {
-      consecutiveTimeouts++;
-      pauseUntil = clock.monotonicMs() + pauseMs(consecutiveTimeouts);
-      deps.logger?.warn({ pauseMs: pauseMs(consecutiveTimeouts) }, 'hand-off timed out: the queue pauses');
-    }
-  };
+/**
+ * The queued message to hand off now, or the ms until one may go (undefined: nothing
+ * waits). Expires what is due first; a pause, quiet hours, sendAt and the queue's pacing
+ * hold it.
+ */
+function pickQueued(deps: LaneDeps, now: number, pausedMs: number): { row: MessageRow } | { waitMs: number | undefined } {
+  const { queue, pacing } = deps;
+  const expired = queue.expireDue(now);
+  if (expired.length > 0) deps.logger?.info({ ids: expired }, 'queued messages expired unsent');
+  if (pausedMs > 0) return { waitMs: pausedMs };
+  const next = queue.next();
+  if (!next) return { waitMs: undefined }; // nothing waits: no timer
+  const nextExpiry = queue.nextExpiry();
+  const expiresIn = nextExpiry === null ? Infinity : nextExpiry - now;
+  const quiet = quietRemainingMs(deps.quietHours, now, deps.timeZone());
+  const dueIn = next.dueAt - now;
+  if (quiet > 0 || dueIn > 0) return { waitMs: Math.min(Math.max(quiet, dueIn), expiresIn) };
+  const wait = pacing.queuedWaitMs(next.segments);
+  if (wait > 0) return { waitMs: Math.min(wait, expiresIn) };
+  return { row: next };
+}
 
-  const handOff = async (row: MessageRow, queued: boolean): Promise<Handed> => {
-    pacing.record(row.segments, queued);
-    let result: HandoffResult;
-    let error: unknown;
-    try {
-      result = await sender.send(
-        { number: row.sendTo, text: row.body, simSlot: row.simSlot },
-        {
-          // Kept with the message so a start after a crash can end what is left of it.
-          onStarted: (group) => {
-            try {
-              store.recordHandoffProcess(row.id, group);
-            } catch (err) {
-              deps.logger?.warn({ id: row.id, err }, 'could not record the hand-off process');
-            }
-          },
+/** Hands one message to the phone: paced, its process group kept, its outcome settled. */
+async function handOff(deps: LaneDeps, pause: ReturnType<typeof pauseState>, row: MessageRow, queued: boolean): Promise<Handed> {
+  const { store, clock } = deps;
+  deps.pacing.record(row.segments, queued);
+  let result: HandoffResult;
+  let error: unknown;
+  try {
+    result = await deps.sender.send(
+      { number: row.sendTo, text: row.body, simSlot: row.simSlot },
+      {
+        // Kept with the message so a start after a crash can end what is left of it.
+        onStarted: (group) => {
+          try {
+            store.recordHandoffProcess(row.id, group);
+          } catch (err) {
+            deps.logger?.warn({ id: row.id, err }, 'could not record the hand-off process');
+          }
         },
-      );
-    } catch (err) {
-      error = err;
-      result = { ok: false, reason: 'termux_api_error', detail: 'internal error' };
-      deps.logger?.error({ id: row.id, err }, 'the sender failed');
-    }
-    after(result);
-    const handed: Handed = error === undefined ? { row, result, at: clock.now() } : { row, result, at: clock.now(), error };
-    deps.settle(handed);
-    return handed;
-  };
+      },
+    );
+  } catch (err) {
+    error = err;
+    result = { ok: false, reason: 'termux_api_error', detail: 'internal error' };
+    deps.logger?.error({ id: row.id, err }, 'the sender failed');
+  }
+  pause.after(result);
+  const handed: Handed = error === undefined ? { row, result, at: clock.now() } : { row, result, at: clock.now(), error };
+  deps.settle(handed);
+  return handed;
+}
 
-  /** Hands off what is due now, one at a time; returns how many went. */
-  const drain = async (): Promise<number> => {
-    // Running now: a wake-up set earlier is no longer needed (set again below if it is).
-    clearTimeout(timer);
-    timer = undefined;
-    wakeAt = undefined;
-    let count = 0;
+export function createLane(deps: LaneDeps) {
+  const { store, pacing, clock } = deps;
+  const waiters = syncWaiters(clock);
+  const pause = pauseState(clock, deps.logger);
+  let stopped = false;
+
+  /** Hands off what is due now, one at a time; returns the ms until it should look again. */
+  const drain = async (): Promise<number | undefined> => {
     for (;;) {
-      if (stopped) return count;
+      if (stopped) return undefined;
       const now = clock.now();
-      const mono = clock.monotonicMs();
       // Synchronous sends first: they take the next slot.
-      const w = waiters[0];
+      const w = waiters.first();
       if (w) {
         const wait = pacing.syncWaitMs(w.job.row.segments);
-        if (wait > 0) {
-          schedule(wait);
-          return count;
-        }
-        waiters.shift();
-        clearTimeout(w.timer);
+        if (wait > 0) return wait;
+        waiters.take();
         let row: MessageRow;
         try {
           row = store.insertStarted(w.job.row, now);
@@ -163,112 +209,64 @@ export function createLane(deps: LaneDeps) {
           deps.logger?.error({ err }, 'could not record a synchronous send; not sent');
           continue;
         }
-        w.resolve({ started: true, handed: await handOff(row, false) });
-        count++;
+        w.resolve({ started: true, handed: await handOff(deps, pause, row, false) });
         continue;
       }
-      const expired = queue.expireDue(now);
-      if (expired.length > 0) deps.logger?.info({ ids: expired }, 'queued messages expired unsent');
-      if (pauseUntil > mono) {
-        schedule(pauseUntil - mono);
-        return count;
-      }
-      const next = queue.next();
-      if (!next) return count; // nothing waits: no timer
-      const nextExpiry = queue.nextExpiry();
-      const expiresIn = nextExpiry === null ? Infinity : nextExpiry - now;
-      const quiet = quietRemainingMs(deps.quietHours, now, deps.timeZone());
-      const dueIn = next.dueAt - now;
-      if (quiet > 0 || dueIn > 0) {
-        schedule(Math.min(Math.max(quiet, dueIn), expiresIn));
-        return count;
-      }
-      const wait = pacing.queuedWaitMs(next.segments);
-      if (wait > 0) {
-        schedule(Math.min(wait, expiresIn));
-        return count;
-      }
-      if (!store.markHandoffStarted(next.id, now)) continue; // no longer waiting
-      await handOff({ ...next, handoffStartedAt: now }, true);
-      count++;
+      const pick = pickQueued(deps, now, pause.remainingMs());
+      if (!('row' in pick)) return pick.waitMs;
+      if (!store.markHandoffStarted(pick.row.id, now)) continue; // no longer waiting
+      await handOff(deps, pause, { ...pick.row, handoffStartedAt: now }, true);
     }
   };
 
-  const runDue = (): Promise<number> => {
-    if (running) return running.then(() => runDue());
-    running = drain()
-      .catch((err: unknown) => {
-        deps.logger?.error({ err }, 'the hand-off lane failed; retrying in 30 s');
-        schedule(30_000);
-        return 0;
-      })
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
+  const loop = createLoop({
+    clock,
+    run: drain,
+    retryMs: 30_000,
+    onError: (err) => deps.logger?.error({ err }, 'the hand-off lane failed; retrying in 30 s'),
+  });
 
   return {
     /** Queued messages were added or changed: look again. */
     notify() {
-      void runDue();
+      void loop.kick();
     },
-    runDue,
+    /** Hands off what is due now; resolves when that run has finished. */
+    runDue: () => loop.kick(),
     /**
      * A synchronous send: waits for the next slot (at most SYNC_SLOT_WAIT_MS), then is
      * recorded and handed off. `started: false` means nothing was recorded or sent.
      */
     submit(job: SyncJob): Promise<SyncOutcome> {
       if (stopped) return Promise.resolve({ started: false, why: 'stopping' });
-      return new Promise<SyncOutcome>((resolve) => {
-        const waiter: Waiter = {
-          job,
-          resolve,
-          timer: setTimeout(() => {
-            const i = waiters.indexOf(waiter);
-            if (i >= 0) {
-              waiters.splice(i, 1);
-              resolve({ started: false, why: 'busy' });
-            }
-          }, SYNC_SLOT_WAIT_MS),
-        };
-        waiters.push(waiter);
-        void runDue();
-      });
+      const outcome = waiters.add(job);
+      void loop.kick();
+      return outcome;
     },
     /** Segments of synchronous sends waiting for their slot. */
-    pendingSyncSegments: () => waiters.reduce((s, w) => s + w.job.row.segments, 0),
+    pendingSyncSegments: () => waiters.segments(),
     state(): QueueState {
-      const mono = clock.monotonicMs();
-      const paused = pauseUntil > mono;
-      const w = queue.summary();
+      const left = pause.remainingMs();
+      const w = deps.queue.summary();
       return {
         waiting: w.count,
-        paused,
-        nextAttemptAt: paused ? clock.now() + (pauseUntil - mono) : null,
+        paused: left > 0,
+        nextAttemptAt: left > 0 ? clock.now() + left : null,
         oldestWaitingSince: w.oldestCreatedAt,
-        consecutiveTimeouts,
+        consecutiveTimeouts: pause.consecutiveTimeouts(),
       };
     },
-    hasTimer: () => timer !== undefined,
+    hasTimer: () => loop.hasTimer(),
     /** Resolves when the running hand-off (if any) has finished. */
-    idle: () => running ?? Promise.resolve(0),
+    idle: () => loop.idle(),
     /**
      * Stops taking work; waits for a hand-off in progress (its outcome is recorded, not
      * left "interrupted"), at most `graceMs`: the sender's own timeout normally ends it first.
      */
     async stop(graceMs = 35_000) {
       stopped = true;
-      clearTimeout(timer);
-      timer = undefined;
-      for (const w of waiters.splice(0)) {
-        clearTimeout(w.timer);
-        w.resolve({ started: false, why: 'stopping' });
-      }
-      if (!running) return;
-      let grace: NodeJS.Timeout | undefined;
-      await Promise.race([running, new Promise((r) => (grace = setTimeout(r, graceMs)))]);
-      clearTimeout(grace);
+      waiters.refuseAll();
+      await loop.stop(graceMs);
     },
   };
 }

@@ -6,7 +6,7 @@
 // that fails here never changes what happened: the outcome is kept in memory, replays
 // answer from it, and it is written as soon as the disk allows (tried every 30 s).
 import type { Logger } from 'pino';
-import type { Clock } from '../core/clock.js';
+import type { Clock, Timer } from '../core/clock.js';
 import type { RuntimeInfo } from '../core/runtime.js';
 import type { Reason } from '../store/message-record.js';
 import type { MessageStore } from '../store/messages.js';
@@ -107,7 +107,7 @@ export function createSettler(deps: SettlerDeps) {
   const { clock, runtime, logger } = deps;
   /** Outcomes of hand-offs whose record could not be written yet, by message id. */
   const unwritten = new Map<string, Handed>();
-  let retry: NodeJS.Timeout | undefined;
+  let retry: Timer | undefined;
   const { health, handoff, storageFailed } = createHealth(clock);
   const write = createWriter(deps, storageFailed);
 
@@ -141,7 +141,7 @@ export function createSettler(deps: SettlerDeps) {
       return unwritten.size;
     },
     stop() {
-      clearTimeout(retry);
+      retry?.cancel();
       retry = undefined;
     },
   };
@@ -149,7 +149,7 @@ export function createSettler(deps: SettlerDeps) {
 
   function scheduleRetry() {
     if (retry) return;
-    retry = setTimeout(() => {
+    retry = clock.setTimer(() => {
       retry = undefined;
       let left = unwritten.size;
       try {
@@ -158,7 +158,6 @@ export function createSettler(deps: SettlerDeps) {
         if (left > 0) scheduleRetry();
       }
     }, REWRITE_EVERY_MS);
-    retry.unref?.();
   }
 }
 

@@ -4,8 +4,8 @@
 // Never contains the API key.
 import { statSync, statfsSync } from 'node:fs';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import type { Clock } from '../core/clock.js';
+import { measureEventLoopLag } from '../core/event-loop-lag.js';
 import { databaseFileGone, quickCheck, type Db } from '../store/database.js';
 import { redactUrl } from '../core/redact.js';
 import type { Probes, Snapshot } from '../device/probes.js';
@@ -226,12 +226,6 @@ export function createDiagnostics(deps: DiagnosticsDeps) {
     return integrity;
   };
 
-  const lagMs = () =>
-    new Promise<number>((resolve) => {
-      const t0 = performance.now();
-      setImmediate(() => resolve(Math.round((performance.now() - t0) * 10) / 10));
-    });
-
   return async function diagnostics() {
     const snap = await deps.probes.get();
     const now = deps.clock.now();
@@ -256,7 +250,7 @@ export function createDiagnostics(deps: DiagnosticsDeps) {
       wifi: wifiCheck(snap),
       telephony: telephonyCheck(snap),
       disk: diskCheck(deps.home),
-      process: processCheck(now, runtime, await lagMs()),
+      process: processCheck(now, runtime, await measureEventLoopLag()),
       // File times are the real clock's; the gateway's may be behind (a phone set back).
       apiKey: check('ok', { createdAt: iso(keyCreated), ageDays: Math.max(0, Math.floor((now - keyCreated) / 86_400_000)) }),
       webhooks: webhooksCheck(deps.webhookTargets(), deps.inboxHealth()),

@@ -373,18 +373,28 @@ t.test('a list function that throws is recorded, not thrown', async (t) => {
   t.match(w.health(), { lastOk: false, lastError: 'error: boom', consecutiveFailures: 1 });
 });
 
-t.test('(h) start() polls at once and repeatedly; stop() ends it', async (t) => {
+t.test('(h) start() polls at once and every pollMs; stop() ends it', async (t) => {
   const c = setup(t);
   c.setInbox(OLD);
   const w = c.watcher({ pollMs: 50 });
+  const calls = () => c.fake.calls('termux-sms-list').length;
+  /** The poll in flight (a real termux-sms-list) is done and the next one is set. */
+  const nextSet = async () => {
+    for (let i = 0; i < 500 && c.clock.pendingTimers() === 0; i++) await sleep(10);
+  };
   w.start();
-  for (let i = 0; i < 100 && c.fake.calls('termux-sms-list').length < 2; i++) await sleep(100);
-  const during = c.fake.calls('termux-sms-list').length;
-  t.ok(during > 1, `polled more than once (${during})`);
+  await nextSet();
+  t.equal(calls(), 1, 'polled at once');
+  await c.clock.tick(49);
+  await nextSet();
+  t.equal(calls(), 1, 'not again before pollMs');
+  await c.clock.tick(1);
+  await nextSet();
+  t.equal(calls(), 2, 'again after pollMs');
   await w.stop();
-  const atStop = c.fake.calls('termux-sms-list').length;
-  await sleep(300);
-  t.equal(c.fake.calls('termux-sms-list').length, atStop, 'no call after stop()');
+  t.equal(c.clock.pendingTimers(), 0, 'stop() leaves no timer');
+  await c.clock.tick(1000);
+  t.equal(calls(), 2, 'no call after stop()');
   t.equal(w.health().watermark, 107);
 });
 
@@ -404,20 +414,20 @@ t.test('polls never overlap, and stop() waits for the poll in flight', async (t)
   };
   const w = c.watcher({ list, pollMs: 1 });
   w.start();
-  await sleep(20);
+  await c.clock.tick(20);
   t.equal(calls, 1, 'the next poll waits for the previous one');
   const joined = w.pollOnce();
-  await sleep(5);
+  await c.clock.tick(5);
   t.equal(calls, 1, 'a pollOnce() during a poll joins it');
   release!();
   await joined;
-  await sleep(30);
-  t.ok(calls >= 2, `polled again after it finished (${calls})`);
+  await c.clock.tick(30);
+  t.equal(calls, 2, 'polled again pollMs after it finished');
   t.equal(maxActive, 1);
 
   let stopped = false;
   const stopping = w.stop().then(() => (stopped = true));
-  await sleep(20);
+  await c.clock.tick(20);
   t.equal(stopped, false, 'stop() waits while a poll runs');
   const before = w.health().lastPollAt;
   c.clock.advance(1000);
@@ -426,7 +436,7 @@ t.test('polls never overlap, and stop() waits for the poll in flight', async (t)
   t.equal(stopped, true);
   t.not(w.health().lastPollAt, before, 'the poll in flight finished before stop() returned');
   const n = calls;
-  await sleep(30);
+  await c.clock.tick(30);
   t.equal(calls, n, 'nothing after stop()');
 });
 

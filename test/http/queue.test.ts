@@ -113,7 +113,10 @@ t.test('Idempotency-Key: the first answer again, nothing queued twice; a differe
   t.match(other.json().error.message, /Idempotency-Key reused with a different request/);
   const crossed = await send({ to: '+15550100001', message: 'once' }, { 'idempotency-key': 'batch-1' });
   t.equal(crossed.statusCode, 400, 'a queue key reused on the send path is a different request');
-  t.equal(handoffs.filter((h) => h.text === 'once').length, 1, 'handed off at most once so far (one per recipient at the pace)');
+  // The send moved the clock 1 s: the second recipient's slot may have come meanwhile.
+  const once = handoffs.filter((h) => h.text === 'once').map((h) => h.number);
+  t.ok(once.length >= 1 && once.length <= 2, 'the two recipients, at the pace');
+  t.equal(new Set(once).size, once.length, 'none handed off twice');
   const bad = await queue(body, { 'idempotency-key': 'x'.repeat(129) });
   t.equal(bad.statusCode, 400);
 });

@@ -177,7 +177,8 @@ t.test('the broker down and back: the gateway reconnects; HTTP sending is never 
   t.notMatch(JSON.stringify(d.json().data.checks.mqtt), /secret|sk_local/, 'no credentials in diagnostics');
   await broker.start();
   const watch = await listen(t, broker.url, ['sms-gateway/gw1/availability']);
-  await waitFor(() => app.gateway.mqtt!.bridge.connected(), 'the reconnect');
+  // The reconnect delay is on the app's fake clock: move it on while waiting.
+  await waitFor(() => (app.clock.advance(1000), app.gateway.mqtt!.bridge.connected()), 'the reconnect');
   await waitFor(() => last(watch.heard, 'sms-gateway/gw1/availability')?.payload === 'online', 'online again');
   const pub = await mqtt.connectAsync(broker.url, { protocolVersion: 5 });
   t.teardown(() => pub.endAsync(true));

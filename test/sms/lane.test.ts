@@ -5,7 +5,7 @@
 // moves through clock.advance(); the lane is driven with runDue().
 import t, { type Test } from 'tap';
 import type { HandoffResult, Sender } from '../../src/sms/senders.js';
-import { pauseMs } from '../../src/sms/lane.js';
+import { pauseMs, SYNC_SLOT_WAIT_MS } from '../../src/sms/lane.js';
 import { parseQuietHours, type QuietHours } from '../../src/core/quiet-hours.js';
 import { fakeClock, testApp, type FakeClock } from '../helper.js';
 
@@ -286,3 +286,26 @@ t.test('events and stats treat a queued message like a synchronous one: sms.sent
   t.match(c.services.stats.day('2026-11-23'), { accepted: 0, sent: 0 });
 });
 
+
+t.test('a synchronous send that gets no slot within 5 s is refused (503 sender_busy), never recorded', async (t) => {
+  const clock = fakeClock();
+  let release: ((r: HandoffResult) => void) | undefined;
+  const sender: Sender = { send: () => new Promise<HandoffResult>((r) => (release = r)) };
+  const app = await testApp(t, { clock, sender });
+  await app.queue({ to: ['+15550500001'], message: 'hangs' });
+  app.services.lane.notify();
+  for (let i = 0; i < 100 && !release; i++) await new Promise((r) => setImmediate(r));
+  t.ok(release, 'the queued hand-off is in progress');
+  const res = app.app.inject({ method: 'POST', url: '/api/sms/send', remoteAddress: '10.0.0.7', headers: { ...app.auth, 'content-type': 'application/json' }, payload: { to: TO, message: 'now' } });
+  for (let i = 0; i < 1000 && app.services.lane.pendingSyncSegments() === 0; i++) await new Promise((r) => setImmediate(r));
+  let answered = false;
+  void res.then(() => (answered = true));
+  await clock.tick(SYNC_SLOT_WAIT_MS - 1);
+  t.equal(answered, false, 'still waiting for its slot at 4.999 s');
+  await clock.tick(1);
+  const r = await res;
+  t.equal(r.statusCode, 503);
+  t.equal(r.json().error.code, 'sender_busy');
+  t.equal(app.services.messages.list({ limit: 10, offset: 0 }).rows.length, 1, 'only the queued one is recorded');
+  release!({ ok: true });
+});

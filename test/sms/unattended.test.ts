@@ -4,6 +4,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { recordingSender, testApp } from '../helper.js';
 import { WAL_SIZE_LIMIT } from '../../src/store/database.js';
+import { REWRITE_EVERY_MS } from '../../src/sms/settle.js';
 
 const to = '12345';
 
@@ -96,4 +97,23 @@ t.test('the disk fails during a hand-off: the answer stays true, replays say the
   t.equal(services.messages.unfinishedHandoffs().length, 0, 'nothing for a restart to call interrupted');
   t.same((await send({ to, message: 'it went out' }, { 'idempotency-key': 'disk' })).json(), first.json());
   t.equal((await get('/api/diagnostics')).json().data.checks.database.status, 'ok');
+});
+
+t.test('an outcome the disk refused is rewritten by itself, every 30 s until the disk allows', async (t) => {
+  let app: Awaited<ReturnType<typeof testApp>> | undefined;
+  const { sender } = recordingSender(() => {
+    app!.db.pragma('query_only = ON');
+    return { ok: true };
+  });
+  app = await testApp(t, { sender });
+  const { send, db, services, clock } = app;
+  const id = (await send({ to, message: 'later' })).json().messageId;
+  t.match(services.messages.get(id), { status: 'queued', handedOffAt: null }, 'not written yet');
+  clock.advance(REWRITE_EVERY_MS);
+  t.match(services.messages.get(id), { status: 'queued' }, 'still refused at 30 s: kept');
+  db.pragma('query_only = OFF');
+  clock.advance(REWRITE_EVERY_MS - 1);
+  t.match(services.messages.get(id), { status: 'queued' }, 'not before the next 30 s');
+  clock.advance(1);
+  t.match(services.messages.get(id), { status: 'sent', reason: null }, 'written at the next try, without a call');
 });

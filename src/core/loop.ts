@@ -1,0 +1,108 @@
+// The one background-loop primitive: a job that runs again and again, never twice at once.
+// A kick while it runs asks for one more run after it (many kicks, one run); each run says
+// when it wants the next (a delay in ms, or nothing: sleep until kicked); wakeIn() keeps
+// the earliest wake-up asked for; a run that throws is reported and retried after a delay;
+// stop() ends the wake-ups and waits for the run in flight. Time comes from the Clock, so a
+// test's fake clock drives every loop built on it.
+import { sleepFor, type Clock, type Timer } from './clock.js';
+
+export interface LoopOptions {
+  clock: Clock;
+  /** One run; resolves to the ms until the next run, or undefined to sleep until kicked. */
+  run(): Promise<number | undefined> | number | undefined;
+  /** A run that threw: the error goes here, and the loop runs again after retryMs. */
+  onError(err: unknown): void;
+  retryMs: number;
+}
+
+export interface Loop {
+  /** Runs now, or once more after the run in flight; resolves when that run has finished. */
+  kick(): Promise<void>;
+  /** Runs in ms (monotonic) unless an earlier wake-up is already set. */
+  wakeIn(ms: number): void;
+  /** Allows runs again after stop() (does not run by itself). */
+  start(): void;
+  /** No more runs or wake-ups; waits for the run in flight (at most graceMs when given). */
+  stop(graceMs?: number): Promise<void>;
+  /** A wake-up is set. */
+  hasTimer(): boolean;
+  /** Resolves when no run is in flight. */
+  idle(): Promise<void>;
+}
+
+export function createLoop(opts: LoopOptions): Loop {
+  const { clock } = opts;
+  let timer: Timer | undefined;
+  let wakeAt = 0; // monotonic, meaningful while timer is set
+  let running: Promise<void> | undefined;
+  let again: Promise<void> | undefined;
+  let stopped = false;
+
+  const cancel = () => {
+    timer?.cancel();
+    timer = undefined;
+  };
+
+  const wakeIn = (ms: number) => {
+    if (stopped) return;
+    const delay = Math.max(0, ms);
+    const at = clock.monotonicMs() + delay;
+    if (timer && wakeAt <= at) return;
+    cancel();
+    wakeAt = at;
+    timer = clock.setTimer(() => {
+      timer = undefined;
+      void kick();
+    }, delay);
+  };
+
+  const once = async () => {
+    cancel(); // this run says when the next is due
+    let next: number | undefined;
+    try {
+      next = await opts.run();
+    } catch (err) {
+      try {
+        opts.onError(err);
+      } catch {
+        // reporting must not end the loop
+      }
+      next = opts.retryMs;
+    }
+    if (next !== undefined) wakeIn(next);
+  };
+
+  const kick = (): Promise<void> => {
+    if (stopped) return Promise.resolve();
+    if (running) {
+      again ??= running.then(() => {
+        again = undefined;
+        return kick();
+      });
+      return again;
+    }
+    running = once().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+
+  return {
+    kick,
+    wakeIn,
+    start() {
+      stopped = false;
+    },
+    async stop(graceMs?: number) {
+      stopped = true;
+      cancel();
+      if (!running) return;
+      if (graceMs === undefined) return running;
+      const grace = sleepFor(clock, graceMs);
+      await Promise.race([running, grace.done]);
+      grace.cancel();
+    },
+    hasTimer: () => timer !== undefined,
+    idle: () => running ?? Promise.resolve(),
+  };
+}
