@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { InboxRecordSchema } from '../store/inbox.js';
 import { WebhookTargetSchema } from '../events/targets.js';
-import { WebhookTestResultSchema } from '../events/test-event.js';
+import { WebhookTestResultSchema } from '../events/ping-targets.js';
 import { PaginationSchema, queryInt } from './schemas.js';
 
 export { InboxRecordSchema, WebhookTargetSchema, WebhookTestResultSchema };

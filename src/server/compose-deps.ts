@@ -6,8 +6,8 @@ import type { SecretFile } from '../core/keys.js';
 import type { RuntimeInfo } from '../core/runtime.js';
 import type { Calendar } from '../core/time-zone.js';
 import type { Probes } from '../device/probes.js';
-import type { LeftoverResult } from '../device/process-groups.js';
-import type { ProcessGroup } from '../core/process-group.js';
+import type { LeftoverResult } from '../device/kill-leftover.js';
+import type { ProcessGroup } from '../core/handoff-group.js';
 import type { QuietHours } from '../core/quiet-hours.js';
 import type { Sender } from '../sms/senders.js';
 import type { HostInfoDeps } from '../status/host-info.js';
@@ -49,7 +49,7 @@ export interface ComposeDeps {
   webhookTimeoutMs?: number;
   random?: () => number;
   interfaces?: HostInfoDeps['interfaces'];
-  /** This boot's id (src/device/process-groups.ts): a hand-off group is ended only in its own boot. */
+  /** This boot's id (src/device/kill-leftover.ts): a hand-off group is ended only in its own boot. */
   bootId?: string | null;
   /** Ends what is left of an interrupted hand-off (tests replace it). */
   endLeftover?: (group: ProcessGroup) => LeftoverResult;

@@ -28,7 +28,7 @@ export interface ProcessParts {
   env: NodeJS.ProcessEnv;
   /** The webhook signing secret (events/signing.ts keeps it in the home). */
   webhookSecret: () => string;
-  /** This boot's id (device/process-groups.ts): a hand-off group is ended only in its own boot. */
+  /** This boot's id (device/kill-leftover.ts): a hand-off group is ended only in its own boot. */
   bootId?: string | null;
 }
 

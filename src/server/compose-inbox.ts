@@ -12,7 +12,7 @@ import type { OutboxStore } from '../store/outbox.js';
 import type { WebhookTargetsTable } from '../store/webhook-targets.js';
 import { createInboxWatcher, type InboxWatcherOptions } from '../events/inbox-watcher.js';
 import { createTargetStore } from '../events/targets.js';
-import { createWebhookTester } from '../events/test-event.js';
+import { createWebhookTester } from '../events/ping-targets.js';
 
 export interface InboxPartDeps {
   db: Db;

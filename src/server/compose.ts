@@ -16,7 +16,7 @@
 //      inboxWanted; registering or removing a webhook target over the API re-decides),
 //      the MQTT bridge (it only begins connecting: a broker that is down holds up nothing)
 import type { FastifyInstance } from 'fastify';
-import { killLeftover } from '../device/process-groups.js';
+import { killLeftover } from '../device/kill-leftover.js';
 import { recoverHandoffs } from './recover-handoffs.js';
 import { createMessageStore } from '../store/messages.js';
 import { createStatsStore } from '../store/stats.js';

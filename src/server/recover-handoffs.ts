@@ -1,11 +1,11 @@
 // Start step 2: messages a crash interrupted during their hand-off. What is left of each
-// hand-off's process group is ended first (same boot only, src/device/process-groups.ts);
+// hand-off's process group is ended first (same boot only, src/device/kill-leftover.ts);
 // then, with a sent box to read (real mode), the confirmer looks the messages up there
 // (src/sms/confirmation.ts); without one they are failed/interrupted at once. Never resent.
 // Runs before the lane, so no hand-off of this process can be mistaken for an interrupted one.
 import type { Logger } from 'pino';
-import type { ProcessGroup } from '../core/process-group.js';
-import type { LeftoverResult } from '../device/process-groups.js';
+import type { ProcessGroup } from '../core/handoff-group.js';
+import type { LeftoverResult } from '../device/kill-leftover.js';
 import type { Confirmer } from '../sms/confirmation.js';
 import type { MessageRow, MessageStore } from '../store/messages.js';
 

@@ -18,7 +18,7 @@ import { VERSION } from '../core/version.js';
 import { findOnPath } from '../device/termux.js';
 import { createProbes, type Probes } from '../device/probes.js';
 import { openDatabase } from '../store/database.js';
-import { currentBootId } from '../device/process-groups.js';
+import { currentBootId } from '../device/kill-leftover.js';
 import { createWebhookSecretFile } from '../events/signing.js';
 import { composeGateway, type Services } from './compose.js';
 import { composeDepsFromConfig } from './compose-from-config.js';

@@ -3,7 +3,7 @@
 // echo it, reading a leading "-" as an option and expanding backslashes). The simulated
 // sender touches no radio.
 import { runCommand } from '../device/termux.js';
-import { describeGroup, type ProcessGroup } from '../device/process-groups.js';
+import { describeGroup, type ProcessGroup } from '../device/kill-leftover.js';
 import type { Simulation } from '../core/runtime.js';
 import type { Reason } from '../store/message-record.js';
 

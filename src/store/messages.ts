@@ -9,7 +9,7 @@ import { databaseFileGone, fileGoneError, type Db } from './database.js';
 import { makeEvent, type WebhookEvent } from './event-record.js';
 import type { OutboxStore } from './outbox.js';
 import { transaction } from './transaction.js';
-import type { ProcessGroup } from '../core/process-group.js';
+import type { ProcessGroup } from '../core/handoff-group.js';
 import type { StatsStore } from './stats.js';
 import type { MessageStatus, Reason } from './message-record.js';
 import { COLUMNS, toMessageRecord, type MessageRow, type NewMessage } from './message-rows.js';

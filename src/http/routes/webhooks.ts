@@ -9,7 +9,7 @@ import type { Clock } from '../../core/clock.js';
 import { GatewayError } from '../../core/errors.js';
 import { redactUrl } from '../../core/redact.js';
 import type { TargetStore } from '../../events/targets.js';
-import type { WebhookTester } from '../../events/test-event.js';
+import type { WebhookTester } from '../../events/ping-targets.js';
 import {
   WebhookListSchema,
   WebhookParamsSchema,

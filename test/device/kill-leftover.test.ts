@@ -1,11 +1,11 @@
-// Ending what is left of an interrupted hand-off (src/device/process-groups.ts): the group a
+// Ending what is left of an interrupted hand-off (src/device/kill-leftover.ts): the group a
 // command runs in is described as it starts; killLeftover signals it only in the same boot
 // and only while its id is provably the same group. The real case: a hanging fake
 // termux-sms-send whose grandchild holds on, ended from its recorded description.
 import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runCommand } from '../../src/device/termux.js';
-import { currentBootId, describeGroup, killLeftover, startTicksOf, type ProcessGroup } from '../../src/device/process-groups.js';
+import { currentBootId, describeGroup, killLeftover, startTicksOf, type ProcessGroup } from '../../src/device/kill-leftover.js';
 import { fakeTermux, isAlive } from '../helper.js';
 
 const boot = currentBootId();
