@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   'inbox_disabled',
   'too_many_webhooks',
   'webhook_from_environment',
+  'retained_refused',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -19,6 +19,10 @@ export const STATUS_OF = {
   inbox_disabled: 503,
   too_many_webhooks: 409,
   webhook_from_environment: 409,
+  // MQTT only (a send message with the retain flag, answered on the errors topic); never an
+  // HTTP answer. 400: like invalid_request, it is refused for what the request is (the
+  // sender set the flag) and the same request without it is taken.
+  retained_refused: 400,
   internal_error: 500,
 } as const satisfies Record<ErrorCode, number>;
 

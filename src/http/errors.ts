@@ -1,9 +1,13 @@
 // The project's error envelope and the one root error handler. Every error that is not a
 // guard's 401/403 leaves as { success: false, smsSent: false, error: { code, message } };
-// 5xx answers never carry internals (the error is logged once, with the request).
+// 5xx answers never carry internals (the error is logged once, with the request). A
+// database that cannot be written (full disk, read-only, deleted) is 503
+// storage_unavailable on every route that writes, here in one place, never a 500.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { GatewayError } from '../core/errors.js';
+import { storageMessage } from '../sms/reasons.js';
+import { isStorageUnavailable } from '../store/database.js';
 import { errorAnswer } from './error-status.js';
 
 export { GatewayError } from '../core/errors.js';
@@ -31,6 +35,7 @@ function describeValidation(err: FastifyError): string {
 /** Maps Fastify's own errors (body parser, routing, validation) to our codes. */
 export function toGatewayError(err: FastifyError): GatewayError | undefined {
   if (err instanceof GatewayError) return err;
+  if (isStorageUnavailable(err)) return new GatewayError('storage_unavailable', storageMessage('changed'));
   if (err.validation) return new GatewayError('invalid_request', describeValidation(err));
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -53,6 +58,9 @@ export function toGatewayError(err: FastifyError): GatewayError | undefined {
 export function installErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const known = toGatewayError(err);
+    if (known?.code === 'storage_unavailable' && !(err instanceof GatewayError)) {
+      request.log.warn({ code: err.code, method: request.method, route: request.routeOptions.url }, 'database cannot be written');
+    }
     if (known) return sendError(reply, known);
     request.log.error({ err, method: request.method, route: request.routeOptions.url }, 'request failed');
     return sendError(reply, new GatewayError('internal_error', 'Internal error; the gateway logged the details.'));

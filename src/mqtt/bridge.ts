@@ -24,8 +24,8 @@ export interface BridgeDeps {
   will: { topic: string; payload: string };
   /** After each (re)connect: publish what is retained, then subscribe. */
   onConnect: (bridge: Bridge) => void;
-  /** An inbound message; a QoS 1 PUBACK waits for the promise, and is not sent when it rejects. */
-  onMessage: (topic: string, payload: Buffer) => Promise<void>;
+  /** An inbound message (`retained`: it carries the retain flag); a QoS 1 PUBACK waits for the promise, and is not sent when it rejects. */
+  onMessage: (topic: string, payload: Buffer, retained: boolean) => Promise<void>;
   clock: Clock;
   logger?: Logger | undefined;
   /** Delay before reconnect attempt n (1-based); tests pass a short one. */
@@ -65,7 +65,9 @@ function createBridgeIo(current: () => MqttClient | undefined, health: MqttHealt
       return true;
     },
     subscribe(filters: string[]) {
-      current()?.subscribe(filters, { qos: 1 }, (err) => {
+      // rh 2: the broker never gives a retained message at subscribe (it would be sent again at
+      // every connect); rap: a retained publish keeps its flag, so onMessage can refuse it.
+      current()?.subscribe(filters, { qos: 1, rh: 2, rap: true }, (err) => {
         health.subscriptionRefused = null;
         if (!err) return;
         // MQTT.js reports a SUBACK refusal (an ACL) as an error too.
@@ -103,8 +105,8 @@ function connectOptions(deps: BridgeDeps, dropConnection: () => void): IClientOp
     resubscribe: false, // onConnect subscribes on every connect
     queueQoSZero: false,
     will: { topic: deps.will.topic, payload: Buffer.from(deps.will.payload), qos: 1, retain: true },
-    customHandleAcks: (topic, message, _packet, done) => {
-      deps.onMessage(topic, message).then(
+    customHandleAcks: (topic, message, packet, done) => {
+      deps.onMessage(topic, message, packet.retain === true).then(
         () => done(0),
         () => {
           deps.logger?.warn({ topic }, 'mqtt message not kept; reconnecting so the broker gives it again');
@@ -163,7 +165,7 @@ export function createBridge(deps: BridgeDeps) {
       set('connecting');
       client = mqtt.connect(deps.url, options);
       client.on('message', (topic, payload, packet) => {
-        if (packet.qos === 0) deps.onMessage(topic, payload).catch(() => undefined);
+        if (packet.qos === 0) deps.onMessage(topic, payload, packet.retain).catch(() => undefined);
       });
       client.on('connect', () => {
         connectedAt = deps.clock.monotonicMs();

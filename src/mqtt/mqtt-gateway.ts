@@ -75,7 +75,7 @@ export function createMqttGateway(deps: MqttGatewayDeps) {
     clock: deps.clock,
     logger,
     ...(deps.backoffMs ? { backoffMs: deps.backoffMs } : {}),
-    onMessage: (topic, payload) => intake.handle(topic, payload),
+    onMessage: (topic, payload, retained) => intake.handle(topic, payload, retained),
     onConnect(b) {
       b.publish(topics.availability, 'online', { qos: 1, retain: true });
       const configs = settings.discovery

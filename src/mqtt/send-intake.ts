@@ -3,7 +3,8 @@
 // `<prefix>/send` carry the JSON body of POST /api/messages plus an optional `id` (the
 // Idempotency-Key); a notify topic of a contact carries plain text for that contact. The
 // returned promise resolves after the queue commit (the bridge acknowledges then). A
-// request refused for what it is (invalid, too large, sending switched off) is answered on
+// request refused for what it is (invalid, too large, sending switched off, or carrying the
+// retain flag: a retained request would be given again at every subscribe) is answered on
 // `<prefix>/<id>/errors` with the error envelope (+ the `id`), acknowledged and never sent.
 // One the gateway could not keep right now (storage_unavailable, queue_full, an internal
 // error) rejects: no PUBACK, so the broker gives it again after the reconnect.
@@ -52,6 +53,23 @@ function utf8(payload: Buffer): string {
   }
 }
 
+/** The request's `id` when the payload is a JSON object that has one (to name a refusal). */
+function idOf(payload: Buffer): string | undefined {
+  if (payload.length > MAX_PAYLOAD_BYTES) return undefined;
+  try {
+    const id = (JSON.parse(payload.toString('utf8')) as { id?: unknown } | null)?.id;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const retainedRefused = () =>
+  new GatewayError(
+    'retained_refused',
+    'A send request published with the retain flag is never sent (the broker would give it again at every subscribe). Publish it without the flag, and clear the retained one (an empty retained message on the same topic).',
+  );
+
 function describe(error: z.ZodError): string {
   return error.issues
     .slice(0, 3)
@@ -91,9 +109,11 @@ export function createSendIntake(deps: IntakeDeps) {
   };
 
   return {
-    async handle(topic: string, payload: Buffer): Promise<void> {
+    /** `retained`: the message carries the retain flag (refused, acknowledged, never queued). */
+    async handle(topic: string, payload: Buffer, retained = false): Promise<void> {
       let id: string | undefined;
       try {
+        if (retained) throw Object.assign(retainedRefused(), { mqttId: idOf(payload) });
         if (payload.length > MAX_PAYLOAD_BYTES) throw new GatewayError('payload_too_large', 'The payload is larger than 16 KB.');
         const parsed = parse(topic, payload);
         id = parsed.id;

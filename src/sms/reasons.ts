@@ -24,6 +24,6 @@ export function failureMessage(reason: Reason, detail?: string): string {
 }
 
 /** The storage_unavailable message: what did not happen, and that it recovers by itself. */
-export function storageMessage(notDone: 'sent' | 'queued'): string {
+export function storageMessage(notDone: 'sent' | 'queued' | 'changed'): string {
   return `The gateway cannot write its database (disk full, read-only, or deleted?); nothing was ${notDone}. Free some space on the phone; the gateway recovers by itself (a deleted database needs a restart).`;
 }

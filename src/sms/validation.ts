@@ -1,12 +1,14 @@
 // Send validation after the zod schema has checked the shape: a message that is not
-// empty and well-formed, a recipient that normalizes, a SIM slot the phone has, and a
-// length that fits the per-minute send budget. Every refusal is a GatewayError (invalid_request or message_too_long).
+// empty, has a visible character and is well-formed, a recipient that normalizes, a SIM
+// slot the phone has, and a length that fits the per-minute send budget. Every refusal is
+// a GatewayError (invalid_request or message_too_long).
 import { GatewayError } from '../core/errors.js';
 import { newMessageId } from '../core/ids.js';
 import type { NewMessage } from '../store/messages.js';
 import { normalizeRecipient } from './recipient.js';
 import { countSegments, type SegmentInfo } from './segments.js';
 import { BUDGET_SEGMENTS } from './pacing.js';
+import { hasVisibleCharacter } from './visible-text.js';
 
 export interface SendRequest {
   to: string;
@@ -28,13 +30,17 @@ export interface SimSlots {
 }
 
 export function validateSend(req: SendRequest, sims: SimSlots): ValidSend {
-  if (req.message.trim() === '') {
+  if (/^[\t\n\v\f\r ]*$/.test(req.message)) {
     throw new GatewayError('invalid_request', 'Invalid request: body.message is empty.');
   }
-  // Termux:API trims the text as Java does (every character up to U+0020): a message of
-  // only control characters or NUL would go out as an empty SMS.
-  if (!/[^\u0000-\u0020]/.test(req.message)) {
-    throw new GatewayError('invalid_request', 'Invalid request: body.message has only control characters; the phone would send an empty SMS.');
+  // Termux:API trims the text as Java does (every character up to U+0020), and a text of
+  // only invisible characters (NBSP, ZWSP, BOM, DEL, C1 controls, a lone accent...) would
+  // go out as a blank SMS: one visible character is needed (visible-text.ts).
+  if (!hasVisibleCharacter(req.message)) {
+    throw new GatewayError(
+      'invalid_request',
+      'Invalid request: body.message has no visible character (only spaces, control or format characters, or combining marks without a letter).',
+    );
   }
   if (!req.message.isWellFormed()) {
     throw new GatewayError('invalid_request', 'Invalid request: body.message contains a lone UTF-16 surrogate (broken emoji?).');

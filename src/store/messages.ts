@@ -204,6 +204,7 @@ export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStore
   });
 
   const cancelTx = transaction(db, (id: string, at: number): MessageRow | undefined => {
+    if (databaseFileGone(db)) throw fileGoneError();
     if (cancelStmt.run({ id, at }).changes !== 1) return undefined;
     const row = getStmt.get({ id }) as MessageRow;
     stats.bump(row.statsDay, { cancelled: 1 });

@@ -4,7 +4,7 @@
 // target is switched off (410 Gone) and its delivery counters. The pending deliveries of a
 // target are the outbox's (store/outbox.ts), which removes a target with them.
 import { newId } from '../core/ids.js';
-import type { Db } from './database.js';
+import { databaseFileGone, fileGoneError, type Db } from './database.js';
 import { transactions } from './transaction.js';
 
 export interface TargetRow {
@@ -73,8 +73,12 @@ export function createWebhookTargetsTable(db: Db) {
   const s = statements(db);
   const tx = transactions(db);
   return {
-    /** Read, check, then write as one (BEGIN IMMEDIATE): the API's add and remove. */
-    exclusive: tx.immediate,
+    /** Read, check, then write as one (BEGIN IMMEDIATE): the API's add and remove (refused when gateway.db was deleted). */
+    exclusive: <R>(fn: () => R): R =>
+      tx.immediate(() => {
+        if (databaseFileGone(db)) throw fileGoneError();
+        return fn();
+      }),
     /** Targets with an id, oldest first. */
     list: () => s.list.all() as TargetRow[],
     /** Targets registered over the API. */

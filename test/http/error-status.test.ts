@@ -17,6 +17,7 @@ const CONTRACT: Record<ErrorCode, number> = {
   not_cancellable: 409,
   webhook_from_environment: 409,
   too_many_webhooks: 409,
+  retained_refused: 400,
   send_failed: 502,
   sms_disabled: 503,
   storage_unavailable: 503,

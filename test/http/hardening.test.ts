@@ -21,12 +21,12 @@ t.test('a JSON body with invalid UTF-8 is a 400, and nothing is recorded or sent
   t.equal(handoffs[0]!.text, 'café ✓');
 });
 
-t.test('a message of only control characters or NUL is a 400 (the phone would send it empty)', async (t) => {
+t.test('a message of only control characters or NUL is a 400 (no visible character: the phone would send it empty)', async (t) => {
   const { send, queue, handoffs } = await testApp(t);
   for (const message of ['\u0000', '\u0001\u0002\u0003', '\u0000 \t\u001f', '\u0007\r\n']) {
     const res = await send({ to: TO, message });
     t.equal(res.statusCode, 400, JSON.stringify(message));
-    t.match(res.json().error, { code: 'invalid_request', message: /only control characters|is empty/ });
+    t.match(res.json().error, { code: 'invalid_request', message: /no visible character|is empty/ });
     t.equal((await queue({ to: TO, message })).statusCode, 400);
   }
   t.equal(handoffs.length, 0);

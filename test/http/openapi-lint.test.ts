@@ -94,14 +94,14 @@ t.test('statuses: only those each route really answers', async (t) => {
     'POST /api/messages': '202 400 401 403 413 415 429 500 503',
     'GET /api/messages': '200 400 401 403 429 500',
     'GET /api/messages/{id}': '200 400 401 403 404 429 500',
-    'DELETE /api/messages/{id}': '200 400 401 403 404 409 429 500',
+    'DELETE /api/messages/{id}': '200 400 401 403 404 409 429 500 503',
     'GET /api/stats': '200 401 403 429 500',
     'GET /api/host/info': '200 401 403 429 500',
     'GET /api/diagnostics': '200 401 403 429 500',
     'GET /api/inbox': '200 400 401 403 429 500 503',
     'GET /api/webhooks': '200 401 403 429 500',
-    'POST /api/webhooks': '200 201 400 401 403 409 413 415 429 500',
-    'DELETE /api/webhooks/{id}': '204 400 401 403 404 409 429 500',
+    'POST /api/webhooks': '200 201 400 401 403 409 413 415 429 500 503',
+    'DELETE /api/webhooks/{id}': '204 400 401 403 404 409 429 500 503',
     'POST /api/webhooks/test': '200 401 403 429 500',
   };
   for (const [key, want] of Object.entries(expected)) t.equal(statuses[key], want, key);
@@ -109,6 +109,9 @@ t.test('statuses: only those each route really answers', async (t) => {
   t.ok(send.responses['503']!.headers?.['Retry-After'], 'sender_busy sends Retry-After');
   t.notOk(send.responses['400']!.headers, 'a 400 has no Retry-After');
   t.notOk(doc.paths['/api/inbox']!.get!.responses['503']!.headers, 'inbox_disabled sends no Retry-After');
+  for (const [path, method] of [['/api/messages/{id}', 'delete'], ['/api/webhooks', 'post'], ['/api/webhooks/{id}', 'delete']] as const) {
+    t.notOk(doc.paths[path]![method]!.responses['503']!.headers, `${method} ${path}: storage_unavailable sends no Retry-After`);
+  }
   const declared = new Set(((doc as { tags?: { name: string }[] }).tags ?? []).map((x) => x.name));
   for (const { key, op } of operations(doc)) for (const tag of op.tags ?? []) t.ok(declared.has(tag), `${key}: tag ${tag} is declared`);
 });

@@ -51,13 +51,18 @@ export interface Broker {
   start(): Promise<void>;
 }
 
-/** A broker on 127.0.0.1 (or on `hosts`, the first one in `url`) and a free port. */
-export async function startBroker(t: Test, hosts = ['127.0.0.1']): Promise<Broker> {
+/**
+ * A broker on 127.0.0.1 (or on `hosts`, the first one in `url`) and a free port. With
+ * `persist`, retained messages and sessions survive stop()/start() (saved on a clean stop).
+ */
+export async function startBroker(t: Test, hosts = ['127.0.0.1'], opts: { persist?: boolean } = {}): Promise<Broker> {
   const dir = tempDir(t, 'smsgw-mosq-');
   const port = await freePort();
   const conf = join(dir, 'mosquitto.conf');
   const listeners = hosts.map((h) => `listener ${port} ${h}\n`).join('');
-  writeFileSync(conf, `${listeners}allow_anonymous true\npersistence false\nlog_dest none\n`);
+  // user root: started as root, mosquitto would switch to its own user and could not save here.
+  const persistence = opts.persist ? `persistence true\npersistence_location ${dir}/\nuser root\n` : 'persistence false\n';
+  writeFileSync(conf, `${listeners}allow_anonymous true\n${persistence}log_dest none\n`);
   let proc: ChildProcess | undefined;
   const broker: Broker = {
     port,
@@ -73,7 +78,7 @@ export async function startBroker(t: Test, hosts = ['127.0.0.1']): Promise<Broke
       proc = undefined;
       if (!p || p.exitCode !== null) return;
       const gone = new Promise((r) => p.once('exit', r));
-      p.kill('SIGKILL');
+      p.kill(opts.persist ? 'SIGTERM' : 'SIGKILL'); // SIGTERM: mosquitto saves what it keeps
       await gone;
     },
   };

@@ -8,19 +8,24 @@ import { createSendIntake } from '../../src/mqtt/send-intake.js';
 import { topicsFor } from '../../src/mqtt/topics.js';
 import type { QueueOutcome } from '../../src/sms/outcomes.js';
 
-function intake(answer: () => QueueOutcome) {
+function intake(answer: () => QueueOutcome, calls: { n: number } = { n: 0 }) {
   const published: { topic: string; body: unknown }[] = [];
   let queued = 0;
   const topics = topicsFor('sms-gateway', 'gw1');
   const it = createSendIntake({
-    enqueue: { accept: () => answer() },
+    enqueue: {
+      accept: () => {
+        calls.n++;
+        return answer();
+      },
+    },
     topics,
     contacts: [],
     publish: (topic, payload) => published.push({ topic, body: JSON.parse(payload) }) > 0,
     onQueued: () => queued++,
   });
-  const handle = (body: unknown) => it.handle(topics.send, Buffer.from(JSON.stringify(body)));
-  return { handle, published, queued: () => queued, topics };
+  const handle = (body: unknown, retained = false) => it.handle(topics.send, Buffer.from(JSON.stringify(body)), retained);
+  return { handle, raw: it.handle, published, queued: () => queued, topics, calls };
 }
 
 const request = { to: '+15551230001', message: 'hi', id: 'k1' };
@@ -59,4 +64,35 @@ t.test('storage_unavailable and queue_full are not acknowledged and not answered
     await t.rejects(i.handle(request), { code }, code);
     t.same(i.published, [], code);
   }
+});
+
+t.test('a message carrying the retain flag: retained_refused on the errors topic, acknowledged, never queued', async (t) => {
+  const i = intake(() => ({ kind: 'accepted', records: [] }));
+  await i.handle(request, true); // resolves: acknowledged, so the broker does not give it again
+  t.equal(i.calls.n, 0, 'the queue intake never saw it');
+  t.equal(i.queued(), 0);
+  t.match(i.published, [
+    {
+      topic: i.topics.errors,
+      body: { success: false, smsSent: false, error: { code: 'retained_refused', message: /retained/ }, topic: i.topics.send, id: 'k1' },
+    },
+  ]);
+  t.equal(i.published.length, 1);
+  await i.raw(i.topics.send, Buffer.from('not json'), true);
+  t.match(i.published[1], { body: { error: { code: 'retained_refused' }, topic: i.topics.send } }, 'refused even when it is no request at all');
+  t.equal(i.published[1]!.body && 'id' in (i.published[1]!.body as object), false, 'no id to name');
+  t.equal(i.calls.n, 0);
+  await i.handle(request, false);
+  t.equal(i.calls.n, 1, 'the same request without the flag is taken');
+});
+
+t.test('a payload over 16 KB: payload_too_large on the errors topic, acknowledged, never queued', async (t) => {
+  const i = intake(() => ({ kind: 'accepted', records: [] }));
+  const big = { to: '+15551230001', message: 'x'.repeat(16 * 1024), id: 'big' };
+  await i.handle(big);
+  t.equal(i.calls.n, 0);
+  t.match(i.published, [{ topic: i.topics.errors, body: { error: { code: 'payload_too_large', message: 'The payload is larger than 16 KB.' }, topic: i.topics.send } }]);
+  const exact = Buffer.alloc(16 * 1024, 0x20);
+  await i.raw(i.topics.send, exact);
+  t.match(i.published[1], { body: { error: { code: 'invalid_request' } } }, '16 KB exactly is read (and refused for what it is)');
 });

@@ -21,6 +21,7 @@ import {
   jsonEscapeAll,
   nonGsmBmpChar,
   refAuthorized,
+  refHasVisible,
   refNormalize,
   refSplit,
   validTo,
@@ -156,8 +157,8 @@ function expectNearValid(to: Field, message: Field, simSlot: Field, extra: boole
   if (typeof message.value !== 'string') invalid();
   else {
     const m = message.value;
-    // Empty, whitespace or control characters only (Termux:API trims every char <= U+0020).
-    if (m.trim() === '' || !/[^\u0000-\u0020]/.test(m) || !m.isWellFormed()) invalid();
+    // No visible character (whitespace, controls, format characters, lone marks) or broken UTF-16.
+    if (!refHasVisible(m) || !m.isWellFormed()) invalid();
     else if (refSplit(m).parts.length > 60) codes.add('message_too_long');
   }
   if (codes.size > 0) return { codes, status: 400 };
@@ -312,7 +313,7 @@ t.test('Idempotency-Key: a repeat gets the same answer and no second hand-off', 
   const { app, auth, clock, handoffs } = await testApp(t);
   const caller = callerAddresses();
   let n = 0;
-  const message = fc.string({ unit: fc.oneof(gsmBasicChar, gsmExtChar, nonGsmBmpChar), minLength: 1, maxLength: 300 }).filter((m) => m.trim() !== '' && /[^\u0000-\u0020]/.test(m));
+  const message = fc.string({ unit: fc.oneof(gsmBasicChar, gsmExtChar, nonGsmBmpChar), minLength: 1, maxLength: 300 }).filter(refHasVisible);
   await fc.assert(
     fc.asyncProperty(validTo(1), message, fc.boolean(), fc.string({ unit: wellFormedChar, minLength: 1, maxLength: 5 }), async (to, msg, changed, other) => {
       const key = `k-${n++}`;

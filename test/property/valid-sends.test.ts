@@ -17,6 +17,7 @@ import {
   gsmChar,
   gsmExtChar,
   nonGsmBmpChar,
+  refHasVisible,
   refSplit,
   validTo,
   wellFormedChar,
@@ -62,8 +63,7 @@ const validSend = fc
   }))
   .filter(
     (c) =>
-      c.message.trim() !== '' &&
-      /[^\u0000-\u0020]/.test(c.message) && // not only whitespace or control characters
+      refHasVisible(c.message) && // not only whitespace, controls, format characters or lone marks
       refSplit(c.message).parts.length <= 60 &&
       Buffer.byteLength(c.payload) <= BODY_LIMIT,
   );

@@ -1,5 +1,6 @@
 // sms-gateway key show | key rotate: print the API key alone on one line (scriptable).
-// A rotation takes effect on a running gateway's very next request.
+// A rotation takes effect on a running gateway's very next request. A home that cannot be
+// written (full, read-only) is one clear line and exit 1; a failed rotation keeps the old key.
 import { loadConfig } from '../../core/config.js';
 import { LOOPBACK_URL } from '../../core/constants.js';
 import { ensurePrivateDir } from '../../core/fs-util.js';
@@ -15,12 +16,32 @@ The key is printed alone on one line, so it can be used in scripts:
   curl -H "Authorization: Bearer $(sms-gateway key show)" ${LOOPBACK_URL}/api/stats
 `;
 
+/** Why the home cannot be written, for the errors a full or read-only storage gives. */
+const UNWRITABLE: Record<string, string> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is used up',
+  EROFS: 'the file system is read-only',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EIO: 'an I/O error',
+};
+
 export async function keyCommand(args: string[], ctx: CommandContext): Promise<number> {
   const [action, ...rest] = args;
   if (rest.length > 0 || (action !== 'show' && action !== 'rotate')) return ctx.usage(keyHelp);
   const config = loadConfig(ctx.env);
-  ensurePrivateDir(config.home);
-  const file = createApiKeyFile(config.home);
-  ctx.stdout.write(`${action === 'rotate' ? file.rotate() : file.current()}\n`);
+  let key: string;
+  try {
+    ensurePrivateDir(config.home);
+    const file = createApiKeyFile(config.home);
+    key = action === 'rotate' ? file.rotate() : file.current();
+  } catch (err) {
+    const why = UNWRITABLE[(err as NodeJS.ErrnoException).code ?? ''];
+    if (why === undefined) throw err;
+    const kept = action === 'rotate' ? ' The key was not rotated: the old one stays in use.' : '';
+    ctx.stderr.write(`sms-gateway: cannot write the API key in ${config.home} (${why}).${kept} Free some space on the phone or make the home writable, then try again.\n`);
+    return 1;
+  }
+  ctx.stdout.write(`${key}\n`);
   return 0;
 }

@@ -54,7 +54,14 @@ export function queueRoutes(enqueue: Enqueue, bodyLimit: number): FastifyPluginA
           params: MessageParamsSchema,
           response: {
             200: json('Cancelled: the record, status cancelled; it is never handed off.', MessageResponseSchema, cancelledExample),
-            ...bearerErrors([400, 404, 409], { 400: 'invalid_request: the id does not start with msg_.' }),
+            ...bearerErrors(
+              [400, 404, 409, 503],
+              {
+                400: 'invalid_request: the id does not start with msg_.',
+                503: 'storage_unavailable: the database cannot be written (disk full, read-only, or deleted); nothing changed.',
+              },
+              { noRetryAfter503: true },
+            ),
           },
         },
       },

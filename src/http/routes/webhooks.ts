@@ -63,10 +63,15 @@ export function webhookRoutes(deps: WebhookRoutesDeps, bodyLimit: number): Fasti
           response: {
             200: json('The URL was already a target: that target.', WebhookResponseSchema, webhookExample),
             201: json('Registered: it receives every event from now on.', WebhookResponseSchema, webhookExample),
-            ...bearerErrors([400, 409, 413, 415], {
-              400: 'invalid_request: the url is missing, not http(s), holds credentials or spaces, or is longer than 2048 characters.',
-              409: 'too_many_webhooks: 20 targets are registered over the API already.',
-            }),
+            ...bearerErrors(
+              [400, 409, 413, 415, 503],
+              {
+                400: 'invalid_request: the url is missing, not http(s), holds credentials or spaces, or is longer than 2048 characters.',
+                409: 'too_many_webhooks: 20 targets are registered over the API already.',
+                503: 'storage_unavailable: the database cannot be written (disk full, read-only, or deleted); nothing changed.',
+              },
+              { noRetryAfter503: true },
+            ),
           },
         },
       },
@@ -91,11 +96,16 @@ export function webhookRoutes(deps: WebhookRoutesDeps, bodyLimit: number): Fasti
           params: WebhookParamsSchema,
           response: {
             204: z.null().describe('Removed; no body.'),
-            ...bearerErrors([400, 404, 409], {
-              400: 'invalid_request: the id does not start with wh_.',
-              404: 'not_found: no webhook target has this id.',
-              409: 'webhook_from_environment: the target comes from SMS_GATEWAY_WEBHOOK_URLS; remove it there and restart.',
-            }),
+            ...bearerErrors(
+              [400, 404, 409, 503],
+              {
+                400: 'invalid_request: the id does not start with wh_.',
+                404: 'not_found: no webhook target has this id.',
+                409: 'webhook_from_environment: the target comes from SMS_GATEWAY_WEBHOOK_URLS; remove it there and restart.',
+                503: 'storage_unavailable: the database cannot be written (disk full, read-only, or deleted); nothing changed.',
+              },
+              { noRetryAfter503: true },
+            ),
           },
         },
       },
