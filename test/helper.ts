@@ -22,6 +22,7 @@ import { createCalendar } from '../src/core/time-zone.js';
 import type { QuietHours } from '../src/core/quiet-hours.js';
 import type { Handoff, HandoffResult, Sender } from '../src/sms/senders.js';
 import { createProbes } from '../src/device/probes.js';
+import { checkAnswersAgainstOpenApi } from './fixtures/openapi-contract.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const FAKE_TERMUX = join(ROOT, 'test/fixtures/bin/fake-termux');
@@ -151,6 +152,7 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
   // (step 4) is left to the tests, which drive deliveries and confirmations by hand.
   gateway.restore();
   const { app, services } = gateway;
+  checkAnswersAgainstOpenApi(app); // every answer a test gets must be one /openapi.json declares
   t.teardown(async () => {
     await gateway.mqtt?.stop();
     await app.close();
