@@ -23,6 +23,7 @@ import { createCalendar } from '../src/core/time-zone.js';
 import type { QuietHours } from '../src/core/quiet-hours.js';
 import type { Handoff, HandoffResult, Sender } from '../src/sms/senders.js';
 import { createProbes } from '../src/device/probes.js';
+import { checkAnswersAgainstOpenApi, checkerFor } from './fixtures/openapi-contract.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const FAKE_TERMUX = join(ROOT, 'test/fixtures/bin/fake-termux');
@@ -229,6 +230,7 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
   // (step 4) is left to the tests, which drive deliveries and confirmations by hand.
   gateway.restore();
   const { app, services } = gateway;
+  checkAnswersAgainstOpenApi(app); // every answer a test gets must be one /openapi.json declares
   t.teardown(async () => {
     await gateway.mqtt?.stop();
     await app.close();
@@ -341,7 +343,8 @@ export async function startGateway(t: Test, env: NodeJS.ProcessEnv, caller = '12
     try {
       const res = await httpGet('/health', {}, caller);
       if (res.status === 200) break;
-    } catch {
+    } catch (err) {
+      if ((err as Error).message.startsWith('contract:')) throw err; // listening, answering wrong
       // not listening yet
     }
     if (Date.now() > deadline) throw new Error(`gateway did not answer /health: ${out}`);
@@ -350,14 +353,25 @@ export async function startGateway(t: Test, env: NodeJS.ProcessEnv, caller = '12
   return { proc, output: () => out, exited };
 }
 
-/** A plain HTTP request to the local gateway from a chosen loopback source address. */
-export async function httpGet(
-  path: string,
-  headers: Record<string, string> = {},
-  caller = '127.0.0.1',
-  method = 'GET',
-  body?: string,
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+type HttpAnswer = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
+let e2eContract: ReturnType<typeof checkerFor> | undefined;
+
+/**
+ * A plain HTTP request to the local gateway from a chosen loopback source address; the
+ * answer must be one /openapi.json declares (fetched once, with the first key seen).
+ */
+export async function httpGet(path: string, headers: Record<string, string> = {}, caller = '127.0.0.1', method = 'GET', body?: string): Promise<HttpAnswer> {
+  const res = await plainHttp(path, headers, caller, method, body);
+  if (!e2eContract && headers.authorization && res.status !== 401) {
+    const doc = await plainHttp('/openapi.json', { authorization: headers.authorization }, '127.0.0.254');
+    if (doc.status === 200) e2eContract = checkerFor(JSON.parse(doc.body));
+  }
+  const problem = e2eContract?.check(method, path, { statusCode: res.status, contentType: String(res.headers['content-type'] ?? ''), body: res.body });
+  if (problem) throw new Error(`contract: ${problem}`);
+  return res;
+}
+
+async function plainHttp(path: string, headers: Record<string, string>, caller: string, method = 'GET', body?: string): Promise<HttpAnswer> {
   const http = await import('node:http');
   return new Promise((res, rej) => {
     const req = http.request(
