@@ -24,6 +24,12 @@ export const MAX_OUTSIDE_CONNECTIONS = 16;
 export const MAX_CONNECTIONS = 256;
 export const KEEP_ALIVE_MS = 5_000;
 export const HEADERS_TIMEOUT_MS = 10_000;
+/**
+ * The kernel's queue of connections not yet accepted (capped by net.core.somaxconn). A flood
+ * that fills it makes the kernel drop everyone's SYNs, a newcomer's too (retried after 1 s):
+ * Node's 511 is less than what 1 000 reconnecting addresses keep waiting.
+ */
+export const LISTEN_BACKLOG = 4096;
 
 /** Where a peer's connections count: its address, its /64 (IPv6 on the LAN), outside or not. */
 export function callerPlace(raw: string | undefined): CallerPlace {

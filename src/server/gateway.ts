@@ -23,6 +23,7 @@ import { openDatabase } from '../store/database.js';
 import { createSimulatedSender, createTermuxSender } from '../sms/senders.js';
 import { currentBootId } from '../device/process-groups.js';
 import { createWebhookSecretFile } from '../events/signing.js';
+import { LISTEN_BACKLOG } from '../http/connection-limits.js';
 import { resolveGatewayId } from '../core/gateway-id.js';
 import { composeGateway, type Services } from './compose.js';
 
@@ -174,7 +175,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
             `See which with \`ss -ltnp 'sport = :${PORT}'\` (or \`lsof -i :${PORT}\`) and stop it`,
         );
       try {
-        await app.listen({ port: PORT, host: '::' });
+        await app.listen({ port: PORT, host: '::', backlog: LISTEN_BACKLOG });
         return '::';
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
@@ -183,7 +184,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       }
       // No IPv6 on this phone: IPv4 only.
       try {
-        await app.listen({ port: PORT, host: '0.0.0.0' });
+        await app.listen({ port: PORT, host: '0.0.0.0', backlog: LISTEN_BACKLOG });
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw inUse();
         throw err;

@@ -7,7 +7,7 @@
 // from /proc during each flood. Every flood is bounded in time and in connection attempts.
 // Needs root and iproute2; skipped with the reason otherwise.
 import t from 'tap';
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -70,6 +70,14 @@ function client(spec: Record<string, unknown>): Promise<Record<string, unknown>>
   });
 }
 
+/** The namespace's count of connections dropped from a full accept queue (SYNs retried after 1 s). */
+function listenOverflows(): number {
+  const r = spawnSync('ip', ['netns', 'exec', NS, 'cat', '/proc/net/netstat'], { encoding: 'utf8' });
+  const [names, values] = r.stdout.split('\n').filter((l) => l.startsWith('TcpExt:'));
+  const i = names?.split(' ').indexOf('ListenOverflows') ?? -1;
+  return i < 0 ? NaN : Number(values!.split(' ')[i]);
+}
+
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 const unavailable = namespacesUnavailable();
@@ -112,13 +120,14 @@ t.test('a new caller is served during every flood shape', { skip: unavailable ? 
   for (const shape of SHAPES) {
     await t.test(shape.name, async (t) => {
       let peak = rssMb(pid);
+      const overflowsBefore = listenOverflows();
       const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
       const floodRun = client({ ...shape.flood, durationMs: FLOOD_MS + 1000 });
       await sleep(500); // the flood is on before the witness asks
       const seen = await client({ mode: 'witness', ...shape.witness, durationMs: FLOOD_MS, intervalMs: 100, timeoutMs: 2000 });
       const flooded = await floodRun;
       clearInterval(sampler);
-      t.comment(`${shape.name}: witness ${seen.served}/${seen.total}, p50 ${seen.p50} ms, p99 ${seen.p99} ms, RSS idle ${idle.toFixed(1)} peak ${peak.toFixed(1)} MB; flood ${JSON.stringify(flooded)}`);
+      t.comment(`${shape.name}: witness ${seen.served}/${seen.total}, p50 ${seen.p50} ms, p99 ${seen.p99} ms, RSS idle ${idle.toFixed(1)} peak ${peak.toFixed(1)} MB; accept queue overflows ${listenOverflows() - overflowsBefore}; flood ${JSON.stringify(flooded)}`);
       t.ok(Number(seen.total) >= 20, 'the witness asked', seen);
       t.ok(Number(seen.served) >= 0.99 * Number(seen.total), `the witness was served ${seen.served}/${seen.total}`, seen);
       t.ok(seen.p99 !== null && Number(seen.p99) < 1000, `p99 ${seen.p99} ms under 1 s`, seen);
