@@ -102,37 +102,38 @@ function adjust(leaf: Group, count: number, evictable: number): void {
   }
 }
 
+const find = (parent: Group | undefined, key: string | undefined) => (parent && key !== undefined ? parent.children.get(key) : undefined);
+
+/** The existing groups from a newcomer's address up to the whole, each with its ceiling. */
+function pathOf(root: Group, place: CallerPlace): (Group | undefined)[] {
+  if (place.outside) {
+    const outside = find(root, 'outside');
+    return [find(outside, place.address), outside, root];
+  }
+  if (place.prefix !== undefined) {
+    const prefix = find(root, place.prefix);
+    return [find(prefix, place.address), prefix, root];
+  }
+  return [find(root, place.address), root];
+}
+
+/** The newcomer's address group, made (with its /64 or the outside group) when missing. */
+function leafFor(root: Group, place: CallerPlace, limits: TableLimits): Group {
+  const child = (parent: Group, key: string, ceiling: number) => {
+    let g = parent.children.get(key);
+    if (!g) parent.children.set(key, (g = group(key, ceiling, parent)));
+    return g;
+  };
+  if (place.outside) return child(child(root, 'outside', limits.outside), place.address, limits.perAddress);
+  if (place.prefix !== undefined) return child(child(root, place.prefix, limits.perPrefix), place.address, limits.perAddress);
+  return child(root, place.address, limits.perAddress);
+}
+
 export function createConnectionTable(limits: TableLimits, clock: TableClock) {
   const root = group('all', limits.total, undefined);
   /** Idle and headers connections in the order they entered that state: the sweep's queue. */
   const waiting = new Set<Entry>();
   let timer: TableTimer | undefined;
-
-  const find = (parent: Group | undefined, key: string | undefined) => (parent && key !== undefined ? parent.children.get(key) : undefined);
-
-  /** The existing groups from the newcomer's address up to the whole, with their ceilings. */
-  function pathOf(place: CallerPlace): (Group | undefined)[] {
-    if (place.outside) {
-      const outside = find(root, 'outside');
-      return [find(outside, place.address), outside, root];
-    }
-    if (place.prefix !== undefined) {
-      const prefix = find(root, place.prefix);
-      return [find(prefix, place.address), prefix, root];
-    }
-    return [find(root, place.address), root];
-  }
-
-  function leafFor(place: CallerPlace): Group {
-    const child = (parent: Group, key: string, ceiling: number) => {
-      let g = parent.children.get(key);
-      if (!g) parent.children.set(key, (g = group(key, ceiling, parent)));
-      return g;
-    };
-    if (place.outside) return child(child(root, 'outside', limits.outside), place.address, limits.perAddress);
-    if (place.prefix !== undefined) return child(child(root, place.prefix, limits.perPrefix), place.address, limits.perAddress);
-    return child(root, place.address, limits.perAddress);
-  }
 
   function leave(entry: Entry): void {
     if (entry.state === 'idle') entry.leaf.idle.delete(entry);
@@ -194,7 +195,7 @@ export function createConnectionTable(limits: TableLimits, clock: TableClock) {
      * in flight is the newcomer refused (its socket is destroyed here).
      */
     admit(socket: Closable, place: CallerPlace): Entry | undefined {
-      for (const g of pathOf(place)) {
+      for (const g of pathOf(root, place)) {
         while (g && g.count >= g.ceiling) {
           if (!evictFrom(g)) {
             socket.destroy();
@@ -202,7 +203,7 @@ export function createConnectionTable(limits: TableLimits, clock: TableClock) {
           }
         }
       }
-      const leaf = leafFor(place);
+      const leaf = leafFor(root, place, limits);
       const entry: Entry = { socket, leaf, state: 'headers', inFlight: 0, since: 0, open: true };
       adjust(leaf, 1, 1);
       wait(entry, 'headers');
