@@ -188,12 +188,9 @@ export function createConnectionTable(limits: TableLimits, clock: TableClock) {
   }
 
   return {
-    /**
-     * Admits a new connection, closing others to stay within every ceiling on its path
-     * (its address first, then its /64 or the outside group, then the whole). Undefined when
-     * no room can be made: only when every connection under a full ceiling has a request
-     * in flight is the newcomer refused (its socket is destroyed here).
-     */
+    // Admits a newcomer, closing others to stay within each ceiling on its path (address,
+    // /64 or outside, whole). Refused (destroyed, undefined) only when every connection
+    // under a full ceiling has a request in flight: then nothing else can make room.
     admit(socket: Closable, place: CallerPlace): Entry | undefined {
       for (const g of pathOf(root, place)) {
         while (g && g.count >= g.ceiling) {
