@@ -2,7 +2,7 @@
 // Node running the tests; .ci/run runs this file on Node 24 and on Node 26).
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, ROOT, tempDir } from './helper.js';
 
@@ -43,4 +43,25 @@ t.test("Node's compile cache lives in the gateway's home, and never creates the 
   const missing = join(tempDir(t), 'not-yet');
   t.equal(run(['--version'], { SMS_GATEWAY_HOME: missing }).status, 0);
   t.equal(existsSync(missing), false, 'a home that does not exist is left for the gateway to create (0700)');
+});
+
+t.test('`start` runs with the V8 flags for a phone, in the same process, hooks kept', async (t) => {
+  const dir = tempDir(t);
+  const hook = join(dir, 'hook.mjs');
+  const mark = join(dir, 'mark');
+  writeFileSync(hook, `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(mark)}, JSON.stringify([process.pid, process.execArgv]) + '\\n');\n`);
+  const r = run(['start', '--help'], { NODE_OPTIONS: `--import=${hook}` });
+  t.equal(r.status, 0, r.stderr);
+  t.match(r.stdout, /^Usage: sms-gateway start/);
+  const runs = readFileSync(mark, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as [number, string[]]);
+  if (typeof (process as { execve?: unknown }).execve !== 'function') {
+    t.equal(runs.length, 1, 'no process.execve on this Node: started once, without the flags');
+    return;
+  }
+  t.equal(runs.length, 2, 'the hook ran in the launcher and again after it replaced itself');
+  t.equal(runs[0]![0], runs[1]![0], 'the same pid: no second process');
+  t.same(runs[1]![1], ['--max-semi-space-size=1'], 'the flags, once');
+  const other = run(['--version'], { NODE_OPTIONS: `--import=${hook}` });
+  t.equal(other.status, 0);
+  t.equal(readFileSync(mark, 'utf8').trim().split('\n').length, 3, 'other commands start once, without re-exec');
 });

@@ -7,7 +7,7 @@ import type { readsPhase } from './phase-reads.js';
 import type { sendsPhase } from './phase-sends.js';
 import type { queuePhase } from './phase-queue.js';
 import type { floodPhase } from './phase-flood.js';
-import { MAX_CONNECTIONS_PER_CALLER } from '../../dist/http/connection-limits.js';
+import { MAX_CONNECTIONS_PER_ADDRESS } from '../../dist/http/connection-limits.js';
 
 type Row = [metric: string, gateway: string, bare: string, target: string, result: string];
 
@@ -47,7 +47,7 @@ export function printReport({ startup, idle, health, history, send, soak, queue,
     ['queue: accept 100 recipients p50 / p99, ms', `${queue.acceptP50Ms} / ${queue.acceptP99Ms}`, '', '', ''],
     ['queue: CPU per message, accepted to settled, ms', `${queue.cpuMsPerMessage}`, `${queue.drained} in ${queue.drainSeconds} s`, '', ''],
     ['queue: RSS with 10 000 waiting, MB', `${queue.rssMbAt10k}`, `idle ${idle.rssMb}`, '', ''],
-    [`flood: connections from one host in ${flood.seconds} s / held at the end`, `${flood.connections} / ${flood.heldAtEnd}`, '', `held <= ${MAX_CONNECTIONS_PER_CALLER}`, met(flood.heldAtEnd <= MAX_CONNECTIONS_PER_CALLER)],
+    [`flood: connections from one host in ${flood.seconds} s / held at the end`, `${flood.connections} / ${flood.heldAtEnd}`, '', `held <= ${MAX_CONNECTIONS_PER_ADDRESS}`, met(flood.heldAtEnd <= MAX_CONNECTIONS_PER_ADDRESS)],
     ['  flood: RSS before / at most / 10 s after, MB', `${flood.rssBeforeMb} / ${flood.rssMaxMb} / ${flood.rssAfterMb}`, '', '', ''],
     ['  flood: another caller\'s /health ok / failed, p50 / max ms', `${flood.witnessOk} / ${flood.witnessFailed}, ${flood.witnessP50Ms} / ${flood.witnessMaxMs}`, '', '0 failed', met(flood.witnessFailed === 0 && flood.witnessOk > 0)],
   ];

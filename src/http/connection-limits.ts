@@ -1,83 +1,85 @@
-// What one LAN host (or a host outside it) can hold of the phone's sockets: at most
-// MAX_CONNECTIONS_PER_CALLER open connections per caller (an IPv4 address, or an IPv6 /64:
-// one host may hold many addresses of its prefix), MAX_OUTSIDE_CONNECTIONS for all callers
-// outside the local network together (they only ever get a 403), and MAX_CONNECTIONS in
-// all; a connection past any of them is closed at once, before any parsing. Idle
-// keep-alive connections close after KEEP_ALIVE_MS (the header and request timeouts are
-// src/server/app.ts's), and every guard refusal (401, 403, 429) closes its connection
-// after the answer. Node's HTTP parser never answers a caller before the
-// guard: Expect and a missing Host reach the hooks like any request, and no header is
-// dropped before the duplicate-Authorization check.
+// What one LAN host (or a host outside it) can hold of the phone's sockets, and how room is
+// made when a ceiling is reached (decisions, "Fair share under a hostile LAN"): at most
+// MAX_CONNECTIONS_PER_ADDRESS connections per address (IPv4 or IPv6),
+// MAX_CONNECTIONS_PER_PREFIX per IPv6 /64 of the local network (one host may hold many
+// addresses of its prefix), MAX_OUTSIDE_CONNECTIONS for all callers outside the local network
+// together (they only ever get a 403) and MAX_CONNECTIONS in all. A newcomer past a ceiling
+// is never refused while room can be made: a connection of the caller holding the most is
+// closed (src/http/connection-table.ts). A connection without a complete request's headers
+// after HEADERS_TIMEOUT_MS is closed; idle keep-alive connections close after KEEP_ALIVE_MS
+// (Node's own timer per socket), and every guard refusal (401, 403, 429) closes its
+// connection after the answer. Node's HTTP parser never answers a caller before the guard:
+// Expect and a missing Host reach the hooks like any request, and no header is dropped
+// before the duplicate-Authorization check.
 import type { Server, IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import { canonicalAddress, isLocalAddress } from '../core/addresses.js';
+import { createConnectionTable, type CallerPlace, type Entry, type TableClock } from './connection-table.js';
 
-export const MAX_CONNECTIONS_PER_CALLER = 32;
+export const MAX_CONNECTIONS_PER_ADDRESS = 32;
+export const MAX_CONNECTIONS_PER_PREFIX = 128;
 export const MAX_OUTSIDE_CONNECTIONS = 16;
 export const MAX_CONNECTIONS = 256;
 export const KEEP_ALIVE_MS = 5_000;
-
-/** Whose connections count together: an IPv4 address, or an IPv6 address's /64. */
-export function callerKey(raw: string | undefined): string {
-  const canonical = canonicalAddress(raw);
-  if (canonical === undefined) return 'unknown';
-  const addr = ipaddr.parse(canonical);
-  if (addr.kind() === 'ipv4') return canonical;
-  return `${(addr as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
-}
-
+export const HEADERS_TIMEOUT_MS = 10_000;
 /**
- * Counts open connections per caller and outside the local network. `admit` answers with
- * the release to call when the connection closes, or undefined when it must be refused.
+ * The kernel's queue of connections not yet accepted (capped by net.core.somaxconn). A flood
+ * that fills it makes the kernel drop everyone's SYNs, a newcomer's too (retried after 1 s):
+ * Node's 511 is less than what 1 000 reconnecting addresses keep waiting.
  */
-export function createConnectionBudget(limits = { perCaller: MAX_CONNECTIONS_PER_CALLER, outside: MAX_OUTSIDE_CONNECTIONS }) {
-  const open = new Map<string, number>();
-  let outside = 0;
-  return {
-    admit(raw: string | undefined): (() => void) | undefined {
-      const key = callerKey(raw);
-      const local = isLocalAddress(raw);
-      const count = (open.get(key) ?? 0) + 1;
-      if (count > limits.perCaller || (!local && outside >= limits.outside)) return undefined;
-      open.set(key, count);
-      if (!local) outside++;
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        if (!local) outside--;
-        const left = (open.get(key) ?? 1) - 1;
-        if (left <= 0) open.delete(key);
-        else open.set(key, left);
-      };
-    },
-    /** Callers with an open connection (bounded by MAX_CONNECTIONS). */
-    callers: () => open.size,
-    outside: () => outside,
-  };
+export const LISTEN_BACKLOG = 4096;
+
+/** Where a peer's connections count: its address, its /64 (IPv6 on the LAN), outside or not. */
+export function callerPlace(raw: string | undefined): CallerPlace {
+  const address = canonicalAddress(raw);
+  if (address === undefined) return { address: 'unknown', outside: true };
+  if (!isLocalAddress(address)) return { address, outside: true };
+  const addr = ipaddr.parse(address);
+  if (addr.kind() === 'ipv4') return { address, outside: false };
+  const prefix = `${(addr as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
+  return { address, prefix, outside: false };
 }
+
+/** Monotonic time and unref'd one-shot timers: the sweep never keeps the process alive. */
+const SYSTEM_TIMERS: TableClock = {
+  now: () => performance.now(),
+  setTimer(fn, ms) {
+    const handle = setTimeout(fn, ms);
+    handle.unref();
+    return { cancel: () => clearTimeout(handle) };
+  },
+};
 
 /** Fastify's http options for the parser: no answer of its own before the hooks run. */
 export const PARSER_OPTIONS = { requireHostHeader: false } as const;
 
-export function limitConnections(app: FastifyInstance): void {
+export function limitConnections(app: FastifyInstance, clock: TableClock = SYSTEM_TIMERS): void {
   const server = app.server as Server;
-  server.maxConnections = MAX_CONNECTIONS;
+  // No Node ceiling (it would refuse the newcomer): the table below keeps the count.
   // Every header is kept (the 16 KB header limit still bounds them): a second
   // Authorization placed after 2000 others must not be dropped before it is seen.
   server.maxHeadersCount = 0;
   server.keepAliveTimeout = KEEP_ALIVE_MS;
 
-  const budget = createConnectionBudget();
+  const table = createConnectionTable(
+    { total: MAX_CONNECTIONS, perAddress: MAX_CONNECTIONS_PER_ADDRESS, perPrefix: MAX_CONNECTIONS_PER_PREFIX, outside: MAX_OUTSIDE_CONNECTIONS, headersMs: HEADERS_TIMEOUT_MS },
+    clock,
+  );
+  const entries = new WeakMap<Socket, Entry>();
   server.prependListener('connection', (socket: Socket) => {
-    const release = budget.admit(socket.remoteAddress);
-    if (!release) {
-      socket.destroy();
-      return;
-    }
-    socket.once('close', release);
+    const entry = table.admit(socket, callerPlace(socket.remoteAddress));
+    if (!entry) return; // refused: every connection under its ceiling has a request in flight
+    entries.set(socket, entry);
+    socket.once('close', () => table.closed(entry));
+  });
+  // Headers complete: the connection is busy until its answer is written or abandoned.
+  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+    const entry = entries.get(req.socket);
+    if (!entry) return;
+    table.requestStarted(entry);
+    res.once('close', () => table.requestEnded(entry));
   });
 
   // Expect: 100-continue and other expectations go to the hooks (the guard answers a

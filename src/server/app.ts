@@ -21,7 +21,7 @@ import { statsRoutes } from '../http/routes/stats.js';
 import type { SendService } from '../sms/send.js';
 import type { Enqueue } from '../sms/enqueue.js';
 import { queueRoutes } from '../http/routes/queue.js';
-import { KEEP_ALIVE_MS, limitConnections, PARSER_OPTIONS } from '../http/connection-limits.js';
+import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_MS, limitConnections, PARSER_OPTIONS } from '../http/connection-limits.js';
 import type { MessageStore } from '../store/messages.js';
 import type { StatsStore } from '../store/stats.js';
 import type { Calendar } from '../core/time-zone.js';
@@ -71,10 +71,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     trustProxy: false,
-    // Slow or stalled clients must not hold the phone's sockets for long. Node enforces
-    // these timeouts only when it checks its connections, every 30 s by default.
+    // Slow or stalled clients must not hold the phone's sockets for long. Incomplete headers
+    // are closed on time by limitConnections' own timer (armed only while such a connection
+    // exists); Node checks these two only every 30 s (its default: few wake-ups when idle).
     requestTimeout: 15_000,
-    http: { headersTimeout: 10_000, connectionsCheckingInterval: 2_000, ...PARSER_OPTIONS },
+    http: { headersTimeout: HEADERS_TIMEOUT_MS, ...PARSER_OPTIONS },
     keepAliveTimeout: KEEP_ALIVE_MS,
     clientErrorHandler: answerParserError,
   }).withTypeProvider<ZodTypeProvider>();

@@ -20,6 +20,7 @@ import { createProbes, type Probes } from '../device/probes.js';
 import { openDatabase } from '../store/database.js';
 import { currentBootId } from '../device/kill-leftover.js';
 import { createWebhookSecretFile } from '../events/signing.js';
+import { LISTEN_BACKLOG } from '../http/connection-limits.js';
 import { composeGateway, type Services } from './compose.js';
 import { composeDepsFromConfig } from './compose-from-config.js';
 
@@ -80,7 +81,7 @@ async function listenDualStack(app: FastifyInstance): Promise<string> {
         `See which with \`ss -ltnp 'sport = :${PORT}'\` (or \`lsof -i :${PORT}\`) and stop it`,
     );
   try {
-    await app.listen({ port: PORT, host: '::' });
+    await app.listen({ port: PORT, host: '::', backlog: LISTEN_BACKLOG });
     return '::';
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -89,7 +90,7 @@ async function listenDualStack(app: FastifyInstance): Promise<string> {
   }
   // No IPv6 on this phone: IPv4 only.
   try {
-    await app.listen({ port: PORT, host: '0.0.0.0' });
+    await app.listen({ port: PORT, host: '0.0.0.0', backlog: LISTEN_BACKLOG });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw inUse();
     throw err;

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CLI, holdPort8080, httpGet, startGateway, tempDir } from '../helper.js';
-import { MAX_CONNECTIONS_PER_CALLER } from '../../src/http/connection-limits.js';
+import { MAX_CONNECTIONS_PER_ADDRESS } from '../../src/http/connection-limits.js';
 
 /** Raw bytes in; the raw answer and whether the server closed the connection. */
 function raw(text: string, caller: string): Promise<{ answer: string; closedByServer: boolean }> {
@@ -59,7 +59,7 @@ t.test('connections', async (t) => {
     t.equal(ok.closedByServer, true, 'an idle keep-alive connection is closed after 5 s');
   });
 
-  await t.test(`one host holds at most ${MAX_CONNECTIONS_PER_CALLER} connections; others are still served`, async (t) => {
+  await t.test(`one host holds at most ${MAX_CONNECTIONS_PER_ADDRESS} connections; others are still served`, async (t) => {
     const rssBefore = rssMb(gw.proc.pid!);
     const sockets: Socket[] = [];
     let closed = 0;
@@ -69,11 +69,11 @@ t.test('connections', async (t) => {
       s.on('error', () => {});
       sockets.push(s);
     }
-    for (let i = 0; i < 100 && closed < 200 - MAX_CONNECTIONS_PER_CALLER; i++) await sleep(50);
+    for (let i = 0; i < 100 && closed < 200 - MAX_CONNECTIONS_PER_ADDRESS; i++) await sleep(50);
     await sleep(200); // and no more than those
     const held = sockets.filter((s) => !s.destroyed && s.readyState === 'open').length;
-    t.equal(held, MAX_CONNECTIONS_PER_CALLER, `${held} of 200 held`);
-    t.equal(closed, 200 - MAX_CONNECTIONS_PER_CALLER, 'the rest were closed at once');
+    t.equal(held, MAX_CONNECTIONS_PER_ADDRESS, `${held} of 200 held`);
+    t.equal(closed, 200 - MAX_CONNECTIONS_PER_ADDRESS, 'the rest were closed at once');
     const res = await httpGet('/health', {}, '127.0.0.65');
     t.equal(res.status, 200, 'another caller is served meanwhile');
     t.comment(`flood of 200 sockets from one host: ${held} held, RSS ${rssBefore.toFixed(1)} -> ${rssMb(gw.proc.pid!).toFixed(1)} MB`);

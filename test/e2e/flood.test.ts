@@ -1,0 +1,142 @@
+// End to end: no set of local addresses can keep a new caller out (decisions, "Fair share
+// under a hostile LAN"). The real `sms-gateway start` (simulated mode) runs inside a
+// network namespace of its own, where 127.0.0.0/8 and a few fd00::/64 addresses on `lo`
+// are the callers; each flood shape runs as a client process (test/fixtures/flood-client.mjs)
+// beside a witness process, a new address asking /health every 100 ms on a new connection.
+// The witness must get >= 99 % answers (each within 2 s; p50/p99 printed, the 1 s p99 judged by the bench); the gateway's RSS is sampled
+// from /proc during each flood. Every flood is bounded in time and in connection attempts.
+// Needs root and iproute2; skipped with the reason otherwise.
+import t from 'tap';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CLI, holdPort8080, ROOT, tempDir } from '../helper.js';
+import { ip, mustIp } from '../fixtures/ip.js';
+
+const NS = `smsgw-flood-${process.pid}`;
+const CLIENT = join(ROOT, 'test/fixtures/flood-client.mjs');
+const FLOOD_MS = 3_000;
+const V6_ATTACKER = ['fd00::1', 'fd00::1:1', 'fd00::1:2', 'fd00::1:3'];
+const V6_NEIGHBOURS = ['fd00::2', 'fd00::3', 'fd00::4', 'fd00::5'];
+
+interface Shape {
+  name: string;
+  flood: Record<string, unknown> & { host: string };
+  witness: { host: string; addresses: string[] };
+}
+
+const v4 = (c: number) => ({ v4: [127, 20, 0, 1], count: c });
+const V4_WITNESS = { host: '127.0.0.1', addresses: ['127.99.0.1'] };
+
+const SHAPES: Shape[] = [
+  { name: 'idle sockets from 8 addresses', flood: { mode: 'idle', host: '127.0.0.1', addresses: v4(8), perAddress: 40, warm: true, maxAttempts: 40_000 }, witness: V4_WITNESS },
+  { name: 'idle sockets from 50 addresses', flood: { mode: 'idle', host: '127.0.0.1', addresses: v4(50), perAddress: 8, maxAttempts: 40_000 }, witness: V4_WITNESS },
+  { name: 'idle sockets from 1 000 addresses', flood: { mode: 'idle', host: '127.0.0.1', addresses: v4(1000), perAddress: 1, maxAttempts: 40_000 }, witness: V4_WITNESS },
+  { name: 'slowloris from 20 addresses', flood: { mode: 'slowloris', host: '127.0.0.1', addresses: v4(20), perAddress: 32, maxAttempts: 40_000 }, witness: V4_WITNESS },
+  { name: 'churn from 30 000 addresses', flood: { mode: 'churn', host: '127.0.0.1', addresses: v4(30_000), concurrency: 400, holdMs: 100 }, witness: V4_WITNESS },
+  {
+    name: 'one IPv6 host (4 addresses) beside its /64 neighbours',
+    flood: { mode: 'idle', host: 'fd00::1', addresses: V6_ATTACKER, perAddress: 48, warm: true, maxAttempts: 40_000 },
+    witness: { host: 'fd00::1', addresses: V6_NEIGHBOURS },
+  },
+];
+
+function namespacesUnavailable(): string | undefined {
+  if (process.platform !== 'linux') return `not Linux (${process.platform})`;
+  if (process.getuid?.() !== 0) return 'not running as root';
+  const probe = `${NS}-probe`;
+  const added = ip(['netns', 'add', probe]);
+  if (!added.ok) return `\`ip netns add\` failed: ${added.detail}`;
+  ip(['netns', 'del', probe]);
+  return undefined;
+}
+
+/** Runs a client in the namespace (ip's argv, then node's; no shell) and parses its one line. */
+function client(spec: Record<string, unknown>): Promise<Record<string, unknown>> {
+  return new Promise((resolve) => {
+    execFile(
+      'ip',
+      ['netns', 'exec', NS, process.execPath, CLIENT, JSON.stringify(spec)],
+      { env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, timeout: 30_000, encoding: 'utf8', maxBuffer: 1 << 20 },
+      (err, stdout, stderr) => {
+        try {
+          resolve(JSON.parse(stdout.trim().split('\n')[0] ?? '') as Record<string, unknown>);
+        } catch {
+          resolve({ error: `client printed ${JSON.stringify(stdout)} (${err?.message ?? 'exit 0'}; ${stderr})` });
+        }
+      },
+    );
+  });
+}
+
+/** The namespace's count of connections dropped from a full accept queue (SYNs retried after 1 s). */
+function listenOverflows(): number {
+  const r = spawnSync('ip', ['netns', 'exec', NS, 'cat', '/proc/net/netstat'], { encoding: 'utf8' });
+  const [names, values] = r.stdout.split('\n').filter((l) => l.startsWith('TcpExt:'));
+  const i = names?.split(' ').indexOf('ListenOverflows') ?? -1;
+  return i < 0 ? NaN : Number(values!.split(' ')[i]);
+}
+
+const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
+const unavailable = namespacesUnavailable();
+
+t.test('a new caller is served during every flood shape', { skip: unavailable ? `network namespaces unavailable: ${unavailable}` : false }, async (t) => {
+  await holdPort8080(t); // not for the port (the namespace has its own): for the CPU
+  const cleanup = () => ip(['netns', 'del', NS]);
+  cleanup();
+  t.teardown(cleanup);
+  mustIp(['netns', 'add', NS]);
+  mustIp(['-n', NS, 'link', 'set', 'lo', 'up']);
+  for (const a of [...V6_ATTACKER, ...V6_NEIGHBOURS]) mustIp(['-n', NS, '-6', 'addr', 'add', `${a}/64`, 'dev', 'lo', 'nodad']);
+
+  const home = tempDir(t);
+  // The gateway as a user starts it: none of the test runner's loader options.
+  const { NODE_OPTIONS: _loaders, ...inherited } = process.env;
+  const env = { ...inherited, SMS_GATEWAY_HOME: home, SMS_GATEWAY_MODE: 'simulated', PATH: '/usr/local/bin:/usr/bin:/bin' };
+  const proc = spawn('ip', ['netns', 'exec', NS, process.execPath, CLI, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
+  proc.stderr.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
+  const exited = new Promise<number | null>((res) => proc.on('exit', (code) => res(code)));
+  t.teardown(async () => {
+    if (proc.exitCode === null && proc.signalCode === null) {
+      proc.kill('SIGKILL');
+      await exited;
+    }
+  });
+  for (let i = 0; ; i++) {
+    const probe = await client({ mode: 'witness', host: '127.0.0.1', addresses: ['127.0.0.2'], durationMs: 1, intervalMs: 1, timeoutMs: 1000 });
+    if (probe.served === 1) break;
+    if (i > 150 || proc.exitCode !== null) throw new Error(`the gateway did not answer /health: ${out}`);
+    await sleep(100);
+  }
+  const pid = Number(readFileSync(join(home, 'gateway.pid'), 'utf8').trim());
+  await sleep(1000);
+  const idle = rssMb(pid);
+  t.comment(`Node ${process.version}, idle RSS ${idle.toFixed(1)} MB`);
+
+  for (const shape of SHAPES) {
+    await t.test(shape.name, async (t) => {
+      let peak = rssMb(pid);
+      const overflowsBefore = listenOverflows();
+      const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
+      const floodRun = client({ ...shape.flood, durationMs: FLOOD_MS + 1000 });
+      await sleep(500); // the flood is on before the witness asks
+      const seen = await client({ mode: 'witness', ...shape.witness, durationMs: FLOOD_MS, intervalMs: 100, timeoutMs: 2000 });
+      const flooded = await floodRun;
+      clearInterval(sampler);
+      t.comment(`${shape.name}: witness ${seen.served}/${seen.total}, p50 ${seen.p50} ms, p99 ${seen.p99} ms, RSS idle ${idle.toFixed(1)} peak ${peak.toFixed(1)} MB; accept queue overflows ${listenOverflows() - overflowsBefore}; flood ${JSON.stringify(flooded)}`);
+      t.ok(Number(seen.total) >= 20, 'the witness asked', seen);
+      t.ok(Number(seen.served) >= 0.99 * Number(seen.total), `the witness was served ${seen.served}/${seen.total}`, seen);
+      // p99 under 1 s is the contract's figure, but a latency bound is a timing assertion that a
+      // loaded 2-core CI machine breaks by chance: the test asserts being served (each answer
+      // within the witness's 2 s timeout) and prints p50/p99; npm run bench judges the 1 s.
+      await sleep(300); // the flood's sockets closed before the next shape
+    });
+  }
+
+  proc.kill('SIGTERM');
+  t.equal(await exited, 0);
+});
