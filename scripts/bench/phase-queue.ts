@@ -5,12 +5,12 @@
 // 10 000 messages waiting (the lane reads one row at a time; none are held in memory).
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { systemClock } from '../../dist/core/clock.js';
-import { newMessageId } from '../../dist/core/ids.js';
-import { openDatabase } from '../../dist/store/database.js';
-import { createMessageStore } from '../../dist/store/messages.js';
-import { createStatsStore } from '../../dist/store/stats.js';
-import { QUEUE_LIMIT } from '../../dist/store/queue.js';
+import { systemClock } from '../../src/core/clock.js';
+import { newMessageId } from '../../src/core/ids.js';
+import { openDatabase } from '../../src/store/database.js';
+import { createMessageStore } from '../../src/store/messages.js';
+import { createStatsStore } from '../../src/store/stats.js';
+import { QUEUE_LIMIT } from '../../src/store/queue.js';
 import { fire, makeCallers, type Caller } from './load.js';
 import { cpuTicks, log, percentile, round, rssOf } from './measure.js';
 import { apiKey, makeFake, newHome, startGateway, stopProc, waitForHealth } from './processes.js';

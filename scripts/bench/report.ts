@@ -7,7 +7,7 @@ import type { readsPhase } from './phase-reads.js';
 import type { sendsPhase } from './phase-sends.js';
 import type { queuePhase } from './phase-queue.js';
 import type { floodPhase } from './phase-flood.js';
-import { MAX_CONNECTIONS_PER_CALLER } from '../../dist/http/connection-limits.js';
+import { MAX_CONNECTIONS_PER_CALLER } from '../../src/http/connection-limits.js';
 
 type Row = [metric: string, gateway: string, bare: string, target: string, result: string];
 

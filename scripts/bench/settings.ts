@@ -1,10 +1,11 @@
 // The bench's fixed settings: paths, ports, the offered load, the phase lengths and the
 // targets each result is judged against.
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { PORT } from '../../dist/core/constants.js';
+import { join } from 'node:path';
+import { PORT } from '../../src/core/constants.js';
+import { PACKAGE_ROOT } from '../../src/core/package-root.js';
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+// The bench is bundled into dist-scripts/ (scripts/build.mjs bench): the root is found as the gateway finds it.
+export const ROOT = PACKAGE_ROOT;
 export const CLI = join(ROOT, 'bin/sms-gateway');
 export const BARE_SERVER = join(ROOT, 'dist-scripts/bare-server.js');
 export const FAKE_TERMUX = join(ROOT, 'test/fixtures/bin/fake-termux');
