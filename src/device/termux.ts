@@ -27,7 +27,7 @@ export interface RunOptions {
    * The command's whole stdin. Given to it as an already-written file (opened, then
    * unlinked, before the spawn), never through a pipe written after it: a gateway killed
    * between the spawn and the write would otherwise leave the command reading an empty
-   * text (an empty SMS). Without it stdin is empty.
+   * text (an empty SMS). Without it (or empty) stdin is /dev/null and no file is written.
    */
   input?: string;
   /** 'json': stdout must be JSON; 'text': any non-empty text; 'none': output ignored. */
@@ -100,9 +100,15 @@ function judge(stdout: string, expect: RunOptions['expect']): Outcome {
 export function runCommand(command: string, args: string[], opts: RunOptions): Promise<RunResult> {
   const started = performance.now();
   const maxBytes = opts.maxOutputBytes ?? 1024 * 1024;
-  let stdin: number;
+  const env = opts.env ?? process.env;
+  // A command that is not installed is never spawned (a fork costs more than a PATH lookup).
+  if (!command.includes('/') && findOnPath(command, env) === undefined) {
+    return Promise.resolve({ ok: false, failure: 'not_found', detail: `${command} is not installed (not found on PATH)`, ms: 0 });
+  }
+  // No input: stdin is /dev/null, no file is written.
+  let stdin: number | 'ignore' = 'ignore';
   try {
-    stdin = stdinFile(opts.input ?? '');
+    if (opts.input) stdin = stdinFile(opts.input);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
     return Promise.resolve({ ok: false, failure: 'api_error', detail: `could not prepare the input for ${command} (${code}); nothing was run`, ms: 0 });
@@ -121,11 +127,11 @@ export function runCommand(command: string, args: string[], opts: RunOptions): P
       child = spawn(command, args, {
         stdio: [stdin, 'pipe', 'pipe'],
         detached: true, // own process group, so the timeout can kill grandchildren too
-        env: opts.env ?? process.env,
+        env,
         shell: false,
       });
     } finally {
-      closeSync(stdin); // the child has its own copy
+      if (stdin !== 'ignore') closeSync(stdin); // the child has its own copy
     }
 
     const killGroup = () => {
