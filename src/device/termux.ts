@@ -101,18 +101,8 @@ export function runCommand(command: string, args: string[], opts: RunOptions): P
   const started = performance.now();
   const maxBytes = opts.maxOutputBytes ?? 1024 * 1024;
   const env = opts.env ?? process.env;
-  // A command that is not installed is never spawned (a fork costs more than a PATH lookup).
-  if (!command.includes('/') && findOnPath(command, env) === undefined) {
-    return Promise.resolve({ ok: false, failure: 'not_found', detail: `${command} is not installed (not found on PATH)`, ms: 0 });
-  }
-  // No input: stdin is /dev/null, no file is written.
-  let stdin: number | 'ignore' = 'ignore';
-  try {
-    if (opts.input) stdin = stdinFile(opts.input);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    return Promise.resolve({ ok: false, failure: 'api_error', detail: `could not prepare the input for ${command} (${code}); nothing was run`, ms: 0 });
-  }
+  const stdin = prepare(command, env, opts.input);
+  if (typeof stdin === 'object') return Promise.resolve(stdin);
   return new Promise((resolve) => {
     let settled = false;
     const finish = (r: Outcome) => {
@@ -198,6 +188,23 @@ export function runCommand(command: string, args: string[], opts: RunOptions): P
 
     child.unref();
   });
+}
+
+/**
+ * What the spawn needs first: the command on PATH (one that is not installed is never
+ * spawned: a fork costs more than the lookup), and stdin: /dev/null without input (no file
+ * written), else an unlinked file. A failure here is the result, and nothing runs.
+ */
+function prepare(command: string, env: NodeJS.ProcessEnv, input: string | undefined): number | 'ignore' | RunResult {
+  if (!command.includes('/') && findOnPath(command, env) === undefined) {
+    return { ok: false, failure: 'not_found', detail: `${command} is not installed (not found on PATH)`, ms: 0 };
+  }
+  try {
+    return input ? stdinFile(input) : 'ignore';
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    return { ok: false, failure: 'api_error', detail: `could not prepare the input for ${command} (${code}); nothing was run`, ms: 0 };
+  }
 }
 
 /** An open, already-unlinked file holding `text` (0600; nothing stays on disk). */
