@@ -16,7 +16,7 @@
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { VERSION } from '../dist/core/version.js';
+import { VERSION } from '../src/core/version.js';
 import { PORT_LOCK } from './port-lock.js';
 import { clockTicks, log, round } from './bench/measure.js';
 import { assertPortFree, installCleanup, releaseLock, run, stopAll, takeLock } from './bench/processes.js';
@@ -25,8 +25,8 @@ import { readsPhase } from './bench/phase-reads.js';
 import { sendsPhase } from './bench/phase-sends.js';
 import { queuePhase } from './bench/phase-queue.js';
 import { floodPhase } from './bench/phase-flood.js';
-import { printReport } from './bench/report.js';
-import { BARE_PORT, BARE_SERVER, GATEWAY_PORT, RESULTS, ROOT } from './bench/settings.js';
+import { printIssueTable, printReport } from './bench/report.js';
+import { BARE_PORT, BARE_SERVER, GATEWAY_PORT, QUICK, RESULTS, ROOT } from './bench/settings.js';
 
 installCleanup();
 
@@ -61,6 +61,12 @@ async function main(): Promise<number> {
   // 1. Startup; 2. idle, /health and history reads; 3. sends and the soak.
   const startup = await startupPhase(tickHz);
   const { idle, health, history } = await readsPhase(tickHz);
+  if (QUICK) {
+    const queue = await queuePhase(tickHz);
+    printIssueTable({ startup, idle: idle!, health: health!, queue }, machine.node);
+    log('quick mode: shorter phases, no sends, soak or flood; bench-results.json is not written');
+    return 0;
+  }
   const { send, soak, fakeMs } = await sendsPhase();
   const queue = await queuePhase(tickHz);
   const flood = await floodPhase();
@@ -85,6 +91,7 @@ async function main(): Promise<number> {
   writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
 
   printReport({ startup, idle, health, history, send, soak, queue, flood, notes });
+  printIssueTable({ startup, idle: idle!, health: health!, queue }, machine.node);
   log(`wrote ${RESULTS} (run time ${runSeconds} s)`);
   return 0;
 }

@@ -1,19 +1,19 @@
 // 1000 realistic rows of history for the read phases, written through the project's own
 // composition root (server/compose.ts) on the gateway's database before it starts.
 import { join } from 'node:path';
-import { composeGateway } from '../../dist/server/compose.js';
-import { systemClock } from '../../dist/core/clock.js';
-import { createApiKeyFile } from '../../dist/core/keys.js';
-import { newMessageId } from '../../dist/core/ids.js';
-import { chooseTimeZone, createCalendar } from '../../dist/core/time-zone.js';
-import { VERSION } from '../../dist/core/version.js';
-import { openDatabase } from '../../dist/store/database.js';
-import { transaction } from '../../dist/store/transaction.js';
-import type { Reason } from '../../dist/store/message-record.js';
-import { countSegments } from '../../dist/sms/segments.js';
-import { requestHash } from '../../dist/sms/idempotency.js';
-import { createProbes } from '../../dist/device/probes.js';
-import { createSimulatedSender } from '../../dist/sms/senders.js';
+import { composeGateway } from '../../src/server/compose.js';
+import { systemClock } from '../../src/core/clock.js';
+import { createApiKeyFile } from '../../src/core/keys.js';
+import { newMessageId } from '../../src/core/ids.js';
+import { chooseTimeZone, createCalendar } from '../../src/core/time-zone.js';
+import { VERSION } from '../../src/core/version.js';
+import { openDatabase } from '../../src/store/database.js';
+import { transaction } from '../../src/store/transaction.js';
+import type { Reason } from '../../src/store/message-record.js';
+import { countSegments } from '../../src/sms/segments.js';
+import { requestHash } from '../../src/sms/idempotency.js';
+import { createProbes } from '../../src/device/probes.js';
+import { createSimulatedSender } from '../../src/sms/senders.js';
 
 const BODIES = [
   'Your verification code is 482913. It expires in 10 minutes.',

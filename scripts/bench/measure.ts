@@ -1,7 +1,7 @@
 // Numbers and process sampling: rounding, percentiles, CPU ticks and RSS of a process
 // read from /proc (Linux), and the clock tick rate they are counted in.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 export const log = (line: string) => process.stdout.write(`${line}\n`);
 export const round = (n: number, digits = 2) => {
@@ -52,4 +52,25 @@ export function rssOf(pid: number): Rss {
     fileMb: round(kb('RssFile') / 1024),
     shmemMb: round(kb('RssShmem') / 1024),
   };
+}
+
+/**
+ * Times the process's threads were scheduled onto a CPU (field 2 of
+ * /proc/<pid>/task/<tid>/schedstat, summed over threads): each one is a wake-up.
+ */
+export function wakeups(pid: number): number {
+  let sum = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      sum += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').trim().split(' ')[2]);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return sum;
+}
+
+/** The process's command line (node, its flags, the script). */
+export function commandLine(pid: number): string {
+  return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
 }

@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fillHistory } from './history.js';
 import { measureLoad } from './load.js';
-import { cpuTicks, log, round, rssOf } from './measure.js';
+import { commandLine, cpuTicks, log, round, rssOf, wakeups } from './measure.js';
 import { apiKey, getBody, newHome, startBare, startGateway, stopProc, waitForHealth, type Proc } from './processes.js';
 import { BARE_PORT, CALLERS, GATEWAY_PORT, HISTORY_ROWS, IDLE_CPU_MS, IDLE_SETTLE_MS, LOAD_MS, PER_CALLER_HZ, WARMUP_MS } from './settings.js';
 
@@ -23,15 +23,26 @@ export async function readsPhase(tickHz: number) {
     const gwBody = await getBody(GATEWAY_PORT, '/health');
     const bareBody = await getBody(BARE_PORT, '/health');
     await sleep(IDLE_SETTLE_MS);
-    const gwRss = rssOf(gw.pid);
-    const bareRss = rssOf(bare.pid);
     const gwTicks0 = cpuTicks(gw.pid);
     const bareTicks0 = cpuTicks(bare.pid);
+    const gwWake0 = wakeups(gw.pid);
+    const bareWake0 = wakeups(bare.pid);
     await sleep(IDLE_CPU_MS);
     const gwTicks1 = cpuTicks(gw.pid);
     const bareTicks1 = cpuTicks(bare.pid);
+    const perMinute = (n: number) => round((n * 60_000) / IDLE_CPU_MS, 1);
+    const gwWakeups = perMinute(wakeups(gw.pid) - gwWake0);
+    const bareWakeups = perMinute(wakeups(bare.pid) - bareWake0);
+    // RSS at the end of the idle window: IDLE_SETTLE_MS + IDLE_CPU_MS after the start.
+    const gwRss = rssOf(gw.pid);
+    const bareRss = rssOf(bare.pid);
     const pct = (ticks: number) => round((ticks / tickHz / (IDLE_CPU_MS / 1000)) * 100, 3);
     idle = {
+      afterSeconds: (IDLE_SETTLE_MS + IDLE_CPU_MS) / 1000,
+      wakeupsPerMinute: gwWakeups,
+      bareWakeupsPerMinute: bareWakeups,
+      commandLine: commandLine(gw.pid),
+      bareAnonMb: bareRss.anonMb,
       rssMb: gwRss.rssMb,
       cpuPercent: pct(gwTicks1 - gwTicks0),
       cpuTicks: gwTicks1 - gwTicks0,

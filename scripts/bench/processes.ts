@@ -8,7 +8,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { delimiter, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { VERSION } from '../../dist/core/version.js';
+import { VERSION } from '../../src/core/version.js';
 import { PORT_LOCK, releasePortLock, takePortLock } from '../port-lock.js';
 import { cpuTicks, log, median, round } from './measure.js';
 import { BARE_PORT, BARE_SERVER, CLI, FAKE_TERMUX, GATEWAY_PORT } from './settings.js';

@@ -1,13 +1,13 @@
 // The bench's table: one row per metric, gateway against the bare floor, each target
 // marked met or MISSED, then the notes and any errors seen.
 import { log } from './measure.js';
-import { TARGETS } from './settings.js';
+import { ISSUE_TARGETS, TARGETS } from './settings.js';
 import type { startupPhase } from './phase-startup.js';
 import type { readsPhase } from './phase-reads.js';
 import type { sendsPhase } from './phase-sends.js';
 import type { queuePhase } from './phase-queue.js';
 import type { floodPhase } from './phase-flood.js';
-import { MAX_CONNECTIONS_PER_ADDRESS } from '../../dist/http/connection-limits.js';
+import { MAX_CONNECTIONS_PER_ADDRESS } from '../../src/http/connection-limits.js';
 
 type Row = [metric: string, gateway: string, bare: string, target: string, result: string];
 
@@ -30,7 +30,7 @@ export function printReport({ startup, idle, health, history, send, soak, queue,
     ['  warm start (same home, compile cache), ms', `${startup.gatewayWarmMs}`, `${startup.bareMs}`, '', ''],
     ['  startup ratio', `${startup.ratio}`, '1', `<= ${TARGETS.startupRatio}`, met(startup.ratio <= TARGETS.startupRatio)],
     ['  startup CPU, ms (median)', `${startup.gatewayCpuMs}`, `${startup.bareCpuMs}`, '', ''],
-    ['idle RSS after 10 s, MB', `${idle.rssMb}`, `${idle.bareRssMb}`, `<= ${TARGETS.idleRssMb}`, met(idle.rssMb <= TARGETS.idleRssMb)],
+    [`idle RSS after ${idle.afterSeconds} s, MB`, `${idle.rssMb}`, `${idle.bareRssMb}`, `<= ${TARGETS.idleRssMb}`, met(idle.rssMb <= TARGETS.idleRssMb)],
     ['  RSS anon / file, MB', `${idle.rssAnonMb} / ${idle.rssFileMb}`, '', '', ''],
     ['idle CPU over 20 s, %', `${idle.cpuPercent}`, `${idle.bareCpuPercent}`, `< ${TARGETS.idleCpuPercent}`, met(idle.cpuPercent < TARGETS.idleCpuPercent)],
     ['/health CPU per 1000 req, ms', `${health.gatewayCpuMsPerKReq}`, `${health.bareCpuMsPerKReq}`, '', ''],
@@ -62,4 +62,30 @@ export function printReport({ startup, idle, health, history, send, soak, queue,
   for (const n of notes) log(`note: ${n}`);
   const errors = [...health.errors, ...history.errors, ...send.errors, ...soak.errors];
   for (const e of errors) log(`error seen: ${e}`);
+}
+
+type IssueInput = Pick<BenchResults, 'startup' | 'idle' | 'health' | 'queue'>;
+
+/** The issue's table (#21): every figure against bare Fastify from this same run. */
+export function printIssueTable({ startup, idle, health, queue }: IssueInput, node: string): void {
+  const met = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  const T = ISSUE_TARGETS;
+  const warmRatio = Math.round((startup.gatewayWarmMs / startup.bareMs) * 100) / 100;
+  const overBare = Math.round((idle.rssMb - idle.bareRssMb) * 10) / 10;
+  const rows: Row[] = [
+    ['start to first 200, cold, ms', `${startup.gatewayMs}`, `${startup.bareMs}`, `${startup.ratio}x (<= ${T.coldStartRatio}x)`, met(startup.ratio <= T.coldStartRatio)],
+    ['start, warm compile cache, ms', `${startup.gatewayWarmMs}`, `${startup.bareMs}`, `${warmRatio}x (<= ${T.warmStartRatio}x)`, met(warmRatio <= T.warmStartRatio)],
+    [`idle RSS after ${idle.afterSeconds} s, MB (anon)`, `${idle.rssMb} (${idle.rssAnonMb})`, `${idle.bareRssMb} (${idle.bareAnonMb})`, `+${overBare} (<= +${T.idleRssOverBareMb})`, met(overBare <= T.idleRssOverBareMb)],
+    ['/health CPU per request, us', `${health.gatewayCpuMsPerKReq}`, `${health.bareCpuMsPerKReq}`, `${health.ratio}x (<= ${T.healthCpuRatio}x)`, met(health.ratio <= T.healthCpuRatio)],
+    ['queue CPU per message, accepted to settled, ms', `${queue.cpuMsPerMessage}`, '', `<= ${T.queueCpuMsPerMessage}`, met(queue.cpuMsPerMessage <= T.queueCpuMsPerMessage)],
+    ['idle wake-ups per minute (all threads)', `${idle.wakeupsPerMinute}`, `${idle.bareWakeupsPerMinute}`, `<= ${T.idleWakeupsPerMinute}`, met(idle.wakeupsPerMinute <= T.idleWakeupsPerMinute)],
+  ];
+  const header: Row = ['figure (issue #21)', 'gateway', 'bare', 'ratio / over bare (target)', 'result'];
+  const widths = header.map((_, i) => Math.max(...[header, ...rows].map((r) => r[i]!.length)));
+  const line = (r: Row) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
+  log('');
+  log(`node ${node}; gateway started as: ${idle.commandLine}${process.env.NODE_OPTIONS ? ` (NODE_OPTIONS=${process.env.NODE_OPTIONS})` : ''}`);
+  log(line(header));
+  log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of rows) log(line(r));
 }

@@ -1,10 +1,13 @@
 // The bench's fixed settings: paths, ports, the offered load, the phase lengths and the
-// targets each result is judged against.
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { PORT } from '../../dist/core/constants.js';
+// targets each result is judged against. Quick mode (`npm run bench -- --quick` or
+// BENCH_QUICK=1) runs shorter phases and only the issue's table (startup, idle, /health,
+// queue CPU, wake-ups): for iterating, not for the figures of record.
+import { join } from 'node:path';
+import { PORT } from '../../src/core/constants.js';
+import { PACKAGE_ROOT } from '../../src/core/package-root.js';
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+// The bench is bundled into dist-scripts/ (scripts/build.mjs bench): the root is found as the gateway finds it.
+export const ROOT = PACKAGE_ROOT;
 export const CLI = join(ROOT, 'bin/sms-gateway');
 export const BARE_SERVER = join(ROOT, 'dist-scripts/bare-server.js');
 export const FAKE_TERMUX = join(ROOT, 'test/fixtures/bin/fake-termux');
@@ -14,13 +17,14 @@ export const BARE_PORT = 8089;
 
 // The offered load: 50 loopback callers (127.0.0.10 .. 127.0.0.59) at 8 req/s each, under
 // the gateway's per-caller limit of 10/s, open loop.
+export const QUICK = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
 export const CALLERS = 50;
 export const PER_CALLER_HZ = 8;
-export const LOAD_MS = 10_000;
-export const WARMUP_MS = 2_000;
-export const STARTUP_RUNS = 5;
-export const IDLE_SETTLE_MS = 10_000;
-export const IDLE_CPU_MS = 20_000;
+export const LOAD_MS = QUICK ? 4_000 : 10_000;
+export const WARMUP_MS = QUICK ? 1_000 : 2_000;
+export const STARTUP_RUNS = QUICK ? 3 : 5;
+export const IDLE_SETTLE_MS = QUICK ? 5_000 : 40_000;
+export const IDLE_CPU_MS = QUICK ? 15_000 : 20_000;
 export const HISTORY_ROWS = 1000;
 export const SEND_SAMPLES = 25;
 export const SEND_SPACING_MS = 1050;
@@ -32,6 +36,16 @@ export const FLOOD_CALLER = '127.0.0.90';
 export const FLOOD_WITNESS = '127.0.0.91';
 export const FLOOD_MS = 10_000;
 export const FLOOD_IN_FLIGHT = 300;
+
+/** The issue's targets (#21): ratios against bare Fastify from the same run. */
+export const ISSUE_TARGETS = {
+  coldStartRatio: 1.5,
+  warmStartRatio: 1.3,
+  idleRssOverBareMb: 8,
+  healthCpuRatio: 1.3,
+  queueCpuMsPerMessage: 3,
+  idleWakeupsPerMinute: 12,
+};
 
 export const TARGETS = {
   startupRatio: 1.5,

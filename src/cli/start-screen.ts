@@ -3,8 +3,7 @@
 // usual size): the QR code with the other URLs and the keys beside it, then mode, URL and
 // key on the last three lines, so the request lines that follow push the QR code off the
 // top first; narrower terminals get the side lines under the QR code.
-// Only ever written to a terminal, never to a log.
-import qrcode from 'qrcode-terminal';
+// Only ever written to a terminal, never to a log; qrcode-terminal is loaded only then.
 import { baseUrl } from '../device/lan.js';
 import type { Mode } from '../core/runtime.js';
 
@@ -40,7 +39,8 @@ export function qrPayload(url: string, key: string): string {
   return JSON.stringify({ url, key } satisfies QrPayload);
 }
 
-export function renderQr(text: string): Promise<string> {
+export async function renderQr(text: string): Promise<string> {
+  const { default: qrcode } = await import('qrcode-terminal');
   return new Promise((resolve) => qrcode.generate(text, { small: true }, resolve));
 }
 

@@ -248,9 +248,17 @@ export function createProbes(opts: ProbeOptions) {
   };
 
   return {
-    /** Starts a round now (at gateway start) without waiting for it. */
-    start() {
-      void refresh();
+    /**
+     * The first round, `afterMs` from now (after the port is bound: the first answers never
+     * wait for five spawns), unless a request has started one by then.
+     */
+    start(afterMs = 0) {
+      if (afterMs <= 0) void refresh();
+      else opts.clock.setTimer(() => lastRoundAt === null && void refresh(), afterMs);
+    },
+    /** The cached facts as they are; starts nothing (the time zone's lookup, per message). */
+    known(): Snapshot {
+      return state;
     },
     refresh,
     /** The cached facts; never waits. Starts a background refresh when they are stale. */

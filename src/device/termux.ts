@@ -27,7 +27,7 @@ export interface RunOptions {
    * The command's whole stdin. Given to it as an already-written file (opened, then
    * unlinked, before the spawn), never through a pipe written after it: a gateway killed
    * between the spawn and the write would otherwise leave the command reading an empty
-   * text (an empty SMS). Without it stdin is empty.
+   * text (an empty SMS). Without it (or empty) stdin is /dev/null and no file is written.
    */
   input?: string;
   /** 'json': stdout must be JSON; 'text': any non-empty text; 'none': output ignored. */
@@ -100,13 +100,9 @@ function judge(stdout: string, expect: RunOptions['expect']): Outcome {
 export function runCommand(command: string, args: string[], opts: RunOptions): Promise<RunResult> {
   const started = performance.now();
   const maxBytes = opts.maxOutputBytes ?? 1024 * 1024;
-  let stdin: number;
-  try {
-    stdin = stdinFile(opts.input ?? '');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    return Promise.resolve({ ok: false, failure: 'api_error', detail: `could not prepare the input for ${command} (${code}); nothing was run`, ms: 0 });
-  }
+  const env = opts.env ?? process.env;
+  const stdin = prepare(command, env, opts.input);
+  if (typeof stdin === 'object') return Promise.resolve(stdin);
   return new Promise((resolve) => {
     let settled = false;
     const finish = (r: Outcome) => {
@@ -121,11 +117,11 @@ export function runCommand(command: string, args: string[], opts: RunOptions): P
       child = spawn(command, args, {
         stdio: [stdin, 'pipe', 'pipe'],
         detached: true, // own process group, so the timeout can kill grandchildren too
-        env: opts.env ?? process.env,
+        env,
         shell: false,
       });
     } finally {
-      closeSync(stdin); // the child has its own copy
+      if (stdin !== 'ignore') closeSync(stdin); // the child has its own copy
     }
 
     const killGroup = () => {
@@ -192,6 +188,23 @@ export function runCommand(command: string, args: string[], opts: RunOptions): P
 
     child.unref();
   });
+}
+
+/**
+ * What the spawn needs first: the command on PATH (one that is not installed is never
+ * spawned: a fork costs more than the lookup), and stdin: /dev/null without input (no file
+ * written), else an unlinked file. A failure here is the result, and nothing runs.
+ */
+function prepare(command: string, env: NodeJS.ProcessEnv, input: string | undefined): number | 'ignore' | RunResult {
+  if (!command.includes('/') && findOnPath(command, env) === undefined) {
+    return { ok: false, failure: 'not_found', detail: `${command} is not installed (not found on PATH)`, ms: 0 };
+  }
+  try {
+    return input ? stdinFile(input) : 'ignore';
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    return { ok: false, failure: 'api_error', detail: `could not prepare the input for ${command} (${code}); nothing was run`, ms: 0 };
+  }
 }
 
 /** An open, already-unlinked file holding `text` (0600; nothing stays on disk). */

@@ -1,9 +1,11 @@
 // buildApp(deps): the Fastify instance with its hooks and routes. It never listens
 // (the start command does). The guards (http/guards.ts: local-network 403 -> per-caller
 // rate limit 429 -> bearer key 401) are one shared onRequest hook, asked again by the
-// frameworkErrors path and by Node's parser errors, which skip every hook.
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
-import swagger from '@fastify/swagger';
+// frameworkErrors path and by Node's parser errors, which skip every hook. zod's compilers
+// are Fastify's schema controller, so ajv and fast-json-stringify are never loaded. GET
+// /openapi.json serves the document written at build time (server/openapi-build.ts);
+// only that build registers @fastify/swagger (`openApi: 'generate'`).
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
@@ -13,8 +15,7 @@ import { createGuards, guardHook, guardUnroutable, sendRefusal } from '../http/g
 import { GatewayError, installErrorHandling, sendError } from '../http/errors.js';
 import { answerParserError } from '../http/parser-errors.js';
 import { healthRoutes } from '../http/routes/health.js';
-import { openapiRoutes } from '../http/routes/openapi.js';
-import { openApiOptions } from '../http/openapi-document.js';
+import { builtDocument, openapiRoutes } from '../http/routes/openapi.js';
 import { sendRoutes } from '../http/routes/send.js';
 import { messageRoutes } from '../http/routes/messages.js';
 import { statsRoutes } from '../http/routes/stats.js';
@@ -31,6 +32,10 @@ import { webhookRoutes, type WebhookRoutesDeps } from '../http/routes/webhooks.j
 
 export const BODY_LIMIT = 16 * 1024;
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+// Fastify types these factories for ajv's shapes; zod's compilers answer the same calls.
+const ZOD_COMPILERS = { buildValidator: () => validatorCompiler, buildSerializer: () => serializerCompiler } as unknown as NonNullable<
+  FastifyServerOptions['schemaController']
+>['compilersFactory'];
 
 export interface AppDeps {
   clock: Clock;
@@ -48,7 +53,12 @@ export interface AppDeps {
   logger?: Logger | undefined;
 }
 
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+export interface BuildOptions {
+  /** 'generate': register @fastify/swagger and serve its document (the build does this once). */
+  openApi?: 'file' | 'generate';
+}
+
+export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
   const guards = createGuards(deps.clock, deps.apiKey);
   const app = Fastify({
     // A URL the router cannot decode skips every hook, so the guards are asked here,
@@ -78,10 +88,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     http: { headersTimeout: HEADERS_TIMEOUT_MS, ...PARSER_OPTIONS },
     keepAliveTimeout: KEEP_ALIVE_MS,
     clientErrorHandler: answerParserError,
+    schemaController: { compilersFactory: ZOD_COMPILERS },
   }).withTypeProvider<ZodTypeProvider>();
 
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
   // JSON only: a text/plain body is 415, not a string handed to a route.
   app.removeContentTypeParser('text/plain');
   // Strict UTF-8: a body with invalid bytes is a 400, never text with U+FFFD sent as an SMS.
@@ -117,10 +126,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     );
   });
 
-  await app.register(swagger, openApiOptions(deps.runtime.version));
+  let document: () => unknown = builtDocument(deps.runtime.version);
+  if (options.openApi === 'generate') {
+    const [{ default: swagger }, { openApiOptions }] = await Promise.all([import('@fastify/swagger'), import('../http/openapi-document.js')]);
+    await app.register(swagger, openApiOptions(deps.runtime.version));
+    document = () => app.swagger();
+  }
 
   await app.register(healthRoutes(deps.runtime));
-  await app.register(openapiRoutes);
+  await app.register(openapiRoutes(document));
   await app.register(sendRoutes(deps.sendService, BODY_LIMIT));
   await app.register(queueRoutes(deps.enqueue, BODY_LIMIT));
   await app.register(messageRoutes(deps.messages));

@@ -39,7 +39,8 @@ export type ComposeOverrides = { [K in keyof ComposeDeps]?: ComposeDeps[K] | und
 function phoneCalendar(env: NodeJS.ProcessEnv, probes: Probes): () => Calendar {
   const calendars = new Map<string, Calendar>();
   return () => {
-    const tz = chooseTimeZone([env.TZ, probes.peek().props.value?.timeZone]);
+    // known(), not peek(): looking up the zone (per message) never sets off a probe round.
+    const tz = chooseTimeZone([env.TZ, probes.known().props.value?.timeZone]);
     let c = calendars.get(tz);
     if (!c) calendars.set(tz, (c = createCalendar(tz)));
     return c;

@@ -3,7 +3,6 @@
 // inbox watcher, host info, diagnostics, the Fastify app) is wired here and nowhere else;
 // the start command (server/run-gateway.ts, through server/compose-from-config.ts), the tests' helper and the bench all call it.
 // Building has no side effects. start() does the work a start needs, in this order:
-//   0. the first round of device probes (in the background)
 //   1. sync the webhook targets with SMS_GATEWAY_WEBHOOK_URLS (before 2: the events of
 //      the messages settled there go to today's targets)
 //   2. messages a crash interrupted during their hand-off: end what is left of the hand-off's
@@ -11,6 +10,9 @@
 //      box (src/sms/confirmation.ts); otherwise failed/interrupted. Never resent.
 //   3. seed the pacing from the hand-offs of the last minute (a restart resets nothing)
 //   (the real process listens here, so no request arrives before 1-3)
+//   then the first round of device probes, PROBES_AFTER_LISTEN_MS later (in the background;
+//      a request that needs the facts starts it sooner), so the first answers never wait
+//      for its spawns
 //   4. background work: the lane (queued messages waiting from before), pending
 //      deliveries, pending confirmations, the inbox watcher (while someone listens:
 //      inboxWanted; registering or removing a webhook target over the API re-decides),
@@ -37,6 +39,9 @@ import type { MqttGateway } from '../mqtt/mqtt-gateway.js';
 import { buildApp } from './app.js';
 import { composeInbox } from './compose-inbox.js';
 import type { ComposeDeps, MqttOptions } from './compose-deps.js';
+
+/** The first probe round after the port is bound (ms). */
+export const PROBES_AFTER_LISTEN_MS = 1000;
 
 export type { ComposeDeps, MqttOptions };
 
@@ -234,9 +239,9 @@ export async function composeGateway(deps: ComposeDeps) {
     startBackground,
     /** Steps 1 to 4 in order; `listen` (the real process binds its port) runs between 3 and 4. */
     async start(listen: () => Promise<void> = async () => {}) {
-      probes.start();
       restore();
       await listen();
+      probes.start(PROBES_AFTER_LISTEN_MS);
       startBackground();
     },
     /** Stops accepting, lets requests in flight (hand-offs included) finish, stops background work. */

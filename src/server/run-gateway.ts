@@ -1,7 +1,7 @@
 // createGateway(config): the real process's gateway. Takes the home's lock, loads the key,
 // detects the mode, opens the database and composes the parts (server/compose-from-config.ts
-// and server/compose.ts; no side effects yet). listen() starts it in order (probes, restore, bind port 8080 dual
-// stack with an IPv4 fallback, background work); stop() stops accepting, lets in-flight
+// and server/compose.ts; no side effects yet). listen() starts it in order (restore, bind port 8080 dual
+// stack with an IPv4 fallback, probes and background work); stop() stops accepting, lets in-flight
 // requests finish, and releases everything.
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';

@@ -10,13 +10,16 @@ import { loadConfig } from '../../src/core/config.js';
 import { createGateway } from '../../src/server/run-gateway.js';
 import { ROOT, tempDir } from '../helper.js';
 
-/** A child process that takes the lock on `home` (built code), says so, and holds it. */
+// The child runs the source through the test runner's own TypeScript loader (dist/ is one bundle).
+const LOADER = process.execArgv.filter((a) => a.includes('@tapjs/typescript'));
+
+/** A child process that takes the lock on `home`, says so, and holds it. */
 function holder(home: string) {
-  const code = `import('${join(ROOT, 'dist/core/lock.js')}').then(({ acquireLock }) => {
+  const code = `import('${join(ROOT, 'src/core/lock.ts')}').then(({ acquireLock }) => {
     try { acquireLock(process.argv[1]); process.stdout.write('got\\n'); } catch (e) { process.stdout.write('busy ' + e.message + '\\n'); process.exit(3); }
     setInterval(() => {}, 1000);
   });`;
-  const child = spawn(process.execPath, ['-e', code, home], { stdio: ['ignore', 'pipe', 'inherit'], env: { PATH: process.env.PATH } });
+  const child = spawn(process.execPath, [...LOADER, '-e', code, home], { stdio: ['ignore', 'pipe', 'inherit'], env: { PATH: process.env.PATH } });
   const said = new Promise<string>((resolve) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => {

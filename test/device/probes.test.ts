@@ -105,3 +105,34 @@ t.test('nothing on PATH: every probe is not_found and every value null', async (
     t.equal(snap[name].value, null, name);
   }
 });
+
+t.test('start(afterMs) runs the first round that much later; known() never starts one', async (t) => {
+  const clock = fakeClock();
+  let runs = 0;
+  const run = async () => {
+    runs++;
+    return { ok: true as const, stdout: 'x', json: undefined, ms: 1 };
+  };
+  const probes = createProbes({ clock, run, env: { PATH: '' } });
+  probes.start(1000);
+  t.equal(runs, 0, 'nothing spawned at start');
+  probes.known();
+  await clock.tick(999);
+  t.equal(runs, 0, 'known() started nothing');
+  await clock.tick(1);
+  t.equal(runs, 5, 'one round of five probes at 1 s');
+  await clock.tick(60_000);
+  probes.known();
+  await clock.tick(0);
+  t.equal(runs, 5, 'stale facts: known() still starts nothing');
+  probes.peek();
+  await clock.tick(0);
+  t.equal(runs, 10, 'peek() refreshes stale facts');
+
+  const early = createProbes({ clock, run, env: { PATH: '' } });
+  early.start(1000);
+  await early.get();
+  t.equal(runs, 15, 'a request before the timer starts the round itself');
+  await clock.tick(1000);
+  t.equal(runs, 15, 'and the timer adds none');
+});

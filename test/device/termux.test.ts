@@ -1,6 +1,7 @@
 import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { findOnPath, runCommand } from '../../src/device/termux.js';
 import { fakeTermux, isAlive, tempDir } from '../helper.js';
@@ -66,6 +67,16 @@ t.test('a missing executable is not_found', async (t) => {
   t.equal(!r.ok && r.failure, 'not_found');
   t.equal(findOnPath('termux-definitely-missing'), undefined);
   t.ok(findOnPath('sh'));
+});
+
+t.test('a command that is not an executable on PATH is never spawned; without input stdin is empty', async (t) => {
+  // A file that is there but not executable: spawned, it would fail with EACCES (api_error).
+  const dir = tempDir(t);
+  writeFileSync(join(dir, 'termux-not-executable'), '#!/bin/sh\necho hi\n', { mode: 0o644 });
+  const r = await runCommand('termux-not-executable', [], { timeoutMs: 1000, expect: 'text', env: { PATH: dir } });
+  t.same(r, { ok: false, failure: 'not_found', detail: 'termux-not-executable is not installed (not found on PATH)', ms: 0 });
+  const echo = await runCommand('cat', [], { timeoutMs: 5000, expect: 'none' });
+  t.equal(echo.ok && echo.stdout, '', 'without input, stdin is empty (/dev/null)');
 });
 
 t.test('output beyond the cap is cut, not buffered without end', async (t) => {

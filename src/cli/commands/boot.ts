@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../../core/package-root.js';
 import { ensureDir, writeFileAtomic } from '../../core/fs-util.js';
 import { resolveHome } from '../../core/home.js';
 import type { CommandContext } from '../context.js';
@@ -19,7 +19,7 @@ this command runs with written in (run it again after changing it).
 Needs the Termux:Boot app (F-Droid), opened once. Safe to run again.
 `;
 
-export const BOOT_SCRIPT = fileURLToPath(new URL('../../../termux-boot/start-sms-gateway', import.meta.url));
+export const BOOT_SCRIPT = join(PACKAGE_ROOT, 'termux-boot', 'start-sms-gateway');
 
 /** The home line of the template, replaced by the home boot install runs with. */
 const HOME_LINE = /^export SMS_GATEWAY_HOME=.*$/m;

@@ -4,7 +4,7 @@
 // rotated at 1 MB, 5 files kept), idempotently. runit restarts the gateway after a crash.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../../core/package-root.js';
 import { loadConfig } from '../../core/config.js';
 import { findOnPath, runCommand } from '../../device/termux.js';
 import { ensureDir, writeFileAtomic } from '../../core/fs-util.js';
@@ -20,7 +20,7 @@ export const serviceHelp = `Usage: sms-gateway service install | uninstall
 Needs pkg install termux-services. Settings go in $SMS_GATEWAY_HOME/.env.
 `;
 
-const CLI_PATH = fileURLToPath(new URL('../../../bin/sms-gateway', import.meta.url));
+const CLI_PATH = join(PACKAGE_ROOT, 'bin', 'sms-gateway');
 
 /** Shell-quotes one word for the generated scripts (single quotes, nothing expands). */
 export const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../../core/package-root.js';
 import { ensurePrivateDir } from '../../core/fs-util.js';
 import { findOnPath, type RunResult } from '../../device/termux.js';
 import { parseProps, parseTelephony, termuxApiInstalled } from '../../device/probes.js';
@@ -41,7 +41,7 @@ export async function sqliteCheck(): Promise<Finding> {
     const { probeSqlite } = await import('../../store/database.js');
     return { status: 'ok', name: 'better-sqlite3', finding: `loads and opens a database (SQLite ${probeSqlite()})` };
   } catch (err) {
-    const root = fileURLToPath(new URL('../../../', import.meta.url));
+    const root = PACKAGE_ROOT;
     return {
       status: 'fail',
       name: 'better-sqlite3',

@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// npm run build (also `prepare`, so `npm install` runs it, and `pretest`): bundles the
+// gateway with esbuild into dist/ and writes what it serves as files. One list of targets;
+// `node scripts/build.mjs [target ...]` builds the named ones (default: app).
+//   app    src/main.ts (the CLI, run by bin/sms-gateway), src/index.ts and src/client.ts
+//          (the package's exports) as ES modules sharing chunks; every dynamic import
+//          (CLI commands, MQTT, the start screen's QR code) is a chunk loaded only when
+//          used. Native and optional packages stay external and load from node_modules.
+//          Then dist/openapi.json (GET /openapi.json, generated here from the routes'
+//          schemas, so the gateway never loads @fastify/swagger) and the .d.ts types
+//          (tsc --emitDeclarationOnly: the package's "types").
+//   bench  scripts/bench.ts and scripts/bare-server.ts into dist-scripts/ (packages
+//          external: bare Fastify is the installed one, as a user would run it).
+// Nothing runs through a shell.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+
+// Kept out of the bundle: native code (better-sqlite3), MQTT.js (its own tree, loaded only
+// when SMS_GATEWAY_MQTT_URL is set), and Fastify's default compilers (ajv,
+// fast-json-stringify), which zod's compilers replace (server/app.ts): never loaded.
+const EXTERNAL = ['better-sqlite3', 'mqtt', '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler'];
+
+// CommonJS packages inside an ES module bundle still call require(): give them one.
+const REQUIRE_BANNER = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+  banner: { js: REQUIRE_BANNER },
+  absWorkingDir: ROOT,
+};
+
+export const TARGETS = {
+  app: {
+    clean: ['dist'],
+    options: {
+      ...common,
+      entryPoints: ['src/main.ts', 'src/index.ts', 'src/client.ts', 'src/server/openapi-build.ts'],
+      outdir: 'dist',
+      outbase: 'src',
+      entryNames: '[name]',
+      chunkNames: 'chunks/[name]-[hash]',
+      splitting: true,
+      external: EXTERNAL,
+      metafile: true,
+    },
+    after: [writeOpenApiDocument, writeDeclarations],
+  },
+  bench: {
+    clean: ['dist-scripts'],
+    options: {
+      ...common,
+      entryPoints: ['scripts/bench.ts', 'scripts/bare-server.ts'],
+      outdir: 'dist-scripts',
+      packages: 'external',
+    },
+    after: [],
+  },
+};
+
+/** GET /openapi.json's exact body, from the built routes (dist/openapi-build.js). */
+async function writeOpenApiDocument() {
+  const { openApiDocumentText } = await import(pathToFileURL(join(ROOT, 'dist/openapi-build.js')).href);
+  const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  writeFileSync(join(ROOT, 'dist/openapi.json'), await openApiDocumentText(version));
+}
+
+/** The .d.ts files of dist/ (package.json "types"), from the TypeScript compiler. */
+function writeDeclarations() {
+  const tsc = require.resolve('typescript/bin/tsc');
+  const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--emitDeclarationOnly'], { cwd: ROOT, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error(`tsc --emitDeclarationOnly failed (${r.status ?? r.signal})`);
+}
+
+export async function build(name) {
+  const target = TARGETS[name];
+  if (!target) throw new Error(`unknown target ${name} (known: ${Object.keys(TARGETS).join(', ')})`);
+  for (const dir of target.clean) rmSync(join(ROOT, dir), { recursive: true, force: true });
+  const result = await esbuild.build(target.options);
+  if (result.metafile) writeFileSync(join(ROOT, target.options.outdir, 'meta.json'), JSON.stringify(result.metafile));
+  for (const step of target.after) await step();
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const names = process.argv.slice(2);
+  try {
+    for (const name of names.length > 0 ? names : ['app']) await build(name);
+  } catch (err) {
+    process.stderr.write(`build: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
+}
