@@ -93,7 +93,7 @@ export function openApiOptions(version: string): SwaggerOptions {
         },
       ],
       tags: [
-        { name: 'gateway', description: 'Liveness and this document' },
+        { name: 'gateway', description: 'Liveness, Prometheus metrics and this document' },
         { name: 'sms', description: 'Sending, the queue, the history and the counts' },
         { name: 'phone', description: 'The phone and the health of a headless gateway' },
         { name: 'inbox', description: 'Received SMS' },

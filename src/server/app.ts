@@ -29,6 +29,7 @@ import type { Calendar } from '../core/time-zone.js';
 import { deviceRoutes, type DeviceRoutesDeps } from '../http/routes/device.js';
 import { inboxRoutes, type InboxRoutesDeps } from '../http/routes/inbox.js';
 import { webhookRoutes, type WebhookRoutesDeps } from '../http/routes/webhooks.js';
+import { metricsRoutes } from '../http/routes/metrics.js';
 
 export const BODY_LIMIT = 16 * 1024;
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -50,6 +51,8 @@ export interface AppDeps {
   status: DeviceRoutesDeps;
   inbox: InboxRoutesDeps;
   webhooks: WebhookRoutesDeps;
+  /** GET /metrics: every series, in the Prometheus text format (status/metrics.ts). */
+  scrapeMetrics: () => Promise<string>;
   logger?: Logger | undefined;
 }
 
@@ -142,5 +145,6 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(deviceRoutes(deps.status));
   await app.register(inboxRoutes(deps.inbox));
   await app.register(webhookRoutes(deps.webhooks, BODY_LIMIT));
+  await app.register(metricsRoutes(deps.scrapeMetrics));
   return app;
 }

@@ -34,6 +34,7 @@ import { createConfirmer } from '../sms/confirmation.js';
 import { createWebhookDelivery } from '../events/delivery.js';
 import { createHostInfo } from '../status/host-info.js';
 import { createDiagnostics } from '../status/diagnostics.js';
+import { createMetrics, type Metrics } from '../status/metrics.js';
 import type { WebhookEvent } from '../events/events.js';
 import type { MqttGateway } from '../mqtt/mqtt-gateway.js';
 import { buildApp } from './app.js';
@@ -46,7 +47,7 @@ export const PROBES_AFTER_LISTEN_MS = 1000;
 export type { ComposeDeps, MqttOptions };
 
 /** The send, store and event parts (what routes, status and tests reach into). */
-function composeServices(deps: ComposeDeps, onEvent: (event: WebhookEvent) => void) {
+function composeServices(deps: ComposeDeps, onEvent: (event: WebhookEvent) => void, metrics: Pick<Metrics, 'onHandoff'>) {
   const { db, clock, logger } = deps;
   const stats = createStatsStore(db);
   const webhookTargets = createWebhookTargetsTable(db);
@@ -82,7 +83,10 @@ function composeServices(deps: ComposeDeps, onEvent: (event: WebhookEvent) => vo
     clock,
     timeZone,
     quietHours: deps.quietHours,
-    settle: settler.settle,
+    settle: (h) => {
+      metrics.onHandoff(h);
+      settler.settle(h);
+    },
     logger,
   });
   const received = composeInbox({ ...deps, outbox, webhookTargets, userAgent, timeZone });
@@ -179,8 +183,24 @@ async function composeMqtt(deps: ComposeDeps, options: MqttOptions, services: Se
 export async function composeGateway(deps: ComposeDeps) {
   const { clock, runtime, probes } = deps;
   let mqtt: MqttGateway | undefined;
+  // Read at each scrape through these closures (services exist by then); fed by the lane and the outbox's listener.
+  const metrics = createMetrics({
+    clock,
+    runtime,
+    totals: () => services.stats.allTime(),
+    queueState: () => services.lane.state(),
+    webhookTargets: () => services.outbox.status(),
+    device: () => probes.peek(),
+  });
   // The bridge hears of committed events through the outbox's listener; events know nothing of MQTT.
-  const services = composeServices(deps, (event) => mqtt?.onEvent(event));
+  const services = composeServices(
+    deps,
+    (event) => {
+      metrics.onEvent(event);
+      mqtt?.onEvent(event);
+    },
+    metrics,
+  );
   const status = composeStatus(deps, services, () => mqtt);
   if (deps.mqtt) mqtt = await composeMqtt(deps, deps.mqtt, services, () => status.diagnostics());
   const app: FastifyInstance = await buildApp({
@@ -195,6 +215,7 @@ export async function composeGateway(deps: ComposeDeps) {
     status,
     inbox: { store: services.inboxStore, enabled: services.inboxEnabled },
     webhooks: { targets: services.targets, tester: services.tester, clock, logger: deps.logger, changed: services.switchInbox },
+    scrapeMetrics: metrics.scrape,
     logger: deps.logger,
   });
 
@@ -233,6 +254,7 @@ export async function composeGateway(deps: ComposeDeps) {
     app,
     services,
     status,
+    metrics,
     probes,
     mqtt,
     restore,

@@ -53,6 +53,7 @@ t.test('every route, with its own id, summary, tag, example and key requirement'
     'GET /api/messages/{id}',
     'GET /api/stats',
     'GET /health',
+    'GET /metrics',
     'GET /openapi.json',
     'POST /api/messages',
     'POST /api/sms/send',
@@ -69,7 +70,9 @@ t.test('every route, with its own id, summary, tag, example and key requirement'
     t.ok(examples.some((e) => e !== undefined), `${key}: an example answer`);
     for (const [status, answer] of Object.entries(op.responses)) {
       t.not(answer.description, 'Default Response', `${key} ${status}: described`);
-      if (status !== '204') t.ok(answer.content?.['application/json']?.schema, `${key} ${status}: a JSON body`);
+      // GET /metrics answers 200 in the Prometheus text format; every other body is JSON.
+      const media = key === 'GET /metrics' && status === '200' ? 'text/plain' : 'application/json';
+      if (status !== '204') t.ok(answer.content?.[media]?.schema, `${key} ${status}: a ${media} body`);
     }
     const statuses = Object.keys(op.responses);
     t.ok(statuses.includes('403') && statuses.includes('429'), `${key}: the guard and the rate limit`);
@@ -103,6 +106,7 @@ t.test('statuses: only those each route really answers', async (t) => {
     'POST /api/webhooks': '200 201 400 401 403 409 413 415 429 500 503',
     'DELETE /api/webhooks/{id}': '204 400 401 403 404 409 429 500 503',
     'POST /api/webhooks/test': '200 401 403 429 500',
+    'GET /metrics': '200 401 403 429 500',
   };
   for (const [key, want] of Object.entries(expected)) t.equal(statuses[key], want, key);
   const send = doc.paths['/api/sms/send']!.post!;
