@@ -23,6 +23,7 @@ import type { SendService } from '../sms/send.js';
 import type { Enqueue } from '../sms/enqueue.js';
 import { queueRoutes } from '../http/routes/queue.js';
 import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_MS, limitConnections, PARSER_OPTIONS } from '../http/connection-limits.js';
+import { limitRequestTime, REQUEST_TIMEOUT_MS } from '../http/request-deadline.js';
 import type { MessageStore } from '../store/messages.js';
 import type { StatsStore } from '../store/stats.js';
 import type { Calendar } from '../core/time-zone.js';
@@ -86,8 +87,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     trustProxy: false,
     // Slow or stalled clients must not hold the phone's sockets for long. Incomplete headers
     // are closed on time by limitConnections' own timer (armed only while such a connection
-    // exists); Node checks these two only every 30 s (its default: few wake-ups when idle).
-    requestTimeout: 15_000,
+    // exists), a body not complete within 15 s by limitRequestTime's (one per such request);
+    // Node checks these two only every 30 s (its default: few wake-ups when idle).
+    requestTimeout: REQUEST_TIMEOUT_MS,
     http: { headersTimeout: HEADERS_TIMEOUT_MS, ...PARSER_OPTIONS },
     keepAliveTimeout: KEEP_ALIVE_MS,
     clientErrorHandler: answerParserError,
@@ -112,6 +114,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   installErrorHandling(app);
 
   limitConnections(app);
+  limitRequestTime(app, deps.clock);
   app.addHook('onRequest', guardHook(guards));
 
   // One log line per request: method, route, status, duration, caller. Never headers,
