@@ -74,6 +74,8 @@ function App() {
     setNewKey(undefined);
     setConn('ok');
     setKey(k);
+    setView('overview');
+    history.replaceState(null, '', '#/overview');
   };
   const signOut = (message?: string, rotated?: string) => {
     forgetKey();
