@@ -31,6 +31,12 @@ export async function consoleApp(t: Test, opts: TestAppOptions = {}) {
   return { ...ctx, base: `http://127.0.0.1:${port}` };
 }
 
+/** POST /api/sms/send with the key (the test helper's send() moves a fake clock: not here). */
+export async function sendNow(gw: Awaited<ReturnType<typeof consoleApp>>, body: { to: string; message: string }) {
+  const res = await gw.app.inject({ method: 'POST', url: '/api/sms/send', remoteAddress: '127.0.0.1', headers: { ...gw.auth, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  if (res.statusCode !== 200) throw new Error(`send: ${res.statusCode} ${res.body}`);
+}
+
 export interface Watched {
   page: Page;
   context: BrowserContext;
@@ -62,7 +68,8 @@ export async function openBrowser(t: Test, viewport = DESKTOP): Promise<Watched>
   });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+    // An API answer of 4xx/5xx (e.g. 503 inbox_disabled) is logged by the browser itself: the view says it.
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource: the server responded with a status of')) problems.push(`console error: ${m.text()}`);
   });
   return { page, context, problems };
 }
