@@ -1,8 +1,10 @@
 // Bearer key check, the third guard (http/guards.ts). Every route but GET/HEAD /health
+// and the console's page and files (GET/HEAD / and /console/*, http/routes/console.ts)
 // needs exactly one `Authorization: Bearer <key>` header; anything else is 401. Node keeps
 // only the first of duplicated Authorization headers, so the raw header list is counted.
 import type { FastifyRequest } from 'fastify';
 import { secretsEqual } from '../core/keys.js';
+import { CONSOLE_FILES } from './routes/console.js';
 
 export const UNAUTHORIZED_BODY = { error: 'Unauthorized' } as const;
 
@@ -10,7 +12,9 @@ export const UNAUTHORIZED_BODY = { error: 'Unauthorized' } as const;
 const BEARER = /^bearer ([^\s]+)$/i;
 
 export function isPublicRoute(request: FastifyRequest): boolean {
-  return request.routeOptions.url === '/health' && (request.method === 'GET' || request.method === 'HEAD');
+  const url = request.routeOptions.url;
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  return url === '/health' || (url !== undefined && Object.hasOwn(CONSOLE_FILES, url));
 }
 
 /** The token of the request's single Authorization header, or undefined if it has none usable. */

@@ -11,6 +11,7 @@ import type {
   QueuedResponseSchema,
   SendResultSchema,
   StatsResponseSchema,
+  DailyStatsResponseSchema,
 } from './schemas.js';
 
 type Example<T extends z.ZodType> = z.input<T>;
@@ -83,6 +84,20 @@ export const statsExample: Example<typeof StatsResponseSchema> = {
     today: { ...counts, date: '2026-11-21' },
     month: { ...counts, accepted: 40, sent: 38, failed: 2, segments: 51, billedSegments: 49, month: '2026-11' },
     allTime: { ...counts, accepted: 212, sent: 205, failed: 6, cancelled: 1, segments: 260, billedSegments: 252 },
+  },
+};
+
+const zero = { accepted: 0, sent: 0, failed: 0, cancelled: 0, queued: 0, segments: 0, billedSegments: 0 };
+
+export const dailyStatsExample: Example<typeof DailyStatsResponseSchema> = {
+  success: true,
+  data: {
+    timeZone: 'Europe/Berlin',
+    days: [
+      { ...zero, date: '2026-11-19' },
+      { ...counts, accepted: 5, sent: 5, segments: 5, billedSegments: 5, date: '2026-11-20' },
+      { ...counts, date: '2026-11-21' },
+    ],
   },
 };
 

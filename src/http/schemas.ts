@@ -136,6 +136,18 @@ export const StatsResponseSchema = z.object({
   }),
 });
 
+export const DailyStatsQuerySchema = z
+  .object({ days: queryInt(1, 90, 14).describe('1 to 90 days ending today, default 14') })
+  .strict();
+
+export const DailyStatsResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({
+    timeZone: z.string().describe('the zone days are counted in'),
+    days: z.array(CountsSchema.extend({ date: z.string().describe('YYYY-MM-DD') })).describe('every day, oldest first, today last; a day without messages has zeros'),
+  }),
+});
+
 const CountsWithDate = CountsSchema.extend({ date: z.string() });
 const CountsWithMonth = CountsSchema.extend({ month: z.string() });
 

@@ -31,6 +31,8 @@ import { deviceRoutes, type DeviceRoutesDeps } from '../http/routes/device.js';
 import { inboxRoutes, type InboxRoutesDeps } from '../http/routes/inbox.js';
 import { webhookRoutes, type WebhookRoutesDeps } from '../http/routes/webhooks.js';
 import { metricsRoutes } from '../http/routes/metrics.js';
+import { keyRoutes } from '../http/routes/key.js';
+import { consoleRoutes } from '../http/routes/console.js';
 
 export const BODY_LIMIT = 16 * 1024;
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -44,6 +46,8 @@ export interface AppDeps {
   runtime: RuntimeInfo;
   /** The current API key (re-read after a rotation). */
   apiKey: () => string;
+  /** Writes a new API key and returns it (POST /api/key/rotate). */
+  rotateKey: () => string;
   sendService: SendService;
   enqueue: Enqueue;
   messages: MessageStore;
@@ -149,5 +153,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(inboxRoutes(deps.inbox));
   await app.register(webhookRoutes(deps.webhooks, BODY_LIMIT));
   await app.register(metricsRoutes(deps.scrapeMetrics));
+  await app.register(keyRoutes({ rotate: deps.rotateKey, logger: deps.logger }));
+  await app.register(consoleRoutes());
   return app;
 }

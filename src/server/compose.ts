@@ -207,6 +207,7 @@ export async function composeGateway(deps: ComposeDeps) {
     clock,
     runtime,
     apiKey: () => deps.apiKey.current(),
+    rotateKey: () => deps.apiKey.rotate(),
     sendService: services.sendService,
     enqueue: services.enqueue,
     messages: services.messages,

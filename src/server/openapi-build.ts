@@ -23,6 +23,7 @@ function placeholderDeps(version: string): AppDeps {
     inbox: unused,
     webhooks: unused,
     scrapeMetrics: unused,
+    rotateKey: unused,
   };
 }
 

@@ -35,6 +35,11 @@ export function createStatsStore(db: Db) {
     FROM daily_stats WHERE day >= @from AND day <= @to
   `);
 
+  const daysStmt = db.prepare(`
+    SELECT day, accepted, sent, failed, cancelled, segments, billed_segments AS billedSegments
+    FROM daily_stats WHERE day >= @from AND day <= @to ORDER BY day
+  `);
+
   const sum = (from: string, to: string): Counts => {
     const r = sumStmt.get({ from, to }) as Omit<Counts, 'queued'>;
     return { ...r, queued: r.accepted - r.sent - r.failed - r.cancelled };
@@ -57,6 +62,12 @@ export function createStatsStore(db: Db) {
     /** month as YYYY-MM */
     month: (month: string) => sum(`${month}-01`, `${month}-31`),
     allTime: () => sum('0000-00-00', '9999-99-99'),
+    /** Each day from..to (YYYY-MM-DD) that has a roll-up row, oldest first. */
+    days: (from: string, to: string): (Counts & { day: string })[] =>
+      (daysStmt.all({ from, to }) as (Omit<Counts, 'queued'> & { day: string })[]).map((r) => ({
+        ...r,
+        queued: r.accepted - r.sent - r.failed - r.cancelled,
+      })),
   };
 }
 

@@ -52,11 +52,13 @@ t.test('every route, with its own id, summary, tag, example and key requirement'
     'GET /api/messages',
     'GET /api/messages/{id}',
     'GET /api/stats',
+    'GET /api/stats/daily',
     'GET /health',
     'GET /metrics',
     'GET /openapi.json',
     'POST /api/messages',
     'POST /api/sms/send',
+    'POST /api/key/rotate',
   ]) {
     t.ok(keys.includes(expected), expected);
   }
@@ -107,6 +109,8 @@ t.test('statuses: only those each route really answers', async (t) => {
     'DELETE /api/webhooks/{id}': '204 400 401 403 404 409 429 500 503',
     'POST /api/webhooks/test': '200 401 403 429 500',
     'GET /metrics': '200 401 403 429 500',
+    'GET /api/stats/daily': '200 400 401 403 429 500',
+    'POST /api/key/rotate': '200 401 403 429 500 503',
   };
   for (const [key, want] of Object.entries(expected)) t.equal(statuses[key], want, key);
   const send = doc.paths['/api/sms/send']!.post!;

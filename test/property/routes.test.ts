@@ -257,7 +257,10 @@ function route(method: string, segs: string[]): 'public' | 'protected' | null {
   const get = method === 'GET' || method === 'HEAD';
   const p = segs.join('\u0000');
   if (get && p === 'health') return 'public';
-  if (get && ['openapi.json', 'api\u0000host\u0000info', 'api\u0000diagnostics', 'api\u0000messages', 'api\u0000stats'].includes(p)) return 'protected';
+  // The console's page and files (http/routes/console.ts): public like /health.
+  if (get && (segs.length === 0 || p === '' || p === 'console\u0000app.js' || p === 'console\u0000app.css')) return 'public';
+  if (get && ['openapi.json', 'api\u0000host\u0000info', 'api\u0000diagnostics', 'api\u0000messages', 'api\u0000stats', 'api\u0000stats\u0000daily'].includes(p)) return 'protected';
+  if (method === 'POST' && p === 'api\u0000key\u0000rotate') return 'protected';
   if (get && segs.length === 3 && segs[0] === 'api' && segs[1] === 'messages') return 'protected';
   if (method === 'POST' && p === 'api\u0000sms\u0000send') return 'protected';
   if (method === 'POST' && p === 'api\u0000messages') return 'protected';

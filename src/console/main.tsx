@@ -1,0 +1,126 @@
+// The console's entry: signs in with the key, keeps it (key-store.ts), shows one view per
+// hash route (#/overview, #/send, ...), and says plainly when the gateway cannot be
+// reached, the key is refused (back to sign-in) or the phone is in simulated mode.
+import { render } from 'preact';
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { api, health, onConnection, type Connection } from './api.js';
+import { forgetKey, storedKey, storeKey } from './key-store.js';
+import { Login } from './login.js';
+import { Overview } from './overview.js';
+import { Send } from './send.js';
+import { History, Queue } from './messages.js';
+import { Inbox } from './inbox.js';
+import { Webhooks } from './webhooks.js';
+import { Key } from './key.js';
+import { usePoll } from './poll.js';
+import type { Call } from './ui.js';
+
+const VIEWS = [
+  ['overview', 'Overview'],
+  ['send', 'Send'],
+  ['queue', 'Queue'],
+  ['history', 'History'],
+  ['inbox', 'Inbox'],
+  ['webhooks', 'Webhooks'],
+  ['key', 'Key'],
+] as const;
+type View = (typeof VIEWS)[number][0];
+
+/** The view a hash names (#/send), or undefined for any other hash (such as #main). */
+const viewOf = (hash: string): View | undefined => VIEWS.find(([id]) => hash === `#/${id}`)?.[0];
+
+function App() {
+  const [key, setKey] = useState(storedKey());
+  const [conn, setConn] = useState<Connection>('ok');
+  const [mode, setMode] = useState<string>();
+  const [view, setView] = useState<View>(viewOf(location.hash) ?? 'overview');
+  const [notice, setNotice] = useState<string>();
+  const [newKey, setNewKey] = useState<string>();
+
+  useEffect(() => {
+    onConnection(setConn);
+    const onHash = () => {
+      const v = viewOf(location.hash);
+      if (v) setView(v);
+    };
+    addEventListener('hashchange', onHash);
+    return () => removeEventListener('hashchange', onHash);
+  }, []);
+
+  usePoll(async () => {
+    const h = await health();
+    setMode(h?.mode);
+    setConn((c) => (h ? (c === 'unreachable' ? 'ok' : c) : 'unreachable'));
+  }, []);
+
+  useEffect(() => {
+    if (conn === 'unauthorized' && key) {
+      forgetKey();
+      setKey(undefined);
+      setNotice('The key was refused: it is wrong or was rotated. Paste the current key.');
+    }
+  }, [conn, key]);
+
+  useEffect(() => {
+    const name = VIEWS.find(([id]) => id === view)?.[1] ?? '';
+    document.title = key ? `${name} · sms-gateway` : 'Sign in · sms-gateway';
+  }, [view, key]);
+
+  const call: Call = useCallback(<T,>(method: string, path: string, body?: unknown) => api<T>(key ?? '', method, path, body), [key]);
+
+  const signIn = (k: string, remember: boolean) => {
+    storeKey(k, remember);
+    setNotice(undefined);
+    setNewKey(undefined);
+    setConn('ok');
+    setKey(k);
+    setView('overview');
+    history.replaceState(null, '', '#/overview');
+  };
+  const signOut = (message?: string, rotated?: string) => {
+    forgetKey();
+    setKey(undefined);
+    setNotice(message);
+    setNewKey(rotated);
+  };
+
+  return (
+    <>
+      <a class="skip" href="#main">Skip to the content</a>
+      <header class="top">
+        <span class="brand">sms-gateway</span>
+        {key && (
+          <nav aria-label="Views">
+            {VIEWS.map(([id, name]) => (
+              <a key={id} href={`#/${id}`} aria-current={id === view ? 'page' : undefined}>{name}</a>
+            ))}
+          </nav>
+        )}
+        {key && <button type="button" class="secondary signout" onClick={() => signOut('Signed out.')}>Sign out</button>}
+      </header>
+      <div class="banners">
+        {conn === 'unreachable' && <p class="banner banner-down" role="alert">The gateway cannot be reached: is it running, and is this device on the same network? Retrying every few seconds.</p>}
+        {mode === 'simulated' && <p class="banner banner-sim" role="status">Simulated mode: nothing is really sent; messages are only recorded.</p>}
+      </div>
+      {!key ? (
+        <Login notice={notice} newKey={newKey} onKey={signIn} />
+      ) : (
+        <main id="main">
+          {view === 'overview' && <Overview call={call} />}
+          {view === 'send' && <Send call={call} />}
+          {view === 'queue' && <Queue call={call} />}
+          {view === 'history' && <History call={call} />}
+          {view === 'inbox' && <Inbox call={call} />}
+          {view === 'webhooks' && <Webhooks call={call} />}
+          {view === 'key' && <Key call={call} onRotated={(k) => signOut('The key was rotated. Sign in with the new key.', k)} />}
+        </main>
+      )}
+    </>
+  );
+}
+
+const root = document.getElementById('app');
+if (root) {
+  root.textContent = '';
+  render(<App />, root);
+}

@@ -1,0 +1,130 @@
+// Queue (waiting messages, cancel) and history (status filter, paging, one message's
+// details): both read GET /api/messages, refreshed while visible.
+import { useState } from 'preact/hooks';
+import type { MessageRecord } from '../store/message-record.js';
+import { describe } from './api.js';
+import { usePoll } from './poll.js';
+import { ErrorLine, Field, Note, when, type ViewProps } from './ui.js';
+
+interface Page {
+  data: MessageRecord[];
+  pagination: { limit: number; offset: number; total: number; hasNext: boolean };
+}
+
+export function Queue({ call }: ViewProps) {
+  const [page, setPage] = useState<Page>();
+  const [error, setError] = useState<string>();
+  const [note, setNote] = useState<string>();
+  const load = async () => {
+    try {
+      setPage(await call<Page>('GET', '/api/messages?status=queued&limit=100'));
+      setError(undefined);
+    } catch (err) {
+      setError(describe(err));
+    }
+  };
+  usePoll(load, []);
+  const cancel = async (m: MessageRecord) => {
+    try {
+      await call('DELETE', `/api/messages/${encodeURIComponent(m.id)}`);
+      setNote(`Cancelled the message to ${m.to}.`);
+      await load();
+    } catch (err) {
+      setError(describe(err));
+    }
+  };
+  return (
+    <section>
+      <h1>Queue</h1>
+      <ErrorLine text={error} />
+      {note && <Note>{note}</Note>}
+      {page && page.data.length === 0 && <p>No message is waiting.</p>}
+      <ul class="list">
+        {page?.data.map((m) => (
+          <li key={m.id} class="item">
+            <div class="meta">
+              <span class="to">{m.to}</span> <span class="muted">{m.sendAt ? `at ${when(m.sendAt)}` : 'as soon as the pace allows'}</span>
+            </div>
+            <p class="body">{m.body}</p>
+            <button type="button" class="secondary" onClick={() => void cancel(m)} aria-label={`Cancel the message to ${m.to}`}>Cancel</button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+const STATUSES = ['', 'queued', 'sent', 'failed', 'cancelled'] as const;
+const LIMIT = 20;
+
+export function History({ call }: ViewProps) {
+  const [status, setStatus] = useState<string>('');
+  const [offset, setOffset] = useState(0);
+  const [page, setPage] = useState<Page>();
+  const [open, setOpen] = useState<MessageRecord>();
+  const [error, setError] = useState<string>();
+  usePoll(async () => {
+    try {
+      setPage(await call<Page>('GET', `/api/messages?limit=${LIMIT}&offset=${offset}${status ? `&status=${status}` : ''}`));
+      setError(undefined);
+    } catch (err) {
+      setError(describe(err));
+    }
+  }, [status, offset]);
+  const details = async (id: string) => {
+    try {
+      setOpen((await call<{ data: MessageRecord }>('GET', `/api/messages/${encodeURIComponent(id)}`)).data);
+    } catch (err) {
+      setError(describe(err));
+    }
+  };
+  return (
+    <section>
+      <h1>History</h1>
+      <div class="row">
+        <label for="status">Status</label>
+        <select id="status" value={status} onChange={(e) => { setStatus(e.currentTarget.value); setOffset(0); }}>
+          {STATUSES.map((s) => <option key={s} value={s}>{s || 'all'}</option>)}
+        </select>
+      </div>
+      <ErrorLine text={error} />
+      {open && (
+        <div class="details" role="region" aria-label="Message details">
+          <h2>Message {open.id}</h2>
+          <dl>
+            <Field label="To" value={open.to} />
+            <Field label="Status" value={`${open.status}${open.reason ? ` (${open.reason})` : ''}`} />
+            <Field label="Text" value={<span class="body">{open.body}</span>} />
+            <Field label="Segments" value={`${open.segments} (${open.encoding}), billed ${open.billedSegments}`} />
+            <Field label="SIM" value={String(open.simSlot)} />
+            <Field label="From address" value={open.sourceIp} />
+            <Field label="Created" value={when(open.createdAt)} />
+            <Field label="Updated" value={when(open.updatedAt)} />
+            <Field label="Send at" value={when(open.sendAt)} />
+            <Field label="Expires" value={when(open.expiresAt)} />
+          </dl>
+          <button type="button" class="secondary" onClick={() => setOpen(undefined)}>Close details</button>
+        </div>
+      )}
+      {page && page.data.length === 0 && <p>No message here.</p>}
+      <ul class="list">
+        {page?.data.map((m) => (
+          <li key={m.id} class="item">
+            <div class="meta">
+              <span class={`badge badge-${m.status}`}>{m.status}</span> <span class="to">{m.to}</span> <span class="muted">{when(m.updatedAt)}</span>
+            </div>
+            <p class="body">{m.body}</p>
+            <button type="button" class="secondary" onClick={() => void details(m.id)} aria-label={`Details of the message to ${m.to}`}>Details</button>
+          </li>
+        ))}
+      </ul>
+      {page && (
+        <nav class="pager" aria-label="Pages">
+          <button type="button" class="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - LIMIT))}>Newer</button>
+          <span>{page.pagination.total === 0 ? '0' : `${offset + 1}–${offset + page.data.length}`} of {page.pagination.total}</span>
+          <button type="button" class="secondary" disabled={!page.pagination.hasNext} onClick={() => setOffset(offset + LIMIT)}>Older</button>
+        </nav>
+      )}
+    </section>
+  );
+}

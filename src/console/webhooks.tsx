@@ -1,0 +1,91 @@
+// Webhook targets: the list (both sources), add one, remove one registered over the API,
+// and send the test event to every target with each answer shown. URLs are text, never links.
+import { useState } from 'preact/hooks';
+import type { WebhookTarget } from '../events/targets.js';
+import type { WebhookTestResult } from '../events/ping-targets.js';
+import { describe } from './api.js';
+import { usePoll } from './poll.js';
+import { ErrorLine, Note, when, type ViewProps } from './ui.js';
+
+export function Webhooks({ call }: ViewProps) {
+  const [targets, setTargets] = useState<WebhookTarget[]>();
+  const [url, setUrl] = useState('');
+  const [error, setError] = useState<string>();
+  const [note, setNote] = useState<string>();
+  const [tests, setTests] = useState<WebhookTestResult[]>();
+  const [busy, setBusy] = useState(false);
+  const load = async () => {
+    try {
+      setTargets((await call<{ data: WebhookTarget[] }>('GET', '/api/webhooks')).data);
+    } catch (err) {
+      setError(describe(err));
+    }
+  };
+  usePoll(load, []);
+  const act = async (what: () => Promise<string>) => {
+    setBusy(true);
+    setError(undefined);
+    setNote(undefined);
+    try {
+      setNote(await what());
+      await load();
+    } catch (err) {
+      setError(describe(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const add = (e: Event) => {
+    e.preventDefault();
+    void act(async () => {
+      const r = await call<{ data: WebhookTarget }>('POST', '/api/webhooks', { url: url.trim() });
+      setUrl('');
+      return `Added ${r.data.id}.`;
+    });
+  };
+  const remove = (t: WebhookTarget) => void act(async () => (await call('DELETE', `/api/webhooks/${encodeURIComponent(t.id)}`), `Removed ${t.id}.`));
+  const test = () =>
+    void act(async () => {
+      const r = await call<{ data: WebhookTestResult[] }>('POST', '/api/webhooks/test');
+      setTests(r.data);
+      return `Test event sent to ${r.data.length} target${r.data.length === 1 ? '' : 's'}.`;
+    });
+  return (
+    <section>
+      <h1>Webhook targets</h1>
+      <ErrorLine text={error} />
+      {note && <Note>{note}</Note>}
+      {targets && targets.length === 0 && <p>No webhook target.</p>}
+      <ul class="list">
+        {targets?.map((t) => (
+          <li key={t.id} class="item">
+            <div class="meta">
+              <span class="to">{t.url}</span> <span class="muted">{`${t.id}, ${t.source === 'env' ? 'from SMS_GATEWAY_WEBHOOK_URLS' : 'added over the API'}, since ${when(t.createdAt)}`}</span>
+              {t.disabled && <span class="badge badge-failing">switched off (410)</span>}
+            </div>
+            {t.source === 'api' && (
+              <button type="button" class="secondary" disabled={busy} onClick={() => remove(t)} aria-label={`Remove ${t.id}`}>Remove</button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <form onSubmit={add} class="stack">
+        <label for="hook-url">New target URL (http:// or https://)</label>
+        <input id="hook-url" type="url" autocomplete="off" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+        <button type="submit" disabled={busy}>Add target</button>
+      </form>
+      <h2>Test</h2>
+      <button type="button" disabled={busy} onClick={test}>Send the test event to every target</button>
+      {tests && (
+        <ul class="list">
+          {tests.map((r) => (
+            <li key={r.id} class="item">
+              <span class={`badge badge-${r.delivered ? 'ok' : 'failing'}`}>{r.delivered ? 'delivered' : 'not delivered'}</span> <span class="to">{r.url}</span>
+              <span class="muted">{r.error ? ` ${r.error}` : r.status === null ? '' : ` HTTP ${r.status}`}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

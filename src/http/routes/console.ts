@@ -1,0 +1,66 @@
+// GET / and the console's files under /console/: the browser console built by
+// scripts/build-console.mjs into dist/console/ (read once, kept in memory with a gzip copy).
+// Behind the local-network guard and the rate limit, public like /health (the page holds no
+// data: everything it shows comes from the API with the key the user pastes). Every answer
+// carries the strict CSP of the contract. Not in the OpenAPI document (not JSON API routes).
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { GatewayError, sendError } from '../errors.js';
+
+export const CONSOLE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+/** URL -> file in dist/console and its type. The only console URLs: no wildcard, no directory listing. */
+export const CONSOLE_FILES: Readonly<Record<string, { file: string; type: string }>> = {
+  '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
+  '/console/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
+  '/console/app.css': { file: 'app.css', type: 'text/css; charset=utf-8' },
+};
+
+/** dist/console of this checkout (the same from src/http/routes and dist/http/routes). */
+export const CONSOLE_DIR = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist', 'console');
+
+const NOT_BUILT = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>sms-gateway</title></head><body><p>The console is not built: run npm run build in the gateway\'s folder, then reload.</p></body></html>';
+
+interface Loaded {
+  body: Buffer;
+  gzip: Buffer;
+  type: string;
+}
+
+function load(dir: string): Map<string, Loaded | undefined> {
+  const out = new Map<string, Loaded | undefined>();
+  for (const [url, { file, type }] of Object.entries(CONSOLE_FILES)) {
+    const path = join(dir, file);
+    const body = existsSync(path) ? readFileSync(path) : url === '/' ? Buffer.from(NOT_BUILT) : undefined;
+    out.set(url, body && { body, gzip: gzipSync(body), type });
+  }
+  return out;
+}
+
+function securityHeaders(reply: FastifyReply) {
+  reply.header('content-security-policy', CONSOLE_CSP);
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('referrer-policy', 'no-referrer');
+  reply.header('x-frame-options', 'DENY');
+  reply.header('cache-control', 'no-cache');
+}
+
+export function consoleRoutes(dir = CONSOLE_DIR): FastifyPluginAsync {
+  return async (app) => {
+    const files = load(dir);
+    for (const url of Object.keys(CONSOLE_FILES)) {
+      app.get(url, { schema: { hide: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
+        securityHeaders(reply);
+        const file = files.get(url);
+        if (!file) return sendError(reply, new GatewayError('not_found', 'The console is not built: run npm run build in the gateway\'s folder.'));
+        reply.type(file.type).header('vary', 'accept-encoding');
+        if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(file.gzip);
+        return reply.send(file.body);
+      });
+    }
+  };
+}

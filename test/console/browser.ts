@@ -1,0 +1,106 @@
+/// <reference lib="dom" />
+// The browser tests' fixture: Debian's chromium driven by playwright-core (headless, a new
+// empty profile), the gateway app (test/helper.ts testApp, real clock, simulated mode) on a
+// random loopback port, and the watchers every console test uses: dialogs, console errors,
+// page errors and CSP violation reports, plus axe-core run inside the page.
+import { createRequire } from 'node:module';
+import { existsSync, readFileSync } from 'node:fs';
+import type { Test } from 'tap';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { systemClock } from '../../src/core/clock.js';
+import { simulatedSmsList } from '../../src/device/simulated-inbox.js';
+import { tempDir, testApp, type FakeClock, type TestAppOptions } from '../helper.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const PHONE = { width: 360, height: 740 };
+export const DESKTOP = { width: 1280, height: 860 };
+export const hasChromium = existsSync(CHROMIUM);
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** The gateway app on 127.0.0.1:<random>, on the real clock (the browser waits for real). */
+export async function consoleApp(t: Test, opts: TestAppOptions = {}) {
+  const home = opts.home ?? tempDir(t);
+  // The simulated inbox, as `sms-gateway simulate receive` fills it (testApp reads none by default).
+  const inboxList = opts.inboxList ?? simulatedSmsList(home, () => 'UTC');
+  const ctx = await testApp(t, { ...opts, home, inboxList, clock: systemClock as FakeClock });
+  await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = ctx.app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { ...ctx, base: `http://127.0.0.1:${port}` };
+}
+
+/** POST /api/sms/send with the key (the test helper's send() moves a fake clock: not here). */
+export async function sendNow(gw: Awaited<ReturnType<typeof consoleApp>>, body: { to: string; message: string }) {
+  const res = await gw.app.inject({ method: 'POST', url: '/api/sms/send', remoteAddress: '127.0.0.1', headers: { ...gw.auth, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  if (res.statusCode !== 200) throw new Error(`send: ${res.statusCode} ${res.body}`);
+}
+
+export interface Watched {
+  page: Page;
+  context: BrowserContext;
+  /** Dialogs opened, console errors, page errors, CSP violations: each must stay empty. */
+  problems: string[];
+}
+
+/** A fresh browser with a new empty profile; closed at teardown. */
+export async function openBrowser(t: Test, viewport = DESKTOP): Promise<Watched> {
+  const context = await chromium.launchPersistentContext(tempDir(t, 'smsgw-chromium-'), {
+    executablePath: CHROMIUM,
+    args: ARGS,
+    headless: true,
+    viewport,
+    serviceWorkers: 'block',
+  });
+  t.teardown(() => context.close());
+  const problems: string[] = [];
+  // Not subject to the page's CSP (the debugger protocol adds it): reports violations.
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e: SecurityPolicyViolationEvent) => {
+      console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`);
+    });
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on('dialog', (d) => {
+    problems.push(`dialog: ${d.type()} ${d.message()}`);
+    void d.dismiss();
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    // An API answer of 4xx/5xx (e.g. 503 inbox_disabled) is logged by the browser itself: the view says it.
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource: the server responded with a status of')) problems.push(`console error: ${m.text()}`);
+  });
+  return { page, context, problems };
+}
+
+/** Pastes the key on the sign-in view and waits for the overview. */
+export async function signIn(page: Page, key: string, remember = false) {
+  await page.getByLabel("API key, or the QR code's text").fill(key);
+  if (remember) await page.getByLabel('Remember on this device').check();
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+}
+
+/** Goes to a view through its link in the navigation. */
+export async function openView(page: Page, name: string) {
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name, exact: true }).click();
+  await page.getByRole('heading', { level: 1 }).first().waitFor();
+}
+
+/** axe-core's serious and critical violations on the page as it is now (each as one line). */
+export async function axeViolations(page: Page): Promise<string[]> {
+  // Evaluated through the debugger protocol: the page's CSP does not apply to it.
+  await page.evaluate(axeSource);
+  const found = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 3) }));
+  });
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.targets.join(', ')}`);
+}
+
+/** Nothing wider than the viewport: every view is usable at 360 px without sideways scrolling. */
+export async function overflowX(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}

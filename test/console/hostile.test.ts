@@ -1,0 +1,100 @@
+/// <reference lib="dom" />
+// The console against what goes wrong: stored XSS (a received SMS and a contact name carrying
+// markup, script, a javascript: link and {{...}}) renders as literal text and runs nothing;
+// a wrong key and a stopped gateway say so; at 360x740 every view fits and axe is clean.
+import t from 'tap';
+import { appendSimulatedSms, simulatedSmsList } from '../../src/device/simulated-inbox.js';
+import { tempDir } from '../helper.js';
+import { axeViolations, consoleApp, hasChromium, openBrowser, openView, overflowX, PHONE, sendNow, signIn } from './browser.js';
+
+const skip = !hasChromium && 'no /usr/bin/chromium (apt-get install chromium)';
+const EVIL = [
+  '<img src=x onerror="alert(1)">',
+  '<script>alert(2)</script>',
+  '<a href="javascript:alert(3)">tap me</a>',
+  '{{constructor.constructor("alert(4)")()}}',
+  '"><svg onload=alert(5)>',
+];
+const EVIL_NAME = '<img src=x onerror=alert(6)>{{7*7}}';
+
+t.test('stored XSS: received SMS, contact names and sent texts are shown as text, nothing runs', { skip }, async (t) => {
+  const home = tempDir(t);
+  const sim = simulatedSmsList(home, () => 'UTC');
+  // A contact name is what the phone's address book says: attacker-chosen too.
+  const inboxList: typeof sim = async (o) => {
+    const r = await sim(o);
+    if (r.ok) for (const e of r.entries) e.sender = EVIL_NAME;
+    return r;
+  };
+  const gw = await consoleApp(t, { home, inbox: true, inboxList });
+  gw.services.startInbox();
+  await gw.services.inbox.pollOnce();
+  for (const body of EVIL) appendSimulatedSms(home, { from: '+15550001111', body }, Date.now());
+  appendSimulatedSms(home, { from: '<b>DHL</b>', body: 'javascript:alert(8)' }, Date.now());
+  await gw.services.inbox.pollOnce();
+  await sendNow(gw, { to: '+15550002222', message: EVIL[0]! });
+
+  const { page, problems } = await openBrowser(t);
+  await page.goto(`${gw.base}/`);
+  await signIn(page, gw.key);
+  await openView(page, 'Inbox');
+  for (const body of EVIL) await page.getByText(body, { exact: true }).waitFor();
+  t.ok(await page.getByText('javascript:alert(8)', { exact: true }).isVisible(), 'a javascript: text stays text');
+  t.ok(await page.getByRole('region', { name: 'Messages from <b>DHL</b>' }).isVisible(), 'a sender with markup is its literal text');
+  t.ok(await page.getByText(`(${EVIL_NAME})`).first().isVisible(), 'the contact name is its literal text');
+  const main = page.locator('main');
+  t.equal(await main.locator('img, script, svg, a, b').count(), 0, 'no element made from the data');
+  t.equal(await page.locator('a[href^="javascript:"]').count(), 0, 'no javascript: link');
+  await openView(page, 'History');
+  await page.getByText(EVIL[0]!, { exact: true }).waitFor();
+  t.equal(await main.locator('img').count(), 0, 'the sent text too');
+  await page.waitForTimeout(500);
+  t.same(problems, [], 'no dialog, console error, page error or CSP violation');
+  t.equal(await page.evaluate(() => document.title.includes('49')), false, '{{7*7}} is never evaluated');
+});
+
+t.test('a wrong key is refused with a plain message; a refused stored key goes back to sign-in', { skip }, async (t) => {
+  const gw = await consoleApp(t);
+  const { page } = await openBrowser(t);
+  await page.goto(`${gw.base}/`);
+  await page.getByLabel("API key, or the QR code's text").fill(`sk_local_${'x'.repeat(32)}`);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByText('The key was refused: it is wrong or was rotated.').waitFor();
+  await page.getByLabel("API key, or the QR code's text").fill('not a key');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByText(/^That is not a key/).waitFor();
+  await signIn(page, gw.key);
+  gw.keyFile.rotate(); // rotated elsewhere (sms-gateway key rotate)
+  await page.getByText('The key was refused: it is wrong or was rotated. Paste the current key.').waitFor({ timeout: 15_000 });
+  t.ok(await page.getByRole('button', { name: 'Sign in' }).isVisible(), 'back to sign-in');
+  t.equal(await page.evaluate(() => sessionStorage.length + localStorage.length), 0, 'the refused key is forgotten');
+});
+
+t.test('a stopped gateway: the console says it cannot be reached', { skip }, async (t) => {
+  const gw = await consoleApp(t);
+  const { page } = await openBrowser(t);
+  await page.goto(`${gw.base}/`);
+  await signIn(page, gw.key);
+  gw.app.server.closeAllConnections();
+  await new Promise<void>((resolve) => gw.app.server.close(() => resolve()));
+  await page.getByText(/^The gateway cannot be reached/).first().waitFor({ timeout: 15_000 });
+  t.pass('unreachable said plainly');
+});
+
+t.test('phone size 360x740: every view fits the width and axe finds nothing serious', { skip }, async (t) => {
+  const gw = await consoleApp(t);
+  await sendNow(gw, { to: '+15550003333', message: 'A rather long message that must wrap on a small screen without pushing the page sideways at all.' });
+  const { page, problems } = await openBrowser(t, PHONE);
+  await page.goto(`${gw.base}/`);
+  t.equal(await overflowX(page), 0, 'sign-in fits');
+  await signIn(page, gw.key);
+  for (const view of ['Overview', 'Send', 'Queue', 'History', 'Inbox', 'Webhooks', 'Key']) {
+    await openView(page, view);
+    await page.waitForTimeout(300);
+    t.equal(await overflowX(page), 0, `${view}: no sideways scrolling`);
+    t.same(await axeViolations(page), [], `${view}: axe`);
+    const heading = page.getByRole('heading', { level: 1 }).first();
+    t.ok(await heading.isVisible(), `${view}: shown`);
+  }
+  t.same(problems, []);
+});
