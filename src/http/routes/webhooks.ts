@@ -119,6 +119,13 @@ export function webhookRoutes(deps: WebhookRoutesDeps, bodyLimit: number): Fasti
       },
     );
 
+    await app.register(webhookTestRoute(deps));
+  };
+}
+
+/** POST /api/webhooks/test: the test event to every target, each answer reported. */
+function webhookTestRoute(deps: Pick<WebhookRoutesDeps, 'tester'>): FastifyPluginAsyncZod {
+  return async (app) => {
     app.post(
       '/api/webhooks/test',
       {
