@@ -3,7 +3,7 @@
 // 24 hours and never attempting an older event. A timer only while something is pending
 // (the loop and its timer are core/loop.ts's, on the injected clock).
 import type { Logger } from 'pino';
-import type { Clock } from '../core/clock.js';
+import { sleepFor, type Clock } from '../core/clock.js';
 import { createLoop } from '../core/loop.js';
 import { redactUrl } from '../core/redact.js';
 import type { Head, OutboxStore } from '../store/outbox.js';
@@ -87,24 +87,39 @@ async function attempt(opts: DeliveryOptions, post: typeof postSigned, h: Head):
   }
 }
 
+/** Ms until the first head not in `busy` is due (0: now); undefined when none waits. */
+function waitMs(heads: Head[], busy: Map<string, unknown>, now: number): number | undefined {
+  let wait: number | undefined;
+  for (const h of heads) {
+    if (busy.has(h.target)) continue;
+    const w = isDue(h, now) ? 0 : Math.max(0, h.nextAttemptAt - now);
+    wait = wait === undefined ? w : Math.min(wait, w);
+  }
+  return wait;
+}
+
 export function createWebhookDelivery(opts: DeliveryOptions) {
   const post = opts.post ?? postSigned;
   let stopped = false;
   /** Attempts ended so far (runDue reports how many ended while it waited). */
   let ended = 0;
+  /** Wakes a round that waits on attempts in flight: a new event was stored. */
+  let poke: (() => void) | undefined;
 
   /**
    * Attempts every due head until none is due and none is in flight. Each target has its
-   * own lane: a target that hangs (up to the delivery timeout) holds up only itself; the
-   * next event of every other target goes as soon as its own attempt is done.
+   * own lane, one attempt in flight at most: a target that hangs (up to the delivery
+   * timeout) holds up only itself. While attempts are in flight the round also wakes for a
+   * new event (notify) and for the next retry of an idle target, so every other target's
+   * next event goes at once, not after the slow one's attempt.
    */
   const runDueNow = async (): Promise<void> => {
     let failure: unknown;
     const inFlight = new Map<string, Promise<void>>();
     for (;;) {
       const now = opts.clock.now();
-      const due = stopped || failure !== undefined ? [] : opts.store.heads().filter((h) => isDue(h, now) && !inFlight.has(h.target));
-      for (const h of due) {
+      const heads = stopped || failure !== undefined ? [] : opts.store.heads();
+      for (const h of heads.filter((x) => isDue(x, now) && !inFlight.has(x.target))) {
         const run = attempt(opts, post, h)
           .catch((err: unknown) => {
             failure ??= err; // e.g. the database cannot be written: the round ends, the loop pauses
@@ -119,17 +134,17 @@ export function createWebhookDelivery(opts: DeliveryOptions) {
         if (failure !== undefined) throw failure;
         return;
       }
-      await Promise.race(inFlight.values());
+      const next = waitMs(heads, inFlight, now);
+      const sleep = next === undefined ? undefined : sleepFor(opts.clock, next);
+      const woken = new Promise<void>((resolve) => (poke = resolve));
+      await Promise.race([...inFlight.values(), woken, ...(sleep ? [sleep.done] : [])]);
+      poke = undefined;
+      sleep?.cancel();
     }
   };
 
   /** Ms until the next head is due; undefined when nothing is pending (idle: no timer). */
-  const nextWait = (): number | undefined => {
-    const heads = opts.store.heads();
-    if (heads.length === 0) return undefined;
-    const now = opts.clock.now();
-    return Math.max(0, Math.min(...heads.map((h) => (isDue(h, now) ? 0 : h.nextAttemptAt - now))));
-  };
+  const nextWait = (): number | undefined => waitMs(opts.store.heads(), new Map(), opts.clock.now());
 
   // Runs never overlap (a timer, a notify and a direct call could otherwise post twice).
   const loop = createLoop({
@@ -159,7 +174,9 @@ export function createWebhookDelivery(opts: DeliveryOptions) {
     },
     /** After an event was enqueued (or at start): deliver soon, after the caller's transaction. */
     notify() {
-      if (!stopped) loop.wakeIn(0);
+      if (stopped) return;
+      poke?.(); // a round waiting on a slow target hands it to the others now
+      loop.wakeIn(0);
     },
     async stop() {
       stopped = true;

@@ -2,9 +2,9 @@
 // cannot push, so the inbox is polled (termux-sms-list). What was announced is remembered
 // by key (SMS-store _id, received time and a hash of sender and text; the newest 5000 in
 // `inbox_seen`), so a new message that reuses a deleted message's _id is still announced,
-// whatever order the pages come in (termux-sms-list pages by date). An entry is new when
-// its key is unseen and its _id is above the watermark (the highest _id seen) or it was
-// received after the baseline. The very first poll only records the watermark and the
+// whatever order the pages come in (termux-sms-list pages by date; how far a poll reads:
+// inbox-pages.ts). An entry is new when its key is unseen and its _id is above the
+// watermark (the highest _id seen) or it was received after the baseline. The very first poll only records the watermark and the
 // baseline time: old messages are never replayed. Events, keys and watermark are written
 // in one transaction with the stored copy (store/inbox.ts, for GET /api/inbox), so a crash
 // neither loses nor repeats one. forget() drops watermark and baseline: a watcher that was
@@ -12,7 +12,8 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import { createLoop } from '../core/loop.js';
-import { listSms, localTimeToMs, type SmsEntry } from '../device/sms-list.js';
+import { localTimeToMs, type listSms, type SmsEntry } from '../device/sms-list.js';
+import { MAX_PAGES, pageReader, type Fetched, type PollFailure } from './inbox-pages.js';
 import { createHash } from 'node:crypto';
 import type { InboxStore } from '../store/inbox.js';
 import type { MetaStore } from '../store/meta.js';
@@ -21,8 +22,6 @@ import { makeEvent } from './events.js';
 
 export const WATERMARK_KEY = 'inbox_watermark';
 export const BASELINE_KEY = 'inbox_baseline_at';
-export const PAGE_SIZE = 100;
-export const MAX_PAGES = 10;
 
 export interface InboxWatcherOptions {
   clock: Clock;
@@ -52,6 +51,8 @@ export interface InboxHealth {
   watermark: number | null;
   /** sms.received events made since this watcher was created. */
   received: number;
+  /** A poll hit the page cap: the next one reads on from this offset (null: none). */
+  backlogFrom: number | null;
 }
 
 export interface InboxWatcher {
@@ -64,8 +65,6 @@ export interface InboxWatcher {
   forget(): void;
 }
 
-type PollFailure = { kind: string; detail: string };
-type Fetched = { entries: SmsEntry[]; capped: boolean };
 type Committed = { watermark: number; made: number; baseline: boolean };
 
 const keyOf = (e: SmsEntry) =>
@@ -121,27 +120,6 @@ function memory(opts: Pick<InboxWatcherOptions, 'meta' | 'inbox'>) {
 }
 
 type Memory = ReturnType<typeof memory>;
-/** Reading: newest pages first until one holds something already seen (or is short), at most MAX_PAGES. */
-function pageReader(opts: InboxWatcherOptions, mem: Memory) {
-  const list = opts.list ?? listSms;
-  const timeoutMs = opts.timeoutMs ?? Math.min(opts.pollMs, 10_000);
-  return async (mark: number | null, tz: string): Promise<Fetched | PollFailure> => {
-    const baselineAt = mem.baseline() ?? opts.clock.now();
-    // Messages arriving between two page reads shift the pages: an entry may show up
-    // twice, never be skipped. The map drops the duplicates.
-    const byId = new Map<number, SmsEntry>();
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const r = await list({ box: 'inbox', limit: PAGE_SIZE, offset: page * PAGE_SIZE, timeoutMs, env: opts.env });
-      if (!r.ok) return { kind: r.failure, detail: r.detail };
-      // Only received messages, whatever else an older Termux:API or a filter lets through.
-      for (const e of r.entries) if (e.type === 'inbox') byId.set(e.id, e);
-      // Pages come newest first by date: a page that is all new may have more below it.
-      const allNew = mark !== null && r.entries.length >= PAGE_SIZE && r.entries.every((e) => mem.isNew(e, mark, baselineAt, tz));
-      if (!allNew) return { entries: [...byId.values()], capped: false };
-    }
-    return { entries: [...byId.values()], capped: true };
-  };
-}
 
 /**
  * Storing and announcing: the committed outcome of one poll. The first poll stores a
@@ -200,6 +178,7 @@ function pollReport(logger: Logger | undefined, watermark: number | null) {
     consecutiveFailures: 0,
     watermark,
     received: 0,
+    backlogFrom: null,
   };
   const failed = (f: PollFailure, now: number) => {
     const repeated = state.consecutiveFailures > 0 && state.lastError === `${f.kind}: ${f.detail}`;
@@ -226,7 +205,10 @@ function pollReport(logger: Logger | undefined, watermark: number | null) {
       state.consecutiveFailures = 0;
       state.watermark = result.watermark;
       state.received += result.made;
-      if (fetched.capped) logger?.warn({ pages: MAX_PAGES, watermark: result.watermark }, 'inbox: more new messages than one poll reads; older ones were skipped');
+      state.backlogFrom = fetched.backlogFrom;
+      if (fetched.capped) {
+        logger?.warn({ pages: MAX_PAGES, from: fetched.backlogFrom, watermark: result.watermark }, 'inbox: more new messages than one poll reads; the next poll reads on from there');
+      }
       if (result.baseline) logger?.info({ watermark: result.watermark }, 'inbox watermark set; earlier messages are not replayed');
       if (result.made > 0) logger?.info({ events: result.made, watermark: result.watermark }, 'inbox: new messages');
     },
@@ -237,7 +219,7 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
   const mem = memory(opts);
   const report = pollReport(opts.logger, mem.watermark());
   let switchedOnAt: number | null = null;
-  const fetchNew = pageReader(opts, mem);
+  const fetchNew = pageReader(opts, mem.isNew, mem.baseline);
   const commit = committer(opts, mem, () => switchedOnAt);
 
   const poll = async (): Promise<void> => {

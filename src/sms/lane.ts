@@ -6,7 +6,9 @@
 // a crash interrupts is never handed off twice; its process group is recorded as it starts,
 // so the next start can end what is left of it and settle it through the sent box. A
 // hand-off that times out pauses the queue (30 s, then 1, 2, 4 ... up to 10 minutes) until
-// one succeeds. A timer runs only while something waits; nothing in memory is the truth.
+// one succeeds. Expiry has its own wake-up, at the next expiresAt: a waiting message expires
+// on time whatever holds the lane (a pause, quiet hours, sendAt, a hand-off still hanging).
+// A timer runs only while something waits; nothing in memory is the truth.
 import type { Logger } from 'pino';
 import type { Clock, Timer } from '../core/clock.js';
 import { createLoop } from '../core/loop.js';
@@ -131,25 +133,33 @@ function pauseState(clock: Clock, logger: Logger | undefined) {
   };
 }
 
+/** The longest the expiry wake-up sleeps: a wall clock set forward is caught within this. */
+const EXPIRY_RECHECK_MS = 60_000;
+
+/** Expires what is due; the ms until the next expiresAt (undefined: none waits). */
+function expireDue(deps: LaneDeps, now: number): { expired: number; nextInMs: number | undefined } {
+  const expired = deps.queue.expireDue(now);
+  if (expired.length > 0) deps.logger?.info({ ids: expired }, 'queued messages expired unsent');
+  const next = deps.queue.nextExpiry();
+  return { expired: expired.length, nextInMs: next === null ? undefined : Math.min(EXPIRY_RECHECK_MS, Math.max(0, next - now)) };
+}
+
 /**
  * The queued message to hand off now, or the ms until one may go (undefined: nothing
- * waits). Expires what is due first; a pause, quiet hours, sendAt and the queue's pacing
- * hold it.
+ * waits). Never one past its expiresAt; a pause, quiet hours, sendAt and the queue's
+ * pacing hold it. (Expiry itself has its own wake-up, see createLane.)
  */
 function pickQueued(deps: LaneDeps, now: number, pausedMs: number): { row: MessageRow } | { waitMs: number | undefined } {
   const { queue, pacing } = deps;
-  const expired = queue.expireDue(now);
-  if (expired.length > 0) deps.logger?.info({ ids: expired }, 'queued messages expired unsent');
+  expireDue(deps, now);
   if (pausedMs > 0) return { waitMs: pausedMs };
   const next = queue.next();
   if (!next) return { waitMs: undefined }; // nothing waits: no timer
-  const nextExpiry = queue.nextExpiry();
-  const expiresIn = nextExpiry === null ? Infinity : nextExpiry - now;
   const quiet = quietRemainingMs(deps.quietHours, now, deps.timeZone());
   const dueIn = next.dueAt - now;
-  if (quiet > 0 || dueIn > 0) return { waitMs: Math.min(Math.max(quiet, dueIn), expiresIn) };
+  if (quiet > 0 || dueIn > 0) return { waitMs: Math.max(quiet, dueIn) };
   const wait = pacing.queuedWaitMs(next.segments);
-  if (wait > 0) return { waitMs: Math.min(wait, expiresIn) };
+  if (wait > 0) return { waitMs: wait };
   return { row: next };
 }
 
@@ -225,14 +235,28 @@ export function createLane(deps: LaneDeps) {
     retryMs: 30_000,
     onError: (err) => deps.logger?.error({ err }, 'the hand-off lane failed; retrying in 30 s'),
   });
+  // Expiry on time, independent of the hand-offs: wakes at the next expiresAt, also while
+  // the lane waits (pause, quiet hours, sendAt) or a hand-off hangs. What expired may let
+  // the next message go sooner: the lane looks again.
+  const expiry = createLoop({
+    clock,
+    run: () => {
+      const r = expireDue(deps, clock.now());
+      if (r.expired > 0) void loop.kick();
+      return r.nextInMs;
+    },
+    retryMs: 30_000,
+    onError: (err) => deps.logger?.error({ err }, 'expiring queued messages failed; retrying in 30 s'),
+  });
 
   return {
     /** Queued messages were added or changed: look again. */
     notify() {
+      void expiry.kick();
       void loop.kick();
     },
     /** Hands off what is due now; resolves when that run has finished. */
-    runDue: () => loop.kick(),
+    runDue: () => (void expiry.kick(), loop.kick()),
     /**
      * A synchronous send: waits for the next slot (at most SYNC_SLOT_WAIT_MS), then is
      * recorded and handed off. `started: false` means nothing was recorded or sent.
@@ -256,7 +280,7 @@ export function createLane(deps: LaneDeps) {
         consecutiveTimeouts: pause.consecutiveTimeouts(),
       };
     },
-    hasTimer: () => loop.hasTimer(),
+    hasTimer: () => loop.hasTimer() || expiry.hasTimer(),
     /** Resolves when the running hand-off (if any) has finished. */
     idle: () => loop.idle(),
     /**
@@ -266,7 +290,7 @@ export function createLane(deps: LaneDeps) {
     async stop(graceMs = 35_000) {
       stopped = true;
       waiters.refuseAll();
-      await loop.stop(graceMs);
+      await Promise.all([expiry.stop(), loop.stop(graceMs)]);
     },
   };
 }

@@ -10,7 +10,7 @@ import { createWebhookTargetsTable } from '../../src/store/webhook-targets.js';
 import { createInboxStore } from '../../src/store/inbox.js';
 import { createMetaStore } from '../../src/store/meta.js';
 import { createInboxWatcher, type InboxWatcherOptions } from '../../src/events/inbox-watcher.js';
-import type { SmsEntry, listSms } from '../../src/device/sms-list.js';
+import { localTimeText, type SmsEntry, type listSms } from '../../src/device/sms-list.js';
 import { fakeClock, fakeTermux, tempDir, type FakeClock } from '../helper.js';
 
 const TARGET = 'http://127.0.0.1:9/hook';
@@ -346,7 +346,7 @@ t.test('(g) a burst of 250 new messages is read page by page, each once, in id o
   t.equal(c.events().length, 250);
 });
 
-t.test('(g) more than ten pages of new messages: the newest thousand, and a warning', async (t) => {
+t.test('(g) more than ten pages of new messages: the newest thousand first, and a warning', async (t) => {
   const c = setup(t);
   let ids: number[] = [];
   const inbox = pagedInbox(() => ids);
@@ -359,7 +359,103 @@ t.test('(g) more than ten pages of new messages: the newest thousand, and a warn
   const got = c.events().map((e) => e.event.data.smsId);
   t.same(got, range(201, 1200));
   t.equal(c.watermarkRow(), '1200');
-  t.ok(c.logLines().some((l) => l.level === 40 && /skipped/.test(String(l.msg))));
+  t.ok(c.logLines().some((l) => l.level === 40 && /reads on/.test(String(l.msg))), 'the cap is said in the log');
+  t.equal(w.health().backlogFrom, 990, 'and in the health: where the next poll reads on');
+});
+
+/** Inbox entries with their own dates, paged as termux-sms-list does: by date, newest first. */
+function datedInbox(rows: () => { id: number; at: string }[]) {
+  const offsets: number[] = [];
+  const list: typeof listSms = async (o) => {
+    offsets.push(o.offset ?? 0);
+    const newestFirst = [...rows()].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : b.id - a.id));
+    const page = newestFirst.slice(o.offset ?? 0, (o.offset ?? 0) + o.limit).reverse();
+    const entries: SmsEntry[] = page.map((r) => ({ id: r.id, threadId: 1, type: 'inbox', address: '+4915100000000', sender: null, received: r.at, body: `m${r.id}`, read: false }));
+    return { ok: true, entries };
+  };
+  return { list, offsets };
+}
+
+/** Berlin local time text of a fake-clock instant plus `s` seconds. */
+const berlin = (ms: number) => localTimeText(ms, 'Europe/Berlin');
+
+t.test('150 new messages between two polls (dated as they came): each announced exactly once', async (t) => {
+  const c = setup(t);
+  const start = c.clock.now();
+  let rows = range(1, 30).map((id) => ({ id, at: berlin(start - 86_400_000 + id * 1000) }));
+  const inbox = datedInbox(() => rows);
+  const w = c.watcher({ list: inbox.list });
+  await w.pollOnce();
+  c.clock.advance(60_000);
+  rows = [...rows, ...range(31, 180).map((id) => ({ id, at: berlin(start + (id - 30) * 200) }))];
+  await w.pollOnce();
+  await w.pollOnce();
+  t.same(c.events().map((e) => e.event.data.smsId), range(31, 180));
+});
+
+t.test('1200 new messages between two polls: the cap reads on at the next poll, nothing missed, each once', async (t) => {
+  const c = setup(t);
+  const start = c.clock.now();
+  let rows = range(1, 20).map((id) => ({ id, at: berlin(start - 86_400_000 + id * 1000) }));
+  const inbox = datedInbox(() => rows);
+  const w = c.watcher({ list: inbox.list });
+  await w.pollOnce();
+  rows = [...rows, ...range(21, 1220).map((id) => ({ id, at: berlin(start + (id - 20) * 2500) }))]; // over 50 minutes
+  c.clock.advance(3_600_000);
+  inbox.offsets.length = 0;
+  await w.pollOnce();
+  t.same(inbox.offsets, range(0, 9).map((p) => p * 100), 'ten pages');
+  t.same(c.events().map((e) => e.event.data.smsId), range(221, 1220), 'the newest thousand first');
+  t.ok(c.logLines().some((l) => l.level === 40 && /reads on/.test(String(l.msg))), 'the cap is said in the log');
+  t.equal(w.health().backlogFrom, 990, 'and in the health');
+  c.clock.advance(15_000);
+  inbox.offsets.length = 0;
+  await w.pollOnce();
+  t.same(inbox.offsets, [990, 1090, 1190], 'the next poll reads on below the cap, until a page without new ones (here: the last, short one)');
+  t.same(c.events().map((e) => Number(e.event.data.smsId)).sort((a, b) => a - b), range(21, 1220), 'nothing missed, each once');
+  t.equal(w.health().backlogFrom, null);
+  c.clock.advance(15_000);
+  inbox.offsets.length = 0;
+  await w.pollOnce();
+  t.same(inbox.offsets, [0], 'then from the top again, one page');
+  t.equal(c.events().length, 1200);
+});
+
+t.test('the phone\'s clock moved back: a new message dated before 150 known ones is announced, once', async (t) => {
+  const c = setup(t);
+  const start = c.clock.now();
+  // 150 messages of the last 25 minutes, all announced.
+  let rows = range(1, 150).map((id) => ({ id, at: berlin(start - 1_500_000 + id * 10_000) }));
+  const inbox = datedInbox(() => rows);
+  const w = c.watcher({ list: inbox.list });
+  await w.pollOnce();
+  rows = [...rows, ...range(151, 300).map((id) => ({ id, at: berlin(start + (id - 150) * 1000) }))];
+  c.clock.advance(160_000);
+  await w.pollOnce();
+  t.equal(c.events().length, 150, 'the 150 that came after the start');
+  // The clock is set back an hour; a message arrives, dated by the wrong clock.
+  c.clock.advance(15_000);
+  c.clock.set(c.clock.now() - 3_600_000);
+  rows = [...rows, { id: 301, at: berlin(c.clock.now()) }];
+  inbox.offsets.length = 0;
+  c.clock.advance(15_000);
+  await w.pollOnce();
+  await w.pollOnce();
+  t.same(c.events().slice(150).map((e) => e.event.data.smsId), [301], 'announced once');
+  t.ok(inbox.offsets.includes(300), 'read past the 300 messages dated after it');
+});
+
+t.test('nothing is replayed on the first start, also with many pages of old messages', async (t) => {
+  const c = setup(t);
+  const start = c.clock.now();
+  const rows = range(1, 450).map((id) => ({ id, at: berlin(start - 3_600_000 + id * 1000) }));
+  const inbox = datedInbox(() => rows);
+  const w = c.watcher({ list: inbox.list });
+  await w.pollOnce();
+  c.clock.advance(15_000);
+  await w.pollOnce();
+  t.same(c.events(), [], 'no event');
+  t.equal(c.watermarkRow(), '450');
 });
 
 t.test('a list function that throws is recorded, not thrown', async (t) => {

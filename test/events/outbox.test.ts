@@ -3,7 +3,9 @@
 // across a restart, and the first retry comes within 30 s. Fake clock for the backoff.
 import t from 'tap';
 import { Webhook } from 'standardwebhooks';
-import { recordingSender, tempDir, testApp, fakeClock } from '../helper.js';
+import { recordingSender, tempDir, testApp, fakeClock, type FakeClock } from '../helper.js';
+import assert from 'node:assert';
+import { systemClock } from '../../src/core/clock.js';
 import { startReceiver } from '../fixtures/receiver.js';
 import { GIVE_UP_AFTER_MS, MAX_RETRY_DELAY_MS, retryDelayMs } from '../../src/events/outbox.js';
 
@@ -167,8 +169,42 @@ t.test('a hanging target never delays deliveries to another target', async (t) =
   const round = services.delivery.runDue();
   for (let i = 0; i < 250 && fast.received.length < 3; i++) await new Promise((r) => setTimeout(r, 20));
   t.equal(fast.received.length, 3, 'all three reached the fast target');
-  t.ok(Date.now() - started < 5000, 'before the hanging target timed out even once (6 s)');
+  t.ok(Date.now() - started < 1000, 'within 1 s, long before the hanging target timed out even once (6 s)');
   await round;
+});
+
+t.test('a frozen target (accepts, never answers): each event of a burst reaches a healthy target within 1 s of its commit', async (t) => {
+  // Real time: delivery is network I/O, and the events come from the lane's real timers
+  // (5 recipients handed off 1 s apart), so each commits while the frozen target's attempt
+  // is still in flight (8 s timeout) and no one calls runDue.
+  const realTime: FakeClock = {
+    ...systemClock,
+    advance: () => assert.fail('real time: the test does not move it'),
+    set: () => assert.fail('real time: the test does not set it'),
+    tick: async () => undefined, // the teardown's tick: real time passes by itself
+    runAll: async () => undefined,
+    pendingTimers: () => 0,
+  };
+  const frozen = await startReceiver(t, () => 'hang');
+  const arrivals: { id: string; at: number }[] = [];
+  const healthy = await startReceiver(t, (_n, r) => {
+    arrivals.push({ id: JSON.parse(r.body).id, at: Date.now() });
+    return 200;
+  });
+  const { queue, services, db } = await testApp(t, { webhookUrls: [frozen.url, healthy.url], webhookTimeoutMs: 8000, clock: realTime });
+  const ids = (await queue({ to: Array.from({ length: 5 }, (_, i) => `+1555071000${i}`), message: 'burst' })).json().data.map((r: { id: string }) => r.id);
+  t.equal(ids.length, 5);
+  for (let i = 0; i < 400 && arrivals.length < 5; i++) await new Promise((r) => setTimeout(r, 20));
+  const committed = new Map(
+    (db.prepare(`SELECT id, created_at AS at FROM webhook_events`).all() as { id: string; at: number }[]).map((e) => [e.id, e.at]),
+  );
+  t.equal(committed.size, 5, 'five events (sms.sent)');
+  t.equal(arrivals.length, 5, 'all five reached the healthy target, each once');
+  t.same(arrivals.map((a) => a.id), [...committed.keys()], 'in order');
+  const waits = arrivals.map((a) => a.at - committed.get(a.id)!);
+  t.ok(waits.every((w) => w <= 1000), `each within 1 s of its commit (waited ${waits.join(', ')} ms)`);
+  t.equal(frozen.received.length, 1, 'the frozen target holds one attempt, no more');
+  frozen.server.closeAllConnections(); // its attempt ends now, not after the 8 s timeout
 });
 
 t.test('logs and diagnostics show a target as scheme, host and port only', async (t) => {

@@ -1,0 +1,86 @@
+// Reading the phone's inbox for the watcher: termux-sms-list pages newest first by date
+// (Termux:API: ORDER BY date DESC, -l/-o), so a poll reads pages from the top until it is
+// past everything that may be new, at most MAX_PAGES a poll. A page says "read on" when it
+// is full and every entry on it is new (a burst), or when it reaches into the recent
+// horizon: the dates a message that arrived since the last poll can carry. With the phone's
+// clock set back, those sit below messages dated "in the future", so the horizon is taken
+// by the monotonic clock too. A poll that hits the cap says so (log, health), and the next
+// one reads on from there (a little overlap: a deletion shifts the pages up) until a page
+// holds nothing new: nothing is skipped.
+import type { Clock } from '../core/clock.js';
+import { listSms, localTimeToMs, type SmsEntry } from '../device/sms-list.js';
+
+export const PAGE_SIZE = 100;
+export const MAX_PAGES = 10;
+/** Entries read again where a capped poll's successor reads on (a deletion shifts pages up). */
+export const RESUME_OVERLAP = 10;
+/** Margin on the recent horizon (the phone prints seconds; polls take time). */
+const HORIZON_SLACK_MS = 60_000;
+
+export type PollFailure = { kind: string; detail: string };
+export type Fetched = { entries: SmsEntry[]; capped: boolean; backlogFrom: number | null };
+
+export interface PageReaderOptions {
+  clock: Clock;
+  pollMs: number;
+  env?: NodeJS.ProcessEnv | undefined;
+  timeoutMs?: number | undefined;
+  list?: typeof listSms | undefined;
+}
+
+/** Whether an entry is new (never announced and after the watermark or baseline). */
+export type IsNew = (e: SmsEntry, mark: number, baselineAt: number, tz: string) => boolean;
+
+export function pageReader(opts: PageReaderOptions, isNew: IsNew, baseline: () => number | null) {
+  const list = opts.list ?? listSms;
+  const timeoutMs = opts.timeoutMs ?? Math.min(opts.pollMs, 10_000);
+  let backlogFrom: number | null = null; // a capped poll's successor reads on from here
+  let last: { wall: number; mono: number } | null = null; // the previous complete read
+
+  /** The earliest date a message that arrived since the last read can carry (either clock). */
+  const horizon = (now: number, mono: number) =>
+    (last === null ? now : Math.min(last.wall, now - (mono - last.mono))) - HORIZON_SLACK_MS;
+
+  return async (mark: number | null, tz: string): Promise<Fetched | PollFailure> => {
+    const now = opts.clock.now();
+    const mono = opts.clock.monotonicMs();
+    const baselineAt = baseline() ?? now;
+    const recentFrom = horizon(now, mono);
+    const resuming = backlogFrom !== null;
+    const start = backlogFrom ?? 0;
+    const dated = (e: SmsEntry) => {
+      try {
+        return localTimeToMs(e.received, tz);
+      } catch {
+        return null;
+      }
+    };
+    /** A full page may have more that is new below it. */
+    const readOn = (page: SmsEntry[]) => {
+      if (mark === null || page.length < PAGE_SIZE) return false; // first poll: the top page is the watermark
+      const fresh = page.filter((e) => isNew(e, mark, baselineAt, tz)).length;
+      // Reading on below a cap: until a page holds nothing new.
+      if (resuming) return fresh > 0;
+      if (fresh === page.length) return true;
+      // Dates run newest first: the page's oldest entry tells whether it reaches the horizon.
+      const oldest = Math.min(...page.map((e) => dated(e) ?? -Infinity));
+      return oldest >= recentFrom;
+    };
+    // Messages arriving between two page reads shift the pages: an entry may show up
+    // twice, never be skipped. The map drops the duplicates.
+    const byId = new Map<number, SmsEntry>();
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const r = await list({ box: 'inbox', limit: PAGE_SIZE, offset: start + page * PAGE_SIZE, timeoutMs, env: opts.env });
+      if (!r.ok) return { kind: r.failure, detail: r.detail };
+      // Only received messages, whatever else an older Termux:API or a filter lets through.
+      for (const e of r.entries) if (e.type === 'inbox') byId.set(e.id, e);
+      if (page === 0 && !resuming) last = { wall: now, mono }; // the top was read: the next horizon
+      if (!readOn(r.entries)) {
+        backlogFrom = null;
+        return { entries: [...byId.values()], capped: false, backlogFrom };
+      }
+    }
+    backlogFrom = start + MAX_PAGES * PAGE_SIZE - RESUME_OVERLAP;
+    return { entries: [...byId.values()], capped: true, backlogFrom };
+  };
+}
