@@ -58,3 +58,8 @@ t.test('the check fails on a missing file, a missing heading and a way out of th
   t.match(problem({ page: 'docs/api.md', target: '../../shared/spec/interface.md' }), /leaves the repository/);
   t.equal(problem({ page: 'docs/api.md', target: '#what-errors-can-i-get' }), undefined);
 });
+
+t.test('the README stays short: at most 200 lines', async (t) => {
+  const lines = pages().find((p) => p.path === 'README.md')!.text.split('\n').length;
+  t.ok(lines <= 200, `README.md has ${lines} lines`);
+});
