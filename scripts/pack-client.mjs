@@ -137,7 +137,7 @@ const gw = createClient({ baseUrl: 'http://192.168.1.50:8080', apiKey: 'sk_local
 const r = await gw.send({ to: '+15551234567', message: 'Door opened' });
 \`\`\`
 
-See the sms-gateway README, section "From your own code".
+See sms-gateway's docs/api.md, "How do I call it from my own code (the client package)?".
 `;
 
 const { out } = parseArgs(process.argv.slice(2));

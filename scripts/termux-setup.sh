@@ -16,7 +16,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 command -v pkg >/dev/null 2>&1 || stop "pkg is not found: this script is for Termux on the phone. On a laptop run: npm install"
 
 # 1. Termux packages, by the command each provides. termux-api gives the termux-* commands
-#    (the Termux:API app itself comes from F-Droid, see the README); termux-services gives
+#    (the Termux:API app itself comes from F-Droid, see docs/phone.md); termux-services gives
 #    runit, for `sms-gateway service install`.
 missing=()
 need() { command -v "$1" >/dev/null 2>&1 || missing+=("$2"); }

@@ -58,7 +58,7 @@ export function mqttCheck(health: Readonly<MqttHealth> | null): CheckOf<'mqtt'> 
     return check(
       'degraded',
       value,
-      `The broker refused the subscription to ${health.subscriptionRefused}: this phone receives no sends there. Let the gateway's MQTT user subscribe to it in the broker's ACLs (README "Broker ACLs").`,
+      `The broker refused the subscription to ${health.subscriptionRefused}: this phone receives no sends there. Let the gateway's MQTT user subscribe to it in the broker's ACLs (docs/mqtt.md, "How do I lock the broker down (ACLs)?").`,
     );
   }
   if (health.state === 'connected' || health.state === 'stopped') return check('ok', value);

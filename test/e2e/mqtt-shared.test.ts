@@ -6,7 +6,7 @@
 // split between the two; one gateway is killed (kill -9) mid-way and started again: what
 // it had acknowledged waits in its durable queue, what the broker gave its session while it
 // was down comes when it is back (Mosquitto 2.0 keeps a dead member's share for its session
-// and does not move it to the other member; see the README), and nothing goes out twice.
+// and does not move it to the other member; see docs/mqtt.md), and nothing goes out twice.
 // Needs root and iproute2; skipped with the reason otherwise.
 import t from 'tap';
 import { spawn, type ChildProcess } from 'node:child_process';

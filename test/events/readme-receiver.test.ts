@@ -1,4 +1,4 @@
-// The README's Node receiver, run as written (only its port changed to a free one): it
+// The Node receiver of docs/receiving.md, run as written (only its port changed to a free one): it
 // verifies signed events from postSigned and prints one sensible line per event type.
 import t from 'tap';
 import { spawn } from 'node:child_process';
@@ -11,13 +11,13 @@ import { ROOT, tempDir } from '../helper.js';
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
 function readmeReceiver(): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const m = /```js\n(\/\/ receiver\.mjs[\s\S]*?)```/.exec(readme);
-  if (!m) throw new Error('the README has no receiver.mjs block');
+  const page = readFileSync(join(ROOT, 'docs', 'receiving.md'), 'utf8');
+  const m = /```js\n(\/\/ receiver\.mjs[\s\S]*?)```/.exec(page);
+  if (!m) throw new Error('docs/receiving.md has no receiver.mjs block');
   return m[1]!;
 }
 
-t.test("the README's Node receiver prints a line for every event type, gateway.test included", async (t) => {
+t.test("the Node receiver of docs/receiving.md prints a line for every event type, gateway.test included", async (t) => {
   const code = readmeReceiver();
   t.match(code, '.listen(9000)');
   const dir = tempDir(t);

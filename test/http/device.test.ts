@@ -8,10 +8,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../helper.js';
 
-/** The README's diagnostics table: check name -> the fields it lists (in backticks). */
+/** The diagnostics table of docs/api.md: check name -> the fields it lists (in backticks). */
 function readmeDiagnosticsTable(): Map<string, string[]> {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('### Diagnostics'), readme.indexOf('### Health'));
+  const page = readFileSync(join(ROOT, 'docs', 'api.md'), 'utf8');
+  const start = page.indexOf('## What does diagnostics report?');
+  const section = page.slice(start, page.indexOf('\n## ', start));
   const rows = new Map<string, string[]>();
   for (const line of section.split('\n')) {
     const m = /^\| `(\w+)` \| (.*?) \|[^|]*\|$/.exec(line);
@@ -42,7 +43,7 @@ t.test('no phone: every fact the phone would tell is null; the rest is right', a
       networkType: null,
       simState: null,
       roaming: null,
-      // Simulated mode's own two slots (the README promises them; sends accept them).
+      // Simulated mode's own two slots (docs/sending.md promises them; sends accept them).
       simCount: 2,
       sims: [
         { slot: 1, carrier: null, state: null },
@@ -63,7 +64,7 @@ t.test('no phone: every fact the phone would tell is null; the rest is right', a
   t.notMatch(res.body, key);
 });
 
-t.test("simulated mode with no phone: every check and field the README's diagnostics table lists", async (t) => {
+t.test("simulated mode with no phone: every check and field docs/api.md's diagnostics table lists", async (t) => {
   const { get } = await testApp(t, { webhookUrls: ['http://192.168.1.9:9000/hook'] });
   const checks = (await get('/api/diagnostics')).json().data.checks as Record<string, { status: string; value: unknown }>;
   const table = readmeDiagnosticsTable();

@@ -5,7 +5,7 @@ import { STATUS_OF } from '../../src/http/error-status.js';
 import { installErrorHandling } from '../../src/http/errors.js';
 import { testApp } from '../helper.js';
 
-/** The README's error table (the contract): each code's status, written out once more here. */
+/** The error table of docs/api.md and the spec (the contract): each code's status, written out once more here. */
 const CONTRACT: Record<ErrorCode, number> = {
   invalid_request: 400,
   message_too_long: 400,

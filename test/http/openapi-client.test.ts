@@ -1,7 +1,7 @@
-// A client generated from GET /openapi.json accepts the README's own calls: the types come
-// from openapi-typescript (its Node API, offline), every curl call of the README's "The API"
-// section becomes an openapi-fetch call (method, path, query, Idempotency-Key, body) with
-// the README's answer typed as its result, the README's TypeScript snippet is checked as
+// A client generated from GET /openapi.json accepts the docs' own calls: the types come
+// from openapi-typescript (its Node API, offline), every curl call of docs/api.md, sending.md and receiving.md
+// (the API's pages) becomes an openapi-fetch call (method, path, query, Idempotency-Key, body) with
+// the docs' answer typed as its result, the openapi-fetch snippet of docs/api.md is checked as
 // written, and the TypeScript compiler (strict) must report nothing. A wrong call must fail.
 import t from 'tap';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -24,11 +24,9 @@ interface Call {
   answer?: unknown;
 }
 
-/** The README's "The API" section, up to the next top-level section. */
-function apiSection(readme: string): string {
-  const start = readme.indexOf('\n## The API\n');
-  const end = readme.indexOf('\n## ', start + 1);
-  return readme.slice(start, end);
+/** The API's pages, one after another: the reference, sending and receiving. */
+function apiPages(): string {
+  return ['api.md', 'sending.md', 'receiving.md'].map((page) => readFileSync(join(ROOT, 'docs', page), 'utf8')).join('\n');
 }
 
 /** Shell words of one command: single and double quotes, backslash-newline continuations. */
@@ -69,7 +67,7 @@ function readmeCalls(section: string): Call[] {
         try {
           call.answer = JSON.parse(printed[2]!);
         } catch {
-          // abbreviated with "..." in the README: the call is still checked, not its answer
+          // abbreviated with "..." in the docs: the call is still checked, not its answer
         }
       }
       calls.push(call);
@@ -78,15 +76,17 @@ function readmeCalls(section: string): Call[] {
   return calls;
 }
 
-/** One openapi-fetch call per README call, each in its own function. */
+/** One openapi-fetch call per call in the docs, each in its own function. */
 function callsSource(doc: Doc, calls: Call[]): string {
   const parts = [`import createClient from 'openapi-fetch';`, `import type { paths } from './sms-gateway.js';`, `const gw = createClient<paths>({ baseUrl: 'http://192.168.1.50:8080' });`];
   calls.forEach((call, n) => {
     const [pathname, search] = call.url.split('?') as [string, string | undefined];
-    const template = Object.keys(doc.paths).find((p) => new RegExp(`^${p.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(pathname));
+    // A literal path before a templated one (POST /api/webhooks/test is not /api/webhooks/{id}).
+    const matching = Object.keys(doc.paths).filter((p) => new RegExp(`^${p.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(pathname));
+    const template = matching.find((p) => !p.includes('{')) ?? matching[0];
     const op = template ? doc.paths[template]![call.method.toLowerCase()] : undefined;
     if (!template || !op) {
-      parts.push(`// README line ${call.line}: ${call.method} ${call.url} is not in the document\nconst missing${n}: never = 'missing';`);
+      parts.push(`// docs line ${call.line}: ${call.method} ${call.url} is not in the document\nconst missing${n}: never = 'missing';`);
       return;
     }
     const params: Record<string, unknown> = {};
@@ -110,7 +110,7 @@ function callsSource(doc: Doc, calls: Call[]): string {
     if (call.body !== undefined) decl.push(`  const body: NonNullable<${op_}['requestBody']>['content']['application/json'] = ${JSON.stringify(call.body)};`);
     const names = [...(Object.keys(params).length ? [`params: { ${Object.keys(params).join(', ')} }`] : []), ...(call.body !== undefined ? ['body'] : [])];
     const args = names.length ? `, { ${names.join(', ')} }` : '';
-    parts.push(`// README line ${call.line}: ${call.method} ${call.url}`);
+    parts.push(`// docs line ${call.line}: ${call.method} ${call.url}`);
     parts.push(`export async function call${n}() {`, ...decl);
     parts.push(`  const result = await gw.${call.method}('${template}'${args});`);
     if (call.answer !== undefined) parts.push(`  const answer: NonNullable<typeof result.data> = ${JSON.stringify(call.answer)};\n  return answer;`);
@@ -150,9 +150,9 @@ async function generatedClient(t: Parameters<typeof testApp>[0]) {
   return { doc, dir };
 }
 
-t.test("a client generated from the document type-checks the README's calls", async (t) => {
+t.test("a client generated from the document type-checks the docs' calls", async (t) => {
   const { doc, dir } = await generatedClient(t);
-  const section = apiSection(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+  const section = apiPages();
   const calls = readmeCalls(section);
   const seen = calls.map((c) => `${c.method} ${c.url.split('?')[0]!.replace(/msg_\w+/, ':id')}${c.answer ? ' (answer)' : ''}`);
   for (const expected of [
@@ -166,14 +166,14 @@ t.test("a client generated from the document type-checks the README's calls", as
     'GET /api/host/info',
     'GET /api/diagnostics',
   ]) {
-    t.ok(seen.includes(expected), `the README shows ${expected}`);
+    t.ok(seen.includes(expected), `the docs show ${expected}`);
   }
   t.match(calls.find((c) => c.url.startsWith('/api/messages?')), { url: /limit=/ }, 'a history query with limit');
   t.ok(calls.some((c) => c.headers['Idempotency-Key']), 'a call with an Idempotency-Key');
   writeFileSync(join(dir, 'calls.ts'), callsSource(doc, calls));
   // The openapi-fetch snippet (the client package's own snippet is test/scripts/pack-client.test.ts's).
   const snippets = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((s) => s.includes("from 'openapi-fetch'"));
-  t.equal(snippets.length, 1, "the README's openapi-fetch snippet");
+  t.equal(snippets.length, 1, "the openapi-fetch snippet of docs/api.md");
   mkdirSync(join(dir, 'snippet'));
   writeFileSync(join(dir, 'snippet', 'readme.ts'), snippets[0]!);
   symlinkSync(join(dir, 'sms-gateway.ts'), join(dir, 'snippet', 'sms-gateway.ts'));
@@ -194,8 +194,8 @@ t.test('and refuses a wrong one: an unknown field, a string limit, a wrong answe
   const lines = new Set(errors.map((e) => e.match(/^calls\.ts:(\d+)/)?.[1]));
   const source = readFileSync(join(dir, 'calls.ts'), 'utf8').split('\n');
   for (const readmeLine of [1, 2, 3, 4]) {
-    const first = source.findIndex((l) => l.startsWith(`// README line ${readmeLine}:`));
-    const end = source.findIndex((l, i) => i > first && l.startsWith('// README line'));
+    const first = source.findIndex((l) => l.startsWith(`// docs line ${readmeLine}:`));
+    const end = source.findIndex((l, i) => i > first && l.startsWith('// docs line'));
     const hit = [...lines].some((l) => Number(l) > first + 1 && (end === -1 || Number(l) <= end));
     t.ok(hit, hit ? `wrong call ${readmeLine} is refused` : `wrong call ${readmeLine} passed; all errors:\n${errors.join('\n')}`);
   }

@@ -1,6 +1,6 @@
 // scripts/build-sqlite.mjs (npm postinstall): nothing to do where better-sqlite3 ships a
 // prebuilt binary (this machine); where it must compile and npm's node-gyp is missing, it
-// says how to fix it. The compile itself is tried by hand (README, Development).
+// says how to fix it. The compile itself is tried by hand (CONTRIBUTING.md).
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 // scripts/pack-client.mjs (npm run pack:client): the client-only package installs offline
 // with nothing but itself, its types mention nothing of the server, it works, and the
-// README's client snippet type-checks against it under strict.
+// client snippet of docs/api.md type-checks against it under strict.
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -11,12 +11,19 @@ import { ROOT, tempDir } from '../helper.js';
 const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
 const TARBALL = `sms-gateway-client-${VERSION}.tgz`;
 
-/** The README's TypeScript block in "From your own code". */
+const CLIENT_HEADING = '## How do I call it from my own code (the client package)?';
+
+/** The TypeScript block under docs/api.md's client heading. */
+function clientSection(): string {
+  const page = readFileSync(join(ROOT, 'docs', 'api.md'), 'utf8');
+  const start = page.indexOf(CLIENT_HEADING);
+  if (start === -1) throw new Error(`docs/api.md has no "${CLIENT_HEADING}"`);
+  return page.slice(start, page.indexOf('\n## ', start));
+}
+
 function readmeSnippet(): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('### From your own code'), readme.indexOf('## Events (webhooks)'));
-  const m = /```ts\n([\s\S]*?)```/.exec(section);
-  if (!m) throw new Error('no ```ts block in "From your own code"');
+  const m = /```ts\n([\s\S]*?)```/.exec(clientSection());
+  if (!m) throw new Error('no ```ts block under the client heading of docs/api.md');
   return m[1]!;
 }
 
@@ -39,7 +46,7 @@ function typeCheck(dir: string, file: string): { errors: string[]; resolved: str
   return { errors, resolved };
 }
 
-t.test('pack:client builds a package that installs offline alone, works, and type-checks the README snippet', async (t) => {
+t.test('pack:client builds a package that installs offline alone, works, and type-checks the docs/api.md snippet', async (t) => {
   const out = tempDir(t);
   writeFileSync(join(out, 'keep-me.txt'), 'someone else\'s file'); // --out may name a folder in use
   const packed = spawnSync(process.execPath, [join(ROOT, 'scripts/pack-client.mjs'), '--out', out], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
@@ -84,16 +91,15 @@ t.test('pack:client builds a package that installs offline alone, works, and typ
   );
   t.equal(run.stdout.trim(), 'true unreachable', run.stderr);
 
-  // The README snippet, as written, under strict.
+  // The docs/api.md snippet, as written, under strict.
   const snippet = readmeSnippet();
   writeFileSync(join(project, 'send.mts'), snippet);
   const checked = typeCheck(project, 'send.mts');
-  t.same(checked.errors, [], 'the README snippet compiles under strict');
+  t.same(checked.errors, [], 'the docs/api.md snippet compiles under strict');
   t.ok(checked.resolved?.startsWith(join(project, 'node_modules')), `the types came from the installed package (${checked.resolved})`);
   // The check can fail: a wrong field is an error.
   writeFileSync(join(project, 'wrong.mts'), `${snippet}\nconst n: number = (await gw.send({ to: '1', message: 'x' })).messageId;\n`);
   t.match(typeCheck(project, 'wrong.mts').errors.join('\n'), /Type 'string' is not assignable to type 'number'/);
 
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  t.match(readme, `dist-client/${TARBALL}`, 'the README names the tarball this version builds');
+  t.match(clientSection(), `dist-client/${TARBALL}`, 'docs/api.md names the tarball this version builds');
 });

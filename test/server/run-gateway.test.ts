@@ -27,7 +27,7 @@ t.test('simulated by default without termux-sms-send; SMS_GATEWAY_SIMULATION=fai
   t.match(res.json().error.message, /simulated_failure/);
 });
 
-t.test('simulated mode without a phone offers SIM slots 1 and 2, as host info says and the README promises', async (t) => {
+t.test('simulated mode without a phone offers SIM slots 1 and 2, as host info says and docs/sending.md promises', async (t) => {
   const { gw, send } = await gatewayWith(t, { ...NO_TERMUX, SMS_GATEWAY_HOME: tempDir(t) });
   const auth = { authorization: `Bearer ${gw.apiKey.current()}` };
   const info = (await gw.app.inject({ url: '/api/host/info', remoteAddress: '127.0.0.1', headers: auth })).json().data;

@@ -22,7 +22,7 @@ Exit codes, for monitoring scripts:
   3  up, but failing (a check is failing, or its diagnostics could not be read)
 `;
 
-/** `sms-gateway status` exit codes; see statusHelp and the README's "Command line". */
+/** `sms-gateway status` exit codes; see statusHelp and docs/command-line.md. */
 export const STATUS_EXIT = { ok: 0, down: 1, keyRefused: 2, failing: 3 } as const;
 
 export function exitCodeFor(diag: Pick<Diagnostics, 'status'>): number {
