@@ -17,7 +17,7 @@ import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CLI, holdPort8080, ROOT, tempDir } from '../helper.js';
-import { ip, mustIp } from '../fixtures/ip.js';
+import { ip, mustIp, namespacesUnavailable } from '../fixtures/ip.js';
 
 const NS = `smsgw-flood-${process.pid}`;
 const CLIENT = join(ROOT, 'test/fixtures/flood-client.mjs');
@@ -48,16 +48,6 @@ const SHAPES: Shape[] = [
     witness: { host: 'fd00::1', addresses: V6_NEIGHBOURS },
   },
 ];
-
-function namespacesUnavailable(): string | undefined {
-  if (process.platform !== 'linux') return `not Linux (${process.platform})`;
-  if (process.getuid?.() !== 0) return 'not running as root';
-  const probe = `${NS}-probe`;
-  const added = ip(['netns', 'add', probe]);
-  if (!added.ok) return `\`ip netns add\` failed: ${added.detail}`;
-  ip(['netns', 'del', probe]);
-  return undefined;
-}
 
 /** Runs a client in the namespace (ip's argv, then node's; no shell) and parses its one line. */
 function client(spec: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -90,7 +80,7 @@ function listenOverflows(): number {
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
-const unavailable = namespacesUnavailable();
+const unavailable = namespacesUnavailable(`${NS}-probe`);
 
 t.test('a new caller is served during every flood shape', { skip: unavailable ? `network namespaces unavailable: ${unavailable}` : false }, async (t) => {
   await holdPort8080(t); // not for the port (the namespace has its own): for the CPU

@@ -13,7 +13,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import mqtt from 'mqtt';
 import { CLI, fakeTermux, tempDir } from '../helper.js';
 import { listen, noBroker, startBroker, waitFor } from '../mqtt/broker.js';
-import { ip, mustIp } from '../fixtures/ip.js';
+import { ip, mustIp, namespacesUnavailable } from '../fixtures/ip.js';
 
 const P = process.pid % 10_000;
 const NETS = [1, 2].map((n) => ({
@@ -27,12 +27,8 @@ const NETS = [1, 2].map((n) => ({
 
 function unavailable(): string | false {
   if (noBroker) return noBroker;
-  if (process.platform !== 'linux') return `not Linux (${process.platform})`;
-  if (process.getuid?.() !== 0) return 'network namespaces unavailable: not running as root';
-  const probe = `smsgw-mq-probe-${process.pid}`;
-  const added = ip(['netns', 'add', probe]);
-  if (!added.ok) return `network namespaces unavailable: \`ip netns add\` failed: ${added.detail}`;
-  ip(['netns', 'del', probe]);
+  const why = namespacesUnavailable(`smsgw-mq-probe-${process.pid}`);
+  if (why) return `network namespaces unavailable: ${why}`;
   return false;
 }
 

@@ -11,7 +11,7 @@ import t from 'tap';
 import { execFile } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { holdPort8080, startGateway, tempDir } from '../helper.js';
-import { ip, mustIp } from '../fixtures/ip.js';
+import { ip, mustIp, namespacesUnavailable } from '../fixtures/ip.js';
 
 const NS = `smsgw-test-${process.pid}`;
 const VETH_ROOT = `sgw${process.pid}r`; // interface names: at most 15 characters
@@ -84,17 +84,6 @@ interface ClientResult {
   error?: string;
 }
 
-/** Why network namespaces cannot be used here, or undefined when they can. */
-function namespacesUnavailable(): string | undefined {
-  if (process.platform !== 'linux') return `not Linux (${process.platform})`;
-  if (process.getuid?.() !== 0) return 'not running as root';
-  const probe = `${NS}-probe`;
-  const added = ip(['netns', 'add', probe]);
-  if (!added.ok) return `\`ip netns add\` failed: ${added.detail}`;
-  ip(['netns', 'del', probe]);
-  return undefined;
-}
-
 /** Runs the client inside the namespace (no shell: ip's argv, then node's). */
 function inNamespace(spec: { host: string; localAddress: string; headers?: Record<string, string>; raw?: string }): Promise<ClientResult> {
   return new Promise((resolve) => {
@@ -117,7 +106,7 @@ function inNamespace(spec: { host: string; localAddress: string; headers?: Recor
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-const unavailable = namespacesUnavailable();
+const unavailable = namespacesUnavailable(`${NS}-probe`);
 
 t.test(
   'local-network guard with real source addresses from a network namespace',
