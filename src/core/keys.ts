@@ -97,9 +97,17 @@ export function createApiKeyFile(home: string): SecretFile {
   });
 }
 
-/** Constant-time comparison that does not leak the length either. */
+const sha256 = (text: string) => createHash('sha256').update(text).digest();
+/** The last expected secret's digest: it changes only when the key does (a rotation). */
+let expectedDigest: { secret: string; digest: Buffer } | undefined;
+
+/**
+ * Constant-time comparison that does not leak the length either: both sides are compared
+ * as sha256 digests. The expected side is hashed once per secret (a check per request
+ * hashes only what the caller gave); the memo is keyed by the secret itself, so a
+ * rotation is seen at once.
+ */
 export function secretsEqual(given: string, expected: string): boolean {
-  const a = createHash('sha256').update(given).digest();
-  const b = createHash('sha256').update(expected).digest();
-  return timingSafeEqual(a, b);
+  if (expectedDigest?.secret !== expected) expectedDigest = { secret: expected, digest: sha256(expected) };
+  return timingSafeEqual(sha256(given), expectedDigest.digest);
 }

@@ -1,8 +1,14 @@
 // The process logger (pino). On a terminal each JSON line is shown as one short human
 // line; otherwise (Termux:Boot, runit's svlogd) the JSON lines go to stdout as they are.
 // Defence in depth: fields that could hold a secret or a message body are redacted.
+// The JSON lines are written in batches (one request line each costs no write of its own
+// under load): a line that comes more than a second after the last write is written at
+// once; lines in a burst wait at most a second (a timer armed only while lines wait, so
+// an idle gateway has none) or until 4 KB have gathered, and whatever waits is written
+// when the process exits.
 import { pino, type Logger } from 'pino';
 import { Writable } from 'node:stream';
+import { systemClock, type Clock, type Timer } from './clock.js';
 
 const REDACT = [
   'authorization',
@@ -39,10 +45,53 @@ export function formatLine(json: string): string {
   return `${time} ${level} ${entry.msg ?? ''}${rest ? ` ${rest}` : ''}`;
 }
 
-export function createLogger(level: string, options: { pretty: boolean; destination?: NodeJS.WritableStream }): Logger {
+/** Lines gathered before a write, at most. */
+export const BATCH_BYTES = 4096;
+/** How long a line may wait for others, at most. */
+export const BATCH_MS = 1000;
+/** Every batcher still holding lines: written out when the process exits. */
+const batchers = new Set<() => void>();
+let exitHooked = false;
+
+/** A pino destination that writes lines to `out` in batches (see the header). */
+export function batchedDestination(out: NodeJS.WritableStream, clock: Clock = systemClock) {
+  let pending = '';
+  let timer: Timer | undefined;
+  let lastWrite = -Infinity;
+  const flush = (done?: () => void) => {
+    timer?.cancel();
+    timer = undefined;
+    batchers.delete(flush);
+    lastWrite = clock.monotonicMs();
+    if (pending !== '') {
+      const text = pending;
+      pending = '';
+      out.write(text);
+    }
+    if (typeof done === 'function') done();
+  };
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once('exit', () => {
+      for (const f of [...batchers]) f();
+    });
+  }
+  return {
+    write(line: string) {
+      pending += line;
+      if (pending.length >= BATCH_BYTES || clock.monotonicMs() - lastWrite > BATCH_MS) return flush();
+      batchers.add(flush);
+      timer ??= clock.setTimer(() => flush(), Math.max(0, lastWrite + BATCH_MS - clock.monotonicMs()));
+    },
+    /** Writes what waits now (pino's logger.flush() calls it). */
+    flush,
+  };
+}
+
+export function createLogger(level: string, options: { pretty: boolean; destination?: NodeJS.WritableStream; clock?: Clock }): Logger {
   const out = options.destination ?? process.stdout;
   const opts = { level, redact: { paths: REDACT, censor: '[redacted]' }, base: undefined };
-  if (!options.pretty) return pino(opts, out);
+  if (!options.pretty) return pino(opts, batchedDestination(out, options.clock));
   const pretty = new Writable({
     write(chunk: Buffer, _enc, cb) {
       for (const line of chunk.toString('utf8').split('\n')) if (line) out.write(`${formatLine(line)}\n`);

@@ -5,7 +5,7 @@
 // timeout that kills the whole group, and is judged on exit code, time and stdout.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { accessSync, closeSync, constants, openSync, unlinkSync, writeFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
@@ -207,13 +207,23 @@ function prepare(command: string, env: NodeJS.ProcessEnv, input: string | undefi
   }
 }
 
-/** An open, already-unlinked file holding `text` (0600; nothing stays on disk). */
+/**
+ * An open, already-unlinked file holding `text` (0600; nothing stays on disk). The file is
+ * kept (not a pipe) for the crash safety RunOptions.input describes: Node cannot fill a
+ * pipe before the spawn. Three system calls: created and opened once, unlinked at once,
+ * written at offset 0 with a positional write, so the shared file offset the child reads
+ * from stays at the start.
+ */
 function stdinFile(text: string): number {
   const path = join(tmpdir(), `smsgw-stdin-${randomBytes(8).toString('hex')}`);
-  writeFileSync(path, text, { mode: 0o600, flag: 'wx' });
+  const fd = openSync(path, 'wx+', 0o600);
   try {
-    return openSync(path, 'r');
-  } finally {
     unlinkSync(path);
+    const bytes = Buffer.from(text, 'utf8');
+    for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, done);
+    return fd;
+  } catch (err) {
+    closeSync(fd);
+    throw err;
   }
 }

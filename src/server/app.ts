@@ -122,8 +122,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.addHook('onRequest', guardHook(guards));
 
   // One log line per request: method, route, status, duration, caller. Never headers,
-  // bodies or query strings (they could carry the key or a message).
-  app.addHook('onResponse', async (request, reply) => {
+  // bodies or query strings (they could carry the key or a message). No hook at all when
+  // the level leaves it out (LOG_LEVEL=warn and above, or no logger).
+  if (deps.logger?.isLevelEnabled('info')) app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {
         method: request.method,

@@ -6,7 +6,10 @@
 // A hand-off a crash interrupted (begun, never finished) is looked for the same way for
 // RECOVERY_WINDOW_MS after the start: found as sent -> sent; as failed -> failed; still in
 // the phone's outbox -> sent/unconfirmed (Android has it); not found, or the store cannot
-// be read -> failed/interrupted. One termux-sms-list call serves every message due then.
+// be read -> failed/interrupted. One termux-sms-list call serves every message awaiting
+// confirmation: those due are judged, the others settle if found (sent or failed) and keep
+// their schedule otherwise; and lists are at least LIST_EVERY_MS apart, so a queue draining
+// at one message a second costs one list per window, not one per message.
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import { createLoop } from '../core/loop.js';
@@ -25,6 +28,8 @@ const RECOVERY_CHECK_AT_MS = [5_000, 15_000, RECOVERY_WINDOW_MS];
 /** The phone's clock and ours may differ a little; a match must not be older than this. */
 const CLOCK_SLACK_MS = 5 * 60_000;
 const ERROR_PAUSE_MS = 30_000;
+/** Two looks at the SMS store are at least this far apart. */
+export const LIST_EVERY_MS = 5_000;
 const OUTGOING_TYPES = new Set(['sent', 'failed', 'outbox', 'queued', '']);
 
 interface Pending {
@@ -108,22 +113,29 @@ export function createConfirmer(opts: ConfirmerOptions) {
     opts.logger?.info({ id: row.id, status: s.status, reason: s.reason }, 'sms confirmation settled');
   };
 
+  /** When the SMS store was last looked at (monotonic), for LIST_EVERY_MS. */
+  let listedAt = -Infinity;
+
   const checkDue = async (): Promise<void> => {
     const now = opts.clock.now();
-    const due = [...pending.entries()].filter(([, p]) => nextAt(p) <= now).map(([id]) => id);
-    if (due.length === 0) return;
+    const due = new Set([...pending.entries()].filter(([, p]) => nextAt(p) <= now).map(([id]) => id));
+    if (due.size === 0) return;
+    listedAt = opts.clock.monotonicMs();
     const result = await list({ box: 'all', limit: 50, timeoutMs: opts.timeoutMs ?? 10_000, ...(opts.env ? { env: opts.env } : {}) });
     const claimed = opts.store.claimedSmsStoreIds();
     const tz = opts.timeZone();
-    for (const id of due) {
+    // Every message awaiting confirmation, oldest first (pending keeps insertion order).
+    for (const [id, p] of [...pending]) {
+      const isDue = due.has(id);
+      // Not due yet: only a clear answer (found as sent or failed) settles it now.
+      if (!isDue && !result.ok) continue;
       const row = opts.store.get(id);
-      const p = pending.get(id);
-      if (!row || !p || row.status !== 'queued') {
+      if (!row || row.status !== 'queued') {
         pending.delete(id);
         continue;
       }
-      p.checks++;
-      const v = verdict(row, p, result, claimed, tz, opts.clock.now() >= windowEnd(p));
+      if (isDue) p.checks++;
+      const v = verdict(row, p, result, claimed, tz, isDue && opts.clock.now() >= windowEnd(p));
       if (v) settle(row, v.s, v.handedOff);
     }
   };
@@ -132,7 +144,8 @@ export function createConfirmer(opts: ConfirmerOptions) {
   const nextWait = (): number | undefined => {
     if (stopped || pending.size === 0) return undefined;
     const now = opts.clock.now();
-    return Math.max(0, Math.min(...[...pending.values()].map(nextAt)) - now, pauseUntil - now);
+    const nextList = listedAt + LIST_EVERY_MS - opts.clock.monotonicMs();
+    return Math.max(0, Math.min(...[...pending.values()].map(nextAt)) - now, pauseUntil - now, nextList);
   };
 
   const loop = createLoop({

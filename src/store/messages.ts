@@ -194,6 +194,8 @@ function settling(db: Db, q: Statements, stats: StatsStore, outbox: MessageStore
 export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStoreOptions = {}) {
   const q = statements(db);
   const { insertStmt, getStmt, handoffStmt, cancelStmt, handedOffStmt, responseStmt, processStmt } = q;
+  const syncNormal = db.prepare('PRAGMA synchronous = NORMAL');
+  const syncFull = db.prepare('PRAGMA synchronous = FULL');
 
   const insertTx = transaction(db, (ms: NewMessage[], handoffStartedAt: number | null) => {
     if (databaseFileGone(db)) throw fileGoneError();
@@ -256,9 +258,22 @@ export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStore
     saveResponse(id: string, status: number | null, body: unknown) {
       responseStmt.run({ id, status, body: JSON.stringify(body) });
     },
-    /** The process group running a message's hand-off (kept until the message settles). */
+    /**
+     * The process group running a message's hand-off (kept until the message settles). Its
+     * own commit (the group exists only once the hand-off started, after the committed start
+     * mark), but one without an fsync: the row is needed only while the system keeps running
+     * (a gateway killed mid-hand-off; the WAL is in the system's page cache then), since a
+     * reboot ends the group anyway (the boot id says so). The next fsync'd commit (the
+     * settlement) makes it durable too.
+     */
     recordHandoffProcess(id: string, group: ProcessGroup): void {
-      processStmt.run({ id, pgid: group.pgid, boot: group.boot, startTicks: group.startTicks });
+      const lazy = !db.inTransaction;
+      if (lazy) syncNormal.run();
+      try {
+        processStmt.run({ id, pgid: group.pgid, boot: group.boot, startTicks: group.startTicks });
+      } finally {
+        if (lazy) syncFull.run();
+      }
     },
   };
 }

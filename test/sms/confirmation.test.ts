@@ -530,3 +530,31 @@ t.test('no confirmer without confirmSends; a send then settles at once', async (
   t.equal(res.statusCode, 200);
   t.match(app.services.messages.get(res.json().messageId), { status: 'sent', reason: null, billedSegments: 1 });
 });
+
+t.test('one termux-sms-list serves every message awaiting confirmation', async (t) => {
+  const clock = fakeClock();
+  const c = await setup(t, { clock });
+  const first = await c.sendOk(TO, 'first of a batch');
+  clock.advance(1000);
+  const second = await c.sendOk(OTHER, 'second of a batch');
+  const h1 = c.row(first).handedOffAt!;
+  c.phone([sms(401, 'sent', TO, 'first of a batch', local(h1)), sms(402, 'sent', OTHER, 'second of a batch', local(h1 + 1000))]);
+  await c.at(first, 5);
+  t.equal(c.calls(), 1, 'one list at the first message\'s 5 s check');
+  t.match(c.row(first), { status: 'sent', smsStoreId: 401 });
+  t.match(c.row(second), { status: 'sent', smsStoreId: 402 }, 'the second, not due yet, found in the same list');
+  t.equal(c.confirmer.pending(), 0);
+  await c.at(second, 120);
+  t.equal(c.calls(), 1, 'no list for the second message');
+
+  // Not found and not due: it keeps its own schedule.
+  const third = await c.sendOk(TO, 'third');
+  clock.advance(4000);
+  const fourth = await c.sendOk(OTHER, 'fourth');
+  c.phone([]);
+  await c.at(third, 5);
+  t.equal(c.calls(), 2);
+  t.equal(c.row(fourth).status, 'queued', 'not found, not due: still waiting');
+  await c.at(fourth, 5);
+  t.equal(c.calls(), 3, 'its own 5 s check');
+});

@@ -483,3 +483,19 @@ t.test('the day a message counts on is its statsDay, also when it settles later'
   t.same(stats.day('2026-11-21'), { ...ZERO, accepted: 1, sent: 1, segments: 2, billedSegments: 2 });
   t.same(stats.day('2026-11-22'), ZERO);
 });
+
+t.test('the hand-off process group: committed on its own, and full sync again after it', async (t) => {
+  const { db, path, messages } = open(t);
+  const m = newMsg();
+  messages.insertQueued(m);
+  t.ok(messages.markHandoffStarted(m.id, BASE + 1));
+  messages.recordHandoffProcess(m.id, { pgid: 4242, boot: 'boot-1', startTicks: 77 });
+  t.equal(db.pragma('synchronous', { simple: true }), 2, 'synchronous = FULL again after the write');
+  t.notOk(db.inTransaction);
+  // Committed (another connection sees it): a gateway killed now leaves it for the next start.
+  const other = openDatabase(path);
+  t.teardown(() => other.close());
+  const [found] = createMessageStore(other, createStatsStore(other)).unfinishedHandoffs();
+  t.equal(found?.row.id, m.id);
+  t.same(found?.group, { pgid: 4242, boot: 'boot-1', startTicks: 77 });
+});

@@ -1,0 +1,75 @@
+// The logger's batched destination: a line after a quiet second is written at once, a
+// burst waits at most a second (no timer while nothing waits), 4 KB are written at once,
+// flush() writes what waits; and the JSON logger still writes one line per call.
+import t from 'tap';
+import { PassThrough } from 'node:stream';
+import { BATCH_BYTES, BATCH_MS, batchedDestination, createLogger } from '../../src/core/logging.js';
+import { fakeClock } from '../helper.js';
+
+function sink() {
+  const out = new PassThrough();
+  const writes: string[] = [];
+  out.on('data', (d: Buffer) => writes.push(d.toString()));
+  return { out, writes };
+}
+
+t.test('a line after a quiet second is written at once, a burst within the second waits', async (t) => {
+  const clock = fakeClock();
+  const { out, writes } = sink();
+  const dest = batchedDestination(out, clock);
+  t.equal(clock.pendingTimers(), 0, 'no timer before any line');
+  dest.write('one\n');
+  await Promise.resolve();
+  t.same(writes, ['one\n'], 'the first line is written at once');
+  t.equal(clock.pendingTimers(), 0, 'and nothing waits: no timer');
+  clock.advance(100);
+  dest.write('two\n');
+  dest.write('three\n');
+  await Promise.resolve();
+  t.same(writes, ['one\n'], 'a burst waits');
+  t.equal(clock.pendingTimers(), 1, 'one timer while lines wait');
+  clock.advance(BATCH_MS - 101);
+  await Promise.resolve();
+  t.same(writes, ['one\n'], 'not before a second since the last write');
+  clock.advance(1);
+  await Promise.resolve();
+  t.same(writes, ['one\n', 'two\nthree\n'], 'one write for the burst, a second after the last write');
+  t.equal(clock.pendingTimers(), 0, 'no timer once nothing waits (idle)');
+  clock.advance(BATCH_MS + 1);
+  dest.write('four\n');
+  await Promise.resolve();
+  t.same(writes.at(-1), 'four\n', 'after a quiet second: at once again');
+});
+
+t.test('4 KB gathered are written at once; flush() writes what waits', async (t) => {
+  const clock = fakeClock();
+  const { out, writes } = sink();
+  const dest = batchedDestination(out, clock);
+  dest.write('first\n');
+  const line = `${'x'.repeat(99)}\n`;
+  for (let i = 0; i < BATCH_BYTES / line.length + 1; i++) dest.write(line);
+  await Promise.resolve();
+  t.equal(writes.length, 2, 'the 4 KB batch went out without waiting');
+  dest.write('last\n');
+  let called = false;
+  dest.flush(() => (called = true));
+  await Promise.resolve();
+  t.ok(writes.at(-1)!.endsWith(`${line}last\n`), 'what waited, in one write');
+  t.ok(called, 'flush calls back (pino logger.flush)');
+  t.equal(clock.pendingTimers(), 0);
+});
+
+t.test('the JSON logger writes its lines through the batcher, redacted', async (t) => {
+  const clock = fakeClock();
+  const { out, writes } = sink();
+  const logger = createLogger('info', { pretty: false, destination: out, clock });
+  logger.info({ key: 'sk_local_secret' }, 'hello');
+  logger.info('again');
+  logger.debug('not at this level');
+  logger.flush();
+  await Promise.resolve();
+  const lines = writes.join('').trim().split('\n');
+  t.equal(lines.length, 2);
+  t.match(lines[0], /"key":"\[redacted\]".*"msg":"hello"/);
+  t.notMatch(writes.join(''), /sk_local_secret/);
+});
