@@ -27,16 +27,16 @@ t.test('with an --import hook in NODE_OPTIONS (as tap, APM agents and loaders se
   t.equal(readFileSync(mark, 'utf8'), 'ran\n', 'the hook was really loaded');
 });
 
-t.test('a command that loads the whole app (key show) works under the hook too', async (t) => {
+t.test('a command that loads the whole app (key rotate) works under the hook too', async (t) => {
   const home = tempDir(t);
-  const r = run(['key', 'show'], { NODE_OPTIONS: `--import=${HOOK}`, SMS_GATEWAY_HOME: home });
+  const r = run(['key', 'rotate'], { NODE_OPTIONS: `--import=${HOOK}`, SMS_GATEWAY_HOME: home });
   t.equal(r.status, 0, r.stderr);
   t.match(r.stdout, /^sk_local_[A-Za-z0-9]{32}\n$/);
 });
 
 t.test("Node's compile cache lives in the gateway's home, and never creates the home", async (t) => {
   const home = tempDir(t);
-  t.equal(run(['key', 'show'], { SMS_GATEWAY_HOME: home }).status, 0);
+  t.equal(run(['key', 'rotate'], { SMS_GATEWAY_HOME: home }).status, 0);
   const cache = join(home, 'compile-cache');
   t.ok(existsSync(cache), 'the cache folder is in the home');
   t.ok(readdirSync(cache).some((d) => d.startsWith(`${process.version}-`)), 'an entry for this Node');

@@ -3,11 +3,11 @@
 // termux-sms-send on PATH) reads it like a phone's inbox: the message reaches
 // GET /api/inbox and the webhooks at its next poll, as a real one would on a phone.
 import { loadConfig } from '../../core/config.js';
-import { ensurePrivateDir } from '../../core/fs-util.js';
 import { appendSimulatedSms, SIMULATED_INBOX_FILE } from '../../device/simulated-inbox.js';
 import type { Mode } from '../../core/runtime.js';
 import { detectMode } from '../../server/run-gateway.js';
 import type { CommandContext } from '../context.js';
+import { requireHome } from '../existing-home.js';
 
 export const simulateHelp = `Usage: sms-gateway simulate receive --from <number> <text>
 
@@ -29,7 +29,7 @@ export async function simulateCommand(args: string[], ctx: CommandContext): Prom
   if (action !== 'receive' || from === undefined || texts.length !== 1) return ctx.usage(simulateHelp);
   if (from.trim() === '' || from.length > 64) return ctx.usage(`sms-gateway simulate: --from takes a sender of 1 to 64 characters\n\n${simulateHelp}`);
   const config = loadConfig(ctx.env);
-  ensurePrivateDir(config.home);
+  requireHome(config.home, ctx.env); // an inbox in a home no gateway reads would never show
   const id = appendSimulatedSms(config.home, { from: from.trim(), body: texts[0]! }, Date.now());
   ctx.stdout.write(`Put SMS ${id} from ${from.trim()} into the simulated inbox.\n`);
   let mode: Mode;
