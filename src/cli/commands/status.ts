@@ -4,6 +4,7 @@
 import { loadConfig } from '../../core/config.js';
 import { LOOPBACK_URL } from '../../core/constants.js';
 import { createClient, GatewayError } from '../../client.js';
+import { needsAttention } from '../../status/check.js';
 import type { Diagnostics } from '../../status/diagnostics.js';
 import type { HostInfo } from '../../status/host-info.js';
 import type { CommandContext } from '../context.js';
@@ -45,7 +46,7 @@ export function formatStatus(info: HostInfo, diag: Diagnostics): string {
     const paused = q.paused ? `; PAUSED after a hung hand-off, next try at ${q.nextAttemptAt}` : '';
     lines.push(`  Queue:  ${q.waiting} waiting${since}${paused}`);
   }
-  const problems = Object.entries(diag.checks).filter(([, c]) => c.status === 'degraded' || c.status === 'failing');
+  const problems = needsAttention(diag.checks).map((name) => [name, diag.checks[name as keyof Diagnostics['checks']]!] as const);
   if (problems.length === 0) lines.push('  Every check is ok.');
   else {
     lines.push('  Needs attention:');
