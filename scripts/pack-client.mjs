@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { clientReadme } from './client-readme.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRY = join(ROOT, 'src', 'client.ts');
@@ -125,20 +126,6 @@ function packageJson(version) {
   };
 }
 
-const README = (version) => `# ${NAME}
-
-The typed client for sms-gateway (an SMS gateway on an Android phone) on your local network: \`createClient\`,
-\`GatewayError\` and the answer types. No dependencies, no native build; Node 22 or newer
-(it uses \`fetch\`). Built from sms-gateway ${version} with \`npm run pack:client\`.
-
-\`\`\`ts
-import { createClient } from '${NAME}';
-const gw = createClient({ baseUrl: 'http://192.168.1.50:8080', apiKey: 'sk_local_...' });
-const r = await gw.send({ to: '+15551234567', message: 'Door opened' });
-\`\`\`
-
-See sms-gateway's docs/api.md, "How do I call it from my own code (the client package)?".
-`;
 
 const { out } = parseArgs(process.argv.slice(2));
 const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
@@ -156,7 +143,7 @@ if (existsSync(out)) {
 mkdirSync(pkgDir, { recursive: true });
 writeFileSync(join(pkgDir, 'client.js'), js);
 writeFileSync(join(pkgDir, 'client.d.ts'), dts);
-writeFileSync(join(pkgDir, 'README.md'), README(version));
+writeFileSync(join(pkgDir, 'README.md'), clientReadme(NAME, version));
 writeFileSync(join(pkgDir, 'package.json'), `${JSON.stringify(packageJson(version), null, 2)}\n`);
 
 const npm = process.env.npm_execpath

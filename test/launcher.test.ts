@@ -27,16 +27,16 @@ t.test('with an --import hook in NODE_OPTIONS (as tap, APM agents and loaders se
   t.equal(readFileSync(mark, 'utf8'), 'ran\n', 'the hook was really loaded');
 });
 
-t.test('a command that loads the whole app (key show) works under the hook too', async (t) => {
+t.test('a command that loads the whole app (key rotate) works under the hook too', async (t) => {
   const home = tempDir(t);
-  const r = run(['key', 'show'], { NODE_OPTIONS: `--import=${HOOK}`, SMS_GATEWAY_HOME: home });
+  const r = run(['key', 'rotate'], { NODE_OPTIONS: `--import=${HOOK}`, SMS_GATEWAY_HOME: home });
   t.equal(r.status, 0, r.stderr);
   t.match(r.stdout, /^sk_local_[A-Za-z0-9]{32}\n$/);
 });
 
 t.test("Node's compile cache lives in the gateway's home, and never creates the home", async (t) => {
   const home = tempDir(t);
-  t.equal(run(['key', 'show'], { SMS_GATEWAY_HOME: home }).status, 0);
+  t.equal(run(['key', 'rotate'], { SMS_GATEWAY_HOME: home }).status, 0);
   const cache = join(home, 'compile-cache');
   t.ok(existsSync(cache), 'the cache folder is in the home');
   t.ok(readdirSync(cache).some((d) => d.startsWith(`${process.version}-`)), 'an entry for this Node');
@@ -64,4 +64,25 @@ t.test('`start` runs with the V8 flags for a phone, in the same process, hooks k
   const other = run(['--version'], { NODE_OPTIONS: `--import=${hook}` });
   t.equal(other.status, 0);
   t.equal(readFileSync(mark, 'utf8').trim().split('\n').length, 3, 'other commands start once, without re-exec');
+});
+
+// The oldest Node on the machine (/usr/bin/node, v20 on the CI box), or SMS_GATEWAY_OLD_NODE.
+const OLD_NODE = process.env.SMS_GATEWAY_OLD_NODE ?? '/usr/bin/node';
+const oldVersion = existsSync(OLD_NODE) ? spawnSync(OLD_NODE, ['--version'], { encoding: 'utf8' }).stdout.trim() : '';
+const oldMajor = Number(/^v(\d+)\./.exec(oldVersion)?.[1] ?? NaN);
+
+t.test('on a Node older than 22 every command prints one line and exits 1', { skip: oldMajor < 22 ? false : `no Node older than 22 at ${OLD_NODE}` }, async (t) => {
+  const home = join(tempDir(t), 'not-yet');
+  for (const args of [['--version'], ['start'], ['status'], ['doctor'], ['key', 'show']]) {
+    const r = spawnSync(OLD_NODE, [CLI, ...args], { env: { PATH: process.env.PATH, SMS_GATEWAY_HOME: home }, encoding: 'utf8', timeout: 20_000 });
+    t.equal(r.status, 1, `${args.join(' ')}: exit 1`);
+    t.equal(r.stdout, '', `${args.join(' ')}: nothing on stdout`);
+    t.equal(
+      r.stderr,
+      `sms-gateway: Node.js ${oldVersion} is too old: 22 or newer is needed. ` +
+        'On Termux: pkg install nodejs-lts; elsewhere: nodejs.org or a version manager (nvm, fnm), then npm install again.\n',
+      `${args.join(' ')}: the one line`,
+    );
+  }
+  t.equal(existsSync(home), false, 'nothing was created');
 });

@@ -202,9 +202,9 @@ export const startGateway = (home: string, fake?: { bin: string; state: string }
 export const startBare = () => startProc('bare', [BARE_SERVER, String(BARE_PORT), VERSION], { PATH: pathWithoutTermux() }, BARE_PORT);
 
 export function apiKey(home: string): string {
-  const r = spawnSync(process.execPath, [CLI, 'key', 'show'], { env: gatewayEnv(home), encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync(process.execPath, [CLI, 'key', 'rotate'], { env: gatewayEnv(home), encoding: 'utf8', timeout: 30_000 });
   const key = (r.stdout ?? '').trim();
-  if (r.status !== 0 || key === '') throw new Error(`sms-gateway key show failed (${r.status}): ${r.stderr}`);
+  if (r.status !== 0 || key === '') throw new Error(`sms-gateway key rotate failed (${r.status}): ${r.stderr}`);
   return key;
 }
 

@@ -7,6 +7,7 @@ import { LockError } from '../core/lock.js';
 import { VERSION } from '../core/version.js';
 import { PORT } from '../core/constants.js';
 import type { CommandContext } from './context.js';
+import { NoHomeError } from './existing-home.js';
 
 interface CommandModule {
   run(args: string[], ctx: CommandContext): Promise<number>;
@@ -87,7 +88,7 @@ export async function main(argv: string[], io: Partial<CommandContext> = {}): Pr
       stderr.write(`sms-gateway: ${err.message}\n`);
       return 2;
     }
-    if (err instanceof StartupError || err instanceof LockError || err instanceof KeyFileError) {
+    if (err instanceof StartupError || err instanceof LockError || err instanceof KeyFileError || err instanceof NoHomeError) {
       stderr.write(`sms-gateway: ${err.message}\n`);
       return 1;
     }

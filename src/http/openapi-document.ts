@@ -57,10 +57,22 @@ function nullInNullableEnums(value: unknown): void {
   }
 }
 
+/** A route that says `'x-optional-body': true` takes no body as well (swagger marks every body required). */
+function optionalBodies(paths: unknown): void {
+  for (const item of Object.values((paths ?? {}) as Record<string, Record<string, Record<string, unknown>>>)) {
+    for (const op of Object.values(item)) {
+      if (!op || op['x-optional-body'] !== true) continue;
+      delete op['x-optional-body'];
+      if (op.requestBody) (op.requestBody as { required?: boolean }).required = false;
+    }
+  }
+}
+
 /** The document as zod's transform makes it, without the components no operation uses. */
 const transformDocument = (zodDocument: DocumentTransform): DocumentTransform => (input) => {
   const doc = zodDocument(input) as ReturnType<typeof zodDocument> & { paths?: unknown; components?: { schemas?: Record<string, unknown> } };
   nullInNullableEnums(doc.paths);
+  optionalBodies(doc.paths);
   nullInNullableEnums(doc.components);
   const schemas = doc.components?.schemas;
   if (!schemas) return doc;

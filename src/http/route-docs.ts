@@ -3,7 +3,7 @@
 // behind the key can give, `PUBLIC_ERRORS` for /health. The zod schemas stay what Fastify
 // validates and serializes with; http/openapi-document.ts carries the headers and examples
 // into the document.
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ErrorStatus } from './error-status.js';
 import { ErrorBodySchema, GuardBodySchema } from './schemas.js';
 
@@ -11,8 +11,16 @@ declare module 'fastify' {
   interface FastifySchema {
     /** Request headers the route reads itself: documented, never validated by Fastify. */
     documentedHeaders?: z.ZodType;
+    /** The body schema is optional (no body is fine): the document says `required: false` (http/openapi-document.ts). */
+    'x-optional-body'?: true;
   }
 }
+
+/**
+ * An answer without a body (204): `type: 'null'` makes @fastify/swagger document no content,
+ * so a validating proxy accepts the empty answer (zod's 3.0 output alone is a nullable string).
+ */
+export const noContent = (description: string) => z.null().meta({ type: 'null', description });
 
 /** A response header as the document shows it (a JSON schema with a description). */
 export interface HeaderDoc {

@@ -11,7 +11,7 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { errorBody, GatewayError, type ErrorCode } from '../core/errors.js';
-import type { Contact } from '../core/mqtt-settings.js';
+import { slugOf, type Contact } from '../core/mqtt-settings.js';
 import type { QueueRequest } from '../sms/enqueue.js';
 import type { QueueOutcome } from '../sms/outcomes.js';
 import { QueueRequestSchema } from '../http/schemas.js';
@@ -86,10 +86,13 @@ export function createSendIntake(deps: IntakeDeps) {
 
   /** The request and its id, or the error to answer with. */
   const parse = (topic: string, payload: Buffer): { req: QueueRequest; id: string | undefined } => {
-    const slug = deps.topics.notifySlug(topic);
-    if (slug !== undefined) {
-      const contact = deps.contacts.find((c) => c.slug === slug);
-      if (!contact) throw bad(`no contact "${slug}" in SMS_GATEWAY_MQTT_CONTACTS.`);
+    const level = deps.topics.notifySlug(topic);
+    if (level !== undefined) {
+      // The contact as written in SMS_GATEWAY_MQTT_CONTACTS (`Alice`, `Bob Smith`) or its slug
+      // (`alice`, `bob_smith`, the discovery config's command topic): any case, one contact.
+      const wanted = slugOf(level);
+      const contact = deps.contacts.find((c) => c.slug === wanted);
+      if (!contact) throw bad(`no contact "${level}" in SMS_GATEWAY_MQTT_CONTACTS.`);
       return { req: { to: contact.number, message: utf8(payload) }, id: undefined };
     }
     let json: unknown;

@@ -9,6 +9,7 @@ import { createLoop } from '../core/loop.js';
 import type { Calendar } from '../core/time-zone.js';
 import type { Probes } from '../device/probes.js';
 import type { WebhookEvent } from '../events/events.js';
+import { needsAttention } from '../status/check.js';
 import type { StatsStore } from '../store/stats.js';
 import type { Topics } from './topics.js';
 
@@ -56,9 +57,7 @@ export function createStatePublisher(deps: StateDeps) {
     try {
       const d = await deps.diagnostics();
       status = d.status;
-      problems = Object.entries(d.checks)
-        .filter(([, c]) => c.status !== 'ok')
-        .map(([name]) => name);
+      problems = needsAttention(d.checks); // as `sms-gateway status` lists them
     } catch {
       status = null;
     }

@@ -17,7 +17,7 @@ export function topicsFor(prefix: string, id: string) {
     lastReceived: `${base}/last-received`,
     notifyFilter: `${base}/notify/+`,
     notify: (slug: string) => `${base}/notify/${slug}`,
-    /** The contact slug of a notify command topic, or undefined. */
+    /** The contact level of a notify command topic (as published: any case), or undefined. */
     notifySlug: (topic: string) => (topic.startsWith(`${base}/notify/`) ? topic.slice(`${base}/notify/`.length) : undefined),
   };
 }

@@ -16,3 +16,14 @@ export type CheckOf<N extends keyof Checks> = Checks[N];
 
 export const check = <V>(status: CheckStatus, value: V, hint?: string): Check<V> =>
   hint === undefined ? { status, value } : { status, value, hint };
+
+/**
+ * The names of the checks that need attention (degraded or failing), in the diagnostics'
+ * order: what `sms-gateway status` and the MQTT state topic both list. `unknown` (the
+ * phone did not tell, as in simulated mode) is no problem, as it does not lower the status.
+ */
+export function needsAttention(checks: Record<string, { status: string }>): string[] {
+  return Object.entries(checks)
+    .filter(([, c]) => c.status === 'degraded' || c.status === 'failing')
+    .map(([name]) => name);
+}

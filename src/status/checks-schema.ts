@@ -9,6 +9,7 @@ export const CHECK_STATUSES = ['ok', 'degraded', 'failing', 'unknown'] as const;
 
 const iso = z.string().nullable().describe('ISO 8601 UTC, or null');
 const PROBE_RESULTS = ['ok', 'never', 'not_found', 'timeout', 'permission_denied', 'api_error', 'no_output'] as const;
+const probe = z.enum(PROBE_RESULTS);
 
 const checkOf = <V extends z.ZodType>(value: V) =>
   z.object({
@@ -21,7 +22,8 @@ export const ChecksSchema = z.object({
   termuxApi: checkOf(
     z.object({
       appInstalled: z.boolean().nullable(),
-      probes: z.record(z.enum(['telephony', 'battery', 'wifi', 'props', 'apiApp']), z.enum(PROBE_RESULTS)),
+      // Each probe by name: an object, so the document names them as properties.
+      probes: z.object({ telephony: probe, battery: probe, wifi: probe, props: probe, apiApp: probe }),
     }),
   ),
   sms: checkOf(

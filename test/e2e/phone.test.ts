@@ -9,7 +9,9 @@ const status = (env: NodeJS.ProcessEnv) => spawnSync(process.execPath, [CLI, 'st
 
 t.test('status says down when nothing runs', async (t) => {
   await holdPort8080(t);
-  const r = status({ ...process.env, SMS_GATEWAY_HOME: tempDir(t) });
+  const env = { ...process.env, SMS_GATEWAY_HOME: tempDir(t) };
+  t.equal(spawnSync(process.execPath, [CLI, 'key', 'rotate'], { env }).status, 0, 'a home with its key (status never makes one)');
+  const r = status(env);
   t.equal(r.status, 1);
   t.match(r.stdout, /^sms-gateway is DOWN/);
 });
@@ -36,7 +38,9 @@ t.test('a fake phone on PATH: healthy, then failing to send', async (t) => {
 
   const healthy = status(env);
   t.equal(healthy.status, 0, healthy.stderr);
-  t.equal(status({ ...env, SMS_GATEWAY_HOME: tempDir(t) }).status, 2, 'another home: the key is refused, exit 2');
+  const otherHome = { ...env, SMS_GATEWAY_HOME: tempDir(t) };
+  t.equal(spawnSync(process.execPath, [CLI, 'key', 'rotate'], { env: otherHome }).status, 0, 'another home with its own key');
+  t.equal(status(otherHome).status, 2, 'another home: the key is refused, exit 2');
   t.match(healthy.stdout, /^sms-gateway \d+\.\d+\.\d+ is up \(real mode\), OK\n/);
   t.match(healthy.stdout, /Every check is ok\./);
   t.match(healthy.stdout, /Today: {2}0 sent, 0 failed, 0 queued, 0 segments billed \(Pacific\/Auckland\)/);

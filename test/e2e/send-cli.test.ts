@@ -20,6 +20,7 @@ t.test('send command and client', async (t) => {
   await holdPort8080(t);
   const home = tempDir(t);
   const env = { ...process.env, SMS_GATEWAY_HOME: home, PATH: '/usr/local/bin:/usr/bin:/bin' };
+  t.equal((await run(['key', 'rotate'], env)).code, 0, 'the key the gateway will use (send never makes one)');
 
   const down = await run(['send', '12345', 'hi'], env);
   t.equal(down.code, 1, 'no gateway running');
@@ -55,6 +56,7 @@ t.test('send command and client', async (t) => {
 
   // Another home (another key): the line says which key file and how to point at the right home.
   const otherHome = tempDir(t);
+  t.equal((await run(['key', 'rotate'], { ...env, SMS_GATEWAY_HOME: otherHome })).code, 0);
   const elsewhere = await run(['send', '12345', 'x'], { ...env, SMS_GATEWAY_HOME: otherHome });
   t.equal(elsewhere.code, 1);
   t.equal(

@@ -6,6 +6,7 @@ import t from 'tap';
 import { GatewayError } from '../../src/core/errors.js';
 import { createSendIntake } from '../../src/mqtt/send-intake.js';
 import { topicsFor } from '../../src/mqtt/topics.js';
+import { parseContacts } from '../../src/core/mqtt-settings.js';
 import type { QueueOutcome } from '../../src/sms/outcomes.js';
 
 function intake(answer: () => QueueOutcome, calls: { n: number } = { n: 0 }) {
@@ -95,4 +96,28 @@ t.test('a payload over 16 KB: payload_too_large on the errors topic, acknowledge
   const exact = Buffer.alloc(16 * 1024, 0x20);
   await i.raw(i.topics.send, exact);
   t.match(i.published[1], { body: { error: { code: 'invalid_request' } } }, '16 KB exactly is read (and refused for what it is)');
+});
+
+t.test('the notify topic takes the contact as written in SMS_GATEWAY_MQTT_CONTACTS, in any case', async (t) => {
+  const contacts = parseContacts('Alice:+15551230001,Bob Smith:+15551230002');
+  if (typeof contacts === 'string') throw new Error(contacts);
+  const topics = topicsFor('sms-gateway', 'gw1');
+  const sent: string[] = [];
+  const published: string[] = [];
+  const it = createSendIntake({
+    enqueue: { accept: (req) => (sent.push(`${req.to as string} ${req.message}`), { kind: 'accepted', records: [] }) },
+    topics,
+    contacts,
+    publish: (_topic, payload) => published.push(payload) > 0,
+  });
+  for (const level of ['Alice', 'alice', 'ALICE', 'Bob Smith', 'bob smith', 'bob_smith', 'Bob_Smith']) {
+    await it.handle(`sms-gateway/gw1/notify/${level}`, Buffer.from(level));
+  }
+  t.same(sent, ['+15551230001 Alice', '+15551230001 alice', '+15551230001 ALICE', '+15551230002 Bob Smith', '+15551230002 bob smith', '+15551230002 bob_smith', '+15551230002 Bob_Smith']);
+  // The topic Home Assistant's discovery config names (its command_topic) keeps working.
+  for (const c of contacts) await it.handle(topics.notify(c.slug), Buffer.from('from HA'));
+  t.same(sent.slice(-2), ['+15551230001 from HA', '+15551230002 from HA']);
+  t.same(published, [], 'nothing refused');
+  await it.handle('sms-gateway/gw1/notify/Carol', Buffer.from('x'));
+  t.match(JSON.parse(published[0]!), { error: { code: 'invalid_request', message: /no contact "Carol" in SMS_GATEWAY_MQTT_CONTACTS/ } });
 });

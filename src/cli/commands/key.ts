@@ -1,4 +1,5 @@
 // sms-gateway key show | key rotate: print the API key alone on one line (scriptable).
+// show reads an existing key only (cli/existing-home.ts); rotate may create the home.
 // A rotation takes effect on a running gateway's very next request. A home that cannot be
 // written (full, read-only) is one clear line and exit 1; a failed rotation keeps the old key.
 import { loadConfig } from '../../core/config.js';
@@ -6,11 +7,13 @@ import { LOOPBACK_URL } from '../../core/constants.js';
 import { ensurePrivateDir } from '../../core/fs-util.js';
 import { createApiKeyFile } from '../../core/keys.js';
 import type { CommandContext } from '../context.js';
+import { existingApiKey } from '../existing-home.js';
 
 export const keyHelp = `Usage: sms-gateway key show | key rotate
 
-  show     print the API key (created on first use)
-  rotate   replace the API key; clients using the old one get 401 from the next request on
+  show     print the API key (\`sms-gateway start\` creates it; show never creates a home or a key)
+  rotate   replace the API key (or make the first one, creating the home); clients using
+           the old one get 401 from the next request on
 
 The key is printed alone on one line, so it can be used in scripts:
   curl -H "Authorization: Bearer $(sms-gateway key show)" ${LOOPBACK_URL}/api/stats
@@ -32,9 +35,11 @@ export async function keyCommand(args: string[], ctx: CommandContext): Promise<n
   const config = loadConfig(ctx.env);
   let key: string;
   try {
-    ensurePrivateDir(config.home);
-    const file = createApiKeyFile(config.home);
-    key = action === 'rotate' ? file.rotate() : file.current();
+    if (action === 'show') key = existingApiKey(config.home, ctx.env).current();
+    else {
+      ensurePrivateDir(config.home);
+      key = createApiKeyFile(config.home).rotate();
+    }
   } catch (err) {
     const why = UNWRITABLE[(err as NodeJS.ErrnoException).code ?? ''];
     if (why === undefined) throw err;

@@ -2,9 +2,9 @@
 // queue (oldest first, with when each may leave), and cancelling one before it is handed off.
 import { loadConfig } from '../../core/config.js';
 import { LOOPBACK_URL } from '../../core/constants.js';
-import { createApiKeyFile } from '../../core/keys.js';
 import { createClient, GatewayError, type MessageRecord } from '../../client.js';
 import type { CommandContext } from '../context.js';
+import { existingApiKey } from '../existing-home.js';
 import { describeGatewayError } from '../hints.js';
 
 export const queueHelp = `Usage: sms-gateway queue [--json]
@@ -19,7 +19,7 @@ export async function queueCommand(args: string[], ctx: CommandContext): Promise
   const cancel = sub === 'cancel';
   if (cancel ? rest.length !== 1 : args.some((a) => a !== '--json')) return ctx.usage(queueHelp);
   const config = loadConfig(ctx.env);
-  const keyFile = createApiKeyFile(config.home);
+  const keyFile = existingApiKey(config.home, ctx.env);
   const client = createClient({ baseUrl: LOOPBACK_URL, apiKey: keyFile.current(), maxRetries: 0, timeoutMs: 10_000 });
   try {
     if (cancel) {

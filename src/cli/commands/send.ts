@@ -4,9 +4,9 @@
 // took it), or into the durable queue (several recipients, --queue, --at).
 import { loadConfig } from '../../core/config.js';
 import { LOOPBACK_URL } from '../../core/constants.js';
-import { createApiKeyFile } from '../../core/keys.js';
 import { createClient, GatewayError } from '../../client.js';
 import type { CommandContext } from '../context.js';
+import { existingApiKey } from '../existing-home.js';
 import { parseWhen } from '../when.js';
 import { sendErrorLine } from '../hints.js';
 
@@ -58,7 +58,7 @@ export async function sendCommand(args: string[], ctx: CommandContext): Promise<
   const message = rawMessage === '-' ? await readStdin(ctx.stdin) : rawMessage;
 
   const config = loadConfig(ctx.env);
-  const keyFile = createApiKeyFile(config.home);
+  const keyFile = existingApiKey(config.home, ctx.env);
   const client = createClient({ baseUrl: LOOPBACK_URL, apiKey: keyFile.current() });
   const slot = sim !== undefined ? { simSlot: sim } : {};
   try {

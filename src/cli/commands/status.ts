@@ -3,11 +3,12 @@
 // that is not ok with its hint. The exit code is for monitoring scripts (STATUS_EXIT).
 import { loadConfig } from '../../core/config.js';
 import { LOOPBACK_URL } from '../../core/constants.js';
-import { createApiKeyFile } from '../../core/keys.js';
 import { createClient, GatewayError } from '../../client.js';
+import { needsAttention } from '../../status/check.js';
 import type { Diagnostics } from '../../status/diagnostics.js';
 import type { HostInfo } from '../../status/host-info.js';
 import type { CommandContext } from '../context.js';
+import { existingApiKey } from '../existing-home.js';
 import { keyRefusedHint } from '../hints.js';
 
 export const statusHelp = `Usage: sms-gateway status [--json]
@@ -17,7 +18,8 @@ up or down, mode, URL, today's counts, and every check that is not ok with what 
   --json   print the diagnostics JSON instead
 Exit codes, for monitoring scripts:
   0  up, and ok or degraded (degraded: something needs attention, sending works)
-  1  down: nothing answers on ${LOOPBACK_URL} (or another program does)
+  1  down: nothing answers on ${LOOPBACK_URL} (or another program does), or this home
+     (SMS_GATEWAY_HOME) does not exist or has no API key yet: no gateway runs with it
   2  usage error, or the gateway refused this home's API key (another SMS_GATEWAY_HOME?)
   3  up, but failing (a check is failing, or its diagnostics could not be read)
 `;
@@ -44,7 +46,7 @@ export function formatStatus(info: HostInfo, diag: Diagnostics): string {
     const paused = q.paused ? `; PAUSED after a hung hand-off, next try at ${q.nextAttemptAt}` : '';
     lines.push(`  Queue:  ${q.waiting} waiting${since}${paused}`);
   }
-  const problems = Object.entries(diag.checks).filter(([, c]) => c.status === 'degraded' || c.status === 'failing');
+  const problems = needsAttention(diag.checks).map((name) => [name, diag.checks[name as keyof Diagnostics['checks']]!] as const);
   if (problems.length === 0) lines.push('  Every check is ok.');
   else {
     lines.push('  Needs attention:');
@@ -64,7 +66,7 @@ export async function statusCommand(args: string[], ctx: CommandContext): Promis
   const json = args.includes('--json');
   if (args.some((a) => a !== '--json')) return ctx.usage(statusHelp);
   const config = loadConfig(ctx.env);
-  const keyFile = createApiKeyFile(config.home);
+  const keyFile = existingApiKey(config.home, ctx.env);
   const client = createClient({ baseUrl: LOOPBACK_URL, apiKey: keyFile.current(), maxRetries: 0, timeoutMs: 10_000 });
   try {
     await client.health();

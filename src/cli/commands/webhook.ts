@@ -6,11 +6,11 @@
 // gateway's next delivery.
 import { loadConfig } from '../../core/config.js';
 import { LOOPBACK_URL } from '../../core/constants.js';
-import { ensurePrivateDir } from '../../core/fs-util.js';
 import { createApiKeyFile } from '../../core/keys.js';
 import { createWebhookSecretFile } from '../../events/signing.js';
 import { createClient, GatewayError, type WebhookTestResult } from '../../client.js';
 import type { CommandContext } from '../context.js';
+import { existingApiKey, requireHome, requireSecret } from '../existing-home.js';
 import { describeGatewayError } from '../hints.js';
 
 export const webhookHelp = `Usage: sms-gateway webhook list [--json] | add <url> | remove <id> | test | secret | rotate
@@ -59,14 +59,19 @@ export async function webhookCommand(args: string[], ctx: CommandContext): Promi
   };
   if (!action || !Object.hasOwn(arity, action) || !arity[action]!(rest)) return ctx.usage(webhookHelp);
   const config = loadConfig(ctx.env);
-  ensurePrivateDir(config.home);
-  if (action === 'secret' || action === 'rotate') {
-    const secret = createWebhookSecretFile(config.home);
-    ctx.stdout.write(`${action === 'secret' ? secret.current() : secret.rotate()}\n`);
+  // Never creates a home (cli/existing-home.ts): a secret or key there would sign for no gateway.
+  requireHome(config.home, ctx.env);
+  if (action === 'secret') {
+    const secret = requireSecret(createWebhookSecretFile(config.home), config.home, ctx.env, 'webhook signing secret', 'sms-gateway webhook rotate');
+    ctx.stdout.write(`${secret.current()}\n`);
+    return 0;
+  }
+  if (action === 'rotate') {
+    ctx.stdout.write(`${createWebhookSecretFile(config.home).rotate()}\n`);
     return 0;
   }
   // The test waits for every target (up to 10 s each, in parallel).
-  const client = createClient({ baseUrl: LOOPBACK_URL, apiKey: createApiKeyFile(config.home).current(), maxRetries: 0, timeoutMs: 30_000 });
+  const client = createClient({ baseUrl: LOOPBACK_URL, apiKey: existingApiKey(config.home, ctx.env).current(), maxRetries: 0, timeoutMs: 30_000 });
   try {
     if (action === 'add') {
       const t = await client.addWebhook(rest[0]!);

@@ -4,10 +4,9 @@
 // background gateway. The commands they judge run in cli/commands/doctor.ts, through
 // device/termux.ts. The port check is in port.ts.
 import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { PACKAGE_ROOT } from '../../core/package-root.js';
-import { ensurePrivateDir } from '../../core/fs-util.js';
 import { findOnPath, type RunResult } from '../../device/termux.js';
 import { parseProps, parseTelephony, termuxApiInstalled } from '../../device/probes.js';
 import { ANDROID_SMS_LIMIT } from '../../status/diagnostics.js';
@@ -150,21 +149,29 @@ export function smsSendInfo(): Finding {
     ],
   };
 }
+/** The home, or the nearest folder above it that exists: where `start` will create it. */
+function nearestExisting(dir: string): string {
+  while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
+/** Probes the home by writing a file, or, before the first start, the folder `start` creates it in (doctor creates no home). */
 export function dataDirCheck(home: string): Finding {
   const name = 'data directory';
-  const probe = join(home, `.doctor-${randomBytes(6).toString('hex')}.tmp`);
+  const where = nearestExisting(home);
+  const probe = join(where, `.doctor-${randomBytes(6).toString('hex')}.tmp`);
   try {
-    ensurePrivateDir(home);
     writeFileSync(probe, 'doctor\n', { flag: 'wx', mode: 0o600 });
     rmSync(probe);
-    return { status: 'ok', name, finding: `${home} is writable` };
+    const finding = where === home ? `${home} is writable` : `${home} does not exist yet; \`sms-gateway start\` creates it (${where} is writable)`;
+    return { status: 'ok', name, finding };
   } catch (err) {
     rmSync(probe, { force: true });
     const e = err as NodeJS.ErrnoException;
     return {
       status: 'fail',
       name,
-      finding: `${home} is not writable: ${e.code ?? firstLine(e.message)}`,
+      finding: `${where === home ? home : `${where} (where \`sms-gateway start\` would create ${home})`} is not writable: ${e.code ?? firstLine(e.message)}`,
       fix: [
         `make ${home} a directory Termux's user can write (mkdir -p ${home} && chmod 700 ${home}),`,
         'or set SMS_GATEWAY_HOME to a directory inside Termux\'s home (default ~/.sms-gateway)',

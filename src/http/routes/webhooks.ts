@@ -17,7 +17,7 @@ import {
   WebhookResponseSchema,
   WebhookTestResponseSchema,
 } from '../integration-schemas.js';
-import { bearerErrors, json } from '../route-docs.js';
+import { bearerErrors, json, noContent } from '../route-docs.js';
 import { webhookExample, webhookListExample, webhookTestExample } from '../integration-examples.js';
 
 export interface WebhookRoutesDeps {
@@ -95,7 +95,7 @@ export function webhookRoutes(deps: WebhookRoutesDeps, bodyLimit: number): Fasti
           tags: ['webhooks'],
           params: WebhookParamsSchema,
           response: {
-            204: z.null().describe('Removed; no body.'),
+            204: noContent('Removed; no body.'),
             ...bearerErrors(
               [400, 404, 409, 503],
               {
@@ -135,6 +135,8 @@ function webhookTestRoute(deps: Pick<WebhookRoutesDeps, 'tester'>): FastifyPlugi
           description:
             'Posts one signed gateway.test event to every target at once (no retries) and answers when each answered or timed out (10 s). A target switched off by a 410 that answers 2xx is switched back on.',
           tags: ['webhooks'],
+          body: z.object({}).strict().nullish().describe('Nothing, or an empty JSON object {}.'), // no body arrives as null
+          'x-optional-body': true,
           response: { 200: json('One result per target.', WebhookTestResponseSchema, webhookTestExample), ...bearerErrors([]) },
         },
       },

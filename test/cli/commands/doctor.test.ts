@@ -1,9 +1,9 @@
 // sms-gateway doctor against fake phones: fake termux-* on PATH, a fake `pm` script, a
 // temp SMS_GATEWAY_HOME. Tests that look at port 8080 hold the machine-wide port lock.
 import t from 'tap';
-import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Test } from 'tap';
 import { VERSION } from '../../../src/core/version.js';
@@ -87,7 +87,8 @@ t.test('an invalid configuration value is a FAIL line; the data directory is sti
   const r = await run(['doctor'], { PATH: tempDir(t), SMS_GATEWAY_HOME: home, SMS_GATEWAY_DEFAULT_SIM: 'two' });
   t.equal(r.code, 1);
   t.match(r.out, /\n\[FAIL\] configuration: invalid SMS_GATEWAY_DEFAULT_SIM="two": .*\n {7}fix: correct the variable in the environment or in .*\.env\n/);
-  t.match(r.out, `\n[ ok ] data directory: ${home} is writable\n`);
+  t.match(r.out, `\n[ ok ] data directory: ${home} does not exist yet; \`sms-gateway start\` creates it (${dirname(home)} is writable)\n`);
+  t.equal(existsSync(home), false, 'doctor creates no home');
 });
 
 t.test('checks that need port 8080 to themselves', async (t) => {
@@ -111,7 +112,7 @@ t.test('checks that need port 8080 to themselves', async (t) => {
         '[ ok ] Termux:API and SIM: Termux:API answers; carrier Telekom.de, SIM state ready, phone_count 2',
         '[ ok ] READ_SMS permission: granted (termux-sms-list answers)',
         '[ ok ] port 8080: free (listened on HOST and closed)',
-        `[ ok ] data directory: ${home} is writable`,
+        `[ ok ] data directory: ${home} does not exist yet; \`sms-gateway start\` creates it (${dirname(home)} is writable)`,
         '[ ok ] phantom process killer: Android SDK 30: no phantom process killer (before Android 12)',
       ],
     );
@@ -135,8 +136,12 @@ t.test('checks that need port 8080 to themselves', async (t) => {
     // (no argv check: fake-termux's `printf '%s\0' "$@"` records a call without arguments as one empty one)
     t.equal(fake.calls('termux-telephony-deviceinfo').length, 1, 'telephony asked once');
     t.same(fake.calls('termux-sms-send'), [], 'nothing is sent');
-    t.equal(statSync(home).mode & 0o777, 0o700, 'data directory created private');
-    t.same(readdirSync(home), [], 'the probe file is removed');
+    t.equal(existsSync(home), false, 'doctor creates no home');
+    t.same(readdirSync(dirname(home)), [], 'the probe file is removed');
+    mkdirSync(home, { mode: 0o700 });
+    const again = await run(['doctor'], env);
+    t.match(again.out, `\n[ ok ] data directory: ${home} is writable\n`, 'an existing home is probed');
+    t.same(readdirSync(home), [], 'the probe file is removed from it');
   });
 
   await t.test('a broken phone: FAIL lines with their fixes, exit 1, one short timeout', async (t) => {

@@ -33,9 +33,10 @@ function fill(dir: string) {
 
 t.test('show and rotate on a writable home', async (t) => {
   const env = { SMS_GATEWAY_HOME: tempDir(t) };
-  const a = await runCli(['key', 'show'], env);
+  const a = await runCli(['key', 'rotate'], env);
   t.equal(a.code, 0);
   t.match(a.out, /^sk_local_\S+\n$/);
+  t.equal((await runCli(['key', 'show'], env)).out, a.out);
   const r = await runCli(['key', 'rotate'], env);
   t.equal(r.code, 0);
   t.not(r.out, a.out);
@@ -44,7 +45,7 @@ t.test('show and rotate on a writable home', async (t) => {
 t.test('rotate on a full home, then a read-only one: one line, exit 1, the old key kept', { skip: noMount }, async (t) => {
   const dir = smallFilesystem(t);
   const env = { SMS_GATEWAY_HOME: join(dir, 'home') };
-  const before = (await runCli(['key', 'show'], env)).out;
+  const before = (await runCli(['key', 'rotate'], env)).out;
   t.match(before, /^sk_local_\S+\n$/);
   fill(dir);
   const full = await runCli(['key', 'rotate'], env);

@@ -4,7 +4,9 @@
 import t from 'tap';
 import { Webhook } from 'standardwebhooks';
 import { simulatedSmsList } from '../../../src/device/simulated-inbox.js';
-import { fakeClock, runCli, tempDir, testApp } from '../../helper.js';
+import type { Test } from 'tap';
+import { PORT } from '../../../src/core/constants.js';
+import { fakeClock, holdPort8080, runCli, tempDir, testApp, type TestAppOptions } from '../../helper.js';
 import { startReceiver } from '../../fixtures/receiver.js';
 
 t.test('usage errors exit 2', async (t) => {
@@ -14,15 +16,24 @@ t.test('usage errors exit 2', async (t) => {
   }
 });
 
+/** The app on port 8080 (loopback), reading the simulated inbox of its home: the CLI asks it whether its watcher runs. */
+async function listening(t: Test, opts: TestAppOptions = {}) {
+  await holdPort8080(t); // teardowns run last-in first-out: the app closes before the lock goes
+  const home = tempDir(t);
+  const a = await testApp(t, { home, clock: fakeClock(Date.now()), inboxList: simulatedSmsList(home, () => 'UTC'), ...opts });
+  await a.app.listen({ port: PORT, host: '127.0.0.1' });
+  // A pooled connection to the previous test's app (closed under it) is used up here, not by the CLI.
+  for (let i = 0; i < 3; i++) {
+    const ok = await fetch(`http://127.0.0.1:${PORT}/health`).then((r) => r.text().then(() => r.ok), () => false);
+    if (ok) break;
+  }
+  return { ...a, home };
+}
+
 t.test('a simulated SMS reaches GET /api/inbox and the webhooks; diagnostics ok', async (t) => {
   const rx = await startReceiver(t);
-  const home = tempDir(t);
-  const a = await testApp(t, {
-    home,
-    clock: fakeClock(Date.now()),
-    webhookUrls: [rx.url],
-    inboxList: simulatedSmsList(home, () => 'UTC'),
-  });
+  const a = await listening(t, { webhookUrls: [rx.url] });
+  const home = a.home;
   await a.services.inbox.pollOnce(); // the first poll: an empty baseline
   const env = { SMS_GATEWAY_HOME: home, PATH: '/nonexistent' };
   const before = Math.floor(Date.now() / 1000) * 1000; // the phone's time has whole seconds
@@ -58,4 +69,27 @@ t.test('on a phone (termux-sms-send on PATH) it says the simulated inbox is not 
   const r = await runCli(['simulate', 'receive', '--from', '+1555', 'x'], { SMS_GATEWAY_HOME: tempDir(t), PATH: bin });
   t.equal(r.code, 0);
   t.match(r.err, /real mode here and reads the phone's inbox, not the simulated one/);
+});
+
+t.test('the running gateway\'s inbox watcher is off: says so and how to switch it on, exit 1', async (t) => {
+  const a = await listening(t); // no webhook target, no SMS_GATEWAY_INBOX, no MQTT
+  const r = await runCli(['simulate', 'receive', '--from', '+15551230001', 'Door opened'], { SMS_GATEWAY_HOME: a.home, PATH: '/nonexistent' });
+  t.equal(r.code, 1, 'the SMS is in the file, but this gateway never shows it');
+  t.equal(r.out, 'Put SMS 1 from +15551230001 into the simulated inbox.\n');
+  t.equal(
+    r.err,
+    "sms-gateway: but the running gateway's inbox watcher is off, so it never reads this SMS (a watcher switched on later starts after it). " +
+      `Switch it on: SMS_GATEWAY_INBOX=true in ${a.home}/.env and restart the gateway, or add a webhook target (\`sms-gateway webhook add <url>\`), or connect MQTT (SMS_GATEWAY_MQTT_URL); then simulate again.\n`,
+  );
+  t.equal((await a.get('/api/inbox')).statusCode, 503, 'inbox_disabled, as the line says');
+});
+
+t.test('no gateway running: a note that it reads the SMS only once it runs with its watcher on, exit 0', async (t) => {
+  await holdPort8080(t); // nothing listens on 8080 meanwhile
+  const home = tempDir(t);
+  t.equal((await runCli(['key', 'rotate'], { SMS_GATEWAY_HOME: home })).code, 0, 'a home a gateway ran with');
+  const r = await runCli(['simulate', 'receive', '--from', '+15551230001', 'x'], { SMS_GATEWAY_HOME: home, PATH: '/nonexistent' });
+  t.equal(r.code, 0);
+  t.equal(r.out, 'Put SMS 1 from +15551230001 into the simulated inbox.\n');
+  t.match(r.err, /^sms-gateway: note: no gateway answers on http:\/\/127\.0\.0\.1:8080/);
 });

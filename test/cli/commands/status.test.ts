@@ -19,7 +19,9 @@ t.test('another program on port 8080: DOWN, and how to find it', async (t) => {
   const server = createServer((_req, res) => res.writeHead(404).end('not here'));
   await new Promise<void>((resolve) => server.listen(8080, '127.0.0.1', resolve));
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const r = await runCli(['status'], { SMS_GATEWAY_HOME: tempDir(t) });
+  const env = { SMS_GATEWAY_HOME: tempDir(t) };
+  t.equal((await runCli(['key', 'rotate'], env)).code, 0, 'a home with a key (status never makes one)');
+  const r = await runCli(['status'], env);
   t.equal(r.code, STATUS_EXIT.down);
   t.match(r.out, /something else answers on http:\/\/127\.0\.0\.1:8080 \(HTTP 404\); `ss -ltnp 'sport = :8080'`/);
 });

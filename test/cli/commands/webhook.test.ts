@@ -25,8 +25,17 @@ async function listening(t: Test, webhookUrls: string[] = []) {
   return { ...a, env: { SMS_GATEWAY_HOME: a.home } };
 }
 
+/** A home with its API key, as a gateway's first start leaves it (the CLI never makes one but by key rotate). */
+async function keyedHome(t: Test): Promise<string> {
+  const home = tempDir(t);
+  t.equal((await run(['key', 'rotate'], { SMS_GATEWAY_HOME: home })).code, 0);
+  return home;
+}
+
 t.test('secret prints the same secret until rotate replaces it', async (t) => {
   const env = { SMS_GATEWAY_HOME: tempDir(t) };
+  t.equal((await run(['webhook', 'secret'], env)).code, 1, 'no secret before the first start or rotate');
+  t.equal((await run(['webhook', 'rotate'], env)).code, 0);
   const a = await run(['webhook', 'secret'], env);
   t.equal(a.code, 0);
   t.match(a.out, /^whsec_[A-Za-z0-9+/]{43}=\n$/);
@@ -45,14 +54,14 @@ t.test('usage errors exit 2', async (t) => {
 
 t.test('without a running gateway: exit 1 and the hint', async (t) => {
   await holdPort8080(t); // nothing else listens on 8080 meanwhile
-  const r = await run(['webhook', 'list'], { SMS_GATEWAY_HOME: tempDir(t) });
+  const r = await run(['webhook', 'list'], { SMS_GATEWAY_HOME: await keyedHome(t) });
   t.equal(r.code, 1);
   t.match(r.err, /cannot reach the gateway at http:\/\/127\.0\.0\.1:8080.*is `sms-gateway start` running\?/);
 });
 
 t.test('another home\'s key: the line names the key file and SMS_GATEWAY_HOME', async (t) => {
   await listening(t);
-  const other = tempDir(t);
+  const other = await keyedHome(t);
   const r = await run(['webhook', 'list'], { SMS_GATEWAY_HOME: other });
   t.equal(r.code, 1);
   t.match(r.err, `does not accept the API key in ${other}/api-key`);
