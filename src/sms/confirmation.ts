@@ -99,8 +99,36 @@ function verdict(row: MessageRow, p: Pending, result: Awaited<ReturnType<typeof 
   return { s: { status: 'sent', reason: 'unconfirmed', billedSegments: row.segments, smsStoreId: found.id }, handedOff: true };
 }
 
-export function createConfirmer(opts: ConfirmerOptions) {
+/** One read of the phone's SMS store for every message awaiting confirmation: the due ones are
+ * judged (found, failed, or not found at the end of their window); the others settle only on a
+ * clear answer (found as sent or failed), else keep their own schedule. */
+async function lookAt(
+  opts: ConfirmerOptions,
+  pending: Map<string, Pending>,
+  due: Set<string>,
+  settle: (row: MessageRow, s: Omit<Settlement, 'at' | 'handedOff'>, handedOff?: boolean) => void,
+): Promise<void> {
   const list = opts.list ?? listSms;
+  const result = await list({ box: 'all', limit: 50, timeoutMs: opts.timeoutMs ?? 10_000, ...(opts.env ? { env: opts.env } : {}) });
+  const claimed = opts.store.claimedSmsStoreIds();
+  const tz = opts.timeZone();
+  // Every message awaiting confirmation, oldest first (pending keeps insertion order).
+  for (const [id, p] of [...pending]) {
+    const isDue = due.has(id);
+    // Not due yet: only a clear answer (found as sent or failed) settles it now.
+    if (!isDue && !result.ok) continue;
+    const row = opts.store.get(id);
+    if (!row || row.status !== 'queued') {
+      pending.delete(id);
+      continue;
+    }
+    if (isDue) p.checks++;
+    const v = verdict(row, p, result, claimed, tz, isDue && opts.clock.now() >= windowEnd(p));
+    if (v) settle(row, v.s, v.handedOff);
+  }
+}
+
+export function createConfirmer(opts: ConfirmerOptions) {
   /** By message id: since when it is looked for, how often it was, and why. */
   const pending = new Map<string, Pending>();
   let stopped = false;
@@ -121,23 +149,7 @@ export function createConfirmer(opts: ConfirmerOptions) {
     const due = new Set([...pending.entries()].filter(([, p]) => nextAt(p) <= now).map(([id]) => id));
     if (due.size === 0) return;
     listedAt = opts.clock.monotonicMs();
-    const result = await list({ box: 'all', limit: 50, timeoutMs: opts.timeoutMs ?? 10_000, ...(opts.env ? { env: opts.env } : {}) });
-    const claimed = opts.store.claimedSmsStoreIds();
-    const tz = opts.timeZone();
-    // Every message awaiting confirmation, oldest first (pending keeps insertion order).
-    for (const [id, p] of [...pending]) {
-      const isDue = due.has(id);
-      // Not due yet: only a clear answer (found as sent or failed) settles it now.
-      if (!isDue && !result.ok) continue;
-      const row = opts.store.get(id);
-      if (!row || row.status !== 'queued') {
-        pending.delete(id);
-        continue;
-      }
-      if (isDue) p.checks++;
-      const v = verdict(row, p, result, claimed, tz, isDue && opts.clock.now() >= windowEnd(p));
-      if (v) settle(row, v.s, v.handedOff);
-    }
+    await lookAt(opts, pending, due, settle);
   };
 
   /** Ms until the next check is due (not before a pause ends); undefined when idle: no timer. */
