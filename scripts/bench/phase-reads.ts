@@ -37,6 +37,16 @@ export async function readsPhase(tickHz: number) {
     const gwRss = rssOf(gw.pid);
     const bareRss = rssOf(bare.pid);
     const pct = (ticks: number) => round((ticks / tickHz / (IDLE_CPU_MS / 1000)) * 100, 3);
+    // The same window again, with a Prometheus scrape of GET /metrics every 15 s (computed
+    // when scraped, no timer of its own: idle CPU should still read about 0).
+    const scrapeTicks0 = cpuTicks(gw.pid);
+    const scrapeEnd = Date.now() + IDLE_CPU_MS;
+    let scrapes = 0;
+    while (Date.now() < scrapeEnd) {
+      if ((await getBody(GATEWAY_PORT, '/metrics', key)).includes('sms_gateway_info')) scrapes++;
+      await sleep(Math.min(15_000, Math.max(0, scrapeEnd - Date.now())));
+    }
+    const scrapeCpuPercent = pct(cpuTicks(gw.pid) - scrapeTicks0);
     idle = {
       afterSeconds: (IDLE_SETTLE_MS + IDLE_CPU_MS) / 1000,
       wakeupsPerMinute: gwWakeups,
@@ -51,8 +61,10 @@ export async function readsPhase(tickHz: number) {
       rssShmemMb: gwRss.shmemMb,
       bareRssMb: bareRss.rssMb,
       bareCpuPercent: pct(bareTicks1 - bareTicks0),
+      scrapeCpuPercent,
+      scrapes,
       timers: [
-        "node:http Server connectionsCheckingInterval: every 2000 ms (buildApp sets http.connectionsCheckingInterval = 2000 so requestTimeout/headersTimeout are enforced; Node's default is 30000 ms)",
+        "node:http Server connectionsCheckingInterval: Node's default, every 30 s (headers within 10 s and bodies within 15 s are enforced by the gateway's own timers, which exist only while such a connection or request does)",
         'per-connection keep-alive timers only while a client holds a connection open (none when idle)',
         'device probes: no timer; one round at start, then refreshed only when a request reads facts older than 30 s',
         'webhook outbox: no timer without SMS_GATEWAY_WEBHOOK_URLS or pending deliveries (a timer exists only while deliveries wait)',

@@ -158,9 +158,10 @@ export function probeHealth(port: number): Promise<number> {
   });
 }
 
-export function getBody(port: number, path: string): Promise<string> {
+export function getBody(port: number, path: string, key?: string): Promise<string> {
   return new Promise((res, rej) => {
-    const req = http.request({ host: '127.0.0.1', port, path, agent: false, localAddress: '127.0.0.2' }, (r) => {
+    const headers = key === undefined ? {} : { authorization: `Bearer ${key}` };
+    const req = http.request({ host: '127.0.0.1', port, path, headers, agent: false, localAddress: '127.0.0.2' }, (r) => {
       let data = '';
       r.setEncoding('utf8');
       r.on('data', (d: string) => (data += d));
