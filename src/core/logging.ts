@@ -1,11 +1,12 @@
 // The process logger (pino). On a terminal each JSON line is shown as one short human
 // line; otherwise (Termux:Boot, runit's svlogd) the JSON lines go to stdout as they are.
 // Defence in depth: fields that could hold a secret or a message body are redacted.
-// The JSON lines are written in batches (one request line each costs no write of its own
-// under load): a line that comes more than a second after the last write is written at
-// once; lines in a burst wait at most a second (a timer armed only while lines wait, so
-// an idle gateway has none) or until 4 KB have gathered, and whatever waits is written
-// when the process exits.
+// The per-request JSON lines are written in batches (under load a request line costs no
+// write of its own): one that comes more than a second after the last write is written at
+// once; request lines in a burst wait at most a second (a timer armed only while lines
+// wait, so an idle gateway has none) or until 4 KB have gathered. Every other line (start,
+// hand-offs, warnings, errors) is written at once with whatever waits before it, so a
+// gateway killed with SIGKILL loses at most a second of request lines, never an event.
 import { pino, type Logger } from 'pino';
 import { Writable } from 'node:stream';
 import { systemClock, type Clock, type Timer } from './clock.js';
@@ -53,8 +54,11 @@ export const BATCH_MS = 1000;
 const batchers = new Set<() => void>();
 let exitHooked = false;
 
-/** A pino destination that writes lines to `out` in batches (see the header). */
-export function batchedDestination(out: NodeJS.WritableStream, clock: Clock = systemClock) {
+/** The one line per request (server/app.ts's onResponse hook): pino writes msg last. */
+export const isRequestLine = (line: string): boolean => line.endsWith('"msg":"request"}\n');
+
+/** A pino destination that writes lines to `out`, request lines in batches (see the header). */
+export function batchedDestination(out: NodeJS.WritableStream, clock: Clock = systemClock, canWait: (line: string) => boolean = isRequestLine) {
   let pending = '';
   let timer: Timer | undefined;
   let lastWrite = -Infinity;
@@ -79,7 +83,7 @@ export function batchedDestination(out: NodeJS.WritableStream, clock: Clock = sy
   return {
     write(line: string) {
       pending += line;
-      if (pending.length >= BATCH_BYTES || clock.monotonicMs() - lastWrite > BATCH_MS) return flush();
+      if (!canWait(line) || pending.length >= BATCH_BYTES || clock.monotonicMs() - lastWrite > BATCH_MS) return flush();
       batchers.add(flush);
       timer ??= clock.setTimer(() => flush(), Math.max(0, lastWrite + BATCH_MS - clock.monotonicMs()));
     },

@@ -16,7 +16,7 @@ function sink() {
 t.test('a line after a quiet second is written at once, a burst within the second waits', async (t) => {
   const clock = fakeClock();
   const { out, writes } = sink();
-  const dest = batchedDestination(out, clock);
+  const dest = batchedDestination(out, clock, () => true);
   t.equal(clock.pendingTimers(), 0, 'no timer before any line');
   dest.write('one\n');
   await Promise.resolve();
@@ -44,7 +44,7 @@ t.test('a line after a quiet second is written at once, a burst within the secon
 t.test('4 KB gathered are written at once; flush() writes what waits', async (t) => {
   const clock = fakeClock();
   const { out, writes } = sink();
-  const dest = batchedDestination(out, clock);
+  const dest = batchedDestination(out, clock, () => true);
   dest.write('first\n');
   const line = `${'x'.repeat(99)}\n`;
   for (let i = 0; i < BATCH_BYTES / line.length + 1; i++) dest.write(line);
@@ -72,4 +72,25 @@ t.test('the JSON logger writes its lines through the batcher, redacted', async (
   t.equal(lines.length, 2);
   t.match(lines[0], /"key":"\[redacted\]".*"msg":"hello"/);
   t.notMatch(writes.join(''), /sk_local_secret/);
+});
+
+t.test('only request lines wait: any other line is written at once, after what waited', async (t) => {
+  const clock = fakeClock();
+  const { out, writes } = sink();
+  const logger = createLogger('info', { pretty: false, destination: out, clock });
+  logger.info('sms-gateway is listening');
+  await Promise.resolve();
+  t.equal(writes.length, 1, 'the first line at once');
+  clock.advance(100);
+  logger.info({ method: 'GET', status: 200 }, 'request');
+  logger.info({ method: 'GET', status: 200 }, 'request');
+  await Promise.resolve();
+  t.equal(writes.length, 1, 'request lines in a burst wait');
+  logger.warn('hand-off timed out: the queue pauses');
+  await Promise.resolve();
+  t.equal(writes.length, 2, 'a line that is not a request line does not wait');
+  const last = writes[1]!.trim().split('\n');
+  t.equal(last.length, 3, 'it took the waiting request lines with it');
+  t.match(last[2], /"msg":"hand-off timed out/, 'in their order');
+  t.equal(clock.pendingTimers(), 0, 'nothing waits: no timer');
 });
