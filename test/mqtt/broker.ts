@@ -1,6 +1,7 @@
 // A real Mosquitto for the MQTT tests: started on a free 127.0.0.1 port with a temp config
 // (anonymous, no persistence), stopped at teardown; a listening test client that records
 // what it hears. No mock broker anywhere.
+import type { MqttSettings } from '../../src/core/mqtt-settings.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { createServer, connect as tcpConnect } from 'node:net';
@@ -103,3 +104,14 @@ export async function listen(t: Test, url: string, filters: string[]): Promise<{
   t.teardown(() => client.endAsync(true));
   return { client, heard };
 }
+
+/** The MQTT settings of a test gateway on this broker: id gw1, one contact (Alice), no discovery. */
+export const gatewaySettings = (url: string): MqttSettings => ({
+  url,
+  username: undefined,
+  password: undefined,
+  prefix: 'sms-gateway',
+  gatewayId: 'gw1',
+  contacts: [{ name: 'Alice', slug: 'alice', number: '+15551230001' }],
+  discovery: false,
+});

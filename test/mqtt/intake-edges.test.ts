@@ -5,19 +5,8 @@
 // shared topic; a stop leaves the shared subscription first.
 import t, { type Test } from 'tap';
 import mqtt from 'mqtt';
-import type { MqttSettings } from '../../src/core/mqtt-settings.js';
 import { testApp } from '../helper.js';
-import { listen, noBroker, startBroker, waitFor } from './broker.js';
-
-const settings = (url: string): MqttSettings => ({
-  url,
-  username: undefined,
-  password: undefined,
-  prefix: 'sms-gateway',
-  gatewayId: 'gw1',
-  contacts: [{ name: 'Alice', slug: 'alice', number: '+15551230001' }],
-  discovery: false,
-});
+import { listen, noBroker, startBroker, gatewaySettings as settings, waitFor } from './broker.js';
 
 async function mqttApp(t: Test, url: string, smsEnabled = true) {
   const app = await testApp(t, { runtime: { smsEnabled }, mqtt: { settings: settings(url), gatewayId: 'gw1', backoffMs: () => 100 } });

@@ -8,19 +8,8 @@
 import t, { type Test } from 'tap';
 import mqtt from 'mqtt';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { MqttSettings } from '../../src/core/mqtt-settings.js';
 import { testApp } from '../helper.js';
-import { listen, noBroker, startBroker, waitFor } from './broker.js';
-
-const settings = (url: string): MqttSettings => ({
-  url,
-  username: undefined,
-  password: undefined,
-  prefix: 'sms-gateway',
-  gatewayId: 'gw1',
-  contacts: [{ name: 'Alice', slug: 'alice', number: '+15551230001' }],
-  discovery: false,
-});
+import { listen, noBroker, startBroker, gatewaySettings as settings, waitFor } from './broker.js';
 
 async function publisher(t: Test, url: string) {
   const pub = await mqtt.connectAsync(url, { protocolVersion: 5, reconnectPeriod: 0 });
