@@ -1,13 +1,25 @@
-// The machine-wide port-8080 lock shared by the tests that start the real gateway
-// (test/helper.ts holdPort8080) and by the bench: a directory in the temp dir holding the
-// owner's pid. Port 8080 is fixed, and tap runs test files in parallel, so whoever listens
-// on it takes turns here. A lock whose owner is gone is taken over.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// The port-8080 lock shared by the tests that start the real gateway (test/helper.ts
+// holdPort8080) and by the bench: a directory in the temp dir holding the owner's pid. Port
+// 8080 is fixed, and tap runs test files in parallel, so whoever listens on it takes turns
+// here. There is one port 8080 per network namespace, so one lock per namespace (named by
+// the namespace's inode on Linux): the end-to-end files each run in a namespace of their own
+// (test/_e2e.test.ts) and never wait for each other. A lock whose owner is gone is taken over.
+import { mkdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-export const PORT_LOCK = join(tmpdir(), 'sms-gateway-test-port-8080.lock');
+/** This process's network namespace ("net:[4026531840]" -> "4026531840"), or "" where there is none to read. */
+function networkNamespace(): string {
+  try {
+    return readlinkSync('/proc/self/ns/net').replace(/\D/g, '');
+  } catch {
+    return '';
+  }
+}
+
+const NAMESPACE = networkNamespace();
+export const PORT_LOCK = join(tmpdir(), `sms-gateway-test-port-8080${NAMESPACE ? `-netns-${NAMESPACE}` : ''}.lock`);
 
 /** True while the process exists and is not a zombie (a container's init may not reap). */
 export function isAlive(pid: number): boolean {
