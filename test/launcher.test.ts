@@ -3,7 +3,7 @@
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CLI, ROOT, tempDir } from './helper.js';
 
 const HOOK = join(ROOT, 'test/fixtures/import-hook.mjs');
@@ -64,6 +64,19 @@ t.test('`start` runs with the V8 flags for a phone, in the same process, hooks k
   const other = run(['--version'], { NODE_OPTIONS: `--import=${hook}` });
   t.equal(other.status, 0);
   t.equal(readFileSync(mark, 'utf8').trim().split('\n').length, 3, 'other commands start once, without re-exec');
+});
+
+t.test('`sms-gateway start` run from PATH takes the flags from the first line: Node starts once', async (t) => {
+  const dir = tempDir(t);
+  const hook = join(dir, 'hook.mjs');
+  const mark = join(dir, 'mark');
+  writeFileSync(hook, `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(mark)}, JSON.stringify(process.execArgv) + '\\n');\n`);
+  // As a shell runs it: the file itself, its first line's `env -S` finding this Node on PATH.
+  const r = spawnSync(CLI, ['start', '--help'], { env: { PATH: `${dirname(process.execPath)}:${process.env.PATH}`, NODE_OPTIONS: `--import=${hook}` }, encoding: 'utf8', timeout: 20_000 });
+  t.equal(r.status, 0, r.stderr);
+  t.match(r.stdout, /^Usage: sms-gateway start/);
+  const runs = readFileSync(mark, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]);
+  t.same(runs, [['--max-semi-space-size=1', '--optimize-for-size']], 'one start of Node, with the flags of the first line');
 });
 
 // The oldest Node on the machine (/usr/bin/node, v20 on the CI box), or SMS_GATEWAY_OLD_NODE.

@@ -5,8 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fillHistory } from './history.js';
 import { measureLoad } from './load.js';
 import { commandLine, cpuTicks, log, round, rssOf, wakeups } from './measure.js';
-import { apiKey, getBody, newHome, startBare, startGateway, stopProc, waitForHealth, type Proc } from './processes.js';
-import { BARE_PORT, CALLERS, GATEWAY_PORT, HISTORY_ROWS, IDLE_CPU_MS, IDLE_SETTLE_MS, LOAD_MS, PER_CALLER_HZ, WARMUP_MS } from './settings.js';
+import { apiKey, gatewayEnv, getBody, newHome, startBare, startGateway, startProc, stopProc, waitForHealth, type Proc } from './processes.js';
+import { BARE_PORT, CALLERS, GATEWAY_PORT, MAIN, HISTORY_ROWS, IDLE_CPU_MS, IDLE_SETTLE_MS, LOAD_MS, PER_CALLER_HZ, WARMUP_MS } from './settings.js';
 
 export async function readsPhase(tickHz: number) {
   const home = newHome('history');
@@ -121,5 +121,19 @@ export async function readsPhase(tickHz: number) {
     if (bare) await stopProc(bare);
     await stopProc(gw);
   }
+  log(`idle without the launcher's V8 flags (dist/main.js run directly), ${(IDLE_SETTLE_MS + IDLE_CPU_MS) / 1000} s ...`);
+  idle = { ...idle!, withoutFlags: await idleRssWithoutFlags(home) };
   return { idle, health, history };
+}
+
+/** The same idle gateway without the V8 flags (dist/main.js run directly, no launcher): what the flags save. */
+async function idleRssWithoutFlags(home: string) {
+  const gw = startProc('gateway-without-flags', [MAIN, 'start'], gatewayEnv(home), GATEWAY_PORT);
+  try {
+    await waitForHealth(gw);
+    await sleep(IDLE_SETTLE_MS + IDLE_CPU_MS);
+    return { ...rssOf(gw.pid), commandLine: commandLine(gw.pid) };
+  } finally {
+    await stopProc(gw);
+  }
 }

@@ -6,7 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { VERSION } from '../../src/core/version.js';
 import { PORT_LOCK, releasePortLock, takePortLock } from '../port-lock.js';
@@ -86,12 +86,13 @@ export interface Proc {
   exited: Promise<void>;
 }
 
-export function startProc(name: string, argv: string[], env: NodeJS.ProcessEnv, port: number): Proc {
+/** Starts `command argv` (by default this Node running argv) with output to a log file. */
+export function startProc(name: string, argv: string[], env: NodeJS.ProcessEnv, port: number, command = process.execPath): Proc {
   const logFile = join(run.workDir!, `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.log`);
   const fd = openSync(logFile, 'a');
   const spawnedAt = performance.now();
   // Output goes to a file, so the bench spends no CPU reading the gateway's request log.
-  const child = spawn(process.execPath, argv, { env, stdio: ['ignore', fd, fd] });
+  const child = spawn(command, argv, { env, stdio: ['ignore', fd, fd] });
   closeSync(fd);
   if (child.pid === undefined) throw new Error(`could not start ${name}`);
   children.add(child);
@@ -198,8 +199,15 @@ export function newHome(label: string): string {
   return home;
 }
 
-export const startGateway = (home: string, fake?: { bin: string; state: string }, extra: NodeJS.ProcessEnv = {}) =>
-  startProc('gateway', [CLI, 'start'], { ...gatewayEnv(home, fake), ...extra }, GATEWAY_PORT);
+/**
+ * `sms-gateway start` as a user runs it: the launcher itself, whose first line (`env -S node`
+ * and the V8 flags) finds this Node first on PATH.
+ */
+export function startGateway(home: string, fake?: { bin: string; state: string }, extra: NodeJS.ProcessEnv = {}): Proc {
+  const env = { ...gatewayEnv(home, fake), ...extra };
+  env.PATH = `${dirname(process.execPath)}${delimiter}${env.PATH ?? ''}`;
+  return startProc('gateway', ['start'], env, GATEWAY_PORT, CLI);
+}
 export const startBare = () => startProc('bare', [BARE_SERVER, String(BARE_PORT), VERSION], { PATH: pathWithoutTermux() }, BARE_PORT);
 
 export function apiKey(home: string): string {

@@ -77,6 +77,7 @@ export function printIssueTable({ startup, idle, health, queue }: IssueInput, no
     ['start to first 200, cold, ms', `${startup.gatewayMs}`, `${startup.bareMs}`, `${startup.ratio}x (<= ${T.coldStartRatio}x)`, met(startup.ratio <= T.coldStartRatio)],
     ['start, warm compile cache, ms', `${startup.gatewayWarmMs}`, `${startup.bareMs}`, `${warmRatio}x (<= ${T.warmStartRatio}x)`, met(warmRatio <= T.warmStartRatio)],
     [`idle RSS after ${idle.afterSeconds} s, MB (anon)`, `${idle.rssMb} (${idle.rssAnonMb})`, `${idle.bareRssMb} (${idle.bareAnonMb})`, `+${overBare} (<= +${T.idleRssOverBareMb})`, met(overBare <= T.idleRssOverBareMb)],
+    ['  the same without the V8 flags, MB (anon)', `${idle.withoutFlags.rssMb} (${idle.withoutFlags.anonMb})`, '', `flags save ${Math.round((idle.withoutFlags.rssMb - idle.rssMb) * 10) / 10}`, ''],
     ['/health CPU per request, us', `${health.gatewayCpuMsPerKReq}`, `${health.bareCpuMsPerKReq}`, `${health.ratio}x (<= ${T.healthCpuRatio}x)`, met(health.ratio <= T.healthCpuRatio)],
     ['queue CPU per message, accepted to settled, ms', `${queue.cpuMsPerMessage}`, '', `<= ${T.queueCpuMsPerMessage}`, met(queue.cpuMsPerMessage <= T.queueCpuMsPerMessage)],
     ['idle wake-ups per minute (all threads)', `${idle.wakeupsPerMinute}`, `${idle.bareWakeupsPerMinute}`, `<= ${T.idleWakeupsPerMinute}`, met(idle.wakeupsPerMinute <= T.idleWakeupsPerMinute)],

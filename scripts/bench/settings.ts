@@ -9,6 +9,8 @@ import { PACKAGE_ROOT } from '../../src/core/package-root.js';
 // The bench is bundled into dist-scripts/ (scripts/build.mjs bench): the root is found as the gateway finds it.
 export const ROOT = PACKAGE_ROOT;
 export const CLI = join(ROOT, 'bin/sms-gateway');
+/** The built CLI without the launcher (no V8 flags): the bench's "without the flags" idle row. */
+export const MAIN = join(ROOT, 'dist/main.js');
 export const BARE_SERVER = join(ROOT, 'dist-scripts/bare-server.js');
 export const FAKE_TERMUX = join(ROOT, 'test/fixtures/bin/fake-termux');
 export const RESULTS = join(ROOT, 'bench-results.json');
