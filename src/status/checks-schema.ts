@@ -125,6 +125,11 @@ export const ChecksSchema = z.object({
           lastError: z.string().nullable(),
           consecutiveFailures: z.number().int(),
           received: z.number().int(),
+          backlogFrom: z
+            .number()
+            .int()
+            .nullable()
+            .describe('a poll found more new messages than it reads at once (10 pages of 100): the next poll reads on from this offset; null: none left'),
         })
         .nullable()
         .describe('null while no inbox is read'),

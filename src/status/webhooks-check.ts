@@ -1,6 +1,7 @@
 // The diagnostics `webhooks` check: every target (its URL as scheme, host and port only)
 // with its deliveries, and the inbox watcher's last poll. A target switched off by a 410,
 // deliveries that keep failing, or an inbox that cannot be read: degraded, with the fix.
+// A poll that hit the page cap leaves a backlog (inbox.backlogFrom): the next poll reads on.
 import { redactUrl } from '../core/redact.js';
 import type { TargetStatus } from '../store/webhook-targets.js';
 import type { InboxHealth } from '../events/inbox-watcher.js';
@@ -29,6 +30,7 @@ export function webhooksCheck(targets: TargetStatus[], inbox: Readonly<InboxHeal
       lastError: inbox.lastError,
       consecutiveFailures: inbox.consecutiveFailures,
       received: inbox.received,
+      backlogFrom: inbox.backlogFrom,
     },
   };
   const off = targets.find((t) => t.disabled);

@@ -1,4 +1,7 @@
 import t from 'tap';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { listSms, localTimeToMs, parseSmsList, sameNumber } from '../../src/device/sms-list.js';
 import { fakeTermux } from '../helper.js';
 
@@ -41,4 +44,32 @@ t.test('numbers in different formats, and local times in a zone', async (t) => {
   t.equal(localTimeToMs('2026-11-21 13:00:00', 'UTC'), Date.UTC(2026, 10, 21, 13, 0, 0));
   t.equal(localTimeToMs('21.11.2026 13:00', 'UTC'), null);
   t.equal(localTimeToMs(null, 'UTC'), null);
+});
+
+t.test("the fake's inbox store pages as Termux:API does: by date, newest first, each page printed newest last", async (t) => {
+  const fake = fakeTermux(t, ['termux-sms-list']);
+  fake.mode('termux-sms-list', 'inbox');
+  // _id 3 arrived last but is dated first (the clock moved back); 4 and 5 share a date.
+  writeFileSync(join(fake.state, 'inbox'), [
+    '+491\t2026-11-21 10:00:00\tone "quoted" back\\slash',
+    '+492\t2026-11-21 10:00:01.500\ttwo',
+    '+491\t2026-11-21 09:00:00\tthree',
+    '+493\t2026-11-21 10:00:01.200\tfour',
+    '+493\t2026-11-21 10:00:01.200\tfive',
+    '',
+  ].join('\n'));
+  const page = async (limit: number, offset: number) => {
+    const r = await listSms({ box: 'inbox', limit, offset, timeoutMs: 5000, env: fake.env });
+    return r.ok ? r.entries.map((e) => e.id) : r;
+  };
+  t.same(await page(2, 0), [4, 2], 'the newest two by date (equal dates: the lower _id first), oldest printed first');
+  t.same(await page(2, 2), [1, 5]);
+  t.same(await page(100, 4), [3]);
+  t.same(await page(100, 5), []);
+  const all = await listSms({ box: 'inbox', limit: 100, timeoutMs: 5000, env: fake.env });
+  t.same(all.ok && all.entries.at(-2), { id: 4, threadId: 3, type: 'inbox', address: '+493', sender: null, received: '2026-11-21 10:00:01', body: 'four', read: false });
+  t.same(all.ok && all.entries.at(1), { id: 1, threadId: 1, type: 'inbox', address: '+491', sender: null, received: '2026-11-21 10:00:00', body: 'one "quoted" back\\slash', read: false });
+  const raw = JSON.parse(execFileSync('termux-sms-list', ['-t', 'inbox', '-l', '1'], { env: fake.env, encoding: 'utf8' }));
+  t.same(raw, [{ threadid: 2, type: 'inbox', read: false, address: '+492', number: '+492', received: '2026-11-21 10:00:01', body: 'two', _id: 2 }], 'address and number both, as Termux:API 0.51+');
+  t.same(await listSms({ box: 'sent', limit: 10, timeoutMs: 5000, env: fake.env }), { ok: true, entries: [] }, 'only received messages in this store');
 });
