@@ -43,13 +43,14 @@ export type WebhookTestResult = z.infer<typeof WebhookTestResultSchema>;
 /** An answer that was not a success: the HTTP status and the gateway's code and message. */
 export class GatewayError extends Error {
   override name = 'GatewayError';
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly retryAfterSeconds?: number,
-  ) {
+  readonly status: number;
+  readonly code: string;
+  readonly retryAfterSeconds?: number;
+  constructor(status: number, code: string, message: string, retryAfterSeconds?: number) {
     super(message);
+    this.status = status;
+    this.code = code;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

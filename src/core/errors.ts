@@ -41,12 +41,12 @@ export interface ErrorExtra {
 
 /** A refusal meant for the caller: a code and a message that says what to do. */
 export class GatewayError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly extra: ErrorExtra = {},
-  ) {
+  readonly code: ErrorCode;
+  readonly extra: ErrorExtra;
+  constructor(code: ErrorCode, message: string, extra: ErrorExtra = {}) {
     super(message);
+    this.code = code;
+    this.extra = extra;
   }
 
   get retryAfterSeconds(): number | undefined {

@@ -10,8 +10,8 @@ import { loadConfig } from '../../src/core/config.js';
 import { createGateway } from '../../src/server/run-gateway.js';
 import { ROOT, tempDir } from '../helper.js';
 
-// The child runs the source through the test runner's own TypeScript loader (tsx; dist/ is one bundle).
-const LOADER = process.execArgv.filter((a) => a.includes('tsx'));
+// The child runs the source through the test runner's own TypeScript loader (test/fixtures/ts-loader.mjs; dist/ is one bundle).
+const LOADER = process.execArgv.filter((a) => a.includes('ts-loader'));
 
 /** A child process that takes the lock on `home`, says so, and holds it. */
 function holder(home: string) {

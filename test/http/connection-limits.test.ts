@@ -10,7 +10,10 @@ import { createConnectionTable, type Entry, type TableClock, type TableLimits } 
 
 class FakeSocket {
   destroyed = false;
-  constructor(readonly name: string) {}
+  readonly name: string;
+  constructor(name: string) {
+    this.name = name;
+  }
   destroy() {
     this.destroyed = true;
   }
