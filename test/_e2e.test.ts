@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { ROOT } from './helper.js';
 import { ip, mustIp, namespacesUnavailable } from './fixtures/ip.js';
 
-/** The slowest files of a full run (each 15 to 75 s on 2 cores), started first so none starts last. */
-const LONGEST_FIRST = ['kill-queued', 'queue', 'flood', 'kill-sync', 'events', 'mqtt-shared', 'malformed-http', 'start-stop'];
+/** The slowest files of a full run (each 30 to 80 s on 2 cores beside the unit files), started first so none starts last. */
+const LONGEST_FIRST = ['kill-queued', 'flood', 'start-stop', 'queue', 'kill-sync', 'events', 'mqtt-shared', 'docs-shell'];
 const JOBS = Number(process.env.E2E_JOBS ?? 4);
 
 const dir = join(ROOT, 'test/e2e');
