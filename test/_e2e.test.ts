@@ -13,7 +13,7 @@ import { ip, mustIp, namespacesUnavailable } from './fixtures/ip.js';
 
 /** The slowest files of a full run (each 30 to 80 s on 2 cores beside the unit files), started first so none starts last. */
 const LONGEST_FIRST = ['kill-queued', 'flood', 'start-stop', 'queue', 'kill-sync', 'events', 'mqtt-shared', 'docs-shell'];
-const JOBS = Number(process.env.E2E_JOBS ?? 4);
+const JOBS = Number(process.env.E2E_JOBS ?? 6);
 
 const dir = join(ROOT, 'test/e2e');
 const rank = (f: string) => {
