@@ -310,6 +310,21 @@ export function fakeTermux(t: Test, names: string[]) {
   };
 }
 
+/**
+ * Polls fn (intervalMs apart) until it gives a value other than undefined and returns it;
+ * the deadline only stops a broken run. A gateway answers about 10 requests a second per
+ * caller: poll it at 100 ms or slower.
+ */
+export async function waitFor<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, ms = 30_000, intervalMs = 100): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(intervalMs);
+  }
+}
+
 export { isAlive } from '../scripts/port-lock.js';
 
 /** Holds the machine-wide port-8080 lock for the rest of the test (see scripts/port-lock.ts). */

@@ -6,19 +6,9 @@ import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
-import { CLI, fakeTermux, holdPort8080, httpGet, startGateway, tempDir } from '../helper.js';
+import { CLI, fakeTermux, holdPort8080, httpGet, startGateway, tempDir, waitFor } from '../helper.js';
 import { PHONE_COMMANDS, healthyPhone } from '../fixtures/phone.js';
 import { startReceiver, type Received } from '../fixtures/receiver.js';
-
-async function waitFor<T>(what: string, fn: () => T | undefined, ms = 40_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 t.test('sms.sent, sms.received, and a receiver that was down', async (t) => {
   await holdPort8080(t);
@@ -44,12 +34,12 @@ t.test('sms.sent, sms.received, and a receiver that was down', async (t) => {
   const sent = await httpGet('/api/sms/send', headers, caller, 'POST', JSON.stringify({ to: '+49 151 1234 5678', message: 'Hello receiver' }));
   t.equal(sent.status, 200, sent.body);
   const id = JSON.parse(sent.body).messageId;
-  const sentEvent = await waitFor('sms.sent', () => events().find((x) => x.e.type === 'sms.sent'));
+  const sentEvent = await waitFor('sms.sent', () => events().find((x) => x.e.type === 'sms.sent'), 40_000);
   t.match(sentEvent.e.data, { id, status: 'sent', reason: null, body: 'Hello receiver', to: '+49 151 1234 5678', billedSegments: 1 });
 
   // A new text arrives on the phone.
   fake.output('termux-sms-list', JSON.stringify([...store, { threadid: 3, type: 'inbox', read: false, address: '+4915199999999', number: '+4915199999999', received: '2026-11-21 10:30:00', body: 'Ping from a friend', _id: 7 }]));
-  const received = await waitFor('sms.received', () => events().find((x) => x.e.type === 'sms.received'));
+  const received = await waitFor('sms.received', () => events().find((x) => x.e.type === 'sms.received'), 40_000);
   t.match(received.e.data, { smsId: 7, from: '+4915199999999', body: 'Ping from a friend', simSlot: null });
   t.notOk(events().some((x) => x.e.data.body === 'old, never replayed'), 'old inbox messages are not replayed');
 
@@ -59,12 +49,12 @@ t.test('sms.sent, sms.received, and a receiver that was down', async (t) => {
   await sleep(1100);
   const failed = await httpGet('/api/sms/send', headers, caller, 'POST', JSON.stringify({ to: '12345', message: 'will fail' }));
   t.equal(failed.status, 502);
-  const firstTry = await waitFor('a refused delivery', () => rx.received.find((r) => r.body.includes('sms.failed')));
+  const firstTry = await waitFor('a refused delivery', () => rx.received.find((r) => r.body.includes('sms.failed')), 40_000);
   down = false;
   const delivered = await waitFor('the retried sms.failed', () => {
     const tries = rx.received.filter((r) => r.body.includes('sms.failed'));
     return tries.length >= 2 ? tries : undefined;
-  });
+  }, 40_000);
   t.equal(delivered[1]!.headers['webhook-id'], firstTry.headers['webhook-id'], 'the retry kept its webhook-id');
   t.equal(events().filter((x) => x.e.type === 'sms.failed').length, 2, 'two tries, both signed');
   await sleep(1100); // request lines are written in batches, at most a second late

@@ -8,20 +8,10 @@ import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { CLI, fakeTermux, holdPort8080, httpGet, startGateway, tempDir } from '../helper.js';
+import { CLI, fakeTermux, holdPort8080, httpGet, startGateway, tempDir, waitFor } from '../helper.js';
 
-/** Polls (150 ms apart: the gateway answers about 10 requests a second per caller) until fn
- * gives a value; the deadline only stops a broken run. */
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(150);
-  }
-}
+/** Polls 150 ms apart: the gateway answers about 10 requests a second per caller. */
+const POLL_MS = 150;
 
 /** The phone's date column in UTC (the gateway runs with TZ=UTC), to the millisecond. */
 const phoneDate = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 23);
@@ -65,18 +55,18 @@ t.test('more new messages than a page between two polls, then the clock set back
   /** Until the inbox watcher finished another poll (one that began after the latest one ended). */
   const nextPoll = async () => {
     const from = (await inboxCheck()).lastPollAt as string;
-    await waitFor('another inbox poll', async () => ((await inboxCheck()).lastPollAt !== from ? true : undefined));
+    await waitFor('another inbox poll', async () => ((await inboxCheck()).lastPollAt !== from ? true : undefined), 30_000, POLL_MS);
   };
 
   // The first poll sets the baseline: the three old messages are never replayed.
-  await waitFor('the first inbox poll', async () => ((await inboxCheck())?.lastOk ? true : undefined));
+  await waitFor('the first inbox poll', async () => ((await inboxCheck())?.lastOk ? true : undefined), 30_000, POLL_MS);
 
   // 250 arrive between two polls (one page holds 100), dated as they came, 10 ms apart.
   const t0 = Date.now();
   const burst = Array.from({ length: 250 }, (_, i) => ({ from: `+1555010${String(i % 7)}`, at: t0 + i * 10, body: `burst ${i + 1}` }));
   arrive(...burst);
   // Past the deadline the comparison below says which ones are missing.
-  await waitFor('250 messages received', async () => ((await inboxCheck()).received >= 250 ? true : undefined), 15_000).catch(() => {});
+  await waitFor('250 messages received', async () => ((await inboxCheck()).received >= 250 ? true : undefined), 15_000, POLL_MS).catch(() => {});
   const afterBurst = await stored();
   t.same(afterBurst.map((m) => m.body), burst.map((m) => m.body), 'every one of the 250, once, in the order they arrived');
   t.match(afterBurst, burst.map(shown), 'with their sender and time');
@@ -88,7 +78,7 @@ t.test('more new messages than a page between two polls, then the clock set back
     { from: '+15550200000', at: t0 - 599_000, body: 'and one more' },
   ];
   arrive(...back);
-  await waitFor('the two messages of the moved-back clock', async () => ((await inboxCheck()).received >= 252 ? true : undefined), 15_000).catch(() => {});
+  await waitFor('the two messages of the moved-back clock', async () => ((await inboxCheck()).received >= 252 ? true : undefined), 15_000, POLL_MS).catch(() => {});
   const afterBack = await stored();
   await nextPoll(); // a message announced twice would show now
   const final = await stored();

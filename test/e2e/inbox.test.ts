@@ -4,21 +4,9 @@
 // receiving the next event, and that target still there after a real restart.
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
-import { CLI, holdPort8080, httpGet, startGateway, tempDir } from '../helper.js';
+import { CLI, holdPort8080, httpGet, startGateway, tempDir, waitFor } from '../helper.js';
 import { startReceiver } from '../fixtures/receiver.js';
-
-/** Polls (100 ms apart) until fn gives a value; the deadline only stops a broken run. */
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 t.test('simulated inbox, /api/inbox, a webhook registered over the API, across a restart', async (t) => {
   await holdPort8080(t);

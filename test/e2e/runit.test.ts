@@ -5,21 +5,10 @@ import t from 'tap';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { holdPort8080, httpGet, isAlive, runCli, tempDir } from '../helper.js';
+import { holdPort8080, httpGet, isAlive, runCli, tempDir, waitFor } from '../helper.js';
 import { servicePaths } from '../../src/cli/commands/service.js';
 
 const runsv = spawnSync('sh', ['-c', 'command -v runsv'], { encoding: 'utf8' }).stdout.trim();
-
-async function until<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 t.test('runsv keeps the gateway serving after kill -9', { skip: runsv ? false : 'runit (runsv) is not installed: .ci/run installs Debian\'s runit' }, async (t) => {
   await holdPort8080(t);
@@ -55,20 +44,20 @@ t.test('runsv keeps the gateway serving after kill -9', { skip: runsv ? false : 
     }
   };
 
-  await until('the first /health', healthy);
-  const first = await until('the supervised pid', pidOf);
+  await waitFor('the first /health', healthy);
+  const first = await waitFor('the supervised pid', pidOf);
   process.kill(first, 'SIGKILL');
-  const second = await until('a new pid', () => {
+  const second = await waitFor('a new pid', () => {
     const p = pidOf();
     return p !== undefined && p !== first ? p : undefined;
   });
   t.not(second, first, 'runsv started a new gateway');
   t.equal(isAlive(first), false);
-  await until('/health after the restart', healthy);
+  await waitFor('/health after the restart', healthy);
   t.pass('serving again after kill -9');
 
   const log = join(paths.logDir, 'current');
-  const text = await until('log lines', () => {
+  const text = await waitFor('log lines', () => {
     const s = existsSync(log) ? readFileSync(log, 'utf8') : '';
     return (s.match(/sms-gateway is listening/g) ?? []).length >= 2 ? s : undefined;
   });
