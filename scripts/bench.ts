@@ -5,7 +5,9 @@
 // requests at a fixed open-loop load, history reads, send latency with an instantly
 // succeeding fake termux-sms-send, a 60 s mixed soak for RSS growth, and the queue
 // (acceptance of 100 recipients, CPU per drained message, RSS with 10 000 waiting), and a
-// connection flood from one host (what it holds, RSS, another caller's answers).
+// connection flood from one host (what it holds, RSS, another caller's answers), and the
+// fair-share shapes of issue 20 (a new caller's answers during each; `--fair-share` runs
+// only these, about a minute).
 // Ordering constraint: the whole run holds the test suite's port-8080 lock directory
 // (os.tmpdir()/sms-gateway-test-port-8080.lock), so it never collides with tests that start
 // the real gateway. Everything it starts is stopped at the end, on failure and on SIGINT.
@@ -25,7 +27,8 @@ import { readsPhase } from './bench/phase-reads.js';
 import { sendsPhase } from './bench/phase-sends.js';
 import { queuePhase } from './bench/phase-queue.js';
 import { floodPhase } from './bench/phase-flood.js';
-import { printIssueTable, printReport } from './bench/report.js';
+import { fairSharePhase } from './bench/phase-fair-share.js';
+import { printFairShareTable, printIssueTable, printReport } from './bench/report.js';
 import { BARE_PORT, BARE_SERVER, GATEWAY_PORT, QUICK, RESULTS, ROOT } from './bench/settings.js';
 
 installCleanup();
@@ -58,6 +61,10 @@ async function main(): Promise<number> {
   await assertPortFree(BARE_PORT);
   log(`sms-gateway ${VERSION} bench on ${machine.cpuModel} x${machine.cpuCount}, node ${machine.node}; holding ${PORT_LOCK}`);
 
+  if (process.argv.includes('--fair-share')) {
+    printFairShareTable(await fairSharePhase());
+    return 0;
+  }
   // 1. Startup; 2. idle, /health and history reads; 3. sends and the soak.
   const startup = await startupPhase(tickHz);
   const { idle, health, history } = await readsPhase(tickHz);
@@ -70,6 +77,7 @@ async function main(): Promise<number> {
   const { send, soak, fakeMs } = await sendsPhase();
   const queue = await queuePhase(tickHz);
   const flood = await floodPhase();
+  const fairShare = await fairSharePhase();
   notes.push(`The fake termux-sms-send (sh + mkdir + date + cat, run directly) takes ${fakeMs} ms by itself: that part of the send latency is the fake, not the gateway.`);
 
   const runSeconds = round((performance.now() - runStarted) / 1000, 1);
@@ -85,13 +93,15 @@ async function main(): Promise<number> {
     soak,
     queue,
     flood,
+    fairShare,
     runSeconds,
     notes,
   };
   writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
 
-  printReport({ startup, idle, health, history, send, soak, queue, flood, notes });
+  printReport({ startup, idle, health, history, send, soak, queue, flood, fairShare, notes });
   printIssueTable({ startup, idle: idle!, health: health!, queue }, machine.node);
+  printFairShareTable(fairShare);
   log(`wrote ${RESULTS} (run time ${runSeconds} s)`);
   return 0;
 }

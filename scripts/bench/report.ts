@@ -7,6 +7,7 @@ import type { readsPhase } from './phase-reads.js';
 import type { sendsPhase } from './phase-sends.js';
 import type { queuePhase } from './phase-queue.js';
 import type { floodPhase } from './phase-flood.js';
+import type { fairSharePhase } from './phase-fair-share.js';
 import { MAX_CONNECTIONS_PER_ADDRESS } from '../../src/http/connection-limits.js';
 
 type Row = [metric: string, gateway: string, bare: string, target: string, result: string];
@@ -20,6 +21,7 @@ export interface BenchResults {
   soak: Awaited<ReturnType<typeof sendsPhase>>['soak'];
   queue: Awaited<ReturnType<typeof queuePhase>>;
   flood: Awaited<ReturnType<typeof floodPhase>>;
+  fairShare: Awaited<ReturnType<typeof fairSharePhase>>;
   notes: string[];
 }
 
@@ -88,6 +90,29 @@ export function printIssueTable({ startup, idle, health, queue }: IssueInput, no
   const line = (r: Row) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
   log('');
   log(`node ${node}; gateway started as: ${idle.commandLine}${process.env.NODE_OPTIONS ? ` (NODE_OPTIONS=${process.env.NODE_OPTIONS})` : ''}`);
+  log(line(header));
+  log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of rows) log(line(r));
+}
+
+/** Issue 20's table: each flood shape, the witness's answers and latency, RSS over idle. */
+export function printFairShareTable(fair: Awaited<ReturnType<typeof fairSharePhase>>): void {
+  const rows: Row[] = fair.shapes.map((s) =>
+    s.skipped
+      ? [s.name, 'skipped', s.skipped, '', '']
+      : [
+          s.name,
+          `${s.served}/${s.total}, ${s.p50Ms} / ${s.p99Ms} / ${s.maxMs}`,
+          `+${s.rssPeakOverIdleMb}`,
+          `${s.readyAfterMs}`,
+          s.met ? 'met' : 'MISSED',
+        ],
+  );
+  const header: Row = ['flood shape (issue #20)', `witness served, p50 / p99 / max ms (${fair.witnessSeconds} s)`, 'RSS peak over idle, MB', 'flood ready after, ms', 'result'];
+  const widths = header.map((_, i) => Math.max(...[header, ...rows].map((r) => r[i]!.length)));
+  const line = (r: Row) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
+  log('');
+  log(`fair share: idle RSS ${fair.idleRssMb} MB; met = >= 99 % served, p99 < 1000 ms, RSS peak <= idle + 60 MB`);
   log(line(header));
   log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows) log(line(r));
