@@ -7,6 +7,8 @@ import { dirname, join } from 'node:path';
 import { CLI, ROOT, tempDir } from './helper.js';
 
 const HOOK = join(ROOT, 'test/fixtures/import-hook.mjs');
+/** bin/sms-gateway's V8 flags for `start` (its first line): young generation, heap, no background tasks. */
+const PHONE_FLAGS = ['--max-semi-space-size=1', '--optimize-for-size', '--single-threaded'];
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 const run = (args: string[], env: NodeJS.ProcessEnv) =>
@@ -60,7 +62,7 @@ t.test('`start` runs with the V8 flags for a phone, in the same process, hooks k
   }
   t.equal(runs.length, 2, 'the hook ran in the launcher and again after it replaced itself');
   t.equal(runs[0]![0], runs[1]![0], 'the same pid: no second process');
-  t.same(runs[1]![1], ['--max-semi-space-size=1', '--optimize-for-size', '--single-threaded'], 'the flags, once');
+  t.same(runs[1]![1], PHONE_FLAGS, 'the flags, once');
   const other = run(['--version'], { NODE_OPTIONS: `--import=${hook}` });
   t.equal(other.status, 0);
   t.equal(readFileSync(mark, 'utf8').trim().split('\n').length, 3, 'other commands start once, without re-exec');
@@ -76,7 +78,7 @@ t.test('`sms-gateway start` run from PATH takes the flags from the first line: N
   t.equal(r.status, 0, r.stderr);
   t.match(r.stdout, /^Usage: sms-gateway start/);
   const runs = readFileSync(mark, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]);
-  t.same(runs, [['--max-semi-space-size=1', '--optimize-for-size', '--single-threaded']], 'one start of Node, with the flags of the first line');
+  t.same(runs, [PHONE_FLAGS], 'one start of Node, with the flags of the first line');
 });
 
 // The oldest Node on the machine (/usr/bin/node, v20 on the CI box), or SMS_GATEWAY_OLD_NODE.
