@@ -7,8 +7,8 @@
 // its fd00:: addresses are on this machine (the test adds them in its own namespace).
 import { networkInterfaces } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { MEMORY_BOUND_MB, READY_MS, readyAt, runClient, SHAPES, startFlood, WITNESS_P99_MS, WITNESS_SERVED, type Shape } from '../../test/fixtures/flood-shapes.js';
-import { log, round, rssOf } from './measure.js';
+import { MEMORY_BOUND_MB, rssMb, runShape, SHAPES, WITNESS_P99_MS, WITNESS_SERVED, type Shape } from '../../test/fixtures/flood-shapes.js';
+import { log, round } from './measure.js';
 import { newHome, startGateway, stopProc, waitForHealth } from './processes.js';
 
 const WITNESS_MS = 10_000;
@@ -38,7 +38,7 @@ export async function fairSharePhase() {
   try {
     await waitForHealth(gw);
     await sleep(2000);
-    const idleMb = rssOf(gw.pid).rssMb;
+    const idleMb = round(rssMb(gw.pid));
     const here = localAddresses();
     for (const shape of SHAPES) {
       const missing = [shape.flood.host, ...shape.witness.addresses].find((a) => a.includes(':') && !here.has(a));
@@ -57,33 +57,22 @@ export async function fairSharePhase() {
 
 async function oneShape(shape: Shape, pid: number, idleMb: number): Promise<ShapeFigures> {
   log(`fair share: ${shape.name} ...`);
-  let peak = rssOf(pid).rssMb;
-  const sampler = setInterval(() => (peak = Math.max(peak, rssOf(pid).rssMb)), 100);
-  try {
-    const started = performance.now();
-    const flood = startFlood([], { ...shape.flood, readyAt: readyAt(shape.flood), durationMs: WITNESS_MS + 1000, maxMs: READY_MS });
-    const ready = await flood.ready;
-    const readyAfterMs = round(performance.now() - started);
-    // A long timeout: the latency is measured, not cut off at the contract's second.
-    const seen = ready ? await runClient([], { mode: 'witness', ...shape.witness, durationMs: WITNESS_MS, intervalMs: 100, timeoutMs: 5000 }) : {};
-    const floodStats = await flood.done;
-    const served = Number(seen.served ?? 0);
-    const total = Number(seen.total ?? 0);
-    const p99Ms = ms(seen.p99);
-    const rssPeakOverIdleMb = round(peak - idleMb, 1);
-    return {
-      name: shape.name,
-      readyAfterMs,
-      served,
-      total,
-      p50Ms: ms(seen.p50),
-      p99Ms,
-      maxMs: ms(seen.max),
-      rssPeakOverIdleMb,
-      flood: floodStats,
-      met: ready && total > 0 && served >= WITNESS_SERVED * total && p99Ms < WITNESS_P99_MS && rssPeakOverIdleMb <= MEMORY_BOUND_MB,
-    };
-  } finally {
-    clearInterval(sampler);
-  }
+  // A long timeout: the latency is measured, not cut off at the contract's second.
+  const { ready, readyAfterMs, seen, flooded, peakMb } = await runShape([], shape, pid, WITNESS_MS, 5000);
+  const served = Number(seen.served ?? 0);
+  const total = Number(seen.total ?? 0);
+  const p99Ms = ms(seen.p99);
+  const rssPeakOverIdleMb = round(peakMb - idleMb, 1);
+  return {
+    name: shape.name,
+    readyAfterMs: round(readyAfterMs),
+    served,
+    total,
+    p50Ms: ms(seen.p50),
+    p99Ms,
+    maxMs: ms(seen.max),
+    rssPeakOverIdleMb,
+    flood: flooded,
+    met: ready && total > 0 && served >= WITNESS_SERVED * total && p99Ms < WITNESS_P99_MS && rssPeakOverIdleMb <= MEMORY_BOUND_MB,
+  };
 }

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CLI, holdPort8080, tempDir } from '../helper.js';
 import { ip, mustIp, namespacesUnavailable } from '../fixtures/ip.js';
-import { MEMORY_BOUND_MB, READY_MS, readyAt, runClient, SHAPES, startFlood, V6_ATTACKER, V6_NEIGHBOURS, WITNESS_SERVED, type ClientLine } from '../fixtures/flood-shapes.js';
+import { MEMORY_BOUND_MB, READY_MS, readyAt, rssMb, runClient, runShape, SHAPES, V6_ATTACKER, V6_NEIGHBOURS, WITNESS_SERVED, type ClientLine } from '../fixtures/flood-shapes.js';
 
 const NS = `smsgw-flood-${process.pid}`;
 const FLOOD_MS = 3_000;
@@ -37,8 +37,6 @@ function listenOverflows(): number {
   const i = names?.split(' ').indexOf('ListenOverflows') ?? -1;
   return i < 0 ? NaN : Number(values!.split(' ')[i]);
 }
-
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 const unavailable = namespacesUnavailable(`${NS}-probe`);
 
@@ -79,16 +77,8 @@ t.test('a new caller is served during every flood shape', { skip: unavailable ? 
 
   for (const shape of SHAPES) {
     await t.test(shape.name, async (t) => {
-      let peak = rssMb(pid);
       const overflowsBefore = listenOverflows();
-      const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 100);
-      const flood = startFlood(IN_NS, { ...shape.flood, readyAt: readyAt(shape.flood), durationMs: FLOOD_MS + 1000, maxMs: READY_MS });
-      // The witness asks once the flood holds what it set out to hold (or has churned through
-      // that many addresses): a flood that never got there would prove nothing.
-      const ready = await flood.ready;
-      const seen = ready ? await client({ mode: 'witness', ...shape.witness, durationMs: FLOOD_MS, intervalMs: 100, timeoutMs: 2000 }) : {};
-      const flooded = await flood.done;
-      clearInterval(sampler);
+      const { ready, seen, flooded, peakMb: peak } = await runShape(IN_NS, shape, pid, FLOOD_MS, 2000);
       t.comment(`${shape.name}: witness ${seen.served}/${seen.total}, p50 ${seen.p50} ms, p99 ${seen.p99} ms, RSS idle ${idle.toFixed(1)} peak ${peak.toFixed(1)} MB; accept queue overflows ${listenOverflows() - overflowsBefore}; flood ${JSON.stringify(flooded)}`);
       t.ok(ready, `the flood reached its shape (${readyAt(shape.flood)} ${shape.flood.mode === 'churn' ? 'addresses used' : 'connections made'}) within ${READY_MS / 1000} s`, flooded);
       t.ok(Number(seen.total) >= 20, 'the witness asked', seen);
