@@ -7,8 +7,8 @@ import { dirname, join } from 'node:path';
 import { CLI, ROOT, tempDir } from './helper.js';
 
 const HOOK = join(ROOT, 'test/fixtures/import-hook.mjs');
-/** bin/sms-gateway's V8 flags for `start` (its first line): young generation, heap, no background tasks. */
-const PHONE_FLAGS = ['--max-semi-space-size=1', '--optimize-for-size', '--single-threaded'];
+/** bin/sms-gateway's V8 flags for `start` (its first line): young generation, heap growth, memory trim, no background tasks. */
+const PHONE_FLAGS = ['--max-semi-space-size=1', '--heap-growing-percent=20', '--no-memory-reducer', '--expose-gc', '--single-threaded'];
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 const run = (args: string[], env: NodeJS.ProcessEnv) =>
@@ -100,4 +100,10 @@ t.test('on a Node older than 22 every command prints one line and exits 1', { sk
     );
   }
   t.equal(existsSync(home), false, 'nothing was created');
+});
+
+t.test('the first line fits the 128 bytes older Android kernels read of it', async (t) => {
+  const first = readFileSync(CLI, 'utf8').split('\n', 1)[0]!;
+  t.ok(Buffer.byteLength(`${first}\n`) <= 128, `${Buffer.byteLength(first)} bytes: ${first}`);
+  t.same(first.split(' ').filter((w) => w.startsWith('--')), PHONE_FLAGS, 'and holds the flags whole');
 });
