@@ -110,7 +110,7 @@ async function lookAt(
 ): Promise<void> {
   const list = opts.list ?? listSms;
   const result = await list({ box: 'all', limit: 50, timeoutMs: opts.timeoutMs ?? 10_000, ...(opts.env ? { env: opts.env } : {}) });
-  const claimed = opts.store.claimedSmsStoreIds();
+  const claimed = opts.store.claimedSmsStoreIds(result.ok ? result.entries.map((e) => e.id) : []);
   const tz = opts.timeZone();
   // Every message awaiting confirmation, oldest first (pending keeps insertion order).
   for (const [id, p] of [...pending]) {

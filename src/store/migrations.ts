@@ -217,4 +217,9 @@ export const MIGRATIONS: string[] = [
   -- in memory: the table of migration 7 is no longer used.
   DROP TABLE event_announcements;
   `,
+  `
+  -- 9 (0.3): which entries of the phone's SMS store are already matched to a message is
+  -- asked of the few entries one read returns, through this index, not of the whole history.
+  CREATE INDEX messages_sms_store_id ON messages (sms_store_id) WHERE sms_store_id IS NOT NULL;
+  `,
 ];

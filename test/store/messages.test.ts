@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { SchemaError, isStorageUnavailable, migrate, openDatabase, schemaVersion } from '../../src/store/database.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
-import { createMessageStore, type NewMessage } from '../../src/store/messages.js';
+import { CLAIMED_AMONG_SQL, createMessageStore, type NewMessage } from '../../src/store/messages.js';
 import { createStatsStore } from '../../src/store/stats.js';
 import { MESSAGE_ID_PATTERN, newMessageId } from '../../src/core/ids.js';
 import { tempDir } from '../helper.js';
@@ -498,4 +498,23 @@ t.test('the hand-off process group: committed on its own, and full sync again af
   const [found] = createMessageStore(other, createStatsStore(other)).unfinishedHandoffs();
   t.equal(found?.row.id, m.id);
   t.same(found?.group, { pgid: 4242, boot: 'boot-1', startTicks: 77 });
+});
+
+t.test('claimedSmsStoreIds: which of the asked store ids a message holds, through its index', async (t) => {
+  const { db, messages } = open(t);
+  for (const [i, storeId] of [101, 102, 103].entries()) {
+    const m = newMsg({ id: newMessageId(BASE + i), createdAt: BASE + i });
+    messages.insertQueued(m);
+    t.ok(messages.settle(m.id, { status: 'sent', reason: null, billedSegments: 1, at: BASE + 10, handedOff: true, smsStoreId: storeId }));
+  }
+  messages.insertQueued(newMsg({ id: newMessageId(BASE + 9), createdAt: BASE + 9 })); // no store id
+  t.same([...messages.claimedSmsStoreIds([102, 103, 104, 7])].sort(), [102, 103], 'only the asked ones that are claimed');
+  t.same([...messages.claimedSmsStoreIds([])], [], 'nothing asked: nothing (no read of the history)');
+  const plan = db
+    .prepare(`EXPLAIN QUERY PLAN ${CLAIMED_AMONG_SQL}`)
+    .all({ ids: '[1]' }) as { detail: string }[];
+  t.ok(
+    plan.some((p) => p.detail.includes('USING COVERING INDEX messages_sms_store_id')),
+    `a search of the index, not a scan of the history: ${plan.map((p) => p.detail).join('; ')}`,
+  );
 });
