@@ -2,18 +2,18 @@
 // --optimize-for-size, without that flag's CPU cost on every request: after work (a start,
 // connections, requests), once nothing happened for TRIM_QUIET_MS, one memory-reducing full
 // collection (V8's "last resort" GC: compacts the old generation, shrinks the young one,
-// returns emptied pages to the system); activity that never pauses that long (a poll every
-// 5 s) waits at most TRIM_MAX_WAIT_MS. Only if V8's heap grew by TRIM_MIN_GROWTH_BYTES since
-// the last one (a Prometheus scrape every 15 s must not buy a full collection each time). It needs
+// returns emptied pages to the system), if V8's heap grew by TRIM_MIN_GROWTH_BYTES since the
+// last one (a Prometheus scrape every 15 s must not buy a full collection each time). It needs
 // `gc`, which only --expose-gc provides (the launcher sets it for `start`); without it this
 // does nothing. A timer exists only while activity is recent: an idle gateway is never woken.
+// Never while activity goes on (a poll more often than every 10 s keeps those few MB): with a
+// 60 s longest wait, the collection (50-100 ms, longer under a flood) came mid-flood, and two
+// of three CI runs lost a flood test's witness request to a reset.
 import { getHeapStatistics } from 'node:v8';
 import type { Clock, Timer } from './clock.js';
 
 /** How long after the last activity the collection runs. */
 export const TRIM_QUIET_MS = 10_000;
-/** The longest activity postpones it (counted from the first activity after the last run). */
-export const TRIM_MAX_WAIT_MS = 60_000;
 /** The growth of V8's committed heap since the last collection that makes one worth it. */
 export const TRIM_MIN_GROWTH_BYTES = 2 * 1024 * 1024;
 
@@ -49,16 +49,15 @@ export function createMemoryTrim(clock: Clock, opts: TrimOptions = {}): MemoryTr
   /** The heap right after the last collection (none yet: the first one always runs). */
   let after: number | undefined;
   let last = 0;
-  let first = 0;
   let timer: Timer | undefined;
   let stopped = false;
   let runs = 0;
   const fire = () => {
     timer = undefined;
     if (stopped || collect === undefined) return;
-    const now = clock.monotonicMs();
-    if (now - last < quietMs && now - first < TRIM_MAX_WAIT_MS) {
-      timer = clock.setTimer(fire, Math.min(last + quietMs, first + TRIM_MAX_WAIT_MS) - now);
+    const quietFor = clock.monotonicMs() - last;
+    if (quietFor < quietMs) {
+      timer = clock.setTimer(fire, quietMs - quietFor);
       return;
     }
     if (after !== undefined && heapBytes() < after + TRIM_MIN_GROWTH_BYTES) return;
@@ -70,9 +69,7 @@ export function createMemoryTrim(clock: Clock, opts: TrimOptions = {}): MemoryTr
     touch() {
       if (stopped || collect === undefined) return;
       last = clock.monotonicMs();
-      if (timer) return;
-      first = last;
-      timer = clock.setTimer(fire, quietMs);
+      timer ??= clock.setTimer(fire, quietMs);
     },
     stop() {
       stopped = true;
