@@ -7,8 +7,8 @@ import { dirname, join } from 'node:path';
 import { CLI, ROOT, tempDir } from './helper.js';
 
 const HOOK = join(ROOT, 'test/fixtures/import-hook.mjs');
-/** bin/sms-gateway's V8 flags for `start` (its first line): young generation, heap growth, memory trim, no background tasks. */
-const PHONE_FLAGS = ['--max-semi-space-size=1', '--heap-growing-percent=20', '--no-memory-reducer', '--expose-gc', '--single-threaded'];
+/** bin/sms-gateway's V8 flags for `start` (its first line): young generation, heap, no background tasks. */
+const PHONE_FLAGS = ['--max-semi-space-size=1', '--optimize-for-size', '--single-threaded'];
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 const run = (args: string[], env: NodeJS.ProcessEnv) =>

@@ -12,7 +12,6 @@ import { PORT } from '../core/constants.js';
 import { ensurePrivateDir } from '../core/fs-util.js';
 import { createApiKeyFile, type SecretFile } from '../core/keys.js';
 import { acquireLock } from '../core/lock.js';
-import { createMemoryTrim } from '../core/memory-trim.js';
 import type { Mode, RuntimeInfo } from '../core/runtime.js';
 import { StartupError } from '../core/startup-error.js';
 import { VERSION } from '../core/version.js';
@@ -127,8 +126,6 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
 
     let host = '';
     let stopped = false;
-    // Memory back to the phone once quiet after a start, connections or requests (core/memory-trim.ts).
-    const trim = createMemoryTrim(clock);
     return {
       app,
       runtime,
@@ -141,15 +138,11 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
         await gateway.start(async () => {
           host = await listenDualStack(app);
         });
-        app.server.on('connection', trim.touch);
-        app.server.on('request', trim.touch);
-        trim.touch();
         return host;
       },
       async stop() {
         if (stopped) return;
         stopped = true;
-        trim.stop();
         try {
           await gateway.stop(); // waits for requests in flight, hand-offs included
         } finally {
