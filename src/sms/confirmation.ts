@@ -110,7 +110,8 @@ async function lookAt(
 ): Promise<void> {
   const list = opts.list ?? listSms;
   const result = await list({ box: 'all', limit: 50, timeoutMs: opts.timeoutMs ?? 10_000, ...(opts.env ? { env: opts.env } : {}) });
-  const claimed = opts.store.claimedSmsStoreIds(result.ok ? result.entries.map((e) => e.id) : []);
+  // Only a read that worked is matched against, so only then are its entries' claims asked.
+  const claimed = result.ok ? opts.store.claimedSmsStoreIds(result.entries.map((e) => e.id)) : new Set<number>();
   const tz = opts.timeZone();
   // Every message awaiting confirmation, oldest first (pending keeps insertion order).
   for (const [id, p] of [...pending]) {
