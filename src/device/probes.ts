@@ -266,10 +266,13 @@ export function createProbes(opts: ProbeOptions) {
       if (lastRoundAt === null || opts.clock.monotonicMs() - lastRoundAt > ttlMs) void refresh();
       return state;
     },
-    /** Like peek(), but the very first call waits for the first round (bounded by the timeout). */
+    /**
+     * Like peek(), but a call before the first round has ended waits for all of it (bounded
+     * by the timeout): a probe that answers later than the others is not reported as null.
+     */
     async get(): Promise<Snapshot> {
       if (lastRoundAt === null) await refresh();
-      else if (round && PROBE_NAMES.every((n) => state[n].last === 'never')) await round;
+      else if (round && PROBE_NAMES.some((n) => state[n].last === 'never')) await round;
       return this.peek();
     },
   };

@@ -136,3 +136,23 @@ t.test('start(afterMs) runs the first round that much later; known() never start
   await clock.tick(1000);
   t.equal(runs, 15, 'and the timer adds none');
 });
+
+t.test('a request during the first round waits for all of it, not just its first answers', async (t) => {
+  const clock = fakeClock();
+  const pending: Array<() => void> = [];
+  const run = async (command: string) =>
+    command === 'getprop'
+      ? new Promise<{ ok: true; stdout: string; json: undefined; ms: number }>((res) => pending.push(() => res({ ok: true, stdout: '[ro.product.model]: [Pixel 6a]\n', json: undefined, ms: 1 })))
+      : { ok: true as const, stdout: '{}', json: {}, ms: 1 };
+  const probes = createProbes({ clock, run, env: { PATH: '' } });
+  probes.start();
+  await clock.tick(0); // four of five have answered; getprop (a slow phone under load) has not
+  t.equal(probes.known().telephony.last, 'ok');
+  t.equal(probes.known().props.last, 'never');
+  let answered = false;
+  const got = probes.get().then((s) => ((answered = true), s));
+  await clock.tick(0);
+  t.equal(answered, false, 'the first request waits for the probe still running');
+  pending[0]!();
+  t.equal((await got).props.value?.model, 'Pixel 6a', 'and answers with its fact, not null');
+});
