@@ -7,8 +7,8 @@ import { dirname, join } from 'node:path';
 import { CLI, ROOT, tempDir } from './helper.js';
 
 const HOOK = join(ROOT, 'test/fixtures/import-hook.mjs');
-/** bin/sms-gateway's V8 flags for `start` (its first line): young generation, heap, no background tasks. */
-const PHONE_FLAGS = ['--max-semi-space-size=1', '--optimize-for-size', '--single-threaded'];
+/** bin/sms-gateway's V8 flags for `start` (its first line): young generation, no background tasks (the heap's mode is set later, src/core/memory-mode.ts). */
+const PHONE_FLAGS = ['--max-semi-space-size=1', '--single-threaded'];
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 const run = (args: string[], env: NodeJS.ProcessEnv) =>

@@ -1,7 +1,7 @@
 // createGateway(config): the real process's gateway. Takes the home's lock, loads the key,
 // detects the mode, opens the database and composes the parts (server/compose-from-config.ts
 // and server/compose.ts; no side effects yet). listen() starts it in order (restore, bind port 8080 dual
-// stack with an IPv4 fallback, probes and background work); stop() stops accepting, lets in-flight
+// stack with an IPv4 fallback, probes and background work, V8's memory mode a second later); stop() stops accepting, lets in-flight
 // requests finish, and releases everything.
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -10,6 +10,7 @@ import { systemClock, type Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import { PORT } from '../core/constants.js';
 import { ensurePrivateDir } from '../core/fs-util.js';
+import { favourMemorySoon } from '../core/memory-mode.js';
 import { createApiKeyFile, type SecretFile } from '../core/keys.js';
 import { acquireLock } from '../core/lock.js';
 import type { Mode, RuntimeInfo } from '../core/runtime.js';
@@ -138,6 +139,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
         await gateway.start(async () => {
           host = await listenDualStack(app);
         });
+        favourMemorySoon(clock);
         return host;
       },
       async stop() {

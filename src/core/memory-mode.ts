@@ -1,0 +1,20 @@
+// V8 favours memory over speed once the gateway answers: --optimize-for-size, set at run
+// time a second after the port is bound instead of on the launcher's first line. Given at
+// launch, the flag made V8 run a memory-reducing full collection in the middle of the start
+// (14-16 ms of its ~300, while the modules load); set here, a start costs that much less
+// and the gateway it leaves behind is the same: idle RSS, wake-ups and the heap's bound
+// under a connection flood as with the flag at launch (docs/performance.md). V8 reads this
+// flag whenever its heap decides, so setting it late is what it is for at launch; Node keeps
+// V8's flags writable after start (v8.setFlagsFromString). Only the real process calls this:
+// the tests' in-process gateways never change the test runner's V8.
+import { setFlagsFromString } from 'node:v8';
+import type { Clock } from './clock.js';
+
+export const MEMORY_MODE_FLAG = '--optimize-for-size';
+/** After the port is bound: the first answers and the first probe round are not slowed. */
+export const MEMORY_MODE_AFTER_MS = 1000;
+
+/** Sets MEMORY_MODE_FLAG MEMORY_MODE_AFTER_MS from now (once; `set` is V8's, injectable). */
+export function favourMemorySoon(clock: Clock, set: (flag: string) => void = setFlagsFromString): void {
+  clock.setTimer(() => set(MEMORY_MODE_FLAG), MEMORY_MODE_AFTER_MS);
+}
