@@ -7,6 +7,7 @@ import { measureLoad } from './load.js';
 import { commandLine, cpuTicks, log, round, rssOf, wakeups } from './measure.js';
 import { apiKey, gatewayEnv, getBody, newHome, startBare, startGateway, startProc, stopProc, waitForHealth, type Proc } from './processes.js';
 import { BARE_PORT, CALLERS, GATEWAY_PORT, MAIN, HISTORY_ROWS, IDLE_CPU_MS, IDLE_SETTLE_MS, LOAD_MS, PER_CALLER_HZ, WARMUP_MS } from './settings.js';
+import { MEMORY_MODE_OFF } from '../../src/core/memory-mode.js';
 
 export async function readsPhase(tickHz: number) {
   const home = newHome('history');
@@ -121,14 +122,18 @@ export async function readsPhase(tickHz: number) {
     if (bare) await stopProc(bare);
     await stopProc(gw);
   }
-  log(`idle without the launcher's V8 flags (dist/main.js run directly), ${(IDLE_SETTLE_MS + IDLE_CPU_MS) / 1000} s ...`);
+  log(`idle without the V8 flags (dist/main.js run directly, with --no-optimize-for-size), ${(IDLE_SETTLE_MS + IDLE_CPU_MS) / 1000} s ...`);
   idle = { ...idle!, withoutFlags: await idleRssWithoutFlags(home) };
   return { idle, health, history };
 }
 
-/** The same idle gateway without the V8 flags (dist/main.js run directly, no launcher): what the flags save. */
+/**
+ * The same idle gateway without the V8 flags: dist/main.js run directly (not the launcher's
+ * first line) with --no-optimize-for-size (src/core/memory-mode.ts sets nothing then): what
+ * the flags save.
+ */
 async function idleRssWithoutFlags(home: string) {
-  const gw = startProc('gateway-without-flags', [MAIN, 'start'], gatewayEnv(home), GATEWAY_PORT);
+  const gw = startProc('gateway-without-flags', [MEMORY_MODE_OFF, MAIN, 'start'], gatewayEnv(home), GATEWAY_PORT);
   try {
     await waitForHealth(gw);
     await sleep(IDLE_SETTLE_MS + IDLE_CPU_MS);

@@ -5,8 +5,9 @@
 // and the gateway it leaves behind is the same: idle RSS, wake-ups and the heap's bound
 // under a connection flood as with the flag at launch (docs/performance.md). V8 reads this
 // flag whenever its heap decides, so setting it late is what it is for at launch; Node keeps
-// V8's flags writable after start (v8.setFlagsFromString). Only the real process calls this:
-// the tests' in-process gateways never change the test runner's V8.
+// V8's flags writable after start (v8.setFlagsFromString). Node started with
+// --no-optimize-for-size keeps it off (the bench measures the gateway without it). Only the
+// real process calls this: the tests' in-process gateways never change the test runner's V8.
 import { setFlagsFromString } from 'node:v8';
 import type { Clock } from './clock.js';
 
@@ -14,7 +15,11 @@ export const MEMORY_MODE_FLAG = '--optimize-for-size';
 /** After the port is bound: the first answers and the first probe round are not slowed. */
 export const MEMORY_MODE_AFTER_MS = 1000;
 
-/** Sets MEMORY_MODE_FLAG MEMORY_MODE_AFTER_MS from now (once; `set` is V8's, injectable). */
-export function favourMemorySoon(clock: Clock, set: (flag: string) => void = setFlagsFromString): void {
+/** Node's own flag that keeps the memory mode off. */
+export const MEMORY_MODE_OFF = '--no-optimize-for-size';
+
+/** Sets MEMORY_MODE_FLAG MEMORY_MODE_AFTER_MS from now, once, unless Node was started with MEMORY_MODE_OFF. */
+export function favourMemorySoon(clock: Clock, set: (flag: string) => void = setFlagsFromString, execArgv: readonly string[] = process.execArgv): void {
+  if (execArgv.includes(MEMORY_MODE_OFF)) return;
   clock.setTimer(() => set(MEMORY_MODE_FLAG), MEMORY_MODE_AFTER_MS);
 }

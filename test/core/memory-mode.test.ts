@@ -1,12 +1,12 @@
 // V8's memory mode is set once, a second after the gateway's port is bound, never at once.
 import t from 'tap';
-import { favourMemorySoon, MEMORY_MODE_AFTER_MS, MEMORY_MODE_FLAG } from '../../src/core/memory-mode.js';
+import { favourMemorySoon, MEMORY_MODE_AFTER_MS, MEMORY_MODE_FLAG, MEMORY_MODE_OFF } from '../../src/core/memory-mode.js';
 import { fakeClock } from '../helper.js';
 
 t.test('--optimize-for-size is set once, MEMORY_MODE_AFTER_MS later', async (t) => {
   const clock = fakeClock();
   const set: string[] = [];
-  favourMemorySoon(clock, (flag) => set.push(flag));
+  favourMemorySoon(clock, (flag) => set.push(flag), ['--max-semi-space-size=1', '--single-threaded']);
   t.same(set, [], 'not during the start');
   await clock.tick(MEMORY_MODE_AFTER_MS - 1);
   t.same(set, [], 'nor before the second is up');
@@ -14,6 +14,14 @@ t.test('--optimize-for-size is set once, MEMORY_MODE_AFTER_MS later', async (t) 
   t.same(set, ['--optimize-for-size']);
   await clock.tick(60_000);
   t.same(set, [MEMORY_MODE_FLAG], 'once');
+});
+
+t.test('Node started with --no-optimize-for-size keeps it off', async (t) => {
+  const clock = fakeClock();
+  const set: string[] = [];
+  favourMemorySoon(clock, (flag) => set.push(flag), ['--max-semi-space-size=1', MEMORY_MODE_OFF]);
+  await clock.tick(60_000);
+  t.same(set, []);
 });
 
 t.test('the flag is one V8 knows (setFlagsFromString ignores unknown ones silently)', async (t) => {
