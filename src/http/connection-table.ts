@@ -7,8 +7,13 @@
 // after closing one connection under that ceiling: descend to the child holding the most
 // evictable connections, then in that address close its oldest idle keep-alive connection,
 // else its oldest connection that has not finished its headers. A connection with a request
-// in flight is never closed here. A connection idle or without complete headers for
-// headersMs is closed by one sweep timer, armed only while such a connection exists.
+// in flight is never closed here. The whole alone may go past its ceiling by `grace`
+// connections for `graceMs`: a newcomer's request is read only after the accept batch it
+// came in, so without that slack a batch of more than `total` newcomers (a flood while the
+// event loop was held up) would close an honest newcomer before its headers were read; after
+// graceMs the whole is brought back to its ceiling the same way, by then with their requests
+// in flight. A connection idle or without complete headers for headersMs is closed by one
+// sweep timer, armed only while such a connection exists.
 // Every event is O(1) (the tree is three levels deep; per-group buckets of children by
 // evictable count find the largest holder); memory is the open connections and their groups.
 
@@ -33,6 +38,9 @@ export interface TableLimits {
   outside: number;
   /** Longest time a connection may stay without a complete request's headers. */
   headersMs: number;
+  /** How far past `total` the whole may go, and for how long, before room is made. */
+  grace: number;
+  graceMs: number;
 }
 
 /** Where a caller sits in the tree: its address, its /64 (IPv6 on the LAN), outside or not. */
@@ -134,6 +142,8 @@ export function createConnectionTable(limits: TableLimits, clock: TableClock) {
   /** Idle and headers connections in the order they entered that state: the sweep's queue. */
   const waiting = new Set<Entry>();
   let timer: TableTimer | undefined;
+  /** Brings the whole back to its ceiling, graceMs after it went past it. */
+  let trimTimer: TableTimer | undefined;
 
   function leave(entry: Entry): void {
     if (entry.state === 'idle') entry.leaf.idle.delete(entry);
@@ -179,6 +189,17 @@ export function createConnectionTable(limits: TableLimits, clock: TableClock) {
     timer = clock.setTimer(sweep, Math.max(0, oldest.since + limits.headersMs - clock.now()));
   }
 
+  function trim(): void {
+    trimTimer = undefined;
+    while (root.count > root.ceiling && evictFrom(root));
+    // Still past it: every connection left has a request in flight; look again later.
+    if (root.count > root.ceiling) trimLater();
+  }
+
+  function trimLater(): void {
+    trimTimer ??= clock.setTimer(trim, limits.graceMs);
+  }
+
   function wait(entry: Entry, state: 'idle' | 'headers'): void {
     entry.state = state;
     entry.since = clock.now();
@@ -189,11 +210,16 @@ export function createConnectionTable(limits: TableLimits, clock: TableClock) {
 
   return {
     // Admits a newcomer, closing others to stay within each ceiling on its path (address,
-    // /64 or outside, whole). Refused (destroyed, undefined) only when every connection
-    // under a full ceiling has a request in flight: then nothing else can make room.
+    // /64 or outside, whole: within its grace room is made later, by trim). Refused
+    // (destroyed, undefined) only when every connection under a full ceiling has a request in
+    // flight: then nothing else can make room.
     admit(socket: Closable, place: CallerPlace): Entry | undefined {
       for (const g of pathOf(root, place)) {
         while (g && g.count >= g.ceiling) {
+          if (g === root && g.count < g.ceiling + limits.grace) {
+            trimLater();
+            break;
+          }
           if (!evictFrom(g)) {
             socket.destroy();
             return undefined;
@@ -227,6 +253,7 @@ export function createConnectionTable(limits: TableLimits, clock: TableClock) {
     size: () => root.count,
     callers: () => root.children.size,
     timerArmed: () => timer !== undefined,
+    trimArmed: () => trimTimer !== undefined,
   };
 }
 

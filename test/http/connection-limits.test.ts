@@ -5,7 +5,16 @@
 // per address and per /64; outside callers share one small ceiling; a connection without
 // complete headers for 10 s is closed by a timer armed only while one exists.
 import t from 'tap';
-import { callerPlace, HEADERS_TIMEOUT_MS, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, MAX_CONNECTIONS_PER_PREFIX, MAX_OUTSIDE_CONNECTIONS } from '../../src/http/connection-limits.js';
+import {
+  callerPlace,
+  CONNECTIONS_GRACE_MS,
+  HEADERS_TIMEOUT_MS,
+  MAX_CONNECTIONS,
+  MAX_CONNECTIONS_GRACE,
+  MAX_CONNECTIONS_PER_ADDRESS,
+  MAX_CONNECTIONS_PER_PREFIX,
+  MAX_OUTSIDE_CONNECTIONS,
+} from '../../src/http/connection-limits.js';
 import { createConnectionTable, type Entry, type TableClock, type TableLimits } from '../../src/http/connection-table.js';
 
 class FakeSocket {
@@ -44,7 +53,8 @@ function fakeTimers() {
   };
 }
 
-const LIMITS: TableLimits = { total: 8, perAddress: 3, perPrefix: 5, outside: 2, headersMs: 10_000 };
+/** No grace: the whole's ceiling is as strict as the others (the grace has tests of its own). */
+const LIMITS: TableLimits = { total: 8, perAddress: 3, perPrefix: 5, outside: 2, headersMs: 10_000, grace: 0, graceMs: 0 };
 
 function setup(limits = LIMITS) {
   const timers = fakeTimers();
@@ -206,25 +216,75 @@ t.test('pipelined requests: busy until the last answer', async (t) => {
 });
 
 t.test('the defaults: eight addresses at their ceiling do not keep a ninth out', async (t) => {
-  const { open, table } = setup({
+  const defaults = setup({
     total: MAX_CONNECTIONS,
     perAddress: MAX_CONNECTIONS_PER_ADDRESS,
     perPrefix: MAX_CONNECTIONS_PER_PREFIX,
     outside: MAX_OUTSIDE_CONNECTIONS,
     headersMs: HEADERS_TIMEOUT_MS,
+    grace: MAX_CONNECTIONS_GRACE,
+    graceMs: CONNECTIONS_GRACE_MS,
   });
+  const { open, table, timers } = defaults;
   for (let a = 0; a < 8; a++) for (let i = 0; i < MAX_CONNECTIONS_PER_ADDRESS + 5; i++) open(`192.168.1.${a + 1}`);
-  t.equal(table.size(), MAX_CONNECTIONS);
+  t.equal(table.size(), MAX_CONNECTIONS, 'each address kept to its own ceiling');
   const w = open('192.168.1.100', 'witness');
   t.equal(w.destroyed, false);
-  t.equal(table.size(), MAX_CONNECTIONS);
+  t.equal(table.size(), MAX_CONNECTIONS + 1, 'the whole within its grace');
   for (let i = 0; i < 300; i++) open(`fd00::${(i % 10) + 1}`);
-  t.equal(table.size(), MAX_CONNECTIONS);
+  t.equal(table.size(), MAX_CONNECTIONS + 1 + MAX_CONNECTIONS_PER_PREFIX, 'the /64 kept to its own ceiling, the whole within its grace');
+  for (let i = 0; i < 300; i++) open(`fd01::${(i % 10) + 1}`); // a second /64
+  t.equal(table.size(), MAX_CONNECTIONS + MAX_CONNECTIONS_GRACE, 'never past the grace');
   t.equal(w.destroyed, false, 'a /64 flood closes its own connections first (it holds the most)');
+  timers.advance(CONNECTIONS_GRACE_MS);
+  t.equal(table.size(), MAX_CONNECTIONS, 'back to the ceiling once the grace is over');
+  t.equal(w.destroyed, false, 'the largest holders made the room');
 });
 
-t.test('random operations keep the counts true (against a plain model)', async (t) => {
-  const { open, entry, table } = setup();
+t.test('a batch larger than the whole: a newcomer whose request is read within the grace stays', async (t) => {
+  const run = (grace: number) => {
+    const { open, busy, table, timers } = setup({ ...LIMITS, grace, graceMs: 500 });
+    const before = Array.from({ length: 8 }, (_, i) => open(`10.1.0.${i}`, `f${i}`));
+    // One accept batch: the witness, then more flood than the whole's ceiling, all before
+    // the event loop reads any of them.
+    const w = open('10.0.0.99', 'witness');
+    const after = Array.from({ length: 8 }, (_, i) => open(`10.2.0.${i}`, `g${i}`));
+    const witnessSurvivedBatch = !w.destroyed;
+    if (!w.destroyed) busy(w); // its request is read
+    const armed = table.trimArmed();
+    timers.advance(500);
+    return { w, witnessSurvivedBatch, armed, table, alive: alive([...before, ...after]) };
+  };
+  const strict = run(0);
+  t.equal(strict.witnessSurvivedBatch, false, 'without the grace the 8th after it closed the witness unread (the old rule)');
+  const g = run(8);
+  t.equal(g.witnessSurvivedBatch, true, 'with it the witness is still open when its request is read');
+  t.equal(g.armed, true, 'room is made later, by one timer');
+  t.equal(g.w.destroyed, false, 'and its request in flight keeps it');
+  t.equal(g.table.size(), 8, 'the whole is back to its ceiling');
+  t.same(g.alive, ['g1', 'g2', 'g3', 'g4', 'g5', 'g6', 'g7'], 'the oldest silent ones made the room');
+  t.equal(g.table.trimArmed(), false, 'no timer left');
+});
+
+t.test('the grace never holds more than its size, and a whole of busy connections is looked at again', async (t) => {
+  const { open, busy, entry, table, timers } = setup({ ...LIMITS, grace: 2, graceMs: 100 });
+  const s = Array.from({ length: 10 }, (_, i) => open(`10.3.0.${i}`, `s${i}`));
+  t.equal(table.size(), 10);
+  for (const x of s) if (!x.destroyed) busy(x);
+  const late = open('10.4.0.1', 'late');
+  t.equal(late.destroyed, true, 'every connection under the full grace has a request in flight: refused');
+  timers.advance(100);
+  t.equal(table.size(), 10, 'nothing to close while all are busy');
+  t.equal(table.trimArmed(), true, 'looked at again later');
+  table.requestEnded(entry(s[0]!)); // answered: idle keep-alive
+  table.requestEnded(entry(s[1]!));
+  timers.advance(100);
+  t.equal(table.size(), 8);
+  t.same(alive(s.slice(0, 2)), [], 'the two that went idle made the room');
+});
+
+for (const limits of [LIMITS, { ...LIMITS, grace: 3, graceMs: 50 }]) t.test(`random operations keep the counts true (against a plain model), grace ${limits.grace}`, async (t) => {
+  const { open, entry, table, timers } = setup(limits);
   const sockets: FakeSocket[] = [];
   let seed = 7;
   const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
@@ -244,10 +304,11 @@ t.test('random operations keep the counts true (against a plain model)', async (
       }
     }
     const count = sockets.filter((s) => !s.destroyed).length;
-    if (count !== table.size() || count > LIMITS.total) {
+    if (step % 7 === 0) timers.advance(10); // the grace's timer runs between events
+    if (count !== table.size() || count > limits.total + limits.grace) {
       t.fail(`step ${step}: ${count} open, table says ${table.size()}`);
       return;
     }
   }
-  t.pass('5000 steps, counts agree, never above the total');
+  t.pass('5000 steps, counts agree, never above the total and its grace');
 });
