@@ -137,13 +137,47 @@ function leafFor(root: Group, place: CallerPlace, limits: TableLimits): Group {
   return child(root, place.address, limits.perAddress);
 }
 
+/** Closes every connection idle or without headers for headersMs, by one timer armed only while one waits. */
+function createSweeper(waiting: Set<Entry>, headersMs: number, clock: TableClock, close: (entry: Entry) => void) {
+  let timer: TableTimer | undefined;
+  function sweep(): void {
+    timer = undefined;
+    const now = clock.now();
+    for (const entry of waiting) {
+      if (entry.since + headersMs > now) break;
+      close(entry);
+    }
+    arm();
+  }
+  function arm(): void {
+    if (timer || waiting.size === 0) return;
+    const oldest = waiting.values().next().value!;
+    timer = clock.setTimer(sweep, Math.max(0, oldest.since + headersMs - clock.now()));
+  }
+  return { arm, armed: () => timer !== undefined };
+}
+
+/** The whole past its ceiling (within its grace): room is made graceMs later, and again while all are busy. */
+function createGrace(root: Group, graceMs: number, clock: TableClock, evictFrom: (g: Group) => boolean) {
+  let timer: TableTimer | undefined;
+  function trim(): void {
+    timer = undefined;
+    while (root.count > root.ceiling && evictFrom(root));
+    // Still past it: every connection left has a request in flight; look again later.
+    if (root.count > root.ceiling) trimLater();
+  }
+  function trimLater(): void {
+    timer ??= clock.setTimer(trim, graceMs);
+  }
+  return { trimLater, armed: () => timer !== undefined };
+}
+
 export function createConnectionTable(limits: TableLimits, clock: TableClock) {
   const root = group('all', limits.total, undefined);
   /** Idle and headers connections in the order they entered that state: the sweep's queue. */
   const waiting = new Set<Entry>();
-  let timer: TableTimer | undefined;
-  /** Brings the whole back to its ceiling, graceMs after it went past it. */
-  let trimTimer: TableTimer | undefined;
+  const sweeper = createSweeper(waiting, limits.headersMs, clock, close);
+  const grace = createGrace(root, limits.graceMs, clock, evictFrom);
 
   function leave(entry: Entry): void {
     if (entry.state === 'idle') entry.leaf.idle.delete(entry);
@@ -173,39 +207,12 @@ export function createConnectionTable(limits: TableLimits, clock: TableClock) {
     return true;
   }
 
-  function sweep(): void {
-    timer = undefined;
-    const now = clock.now();
-    for (const entry of waiting) {
-      if (entry.since + limits.headersMs > now) break;
-      close(entry);
-    }
-    arm();
-  }
-
-  function arm(): void {
-    if (timer || waiting.size === 0) return;
-    const oldest = waiting.values().next().value!;
-    timer = clock.setTimer(sweep, Math.max(0, oldest.since + limits.headersMs - clock.now()));
-  }
-
-  function trim(): void {
-    trimTimer = undefined;
-    while (root.count > root.ceiling && evictFrom(root));
-    // Still past it: every connection left has a request in flight; look again later.
-    if (root.count > root.ceiling) trimLater();
-  }
-
-  function trimLater(): void {
-    trimTimer ??= clock.setTimer(trim, limits.graceMs);
-  }
-
   function wait(entry: Entry, state: 'idle' | 'headers'): void {
     entry.state = state;
     entry.since = clock.now();
     (state === 'idle' ? entry.leaf.idle : entry.leaf.headers).add(entry);
     waiting.add(entry);
-    arm();
+    sweeper.arm();
   }
 
   return {
@@ -217,7 +224,7 @@ export function createConnectionTable(limits: TableLimits, clock: TableClock) {
       for (const g of pathOf(root, place)) {
         while (g && g.count >= g.ceiling) {
           if (g === root && g.count < g.ceiling + limits.grace) {
-            trimLater();
+            grace.trimLater();
             break;
           }
           if (!evictFrom(g)) {
@@ -252,8 +259,8 @@ export function createConnectionTable(limits: TableLimits, clock: TableClock) {
     /** Open connections, and the callers holding them at the top of the tree. */
     size: () => root.count,
     callers: () => root.children.size,
-    timerArmed: () => timer !== undefined,
-    trimArmed: () => trimTimer !== undefined,
+    timerArmed: sweeper.armed,
+    trimArmed: grace.armed,
   };
 }
 
