@@ -2,10 +2,11 @@
 // time a second after the port is bound instead of on the launcher's first line. Given at
 // launch, the flag made V8 run a memory-reducing full collection in the middle of the start
 // (14-16 ms of its ~300, while the modules load); set here, a start costs that much less
-// and the gateway it leaves behind is the same: idle RSS, wake-ups and the heap's bound
-// under a connection flood as with the flag at launch (docs/performance.md). V8 reads this
-// flag whenever its heap decides, so setting it late is what it is for at launch; Node keeps
-// V8's flags writable after start (v8.setFlagsFromString). Node started with
+// and, on Node 24 (the phone's nodejs-lts), the gateway it leaves behind is the same: idle
+// RSS, wake-ups and the heap's bound under a connection flood as with the flag at launch
+// (V8 reads the flag whenever its heap decides). On Node 26 set late it saves nothing
+// measurable at idle (1.3 MB more than with the flag at launch; docs/performance.md). Node
+// keeps V8's flags writable after start (v8.setFlagsFromString). Node started with
 // --no-optimize-for-size keeps it off (the bench measures the gateway without it). Only the
 // real process calls this: the tests' in-process gateways never change the test runner's V8.
 import { setFlagsFromString } from 'node:v8';

@@ -1,8 +1,9 @@
 // createGateway(config): the real process's gateway. Takes the home's lock, loads the key,
 // detects the mode, opens the database and composes the parts (server/compose-from-config.ts
-// and server/compose.ts; no side effects yet). listen() starts it in order (restore, bind port 8080 dual
-// stack with an IPv4 fallback, probes and background work, V8's memory mode a second later); stop() stops accepting, lets in-flight
-// requests finish, and releases everything.
+// and server/compose.ts; no side effects yet). listen() starts it in order (restore, bind
+// port 8080 dual stack with an IPv4 fallback, probes and background work, V8's memory mode a
+// second later); stop() stops accepting, lets in-flight requests finish, and releases
+// everything.
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
