@@ -16,8 +16,8 @@ export const MEMORY_MODE_FLAG = '--optimize-for-size';
 /** After the port is bound: the first answers and the first probe round are not slowed. */
 export const MEMORY_MODE_AFTER_MS = 1000;
 
-/** Node's own flag that keeps the memory mode off. */
-export const MEMORY_MODE_OFF = '--no-optimize-for-size';
+/** Node's own flag that keeps the memory mode off: --no-optimize-for-size. */
+export const MEMORY_MODE_OFF = `--no-${MEMORY_MODE_FLAG.slice(2)}`;
 
 /** Sets MEMORY_MODE_FLAG MEMORY_MODE_AFTER_MS from now, once, unless Node was started with MEMORY_MODE_OFF. */
 export function favourMemorySoon(clock: Clock, set: (flag: string) => void = setFlagsFromString, execArgv: readonly string[] = process.execArgv): void {

@@ -18,7 +18,7 @@ import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import { canonicalAddress, isLocalAddress } from '../core/addresses.js';
-import { createConnectionTable, type CallerPlace, type Entry, type TableClock } from './connection-table.js';
+import { createConnectionTable, type CallerPlace, type Entry, type TableClock, type TableLimits } from './connection-table.js';
 
 export const MAX_CONNECTIONS_PER_ADDRESS = 32;
 export const MAX_CONNECTIONS_PER_PREFIX = 128;
@@ -36,6 +36,16 @@ export const MAX_CONNECTIONS_GRACE = 256;
 export const CONNECTIONS_GRACE_MS = 500;
 export const KEEP_ALIVE_MS = 5_000;
 export const HEADERS_TIMEOUT_MS = 10_000;
+/** The table's ceilings and deadlines, from the constants above: the one set the gateway uses. */
+export const CONNECTION_LIMITS: TableLimits = {
+  total: MAX_CONNECTIONS,
+  perAddress: MAX_CONNECTIONS_PER_ADDRESS,
+  perPrefix: MAX_CONNECTIONS_PER_PREFIX,
+  outside: MAX_OUTSIDE_CONNECTIONS,
+  headersMs: HEADERS_TIMEOUT_MS,
+  grace: MAX_CONNECTIONS_GRACE,
+  graceMs: CONNECTIONS_GRACE_MS,
+};
 /**
  * The kernel's queue of connections not yet accepted (capped by net.core.somaxconn). A flood
  * that fills it makes the kernel drop everyone's SYNs, a newcomer's too (retried after 1 s):
@@ -75,18 +85,7 @@ export function limitConnections(app: FastifyInstance, clock: TableClock = SYSTE
   server.maxHeadersCount = 0;
   server.keepAliveTimeout = KEEP_ALIVE_MS;
 
-  const table = createConnectionTable(
-    {
-      total: MAX_CONNECTIONS,
-      perAddress: MAX_CONNECTIONS_PER_ADDRESS,
-      perPrefix: MAX_CONNECTIONS_PER_PREFIX,
-      outside: MAX_OUTSIDE_CONNECTIONS,
-      headersMs: HEADERS_TIMEOUT_MS,
-      grace: MAX_CONNECTIONS_GRACE,
-      graceMs: CONNECTIONS_GRACE_MS,
-    },
-    clock,
-  );
+  const table = createConnectionTable(CONNECTION_LIMITS, clock);
   const entries = new WeakMap<Socket, Entry>();
   server.prependListener('connection', (socket: Socket) => {
     const entry = table.admit(socket, callerPlace(socket.remoteAddress));

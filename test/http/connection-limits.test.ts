@@ -7,13 +7,13 @@
 import t from 'tap';
 import {
   callerPlace,
+  CONNECTION_LIMITS,
   CONNECTIONS_GRACE_MS,
   HEADERS_TIMEOUT_MS,
   MAX_CONNECTIONS,
   MAX_CONNECTIONS_GRACE,
   MAX_CONNECTIONS_PER_ADDRESS,
   MAX_CONNECTIONS_PER_PREFIX,
-  MAX_OUTSIDE_CONNECTIONS,
 } from '../../src/http/connection-limits.js';
 import { createConnectionTable, type Entry, type TableClock, type TableLimits } from '../../src/http/connection-table.js';
 
@@ -216,16 +216,7 @@ t.test('pipelined requests: busy until the last answer', async (t) => {
 });
 
 t.test('the defaults: eight addresses at their ceiling do not keep a ninth out', async (t) => {
-  const defaults = setup({
-    total: MAX_CONNECTIONS,
-    perAddress: MAX_CONNECTIONS_PER_ADDRESS,
-    perPrefix: MAX_CONNECTIONS_PER_PREFIX,
-    outside: MAX_OUTSIDE_CONNECTIONS,
-    headersMs: HEADERS_TIMEOUT_MS,
-    grace: MAX_CONNECTIONS_GRACE,
-    graceMs: CONNECTIONS_GRACE_MS,
-  });
-  const { open, table, timers } = defaults;
+  const { open, table, timers } = setup(CONNECTION_LIMITS);
   for (let a = 0; a < 8; a++) for (let i = 0; i < MAX_CONNECTIONS_PER_ADDRESS + 5; i++) open(`192.168.1.${a + 1}`);
   t.equal(table.size(), MAX_CONNECTIONS, 'each address kept to its own ceiling');
   const w = open('192.168.1.100', 'witness');
