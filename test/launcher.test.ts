@@ -8,7 +8,7 @@ import { CLI, ROOT, tempDir } from './helper.js';
 
 const HOOK = join(ROOT, 'test/fixtures/import-hook.mjs');
 /** bin/sms-gateway's V8 flags for `start` (its first line): young generation, no background tasks (the heap's mode is set later, src/core/memory-mode.ts). */
-const PHONE_FLAGS = ['--max-semi-space-size=1', '--single-threaded'];
+const PHONE_FLAGS = ['--max-semi-space-size=1', '--no-concurrent-recompilation', '--no-concurrent-sparkplug', '--single-threaded-gc'];
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 const run = (args: string[], env: NodeJS.ProcessEnv) =>
@@ -100,6 +100,22 @@ t.test('on a Node older than 22 every command prints one line and exits 1', { sk
     );
   }
   t.equal(existsSync(home), false, 'nothing was created');
+});
+
+t.test("start's flags keep V8's code caches valid (Node's own modules are built with one)", async (t) => {
+  // V8 rejects code cached under other flags that change how code is compiled (--single-threaded
+  // and --optimize-for-size among them): Node then compiles each of its own modules again.
+  const dir = tempDir(t);
+  const cache = join(dir, 'cache');
+  const script = `const vm = require('node:vm'), fs = require('node:fs');
+const s = new vm.Script('function f(a) { return a + 1 }', fs.existsSync(${JSON.stringify(cache)}) ? { cachedData: fs.readFileSync(${JSON.stringify(cache)}) } : {});
+if (s.cachedDataRejected === undefined) fs.writeFileSync(${JSON.stringify(cache)}, s.createCachedData());
+process.stdout.write(String(s.cachedDataRejected));`;
+  const made = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  t.equal(made.stdout, 'undefined', made.stderr);
+  const used = spawnSync(process.execPath, [...PHONE_FLAGS, '-e', script], { encoding: 'utf8' });
+  t.equal(used.status, 0, used.stderr);
+  t.equal(used.stdout, 'false', `a cache made without flags is accepted under ${PHONE_FLAGS.join(' ')}`);
 });
 
 t.test('the first line fits the 128 bytes older Android kernels read of it', async (t) => {

@@ -6,7 +6,7 @@ import { fakeClock } from '../helper.js';
 t.test('--optimize-for-size is set once, MEMORY_MODE_AFTER_MS later', async (t) => {
   const clock = fakeClock();
   const set: string[] = [];
-  favourMemorySoon(clock, (flag) => set.push(flag), ['--max-semi-space-size=1', '--single-threaded']);
+  favourMemorySoon(clock, (flag) => set.push(flag), ['--max-semi-space-size=1', '--single-threaded-gc']);
   t.same(set, [], 'not during the start');
   await clock.tick(MEMORY_MODE_AFTER_MS - 1);
   t.same(set, [], 'nor before the second is up');
