@@ -2,12 +2,13 @@
 // local-network guard, the contract's exact CSP, nosniff and no-referrer on each, gzip when
 // asked, no inline script or style in the page, nothing from outside, not in the OpenAPI
 // document, under 100 KB compressed in all (dist/console, built by npm run build).
-import t from 'tap';
-import { readdirSync, readFileSync } from 'node:fs';
+import t, { type Test } from 'tap';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import Fastify from 'fastify';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { ROOT, testApp } from '../helper.js';
-import { CONSOLE_CSP, CONSOLE_DIR } from '../../src/http/routes/console.js';
+import { ROOT, tempDir, testApp } from '../helper.js';
+import { CONSOLE_CSP, CONSOLE_DIR, consoleRoutes } from '../../src/http/routes/console.js';
 
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
@@ -32,6 +33,41 @@ t.test('each file: public, the exact headers, the right type', async (t) => {
     const outside = await app.inject({ url, remoteAddress: '8.8.8.8' });
     t.equal(outside.statusCode, 403, `${url}: 403 from outside the local network`);
   }
+});
+
+/** Only the console's routes, serving dir. */
+async function consoleOnly(t: Test, dir: string) {
+  const app = Fastify();
+  await app.register(consoleRoutes(dir));
+  await app.ready();
+  t.teardown(() => app.close());
+  return app;
+}
+
+t.test('the files are read when first asked for (a start reads nothing), then kept', async (t) => {
+  const dir = tempDir(t);
+  const app = await consoleOnly(t, dir);
+  writeFileSync(join(dir, 'index.html'), '<p>built after the start</p>');
+  writeFileSync(join(dir, 'app.js'), 'console.log(1);');
+  writeFileSync(join(dir, 'app.css'), 'p{}');
+  const first = await app.inject({ url: '/' });
+  t.equal(first.statusCode, 200);
+  t.equal(first.body, '<p>built after the start</p>', 'read at the first request, not at registration');
+  writeFileSync(join(dir, 'index.html'), '<p>changed</p>');
+  t.equal((await app.inject({ url: '/' })).body, '<p>built after the start</p>', 'then kept in memory');
+  const gz = await app.inject({ url: '/console/app.js', headers: { 'accept-encoding': 'gzip' } });
+  t.equal(gunzipSync(gz.rawPayload).toString('utf8'), 'console.log(1);', 'with its gzip copy');
+});
+
+t.test('not built: the page says what to do, the other files are not_found', async (t) => {
+  const app = await consoleOnly(t, tempDir(t));
+  const page = await app.inject({ url: '/' });
+  t.equal(page.statusCode, 200);
+  t.match(page.body, /The console is not built: run npm run build/);
+  t.equal(page.headers['content-security-policy'], CSP);
+  const js = await app.inject({ url: '/console/app.js' });
+  t.equal(js.statusCode, 404);
+  t.match(js.json(), { error: { code: 'not_found', message: /run npm run build/ } });
 });
 
 t.test('no other console URL, and the key still guards everything else', async (t) => {

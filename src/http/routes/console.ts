@@ -1,12 +1,12 @@
 // GET / and the console's files under /console/: the browser console built by
-// scripts/build-console.mjs into dist/console/ (read once, kept in memory with a gzip copy).
+// scripts/build-console.mjs into dist/console/ (read when first asked for, then kept in
+// memory with a gzip copy: a start neither reads nor compresses them, nor loads zlib).
 // Behind the local-network guard and the rate limit, public like /health (the page holds no
 // data: everything it shows comes from the API with the key the user pastes). Every answer
 // carries the strict CSP of the contract. Not in the OpenAPI document (not JSON API routes).
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError, sendError } from '../errors.js';
 
@@ -31,7 +31,8 @@ interface Loaded {
   type: string;
 }
 
-function load(dir: string): Map<string, Loaded | undefined> {
+async function load(dir: string): Promise<Map<string, Loaded | undefined>> {
+  const { gzipSync } = await import('node:zlib');
   const out = new Map<string, Loaded | undefined>();
   for (const [url, { file, type }] of Object.entries(CONSOLE_FILES)) {
     const path = join(dir, file);
@@ -51,11 +52,16 @@ function securityHeaders(reply: FastifyReply) {
 
 export function consoleRoutes(dir = CONSOLE_DIR): FastifyPluginAsync {
   return async (app) => {
-    const files = load(dir);
+    let files: Promise<Map<string, Loaded | undefined>> | undefined;
     for (const url of Object.keys(CONSOLE_FILES)) {
       app.get(url, { schema: { hide: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
         securityHeaders(reply);
-        const file = files.get(url);
+        // A failed read is tried again on the next request, not kept.
+        files ??= load(dir).catch((err: unknown) => {
+          files = undefined;
+          throw err;
+        });
+        const file = (await files).get(url);
         if (!file) return sendError(reply, new GatewayError('not_found', 'The console is not built: run npm run build in the gateway\'s folder.'));
         reply.type(file.type).header('vary', 'accept-encoding');
         if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(file.gzip);
