@@ -4,13 +4,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolveHome } from './home.js';
 import { parseQuietHours, type QuietHours } from './quiet-hours.js';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { MODES, SIMULATIONS, type Mode, type Simulation } from './runtime.js';
 import { webhookUrlProblem } from './webhook-url.js';
 import { redactUrl } from './redact.js';
 import { MqttEnvShape, mqttSettings, type MqttSettings } from './mqtt-settings.js';
+
+// node:util is required, not imported: imported as an ES module, Node reads every export of
+// it once, and that loads the parts behind its lazy ones (parseArgs, util.diff, the worker
+// threads' code), a few milliseconds of every start for modules the gateway never uses.
+const { parseEnv } = createRequire(import.meta.url)('node:util') as typeof import('node:util');
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

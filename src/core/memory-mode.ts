@@ -9,7 +9,6 @@
 // keeps V8's flags writable after start (v8.setFlagsFromString). Node started with
 // --no-optimize-for-size keeps it off (the bench measures the gateway without it). Only the
 // real process calls this: the tests' in-process gateways never change the test runner's V8.
-import { setFlagsFromString } from 'node:v8';
 import type { Clock } from './clock.js';
 
 export const MEMORY_MODE_FLAG = '--optimize-for-size';
@@ -19,8 +18,13 @@ export const MEMORY_MODE_AFTER_MS = 1000;
 /** Node's own flag that keeps the memory mode off: --no-optimize-for-size. */
 export const MEMORY_MODE_OFF = `--no-${MEMORY_MODE_FLAG.slice(2)}`;
 
+/** V8's flag, set through node:v8, which is loaded then: a start does not load it. */
+function setV8Flag(flag: string): void {
+  void import('node:v8').then((v8) => v8.setFlagsFromString(flag));
+}
+
 /** Sets MEMORY_MODE_FLAG MEMORY_MODE_AFTER_MS from now, once, unless Node was started with MEMORY_MODE_OFF. */
-export function favourMemorySoon(clock: Clock, set: (flag: string) => void = setFlagsFromString, execArgv: readonly string[] = process.execArgv): void {
+export function favourMemorySoon(clock: Clock, set: (flag: string) => void = setV8Flag, execArgv: readonly string[] = process.execArgv): void {
   if (execArgv.includes(MEMORY_MODE_OFF)) return;
   clock.setTimer(() => set(MEMORY_MODE_FLAG), MEMORY_MODE_AFTER_MS);
 }

@@ -28,3 +28,21 @@ t.test('the flag is one V8 knows (setFlagsFromString ignores unknown ones silent
   const r = (await import('node:child_process')).spawnSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
   t.match(r.stdout, new RegExp(`^\\s*${MEMORY_MODE_FLAG.replace(/-/g, '[-_]')} \\(`, 'm'));
 });
+
+t.test('by default it is really set in V8 (this test file runs in its own process)', async (t) => {
+  // V8 rejects code cached under other flags: a cache made by a plain Node is rejected here once
+  // --optimize-for-size is set. Two scripts: V8 keeps what it compiled, so each is compiled once.
+  const { spawnSync } = await import('node:child_process');
+  const { Script } = await import('node:vm');
+  const cacheOf = (src: string) =>
+    Buffer.from(spawnSync(process.execPath, ['-e', `process.stdout.write(new (require('node:vm').Script)(${JSON.stringify(src)}).createCachedData().toString('base64'))`], { encoding: 'utf8' }).stdout, 'base64');
+  const [before, after] = ['function a(x) { return x + 1 }', 'function b(x) { return x + 2 }'];
+  const [cacheBefore, cacheAfter] = [cacheOf(before), cacheOf(after)];
+  const clock = fakeClock();
+  favourMemorySoon(clock, undefined, []);
+  t.equal(new Script(before, { cachedData: cacheBefore }).cachedDataRejected, false, 'not yet set: the cache is good here');
+  await clock.tick(MEMORY_MODE_AFTER_MS);
+  await import('node:v8');
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  t.equal(new Script(after, { cachedData: cacheAfter }).cachedDataRejected, true, 'set: V8 runs under other flags now');
+});
