@@ -48,6 +48,15 @@ t.test('the real process', async (t) => {
     });
   });
 
+  await t.test('the built console: the page and its files from dist/console', async (t) => {
+    // The bundle runs from dist/chunks/: the files are found from the package's root.
+    for (const [url, file] of [['/', 'index.html'], ['/console/app.js', 'app.js'], ['/console/app.css', 'app.css']] as const) {
+      const res = await fetch(`http://127.0.0.1:8080${url}`);
+      t.equal(res.status, 200, url);
+      t.equal(await res.text(), (await import('node:fs')).readFileSync(join(ROOT, 'dist/console', file), 'utf8'), `${url}: the built ${file}`);
+    }
+  });
+
   await t.test('two Authorization headers on the wire are 401, one is 200', async (t) => {
     const dup = await rawRequest(
       `GET /openapi.json HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`,

@@ -5,9 +5,9 @@
 // data: everything it shows comes from the API with the key the user pastes). Every answer
 // carries the strict CSP of the contract. Not in the OpenAPI document (not JSON API routes).
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { PACKAGE_ROOT } from '../../core/package-root.js';
 import { GatewayError, sendError } from '../errors.js';
 
 export const CONSOLE_CSP =
@@ -20,8 +20,8 @@ export const CONSOLE_FILES: Readonly<Record<string, { file: string; type: string
   '/console/app.css': { file: 'app.css', type: 'text/css; charset=utf-8' },
 };
 
-/** dist/console of this checkout (the same from src/http/routes and dist/http/routes). */
-export const CONSOLE_DIR = join(resolve(dirname(fileURLToPath(import.meta.url)), '../../..'), 'dist', 'console');
+/** dist/console of this package, from source (tests) and from the bundle (dist/chunks/) alike. */
+export const CONSOLE_DIR = join(PACKAGE_ROOT, 'dist', 'console');
 
 const NOT_BUILT = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>sms-gateway</title></head><body><p>The console is not built: run npm run build in the gateway\'s folder, then reload.</p></body></html>';
 
