@@ -24,7 +24,7 @@ export const CALLERS = 50;
 export const PER_CALLER_HZ = 8;
 export const LOAD_MS = QUICK ? 4_000 : 10_000;
 export const WARMUP_MS = QUICK ? 1_000 : 2_000;
-export const STARTUP_RUNS = QUICK ? 3 : 5;
+export const STARTUP_RUNS = QUICK ? 5 : 11;
 // Idle is measured once the start is over: V8's memory reducer runs its collections (on
 // the main thread and its 4 workers, ~800 wake-ups) 5 to 10 s after the start, once.
 export const IDLE_SETTLE_MS = QUICK ? 12_000 : 40_000;
