@@ -74,19 +74,23 @@ export function probeSqlite(): string {
   }
 }
 
-export function migrate(db: Db): void {
+/**
+ * Brings the schema to MIGRATIONS.length: every pending migration in one transaction, so a
+ * new home's database is one commit (one fsync of its log, not one per migration) and a
+ * migration that fails leaves the schema as it was.
+ */
+export function migrate(db: Db, migrations: readonly string[] = MIGRATIONS): void {
   const current = schemaVersion(db);
-  if (current > MIGRATIONS.length) {
+  if (current > migrations.length) {
     throw new SchemaError(
-      `the database schema is version ${current}, newer than this gateway knows (${MIGRATIONS.length}): update sms-gateway`,
+      `the database schema is version ${current}, newer than this gateway knows (${migrations.length}): update sms-gateway`,
     );
   }
-  for (let v = current; v < MIGRATIONS.length; v++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[v]!);
-      db.pragma(`user_version = ${v + 1}`);
-    })();
-  }
+  if (current === migrations.length) return;
+  db.transaction(() => {
+    for (const sql of migrations.slice(current)) db.exec(sql);
+    db.pragma(`user_version = ${migrations.length}`);
+  })();
 }
 
 /** True for SQLite errors that mean "cannot write now" (read-only, disk full, I/O). */

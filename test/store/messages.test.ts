@@ -66,6 +66,20 @@ t.test('opening: WAL, full sync, schema at the latest migration; reopening keeps
   t.equal(createMessageStore(again, createStatsStore(again)).get(m.id)?.status, 'queued', 'the row survived');
 });
 
+t.test('pending migrations run in one transaction: all of them, or none when one fails', async (t) => {
+  const db = new Database(':memory:');
+  t.teardown(() => db.close());
+  const tables = () => (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+  t.throws(() => migrate(db, ['CREATE TABLE a (x)', 'CREATE TABLE b (x)', 'CREATE TABLE broken (']), /incomplete input|syntax error/);
+  t.equal(schemaVersion(db), 0, 'the version is unchanged');
+  t.same(tables(), [], 'and so is the schema: the first two were not kept');
+  migrate(db, ['CREATE TABLE a (x)']);
+  t.equal(schemaVersion(db), 1);
+  migrate(db, ['CREATE TABLE a (x)', 'CREATE TABLE b (x)', 'CREATE TABLE c (x)']);
+  t.equal(schemaVersion(db), 3, 'from version 1, only the pending two ran');
+  t.same(tables(), ['a', 'b', 'c']);
+});
+
 t.test('a schema newer than this code knows is refused with SchemaError', async (t) => {
   const { db, path } = open(t);
   db.pragma(`user_version = ${MIGRATIONS.length + 1}`);
