@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Test } from 'tap';
 import { PassThrough } from 'node:stream';
@@ -424,4 +424,15 @@ export function prng(seed: number) {
     x ^= x + Math.imul(x ^ (x >>> 7), 61 | x);
     return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/**
+ * V8's code cache of `source`, made by this Node started without flags. V8 rejects a cache
+ * made under flags that change how code is compiled: a process that accepts it runs under
+ * the same compile-relevant flags as a plain Node.
+ */
+export function plainCodeCache(source: string): Buffer {
+  const r = spawnSync(process.execPath, ['-e', `process.stdout.write(new (require('node:vm').Script)(${JSON.stringify(source)}).createCachedData().toString('base64'))`], { encoding: 'utf8' });
+  if (r.status !== 0 || !r.stdout) throw new Error(`no code cache made: ${r.stderr}`);
+  return Buffer.from(r.stdout, 'base64');
 }

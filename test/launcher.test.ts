@@ -4,7 +4,7 @@ import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { CLI, ROOT, tempDir } from './helper.js';
+import { CLI, ROOT, plainCodeCache, tempDir } from './helper.js';
 
 const HOOK = join(ROOT, 'test/fixtures/import-hook.mjs');
 /** bin/sms-gateway's V8 flags for `start` (its first line): young generation, no background tasks (the heap's mode is set later, src/core/memory-mode.ts). */
@@ -105,15 +105,11 @@ t.test('on a Node older than 22 every command prints one line and exits 1', { sk
 t.test("start's flags keep V8's code caches valid (Node's own modules are built with one)", async (t) => {
   // V8 rejects code cached under other flags that change how code is compiled (--single-threaded
   // and --optimize-for-size among them): Node then compiles each of its own modules again.
-  const dir = tempDir(t);
-  const cache = join(dir, 'cache');
-  const script = `const vm = require('node:vm'), fs = require('node:fs');
-const s = new vm.Script('function f(a) { return a + 1 }', fs.existsSync(${JSON.stringify(cache)}) ? { cachedData: fs.readFileSync(${JSON.stringify(cache)}) } : {});
-if (s.cachedDataRejected === undefined) fs.writeFileSync(${JSON.stringify(cache)}, s.createCachedData());
-process.stdout.write(String(s.cachedDataRejected));`;
-  const made = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
-  t.equal(made.stdout, 'undefined', made.stderr);
-  const used = spawnSync(process.execPath, [...PHONE_FLAGS, '-e', script], { encoding: 'utf8' });
+  const source = 'function f(a) { return a + 1 }';
+  const script = `process.stdout.write(String(new (require('node:vm').Script)(${JSON.stringify(source)}, { cachedData: Buffer.from(process.env.CACHE, 'base64') }).cachedDataRejected));`;
+  const cache = plainCodeCache(source);
+  t.ok(cache.length > 0, 'a Node without flags made the cache');
+  const used = spawnSync(process.execPath, [...PHONE_FLAGS, '-e', script], { encoding: 'utf8', env: { ...process.env, CACHE: cache.toString('base64') } });
   t.equal(used.status, 0, used.stderr);
   t.equal(used.stdout, 'false', `a cache made without flags is accepted under ${PHONE_FLAGS.join(' ')}`);
 });

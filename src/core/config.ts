@@ -2,9 +2,9 @@
 // The process environment wins over $SMS_GATEWAY_HOME/.env; an invalid value is a
 // ConfigError naming the variable (the CLI turns it into exit code 2).
 import { existsSync, readFileSync } from 'node:fs';
+import { requireBuiltin } from './builtin.js';
 import { resolveHome } from './home.js';
 import { parseQuietHours, type QuietHours } from './quiet-hours.js';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { MODES, SIMULATIONS, type Mode, type Simulation } from './runtime.js';
@@ -12,10 +12,8 @@ import { webhookUrlProblem } from './webhook-url.js';
 import { redactUrl } from './redact.js';
 import { MqttEnvShape, mqttSettings, type MqttSettings } from './mqtt-settings.js';
 
-// node:util is required, not imported: imported as an ES module, Node reads every export of
-// it once, and that loads the parts behind its lazy ones (parseArgs, util.diff, the worker
-// threads' code), a few milliseconds of every start for modules the gateway never uses.
-const { parseEnv } = createRequire(import.meta.url)('node:util') as typeof import('node:util');
+// Required, not imported (core/builtin.ts): parseEnv is all the gateway needs of node:util.
+const { parseEnv } = requireBuiltin<typeof import('node:util')>('node:util');
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

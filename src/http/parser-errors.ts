@@ -3,15 +3,14 @@
 // every hook, so the guards are asked here too (http/guards.ts: such a request has no
 // headers to check, so only the local-network guard applies), and the answer uses the
 // project's error envelope.
-import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import { refusalAnswer, unreadableRequestRefusal } from './guards.js';
+import { requireBuiltin } from '../core/builtin.js';
 import { errorBody, GatewayError } from '../core/errors.js';
 
-// Required, not imported: an ES-module import of node:http reads every export of it, and its
-// lazy WebSocket/MessageEvent exports load Node's whole fetch stack (undici), ~25 ms of CPU
-// at every start for a table of reason phrases.
-const { STATUS_CODES } = createRequire(import.meta.url)('node:http') as typeof import('node:http');
+// Required, not imported (core/builtin.ts): importing node:http would load Node's fetch
+// stack at every start for a table of reason phrases.
+const { STATUS_CODES } = requireBuiltin<typeof import('node:http')>('node:http');
 
 export function parserErrorAnswer(err: NodeJS.ErrnoException, remoteAddress: string | undefined): { status: number; body: string } {
   const refusal = unreadableRequestRefusal(remoteAddress);

@@ -1,7 +1,7 @@
 // V8's memory mode is set once, a second after the gateway's port is bound, never at once.
 import t from 'tap';
 import { favourMemorySoon, MEMORY_MODE_AFTER_MS, MEMORY_MODE_FLAG, MEMORY_MODE_OFF } from '../../src/core/memory-mode.js';
-import { fakeClock } from '../helper.js';
+import { fakeClock, plainCodeCache } from '../helper.js';
 
 t.test('--optimize-for-size is set once, MEMORY_MODE_AFTER_MS later', async (t) => {
   const clock = fakeClock();
@@ -32,12 +32,9 @@ t.test('the flag is one V8 knows (setFlagsFromString ignores unknown ones silent
 t.test('by default it is really set in V8 (this test file runs in its own process)', async (t) => {
   // V8 rejects code cached under other flags: a cache made by a plain Node is rejected here once
   // --optimize-for-size is set. Two scripts: V8 keeps what it compiled, so each is compiled once.
-  const { spawnSync } = await import('node:child_process');
   const { Script } = await import('node:vm');
-  const cacheOf = (src: string) =>
-    Buffer.from(spawnSync(process.execPath, ['-e', `process.stdout.write(new (require('node:vm').Script)(${JSON.stringify(src)}).createCachedData().toString('base64'))`], { encoding: 'utf8' }).stdout, 'base64');
   const [before, after] = ['function a(x) { return x + 1 }', 'function b(x) { return x + 2 }'];
-  const [cacheBefore, cacheAfter] = [cacheOf(before), cacheOf(after)];
+  const [cacheBefore, cacheAfter] = [plainCodeCache(before), plainCodeCache(after)];
   const clock = fakeClock();
   favourMemorySoon(clock, undefined, []);
   t.equal(new Script(before, { cachedData: cacheBefore }).cachedDataRejected, false, 'not yet set: the cache is good here');
