@@ -147,13 +147,18 @@ function expireDue(deps: LaneDeps, now: number): { expired: number; nextInMs: nu
 /**
  * The queued message to hand off now, or the ms until one may go (undefined: nothing
  * waits). Never one past its expiresAt; a pause, quiet hours, sendAt and the queue's
- * pacing hold it. (Expiry itself has its own wake-up, see createLane.)
+ * pacing hold it. Expiry has its own wake-up (see createLane); only a next message already
+ * past its expiresAt (that wake-up not run yet) makes the pick expire what is due first,
+ * so a hand-off costs no expiry transaction of its own.
  */
 function pickQueued(deps: LaneDeps, now: number, pausedMs: number): { row: MessageRow } | { waitMs: number | undefined } {
   const { queue, pacing } = deps;
-  expireDue(deps, now);
   if (pausedMs > 0) return { waitMs: pausedMs };
-  const next = queue.next();
+  let next = queue.next();
+  if (next && next.expiresAt !== null && next.expiresAt <= now) {
+    expireDue(deps, now);
+    next = queue.next();
+  }
   if (!next) return { waitMs: undefined }; // nothing waits: no timer
   const quiet = quietRemainingMs(deps.quietHours, now, deps.timeZone());
   const dueIn = next.dueAt - now;

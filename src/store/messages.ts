@@ -203,6 +203,21 @@ export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStore
   const { insertStmt, getStmt, handoffStmt, cancelStmt, handedOffStmt, responseStmt, processStmt } = q;
   const syncNormal = db.prepare('PRAGMA synchronous = NORMAL');
   const syncFull = db.prepare('PRAGMA synchronous = FULL');
+  /**
+   * A commit without an fsync (synchronous=NORMAL for it alone; inside an enclosing
+   * transaction, that one's commit decides). It survives the gateway being killed (the WAL
+   * is in the system's page cache), not a power cut before the next fsync'd commit, which
+   * makes it durable too. Only for marks whose loss a restart reads truthfully.
+   */
+  const withoutFsync = (write: () => void): void => {
+    const lazy = !db.inTransaction;
+    if (lazy) syncNormal.run();
+    try {
+      write();
+    } finally {
+      if (lazy) syncFull.run();
+    }
+  };
 
   const insertTx = transaction(db, (ms: NewMessage[], handoffStartedAt: number | null) => {
     if (databaseFileGone(db)) throw fileGoneError();
@@ -257,9 +272,14 @@ export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStore
     cancel(id: string, at: number): MessageRow | undefined {
       return cancelTx(id, at);
     },
-    /** The hand-off succeeded; the status waits for the sent-box confirmation. */
+    /**
+     * The hand-off succeeded; the status waits for the sent-box confirmation. Without an
+     * fsync (withoutFsync): the settlement commits it durably. Lost to a power cut first, the
+     * message reads as an interrupted hand-off after the reboot, which is looked for in the
+     * sent box like any other (recover-handoffs.ts).
+     */
     markHandedOff(id: string, at: number) {
-      handedOffStmt.run({ id, at });
+      withoutFsync(() => handedOffStmt.run({ id, at }));
     },
     /** status null: the body is the send's outcome (sms/outcomes.ts), not an HTTP answer. */
     saveResponse(id: string, status: number | null, body: unknown) {
@@ -274,13 +294,7 @@ export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStore
      * settlement) makes it durable too.
      */
     recordHandoffProcess(id: string, group: ProcessGroup): void {
-      const lazy = !db.inTransaction;
-      if (lazy) syncNormal.run();
-      try {
-        processStmt.run({ id, pgid: group.pgid, boot: group.boot, startTicks: group.startTicks });
-      } finally {
-        if (lazy) syncFull.run();
-      }
+      withoutFsync(() => processStmt.run({ id, pgid: group.pgid, boot: group.boot, startTicks: group.startTicks }));
     },
   };
 }

@@ -39,7 +39,7 @@ async function setup(t: Test, opts: { sender?: (clock: FakeClock) => Sender; qui
     t.match(await row(id), { status: 'failed', reason: 'expired' }, 'failed/expired within 1 s of its expiresAt');
     t.match(failedEvents(id), [{ id, status: 'failed', reason: 'expired' }], 'one sms.failed event');
   };
-  return { ...app, at, queueOne, row, expectExpiryAt };
+  return { ...app, at, queueOne, row, failedEvents, expectExpiryAt };
 }
 
 t.test('during the 30 s pause after a timed-out hand-off', async (t) => {
@@ -90,4 +90,19 @@ t.test('scheduled (sendAt), then held by the queue rate behind another scheduled
   const id = await c.queueOne({ to: '+15550640002', sendAt: c.at(7200), expiresAt: new Date(expiresAt).toISOString() });
   await c.expectExpiryAt(id, expiresAt);
   t.equal(c.handoffs.length, 1, 'only the first was handed off, at its sendAt');
+});
+
+t.test('the wall clock set past a waiting message expiresAt: the next pick expires it, never hands it off', async (t) => {
+  // The expiry wake-up looks again within a minute of a wall clock set forward; the lane's
+  // own pick must not hand off meanwhile what is already past its expiresAt.
+  const c = await setup(t);
+  await c.queueOne({ to: '+15550650001' });
+  await c.clock.tick(0);
+  t.equal(c.handoffs.length, 1, 'the first went at once');
+  const id = await c.queueOne({ to: '+15550650002', expiresAt: c.at(3600) }); // paced: waits 2 s
+  c.clock.set(c.clock.now() + 2 * 3_600_000); // the expiry wake-up is still ~60 s away
+  await c.clock.tick(3000); // the lane's pacing wait ends first
+  t.equal(c.handoffs.length, 1, 'the expired one was not handed off');
+  t.match(await c.row(id), { status: 'failed', reason: 'expired' }, 'failed/expired at the pick');
+  t.equal(c.failedEvents(id).length, 1, 'with its sms.failed event');
 });

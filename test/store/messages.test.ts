@@ -532,3 +532,43 @@ t.test('claimedSmsStoreIds: which of the asked store ids a message holds, throug
     `a search of the index, not a scan of the history: ${plan.map((p) => p.detail).join('; ')}`,
   );
 });
+
+t.test('which hand-off marks are fsync\'d: the start and the settlement; the handed-off mark and the process group are not', async (t) => {
+  const dir = tempDir(t);
+  const db = openDatabase(join(dir, 'gateway.db'));
+  t.teardown(() => db.close());
+  // Every write statement notes the synchronous level it ran at (2 FULL: its commit is
+  // fsync'd; 1 NORMAL: it is not). Statements are wrapped as the store prepares them.
+  let level = Number(db.pragma('synchronous', { simple: true }));
+  const writes: { sql: string; level: number }[] = [];
+  const prepare = db.prepare.bind(db);
+  (db as { prepare: typeof db.prepare }).prepare = ((sql: string) => {
+    const stmt = prepare(sql);
+    const run = stmt.run.bind(stmt);
+    stmt.run = ((...args: unknown[]) => {
+      const m = /^PRAGMA synchronous = (\w+)/.exec(sql);
+      if (m) level = m[1] === 'FULL' ? 2 : 1;
+      else if (/^\s*(UPDATE|INSERT)/i.test(sql)) writes.push({ sql: sql.trim().slice(0, 40), level });
+      return (run as (...a: unknown[]) => Database.RunResult)(...args);
+    }) as typeof stmt.run;
+    return stmt;
+  }) as typeof db.prepare;
+  const messages = createMessageStore(db, createStatsStore(db));
+  const m = newMsg();
+  messages.insertQueued(m);
+  const levelOf = (step: () => void) => {
+    writes.length = 0;
+    step();
+    t.equal(Number(db.pragma('synchronous', { simple: true })), 2, 'FULL again afterwards');
+    return [...new Set(writes.map((w) => w.level))];
+  };
+  t.same(levelOf(() => t.ok(messages.markHandoffStarted(m.id, BASE + 1))), [2], 'the hand-off start: fsync\'d (never sent twice)');
+  t.same(levelOf(() => messages.recordHandoffProcess(m.id, { pgid: 4242, boot: 'b', startTicks: 7 })), [1], 'the process group: not fsync\'d');
+  t.same(levelOf(() => messages.markHandedOff(m.id, BASE + 2)), [1], 'the handed-off mark: not fsync\'d');
+  t.same(
+    levelOf(() => t.ok(messages.settle(m.id, { status: 'sent', reason: null, billedSegments: 1, at: BASE + 3, handedOff: true }))),
+    [2],
+    'the settlement: fsync\'d, and with it the marks before',
+  );
+  t.match(messages.get(m.id), { status: 'sent', handedOffAt: BASE + 2 }, 'the lazy mark was kept');
+});
