@@ -9,7 +9,7 @@
 //          Then dist/openapi.json (GET /openapi.json, generated here from the routes'
 //          schemas, so the gateway never loads @fastify/swagger) and the .d.ts types
 //          (tsc --emitDeclarationOnly: the package's "types").
-//   bench  scripts/bench.ts and scripts/bare-server.ts into dist-scripts/ (packages
+//   bench  scripts/bench.ts, bare-server.ts and spawn-floor.ts into dist-scripts/ (packages
 //          external: bare Fastify is the installed one, as a user would run it).
 // Nothing runs through a shell.
 import { spawnSync } from 'node:child_process';
@@ -78,7 +78,7 @@ export const TARGETS = {
     clean: ['dist-scripts'],
     options: {
       ...common,
-      entryPoints: ['scripts/bench.ts', 'scripts/bare-server.ts'],
+      entryPoints: ['scripts/bench.ts', 'scripts/bare-server.ts', 'scripts/spawn-floor.ts'],
       outdir: 'dist-scripts',
       packages: 'external',
     },

@@ -1,10 +1,14 @@
 // Phase 4, the queue: how long POST /api/messages takes for 100 recipients (p50/p99), the
 // gateway's CPU per queued message from acceptance to settled while a batch drains through
 // an instant fake termux-sms-send at the fastest legal pace (SMS_GATEWAY_QUEUE_RATE=60, so
-// 1 hand-off a second: the spacing and the 60-segment budget are fixed), and the RSS with
-// 10 000 messages waiting (the lane reads one row at a time; none are held in memory).
+// 1 hand-off a second: the spacing and the 60-segment budget are fixed), against the floor
+// (scripts/spawn-floor.ts: a bare Node with the launcher's flags doing only the hand-off and
+// the two fsync'd commits each message needs, at the same pace), and the RSS with 10 000
+// messages waiting (the lane reads one row at a time; none are held in memory).
+import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import { systemClock } from '../../src/core/clock.js';
 import { newMessageId } from '../../src/core/ids.js';
 import { openDatabase } from '../../src/store/database.js';
@@ -13,14 +17,16 @@ import { createStatsStore } from '../../src/store/stats.js';
 import { QUEUE_LIMIT } from '../../src/store/queue.js';
 import { fire, makeCallers, type Caller } from './load.js';
 import { cpuTicks, log, percentile, round, rssOf } from './measure.js';
-import { apiKey, makeFake, newHome, startGateway, stopProc, waitForHealth } from './processes.js';
-import { IDLE_SETTLE_MS, QUICK } from './settings.js';
+import { apiKey, launcherFlags, makeFake, newHome, pathWithoutTermux, startGateway, stopProc, waitForHealth } from './processes.js';
+import { IDLE_SETTLE_MS, QUICK, SPAWN_FLOOR } from './settings.js';
 
 const ACCEPT_SAMPLES = QUICK ? 3 : 20;
 const RECIPIENTS = 100;
 /** Messages drained for the CPU figure (BENCH_QUEUE_DRAIN; 500 takes about 8.5 minutes at 1/s). */
 const DRAIN = Number(process.env.BENCH_QUEUE_DRAIN ?? (QUICK ? 20 : 500));
 const FASTEST = { SMS_GATEWAY_QUEUE_RATE: '60' };
+/** Messages the floor hands off (one a second). */
+const FLOOR_COUNT = QUICK ? 20 : 60;
 
 const recipients = (batch: number, n = RECIPIENTS) => Array.from({ length: n }, (_, i) => `+1555${String(batch).padStart(3, '0')}${String(i).padStart(4, '0')}`);
 
@@ -83,9 +89,10 @@ export async function queuePhase(tickHz: number) {
     await stopProc(gw);
   }
   caller.agent.destroy();
+  const floorMsPerMessage = await spawnFloor();
 
   // 3. RSS with 10 000 messages waiting (scheduled 29 days ahead, so none leaves); not in quick mode.
-  if (QUICK) return queueFigures(acceptMs, cpuMsPerMessage, drainSeconds, NaN);
+  if (QUICK) return queueFigures(acceptMs, cpuMsPerMessage, floorMsPerMessage, drainSeconds, NaN);
   log(`queue: RSS with ${QUEUE_LIMIT} messages waiting ...`);
   const fullHome = newHome('queue-full');
   fillQueue(fullHome, QUEUE_LIMIT);
@@ -98,20 +105,36 @@ export async function queuePhase(tickHz: number) {
   } finally {
     await stopProc(gw);
   }
-  return queueFigures(acceptMs, cpuMsPerMessage, drainSeconds, rssMbAt10k);
+  return queueFigures(acceptMs, cpuMsPerMessage, floorMsPerMessage, drainSeconds, rssMbAt10k);
 }
 
-function queueFigures(acceptMs: number[], cpuMsPerMessage: number, drainSeconds: number, rssMbAt10k: number) {
+function queueFigures(acceptMs: number[], cpuMsPerMessage: number, floorMsPerMessage: number, drainSeconds: number, rssMbAt10k: number) {
   return {
     acceptP50Ms: round(percentile(acceptMs, 50)),
     acceptP99Ms: round(percentile(acceptMs, 99)),
     acceptSamples: acceptMs.length,
     cpuMsPerMessage,
+    floorMsPerMessage,
+    floorCount: FLOOR_COUNT,
     drained: DRAIN,
     drainSeconds,
     pacing: 'SMS_GATEWAY_QUEUE_RATE=60; spacing 1 s and the 60-segment window are fixed; instant fake termux-sms-send',
     rssMbAt10k,
   };
+}
+
+/** The floor's CPU per message (scripts/spawn-floor.ts through the same fake termux-sms-send). */
+async function spawnFloor(): Promise<number> {
+  log(`queue: the floor, ${FLOOR_COUNT} hand-offs and their two fsync'd commits in a bare Node with the launcher's flags ...`);
+  const fake = makeFake('floor');
+  const dir = newHome('floor');
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [...launcherFlags(), SPAWN_FLOOR, join(fake.bin, 'termux-sms-send'), String(FLOOR_COUNT), dir],
+    { env: { PATH: pathWithoutTermux(), FAKE_TERMUX_DIR: fake.state }, timeout: (FLOOR_COUNT * 2 + 30) * 1000 },
+  );
+  if (fake.calls() !== FLOOR_COUNT) throw new Error(`the floor handed off ${fake.calls()} of ${FLOOR_COUNT}`);
+  return round((JSON.parse(stdout) as { cpuMsPerMessage: number }).cpuMsPerMessage, 3);
 }
 
 /** QUEUE_LIMIT waiting messages written straight into a fresh database, before the start. */

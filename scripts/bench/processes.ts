@@ -208,6 +208,12 @@ export function startGateway(home: string, fake?: { bin: string; state: string }
   env.PATH = `${dirname(process.execPath)}${delimiter}${env.PATH ?? ''}`;
   return startProc('gateway', ['start'], env, GATEWAY_PORT, CLI);
 }
+/** The V8 flags of the launcher's first line (`#!/usr/bin/env -S node <flags>`), its one definition. */
+export function launcherFlags(): string[] {
+  const first = readFileSync(CLI, 'utf8').split('\n', 1)[0] ?? '';
+  return first.split(' ').filter((w) => w.startsWith('--'));
+}
+
 export const startBare = () => startProc('bare', [BARE_SERVER, String(BARE_PORT), VERSION], { PATH: pathWithoutTermux() }, BARE_PORT);
 
 export function apiKey(home: string): string {

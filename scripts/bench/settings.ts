@@ -12,6 +12,8 @@ export const CLI = join(ROOT, 'bin/sms-gateway');
 /** The built CLI without the launcher (no V8 flags): the bench's "without the flags" idle row. */
 export const MAIN = join(ROOT, 'dist/main.js');
 export const BARE_SERVER = join(ROOT, 'dist-scripts/bare-server.js');
+/** The queue's floor: one hand-off and two fsync'd commits a second in a bare Node (scripts/spawn-floor.ts). */
+export const SPAWN_FLOOR = join(ROOT, 'dist-scripts/spawn-floor.js');
 export const FAKE_TERMUX = join(ROOT, 'test/fixtures/bin/fake-termux');
 export const RESULTS = join(ROOT, 'bench-results.json');
 export const GATEWAY_PORT = PORT;
