@@ -116,9 +116,9 @@ export function limitConnections(app: FastifyInstance, clock: TableClock = SYSTE
     res.end();
   });
 
-  // A refused caller does not keep its connection.
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // A refused caller does not keep its connection. (Callback style: no promise per request.)
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (reply.statusCode === 401 || reply.statusCode === 403 || reply.statusCode === 429) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
 }

@@ -59,10 +59,10 @@ export function installErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const known = toGatewayError(err);
     if (known?.code === 'storage_unavailable' && !(err instanceof GatewayError)) {
-      request.log.warn({ code: err.code, method: request.method, route: request.routeOptions.url }, 'database cannot be written');
+      request.log.warn({ reqId: request.id, code: err.code, method: request.method, route: request.routeOptions.url }, 'database cannot be written');
     }
     if (known) return sendError(reply, known);
-    request.log.error({ err, method: request.method, route: request.routeOptions.url }, 'request failed');
+    request.log.error({ reqId: request.id, err, method: request.method, route: request.routeOptions.url }, 'request failed');
     return sendError(reply, new GatewayError('internal_error', 'Internal error; the gateway logged the details.'));
   });
   app.setNotFoundHandler((request, reply) =>

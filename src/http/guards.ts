@@ -69,7 +69,8 @@ export function sendRefusal(reply: FastifyReply, refusal: Refusal) {
 
 /** The shared onRequest hook: the guards, with the rate-limit headers every counted answer carries. */
 export function guardHook(guards: Guards) {
-  return async function guard(request: FastifyRequest, reply: FastifyReply) {
+  // Callback style, not async: no promise per request (answering, it does not call done).
+  return function guard(request: FastifyRequest, reply: FastifyReply, done: () => void) {
     const refusal = guards.check(
       { peer: request.raw.socket?.remoteAddress, socket: request.raw.socket, rawHeaders: request.raw.rawHeaders, publicRoute: isPublicRoute(request) },
       (bucket) => {
@@ -78,7 +79,8 @@ export function guardHook(guards: Guards) {
         reply.header('x-ratelimit-reset', Math.ceil(bucket.resetMs / 1000));
       },
     );
-    if (refusal) return sendRefusal(reply, refusal);
+    if (refusal) sendRefusal(reply, refusal);
+    else done();
   };
 }
 

@@ -87,6 +87,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     loggerInstance: deps.logger as FastifyBaseLogger | undefined,
     // Fastify's own two lines per request are off; the onResponse hook below writes one.
     logController: new LogController({ disableRequestLogging: true }),
+    // request.log is the gateway's logger itself, not a child made for every request: the
+    // few lines written per request name their reqId themselves.
+    childLoggerFactory: (logger) => logger,
     bodyLimit: BODY_LIMIT,
     trustProxy: false,
     // Slow or stalled clients must not hold the phone's sockets for long. Incomplete headers
@@ -123,10 +126,12 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   // One log line per request: method, route, status, duration, caller. Never headers,
   // bodies or query strings (they could carry the key or a message). No hook at all when
-  // the level leaves it out (LOG_LEVEL=warn and above, or no logger).
-  if (deps.logger?.isLevelEnabled('info')) app.addHook('onResponse', async (request, reply) => {
+  // the level leaves it out (LOG_LEVEL=warn and above, or no logger). Callback style: no
+  // promise per request.
+  if (deps.logger?.isLevelEnabled('info')) app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       {
+        reqId: request.id,
         method: request.method,
         route: request.routeOptions.url ?? '(no route)',
         status: reply.statusCode,
@@ -135,6 +140,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       },
       'request',
     );
+    done();
   });
 
   let document: () => unknown = builtDocument(deps.runtime.version);

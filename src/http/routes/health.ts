@@ -51,7 +51,8 @@ export function healthRoutes(runtime: RuntimeInfo): FastifyPluginAsyncZod {
           },
         },
       },
-      async () => healthOf(runtime),
+      // Not async: the answer is at hand, no promise per request.
+      () => healthOf(runtime),
     );
   };
 }
