@@ -146,19 +146,15 @@ function expireDue(deps: LaneDeps, now: number): { expired: number; nextInMs: nu
 
 /**
  * The queued message to hand off now, or the ms until one may go (undefined: nothing
- * waits). Never one past its expiresAt; a pause, quiet hours, sendAt and the queue's
- * pacing hold it. Expiry has its own wake-up (see createLane); only a next message already
- * past its expiresAt (that wake-up not run yet) makes the pick expire what is due first,
- * so a hand-off costs no expiry transaction of its own.
+ * waits). A pause, quiet hours, sendAt and the queue's pacing hold it. Never one past its
+ * expiresAt: expiry has its own wake-up (createLane), but a next message already past it
+ * (a wall clock set forward) is expired here first, so no hand-off pays for an expiry run.
  */
 function pickQueued(deps: LaneDeps, now: number, pausedMs: number): { row: MessageRow } | { waitMs: number | undefined } {
   const { queue, pacing } = deps;
   if (pausedMs > 0) return { waitMs: pausedMs };
-  let next = queue.next();
-  if (next && next.expiresAt !== null && next.expiresAt <= now) {
-    expireDue(deps, now);
-    next = queue.next();
-  }
+  const first = queue.next();
+  const next = first && first.expiresAt !== null && first.expiresAt <= now ? (expireDue(deps, now), queue.next()) : first;
   if (!next) return { waitMs: undefined }; // nothing waits: no timer
   const quiet = quietRemainingMs(deps.quietHours, now, deps.timeZone());
   const dueIn = next.dueAt - now;

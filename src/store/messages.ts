@@ -286,12 +286,9 @@ export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStore
       responseStmt.run({ id, status, body: JSON.stringify(body) });
     },
     /**
-     * The process group running a message's hand-off (kept until the message settles). Its
-     * own commit (the group exists only once the hand-off started, after the committed start
-     * mark), but one without an fsync: the row is needed only while the system keeps running
-     * (a gateway killed mid-hand-off; the WAL is in the system's page cache then), since a
-     * reboot ends the group anyway (the boot id says so). The next fsync'd commit (the
-     * settlement) makes it durable too.
+     * The process group running a message's hand-off (kept until the message settles), in a
+     * commit of its own once the group exists, without an fsync (withoutFsync): it is needed
+     * only while the system keeps running, since a reboot ends the group (the boot id says so).
      */
     recordHandoffProcess(id: string, group: ProcessGroup): void {
       withoutFsync(() => processStmt.run({ id, pgid: group.pgid, boot: group.boot, startTicks: group.startTicks }));
