@@ -6,6 +6,9 @@ import { cpuTicks, percentile, round } from './measure.js';
 import type { Proc } from './processes.js';
 import { CALLERS, LOAD_MS, REQUEST_TIMEOUT_MS, WARMUP_MS } from './settings.js';
 
+/** Windows of the paired measurement (measureLoads). */
+const ROUNDS = 5;
+
 export interface Caller {
   address: string;
   agent: http.Agent;
@@ -132,23 +135,44 @@ export function summarize(samples: Sample[]) {
 }
 
 /** A warm-up at the same load (not counted), then the measured window with CPU before/after. */
-export async function measureLoad(p: Proc, hz: number, spec: (c: Caller, n: number) => Omit<RequestSpec, 'caller'>, tickHz: number): Promise<LoadResult> {
+type SpecOf = (c: Caller, n: number) => Omit<RequestSpec, 'caller'>;
+
+export function measureLoad(p: Proc, hz: number, spec: SpecOf, tickHz: number): Promise<LoadResult> {
+  return measureLoads([p], hz, spec, tickHz, 1).then(([r]) => r!);
+}
+
+/**
+ * The same load on each process in turn, in `rounds` windows of LOAD_MS / rounds each
+ * (after a warm-up of each): processes compared this way see the machine in the same state,
+ * where two 10 s runs one after the other do not (this machine's speed moves within seconds).
+ */
+export async function measureLoads(procs: Proc[], hz: number, spec: SpecOf, tickHz: number, rounds = ROUNDS): Promise<LoadResult[]> {
   const callers = makeCallers(loopback(10, CALLERS));
   try {
-    const warm = await runOpenLoop(p.port, steady(callers, hz, WARMUP_MS, spec));
-    const before = cpuTicks(p.pid);
-    const run = await runOpenLoop(p.port, steady(callers, hz, LOAD_MS, spec));
-    const after = cpuTicks(p.pid);
-    const s = summarize(run.samples);
-    const w = summarize(warm.samples);
-    return {
-      ...s,
-      failed: s.failed + w.failed,
-      unexpected: s.unexpected + w.unexpected,
-      errors: [...new Set([...s.errors, ...w.errors])],
-      cpuMsPerKReq: round((((after - before) * 1000) / tickHz) / (run.samples.length / 1000)),
-      maxLateMs: round(run.maxLateMs),
-    };
+    const warm: Sample[][] = [];
+    for (const p of procs) warm.push((await runOpenLoop(p.port, steady(callers, hz, WARMUP_MS, spec))).samples);
+    const runs = procs.map(() => ({ ticks: 0, samples: [] as Sample[], maxLateMs: 0 }));
+    for (let r = 0; r < rounds; r++) {
+      for (const [i, p] of procs.entries()) {
+        const before = cpuTicks(p.pid);
+        const run = await runOpenLoop(p.port, steady(callers, hz, LOAD_MS / rounds, spec));
+        runs[i]!.ticks += cpuTicks(p.pid) - before;
+        runs[i]!.samples.push(...run.samples);
+        runs[i]!.maxLateMs = Math.max(runs[i]!.maxLateMs, run.maxLateMs);
+      }
+    }
+    return runs.map((run, i) => {
+      const s = summarize(run.samples);
+      const w = summarize(warm[i]!);
+      return {
+        ...s,
+        failed: s.failed + w.failed,
+        unexpected: s.unexpected + w.unexpected,
+        errors: [...new Set([...s.errors, ...w.errors])],
+        cpuMsPerKReq: round(((run.ticks * 1000) / tickHz) / (run.samples.length / 1000)),
+        maxLateMs: round(run.maxLateMs),
+      };
+    });
   } finally {
     closeCallers(callers);
   }

@@ -1,9 +1,9 @@
 // Phase 2, reads: idle RSS and CPU, then /health and history (GET /api/messages) under
 // the same open-loop load, on one simulated gateway with 1000 messages; the bare server
-// answers the same /health as the floor.
+// answers the same /health as the floor, measured in turn with the gateway (5 windows each).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fillHistory } from './history.js';
-import { measureLoad } from './load.js';
+import { measureLoad, measureLoads, type LoadResult } from './load.js';
 import { commandLine, cpuTicks, log, round, rssOf, wakeups } from './measure.js';
 import { apiKey, gatewayEnv, getBody, newHome, startBare, startGateway, startProc, stopProc, waitForHealth, type Proc } from './processes.js';
 import { BARE_PORT, CALLERS, GATEWAY_PORT, MAIN, HISTORY_ROWS, IDLE_CPU_MS, IDLE_SETTLE_MS, LOAD_MS, PER_CALLER_HZ, WARMUP_MS } from './settings.js';
@@ -75,10 +75,9 @@ export async function readsPhase(tickHz: number) {
       ],
     };
 
-    log(`health: ${CALLERS * PER_CALLER_HZ} req/s open loop over ${CALLERS} callers for ${LOAD_MS / 1000} s (after a ${WARMUP_MS / 1000} s warm-up), gateway then bare ...`);
+    log(`health: ${CALLERS * PER_CALLER_HZ} req/s open loop over ${CALLERS} callers for ${LOAD_MS / 1000} s each (after a ${WARMUP_MS / 1000} s warm-up), gateway and bare in turn, 5 windows each ...`);
     const healthSpec = () => ({ kind: 'health', path: '/health', expect: 200 });
-    const gwHealth = await measureLoad(gw, PER_CALLER_HZ, healthSpec, tickHz);
-    const bareHealth = await measureLoad(bare, PER_CALLER_HZ, healthSpec, tickHz);
+    const [gwHealth, bareHealth] = (await measureLoads([gw, bare], PER_CALLER_HZ, healthSpec, tickHz)) as [LoadResult, LoadResult];
     health = {
       gatewayCpuMsPerKReq: gwHealth.cpuMsPerKReq,
       bareCpuMsPerKReq: bareHealth.cpuMsPerKReq,
