@@ -8,6 +8,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
+import { requestLineWriter } from '../core/logging.js';
 import type { Clock } from '../core/clock.js';
 import type { RuntimeInfo } from '../core/runtime.js';
 import { callerAddress } from '../http/local-network.js';
@@ -128,20 +129,20 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   // bodies or query strings (they could carry the key or a message). No hook at all when
   // the level leaves it out (LOG_LEVEL=warn and above, or no logger). Callback style: no
   // promise per request.
-  if (deps.logger?.isLevelEnabled('info')) app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      {
+  if (deps.logger?.isLevelEnabled('info')) {
+    const requestLine = requestLineWriter(deps.logger);
+    app.addHook('onResponse', (request, reply, done) => {
+      requestLine({
         reqId: request.id,
         method: request.method,
         route: request.routeOptions.url ?? '(no route)',
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 10) / 10,
         caller: callerAddress(request),
-      },
-      'request',
-    );
-    done();
-  });
+      });
+      done();
+    });
+  }
 
   let document: () => unknown = builtDocument(deps.runtime.version);
   if (options.openApi === 'generate') {

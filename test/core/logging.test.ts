@@ -3,7 +3,7 @@
 // flush() writes what waits; and the JSON logger still writes one line per call.
 import t from 'tap';
 import { PassThrough } from 'node:stream';
-import { BATCH_BYTES, BATCH_MS, batchedDestination, createLogger } from '../../src/core/logging.js';
+import { BATCH_BYTES, BATCH_MS, batchedDestination, createLogger, isRequestLine, requestLineWriter } from '../../src/core/logging.js';
 import { fakeClock } from '../helper.js';
 
 function sink() {
@@ -93,4 +93,32 @@ t.test('only request lines wait: any other line is written at once, after what w
   t.equal(last.length, 3, 'it took the waiting request lines with it');
   t.match(last[2], /"msg":"hand-off timed out/, 'in their order');
   t.equal(clock.pendingTimers(), 0, 'nothing waits: no timer');
+});
+
+t.test('the request line writer writes the bytes pino writes for the same fields, through the same batcher', async (t) => {
+  const clock = fakeClock();
+  const { out, writes } = sink();
+  const logger = createLogger('info', { pretty: false, destination: out, clock });
+  const line = { reqId: 'req-1a', method: 'GET', route: '/api/messages/:id', status: 404, ms: 12.3, caller: '192.168.1.20' };
+  logger.info({ ...line }, 'request');
+  logger.info({ ...line, route: '(no route)', status: 400, ms: 0, caller: '::ffff:10.0.0.7', method: 'M-SEARCH' }, 'request');
+  const write = requestLineWriter(logger);
+  write(line);
+  write({ ...line, route: '(no route)', status: 400, ms: 0, caller: '::ffff:10.0.0.7', method: 'M-SEARCH' });
+  t.equal(writes.length, 1, 'the first line at once, the next three wait in the batcher (the writer\'s too)');
+  logger.flush();
+  await Promise.resolve();
+  const lines = writes.join('').trim().split('\n').map((l) => l.replace(/"time":\d+/, '"time":0'));
+  t.equal(lines.length, 4);
+  t.equal(lines[2], lines[0], 'byte for byte what logger.info writes');
+  t.equal(lines[3], lines[1], 'and for the other fields');
+  t.ok(isRequestLine(`${lines[2]}\n`), 'recognized as a request line');
+});
+
+t.test('on a terminal, the request line is shown short like any request line', async (t) => {
+  const { out, writes } = sink();
+  const logger = createLogger('info', { pretty: true, destination: out });
+  requestLineWriter(logger)({ reqId: 'req-2', method: 'POST', route: '/api/messages', status: 202, ms: 4.5, caller: '192.168.1.22' });
+  await new Promise((r) => setImmediate(r));
+  t.match(writes.join(''), /^\d\d:\d\d:\d\d POST \/api\/messages 202 4\.5ms 192\.168\.1\.22\n$/);
 });
