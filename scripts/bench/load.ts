@@ -134,9 +134,9 @@ export function summarize(samples: Sample[]) {
   };
 }
 
-/** A warm-up at the same load (not counted), then the measured window with CPU before/after. */
 type SpecOf = (c: Caller, n: number) => Omit<RequestSpec, 'caller'>;
 
+/** A warm-up at the same load (not counted), then the measured window with CPU before/after. */
 export function measureLoad(p: Proc, hz: number, spec: SpecOf, tickHz: number): Promise<LoadResult> {
   return measureLoads([p], hz, spec, tickHz, 1).then(([r]) => r!);
 }

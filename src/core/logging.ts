@@ -112,9 +112,10 @@ export interface RequestLine {
 export function requestLineWriter(logger: Logger): (line: RequestLine) => void {
   const stream = (logger as unknown as Record<symbol, { write(text: string): void }>)[pino.symbols.streamSym]!;
   const text = JSON.stringify;
+  const info = logger.levels.values.info;
   return (l) =>
     stream.write(
-      `{"level":30,"time":${Date.now()},"reqId":${text(l.reqId)},"method":${text(l.method)},"route":${text(l.route)},"status":${l.status},"ms":${l.ms},"caller":${text(l.caller)},"msg":"request"}\n`,
+      `{"level":${info},"time":${Date.now()},"reqId":${text(l.reqId)},"method":${text(l.method)},"route":${text(l.route)},"status":${l.status},"ms":${l.ms},"caller":${text(l.caller)},"msg":"request"}\n`,
     );
 }
 

@@ -20,6 +20,9 @@ declare module 'fastify' {
  * An answer without a body (204): `type: 'null'` makes @fastify/swagger document no content,
  * so a validating proxy accepts the empty answer (zod's 3.0 output alone is a nullable string).
  */
+/** The content type of every JSON answer, as Fastify's serializer sets it (for a route that sends text it made itself). */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 export const noContent = (description: string) => z.null().meta({ type: 'null', description });
 
 /** A response header as the document shows it (a JSON schema with a description). */

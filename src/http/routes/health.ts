@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MODES, RUNTIME_SIMULATIONS, type RuntimeInfo } from '../../core/runtime.js';
-import { json, PUBLIC_ERRORS } from '../route-docs.js';
+import { json, JSON_CONTENT_TYPE, PUBLIC_ERRORS } from '../route-docs.js';
 
 export const HealthSchema = z
   .object({
@@ -27,8 +27,6 @@ export function healthOf(runtime: RuntimeInfo): Health {
     testMode: runtime.mode === 'simulated',
   };
 }
-
-const JSON_UTF8 = 'application/json; charset=utf-8';
 
 export function healthRoutes(runtime: RuntimeInfo): FastifyPluginAsyncZod {
   return async (app) => {
@@ -57,7 +55,7 @@ export function healthRoutes(runtime: RuntimeInfo): FastifyPluginAsyncZod {
       // own answer, built typed by healthOf, needs no zod encoding (the contract tests check
       // it against the document like every answer).
       (_request, reply) => {
-        reply.type(JSON_UTF8).serializer(JSON.stringify).send(healthOf(runtime));
+        reply.type(JSON_CONTENT_TYPE).serializer(JSON.stringify).send(healthOf(runtime));
       },
     );
   };

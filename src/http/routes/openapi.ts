@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { PACKAGE_ROOT } from '../../core/package-root.js';
-import { bearerErrors, json } from '../route-docs.js';
+import { bearerErrors, json, JSON_CONTENT_TYPE } from '../route-docs.js';
 
 const OpenApiDocumentSchema = z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }) });
 
@@ -57,7 +57,7 @@ export const openapiRoutes =
       async (_request, reply) => {
         const body = document();
         // Text is the serialized document already: sent as it is, never serialized again.
-        if (typeof body === 'string') reply.type('application/json; charset=utf-8');
+        if (typeof body === 'string') reply.type(JSON_CONTENT_TYPE);
         return body as z.infer<typeof OpenApiDocumentSchema>;
       },
     );
