@@ -16,9 +16,9 @@ import { PORT } from '../src/core/constants.js';
 import type { Clock } from '../src/core/clock.js';
 import type { RuntimeInfo } from '../src/core/runtime.js';
 import { openDatabase } from '../src/store/database.js';
-import { composeGateway, type ComposeDeps, type MqttOptions } from '../src/server/compose.js';
-import { composeDepsFromConfig } from '../src/server/compose-from-config.js';
+import { composeGateway, type ComposedGateway, type Ports } from '../src/server/compose.js';
 import type { Config } from '../src/core/config.js';
+import type { MqttSettings } from '../src/core/mqtt-settings.js';
 import { createCalendar } from '../src/core/time-zone.js';
 import type { QuietHours } from '../src/core/quiet-hours.js';
 import type { Handoff, HandoffResult, Sender } from '../src/sms/senders.js';
@@ -149,14 +149,42 @@ export interface TestAppOptions {
   queueRate?: number;
   quietHours?: QuietHours;
   /** Ends an interrupted hand-off's process group at restore (default: nothing is signalled). */
-  endLeftover?: ComposeDeps['endLeftover'];
+  endLeftover?: Ports['endLeftover'];
   /** SMS_GATEWAY_INBOX (the inbox watcher also runs with any webhook target). */
   inbox?: boolean;
-  inboxList?: ComposeDeps['inboxList'];
+  inboxList?: Ports['inboxList'];
   /** Builds the inbox watcher (with webhook targets or MQTT); tests poll it by hand. */
   inboxPollMs?: number;
   /** The MQTT bridge (built, not started: call gateway.mqtt.start()). */
   mqtt?: MqttOptions;
+}
+
+export interface MqttOptions {
+  settings: MqttSettings;
+  gatewayId: string;
+  /** A short reconnect delay, a state interval of their own. */
+  backoffMs?: (attempt: number) => number;
+  stateIntervalMs?: number;
+}
+
+/** The parts tests reach, by the names they had before the parts composed themselves. */
+function servicesOf(gateway: ComposedGateway) {
+  const { sending, webhooks, inbox } = gateway;
+  return {
+    ...sending,
+    outbox: webhooks.outbox,
+    delivery: webhooks.delivery,
+    targets: webhooks.targets,
+    tester: webhooks.tester,
+    inbox: inbox.watcher,
+    inboxStore: inbox.store,
+    inboxEnabled: inbox.enabled,
+    switchInbox: inbox.switchOver,
+    startInbox: inbox.start,
+    stopInbox: inbox.stop,
+    /** Stops the background work; the database stays open. */
+    stop: (graceMs?: number) => gateway.stopBackground(graceMs),
+  };
 }
 
 /** A sender that records every hand-off and answers as told (ok by default). */
@@ -202,7 +230,8 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
   const calendar = createCalendar(opts.timeZone ?? 'UTC');
   const probes = createProbes({ clock, env: opts.probeEnv ?? { PATH: '/nonexistent' }, timeoutMs: opts.probeTimeoutMs ?? 1000 });
   const config = testConfig(home, runtime, opts);
-  const parts = {
+  const gateway = await composeGateway({
+    config,
     db,
     clock,
     runtime,
@@ -211,9 +240,8 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
     logger: opts.logger,
     env: opts.deviceEnv ?? { PATH: '/nonexistent' },
     webhookSecret: () => opts.webhookSecret ?? 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
-  };
-  const gateway = await composeGateway(
-    composeDepsFromConfig(config, parts, {
+    bootId: null,
+    ports: {
       sender: opts.sender ?? recorder.sender,
       calendar: () => calendar,
       simCount: () => opts.simCount ?? 2,
@@ -221,21 +249,26 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
       confirmSends: opts.confirmSends ?? false,
       inboxList: opts.inboxList,
       endLeftover: opts.endLeftover ?? (() => 'unknown'),
-      mqtt: opts.mqtt,
-      ...(opts.webhookTimeoutMs ? { webhookTimeoutMs: opts.webhookTimeoutMs } : {}),
-      ...(opts.random ? { random: opts.random } : {}),
-    }),
-  );
+      ...(opts.mqtt ? { mqttGatewayId: () => opts.mqtt!.gatewayId } : {}),
+      timings: {
+        ...(opts.webhookTimeoutMs ? { webhookTimeoutMs: opts.webhookTimeoutMs } : {}),
+        ...(opts.random ? { random: opts.random } : {}),
+        ...(opts.mqtt?.backoffMs ? { mqttBackoffMs: opts.mqtt.backoffMs } : {}),
+        ...(opts.mqtt?.stateIntervalMs ? { mqttStateIntervalMs: opts.mqtt.stateIntervalMs } : {}),
+      },
+    },
+  });
   // What a start does before the first request (steps 1 to 3); the background work
   // (step 4) is left to the tests, which drive deliveries and confirmations by hand.
   gateway.restore();
-  const { app, services } = gateway;
+  const { app } = gateway;
+  const services = servicesOf(gateway);
   checkAnswersAgainstOpenApi(app); // every answer a test gets must be one /openapi.json declares
   t.teardown(async () => {
     await gateway.mqtt?.stop();
     await app.close();
     // A test's hand-off that never answers holds nothing up: the 1 s grace passes at once.
-    const stopping = services.stop(1000);
+    const stopping = gateway.stopBackground(1000);
     if ('tick' in clock) await (clock as FakeClock).tick(1000);
     await stopping;
     db.close();

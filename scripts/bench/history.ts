@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { composeGateway } from '../../src/server/compose.js';
 import { systemClock } from '../../src/core/clock.js';
+import { loadConfig } from '../../src/core/config.js';
 import { createApiKeyFile } from '../../src/core/keys.js';
 import { newMessageId } from '../../src/core/ids.js';
 import { chooseTimeZone, createCalendar } from '../../src/core/time-zone.js';
@@ -33,21 +34,21 @@ export async function fillHistory(home: string, rows: number): Promise<void> {
   const db = openDatabase(join(home, 'gateway.db'));
   const calendar = createCalendar(chooseTimeZone([process.env.TZ]));
   const clock = systemClock;
+  const env = { PATH: '', SMS_GATEWAY_HOME: home };
   const gateway = await composeGateway({
+    config: loadConfig(env),
     db,
     clock,
     runtime: { version: VERSION, mode: 'simulated', simulation: 'success', smsEnabled: true, startedAt: clock.now() },
-    sender: createSimulatedSender('success'),
-    probes: createProbes({ clock, env: { PATH: '' } }),
-    calendar: () => calendar,
-    defaultSim: 1,
-    simCount: () => 2,
-    home,
+    probes: createProbes({ clock, env }),
     apiKey: createApiKeyFile(home),
-    phoneNumber: undefined,
+    webhookSecret: () => '',
+    env,
+    bootId: null,
+    ports: { sender: createSimulatedSender('success'), calendar: () => calendar },
   });
   try {
-    const store = gateway.services.messages;
+    const store = gateway.sending.messages;
     const now = Date.now();
     // Spread over the last 30 days, the newest 10 minutes ago: none counts against the
     // send budget (a rolling 60 s) when the gateway rebuilds it at start.

@@ -30,7 +30,7 @@ export interface InboxWatcherOptions {
   /** Where each announced SMS is kept for GET /api/inbox, with the keys already announced. */
   inbox: InboxStore;
   /** Stores each sms.received event (announced once the poll's transaction committed). */
-  outbox: Pick<OutboxStore, 'enqueue'>;
+  outbox: Pick<OutboxStore, 'record'>;
   pollMs: number;
   /** The phone's time zone, asked at every poll (it can change while running). */
   timeZone: () => string;
@@ -139,7 +139,7 @@ function committer(opts: InboxWatcherOptions, mem: Memory, switchedOnAt: () => n
   const store = (e: SmsEntry, now: number, tz: string) => {
     const at = receivedMs(e, tz);
     opts.inbox.add({ smsId: e.id, from: e.address, contact: e.sender, body: e.body, receivedAt: at, simSlot: null }, now);
-    opts.outbox.enqueue(makeEvent('sms.received', eventData(e, at), now), now);
+    opts.outbox.record('sms.received', makeEvent('sms.received', eventData(e, at), now), now);
     opts.inbox.markSeen(keyOf(e), now);
   };
   return (entries: SmsEntry[], now: number, tz: string): Committed =>

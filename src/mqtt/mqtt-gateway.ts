@@ -1,5 +1,6 @@
 // The MQTT side of a gateway, assembled from its parts (bridge, send intake, event
-// publisher, discovery, state) for server/compose.ts. start() only begins connecting;
+// publisher, discovery, state) for server/mqtt-part.ts. It listens to `message.settled` and
+// `sms.received` (published as events, and the sensors' state). start() only begins connecting;
 // on every connect it publishes `online` (retained), the discovery configs, the state,
 // then subscribes (QoS 1) to `<prefix>/<id>/send`, `$share/<prefix>/<prefix>/send` and the
 // contacts' notify topics (the shared one only while sending is on). stop() leaves the
@@ -9,15 +10,17 @@ import type { Clock } from '../core/clock.js';
 import type { MqttSettings } from '../core/mqtt-settings.js';
 import type { Calendar } from '../core/time-zone.js';
 import type { Probes } from '../device/probes.js';
+import type { Subscriber } from '../core/dispatcher.js';
 import type { WebhookEvent } from '../events/events.js';
+import type { OutboxEvents } from '../store/outbox.js';
 import type { StatsStore } from '../store/stats.js';
 import type { MqttHealth } from '../status/mqtt-check.js';
-import { createBridge } from './bridge.js';
+import { createBridge, type Bridge } from './bridge.js';
 import { announce, discoveryConfigs } from './discovery.js';
 import { createEventPublisher } from './event-publisher.js';
 import { createSendIntake, type IntakeDeps } from './send-intake.js';
-import { createStatePublisher, type StateDeps } from './state.js';
-import { topicsFor } from './topics.js';
+import { createStatePublisher, type StateDeps, type StatePublisher } from './state.js';
+import { topicsFor, type Topics } from './topics.js';
 
 export interface MqttGatewayDeps {
   settings: MqttSettings;
@@ -33,10 +36,35 @@ export interface MqttGatewayDeps {
   smsEnabled: boolean;
   waiting: () => number;
   diagnostics: StateDeps['diagnostics'];
+  events: Subscriber<Pick<OutboxEvents, 'message.settled' | 'sms.received'>>;
   logger?: Logger | undefined;
   /** Tests: a short reconnect delay and a state interval of their own. */
   backoffMs?: (attempt: number) => number;
   stateIntervalMs?: number;
+}
+
+type Publish = (topic: string, payload: string, opts: { qos: 0 | 1; retain: boolean }) => boolean;
+
+/**
+ * On every connect: `online` (retained), the discovery configs, the state, then the
+ * subscriptions. With sending switched off this phone takes no share of the shared topic:
+ * every message there would be refused here instead of sent by another phone.
+ */
+function onConnect(deps: MqttGatewayDeps, topics: Topics, b: Bridge, publish: Publish, state: StatePublisher) {
+  const { settings, logger } = deps;
+  b.publish(topics.availability, 'online', { qos: 1, retain: true });
+  const configs = settings.discovery
+    ? discoveryConfigs({ gatewayId: deps.gatewayId, topics, contacts: settings.contacts, version: deps.version })
+    : [];
+  try {
+    announce(publish, deps.home, configs);
+  } catch (err) {
+    logger?.warn({ err: (err as Error).message }, 'cannot keep the list of Home Assistant configs');
+  }
+  state.onConnect();
+  const shared = deps.smsEnabled ? [topics.sharedFilter] : [];
+  const notify = settings.contacts.length > 0 ? [topics.notifyFilter] : [];
+  b.subscribe([topics.send, ...shared, ...notify]);
 }
 
 export function createMqttGateway(deps: MqttGatewayDeps) {
@@ -44,8 +72,7 @@ export function createMqttGateway(deps: MqttGatewayDeps) {
   const topics = topicsFor(settings.prefix, deps.gatewayId);
   let bridgeRef: ReturnType<typeof createBridge> | undefined;
   let stopped = false;
-  const publish = (topic: string, payload: string, opts: { qos: 0 | 1; retain: boolean }) =>
-    bridgeRef?.publish(topic, payload, opts) ?? false;
+  const publish: Publish = (topic, payload, opts) => bridgeRef?.publish(topic, payload, opts) ?? false;
 
   const state = createStatePublisher({
     publish,
@@ -76,39 +103,28 @@ export function createMqttGateway(deps: MqttGatewayDeps) {
     logger,
     ...(deps.backoffMs ? { backoffMs: deps.backoffMs } : {}),
     onMessage: (topic, payload, retained) => intake.handle(topic, payload, retained),
-    onConnect(b) {
-      b.publish(topics.availability, 'online', { qos: 1, retain: true });
-      const configs = settings.discovery
-        ? discoveryConfigs({ gatewayId: deps.gatewayId, topics, contacts: settings.contacts, version: deps.version })
-        : [];
-      try {
-        announce(publish, deps.home, configs);
-      } catch (err) {
-        logger?.warn({ err: (err as Error).message }, 'cannot keep the list of Home Assistant configs');
-      }
-      state.onConnect();
-      // With sending switched off this phone takes no share of the shared topic: every
-      // message there would be refused here instead of sent by another phone.
-      b.subscribe([topics.send, ...(deps.smsEnabled ? [topics.sharedFilter] : []), ...(settings.contacts.length > 0 ? [topics.notifyFilter] : [])]);
-    },
+    onConnect: (b) => onConnect(deps, topics, b, publish, state),
   });
   bridgeRef = bridge;
   const publishEvent = createEventPublisher({ publish, topics, health: () => bridge.health() as MqttHealth });
+
+  /** Every settled message and received SMS, after its commit. */
+  const onEvent = (event: WebhookEvent) => {
+    if (stopped) return;
+    try {
+      publishEvent(event);
+      state.onEvent(event);
+    } catch (err) {
+      logger?.warn({ err: (err as Error).message, type: event.type }, 'mqtt: event not published');
+    }
+  };
+  deps.events.on('message.settled', onEvent);
+  deps.events.on('sms.received', onEvent);
 
   return {
     topics,
     bridge,
     health: () => bridge.health(),
-    /** The outbox's listener: every event, after its transaction. */
-    onEvent(event: WebhookEvent) {
-      if (stopped) return;
-      try {
-        publishEvent(event);
-        state.onEvent(event);
-      } catch (err) {
-        logger?.warn({ err: (err as Error).message, type: event.type }, 'mqtt: event not published');
-      }
-    },
     /** Begins connecting in the background; never waits for the broker. */
     start() {
       bridge.start();

@@ -1,6 +1,6 @@
 // createGateway(config): the real process's gateway. Takes the home's lock, loads the key,
-// detects the mode, opens the database and composes the parts (server/compose-from-config.ts
-// and server/compose.ts; no side effects yet). listen() starts it in order (restore, bind
+// detects the mode, opens the database and composes the parts (server/compose.ts; no side
+// effects yet). listen() starts it in order (restore, bind
 // port 8080 dual stack with an IPv4 fallback, probes and background work, V8's memory mode a
 // second later); stop() stops accepting, lets in-flight requests finish, and releases
 // everything.
@@ -23,8 +23,7 @@ import { openDatabase } from '../store/database.js';
 import { currentBootId } from '../device/kill-leftover.js';
 import { createWebhookSecretFile } from '../events/signing.js';
 import { LISTEN_BACKLOG } from '../http/connection-limits.js';
-import { composeGateway, type Services } from './compose.js';
-import { composeDepsFromConfig } from './compose-from-config.js';
+import { composeGateway, type ComposedGateway } from './compose.js';
 
 export { StartupError };
 
@@ -42,7 +41,8 @@ export interface Gateway {
   modeReason: string;
   apiKey: SecretFile;
   config: Config;
-  services: Services;
+  /** The composed parts (server/compose.ts). */
+  parts: ComposedGateway;
   probes: Probes;
   /** Starts the gateway and listens on port 8080; returns the host it bound ('::' or '0.0.0.0'). */
   listen(): Promise<string>;
@@ -122,8 +122,18 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
     const probes = createProbes({ clock, env });
     const webhookSecret = createWebhookSecretFile(config.home);
     webhookSecret.current(); // generated on first start
-    const parts = { db, clock, runtime, probes, apiKey, logger: opts.logger, env, webhookSecret: () => webhookSecret.current(), bootId: currentBootId() };
-    const gateway = await composeGateway(composeDepsFromConfig(config, parts));
+    const gateway = await composeGateway({
+      config,
+      db,
+      clock,
+      runtime,
+      probes,
+      apiKey,
+      logger: opts.logger,
+      env,
+      webhookSecret: () => webhookSecret.current(),
+      bootId: currentBootId(),
+    });
     const { app } = gateway;
 
     let host = '';
@@ -134,7 +144,7 @@ export async function createGateway(opts: GatewayOptions): Promise<Gateway> {
       modeReason: modeReason(config, mode),
       apiKey,
       config,
-      services: gateway.services,
+      parts: gateway,
       probes,
       async listen() {
         await gateway.start(async () => {

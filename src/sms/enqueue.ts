@@ -12,9 +12,10 @@ import type { MessageRecord } from '../store/message-record.js';
 import { toMessageRecord, type MessageRow, type MessageStore, type NewMessage } from '../store/messages.js';
 import { QUEUE_LIMIT, type QueueStore } from '../store/queue.js';
 import { createIdempotency, hashOf } from './idempotency.js';
-import type { Lane } from './lane.js';
 import { storageMessage } from './reasons.js';
-import type { Settler } from './settle.js';
+import type { Emitter } from '../core/dispatcher.js';
+import type { SendEvents } from './send-events.js';
+import type { StorageHealth } from './storage-health.js';
 import { isStorageUnavailable } from '../store/database.js';
 import { storedOutcome, type Accepted, type QueueOutcome } from './outcomes.js';
 import { newMessage, validateSend, type SimSlots, type ValidSend } from './validation.js';
@@ -36,8 +37,8 @@ export interface QueueRequest {
 export interface EnqueueDeps extends SimSlots {
   store: Pick<MessageStore, 'insertBatch' | 'byIdempotencyKey' | 'cancel' | 'get'>;
   queue: Pick<QueueStore, 'summary'>;
-  lane: Pick<Lane, 'notify'>;
-  settler: Pick<Settler, 'storageFailed' | 'storageOk'>;
+  events: Emitter<Pick<SendEvents, 'message.queued'>>;
+  storage: Pick<StorageHealth, 'failed' | 'succeeded'>;
   clock: Clock;
   runtime: RuntimeInfo;
   calendar: () => Calendar;
@@ -94,10 +95,10 @@ export function createEnqueue(deps: EnqueueDeps) {
         outcome = { kind: 'accepted', records: stored.map(toMessageRecord) };
         return { status: null, body: outcome }; // stored as the outcome (see outcomes.ts)
       });
-      deps.settler.storageOk();
+      deps.storage.succeeded();
     } catch (err) {
       if (!isStorageUnavailable(err)) throw err;
-      deps.settler.storageFailed(err);
+      deps.storage.failed(err);
       throw new GatewayError('storage_unavailable', storageMessage('queued'));
     }
     return outcome!;
@@ -135,7 +136,7 @@ export function createEnqueue(deps: EnqueueDeps) {
     }));
     const outcome = commit(rows);
     logger?.info({ ids: rows.map((r) => r.id), segments: rows[0]?.segments, sendAt }, 'sms queued');
-    deps.lane.notify();
+    deps.events.emit('message.queued', { ids: rows.map((r) => r.id) });
     return outcome;
   };
 

@@ -16,7 +16,9 @@ import type { MessageRow, MessageStore, NewMessage } from '../store/messages.js'
 import type { QueueStore } from '../store/queue.js';
 import type { Pacing } from './pacing.js';
 import { quietRemainingMs, type QuietHours } from '../core/quiet-hours.js';
-import type { HandoffResult, Sender } from './senders.js';
+import type { Handed, HandoffResult } from './handoff.js';
+import type { Sender } from './senders.js';
+import type { Settler } from './settle.js';
 
 /** How long a synchronous send may wait for its slot (the answer then comes within the send timeout + this). */
 export const SYNC_SLOT_WAIT_MS = 5_000;
@@ -31,15 +33,6 @@ export interface SyncJob {
   row: NewMessage;
 }
 
-/** What a finished hand-off reports to its settler. */
-export interface Handed {
-  row: MessageRow;
-  result: HandoffResult;
-  at: number;
-  /** The sender threw (a bug, not a phone answer): recorded as termux_api_error, answered 500. */
-  error?: unknown;
-}
-
 export interface LaneDeps {
   store: Pick<MessageStore, 'insertStarted' | 'markHandoffStarted' | 'recordHandoffProcess'>;
   queue: QueueStore;
@@ -48,8 +41,8 @@ export interface LaneDeps {
   clock: Clock;
   timeZone: () => string;
   quietHours?: QuietHours | undefined;
-  /** Records the outcome (status, events, confirmation); never throws. */
-  settle(h: Handed): void;
+  /** Announces the finished hand-off and records it (status, events, confirmation); never throws. */
+  settler: Pick<Settler, 'settle'>;
   logger?: Logger | undefined;
 }
 
@@ -191,7 +184,7 @@ async function handOff(deps: LaneDeps, pause: ReturnType<typeof pauseState>, row
   }
   pause.after(result);
   const handed: Handed = error === undefined ? { row, result, at: clock.now() } : { row, result, at: clock.now(), error };
-  deps.settle(handed);
+  deps.settler.settle(handed);
   return handed;
 }
 

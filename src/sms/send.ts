@@ -18,6 +18,7 @@ import { handedOff, sendFailed, storedOutcome, type SendOutcome } from './outcom
 import { storageMessage } from './reasons.js';
 import { BUDGET_SEGMENTS, SPACING_MS, type Pacing } from './pacing.js';
 import type { Settler } from './settle.js';
+import type { StorageHealth } from './storage-health.js';
 import { newMessage, validateSend, type SendRequest, type SimSlots } from './validation.js';
 
 export type { SendOutcome } from './outcomes.js';
@@ -27,7 +28,8 @@ export interface SendServiceDeps extends SimSlots {
   store: Pick<MessageStore, 'byIdempotencyKey'>;
   lane: Pick<Lane, 'submit' | 'pendingSyncSegments'>;
   pacing: Pick<Pacing, 'budgetWaitMs'>;
-  settler: Pick<Settler, 'outcomeOf' | 'storageFailed' | 'storageOk' | 'unwrittenOutcome'>;
+  settler: Pick<Settler, 'outcomeOf' | 'unwrittenOutcome'>;
+  storage: Pick<StorageHealth, 'failed' | 'succeeded'>;
   clock: Clock;
   runtime: RuntimeInfo;
   calendar: () => Calendar;
@@ -100,7 +102,7 @@ export function createSendService(deps: SendServiceDeps) {
       lastAccepted = previous; // a refused request consumes nothing
       if (outcome.why === 'storage') {
         if (!isStorageUnavailable(outcome.error)) throw outcome.error;
-        deps.settler.storageFailed(outcome.error);
+        deps.storage.failed(outcome.error);
         throw new GatewayError('storage_unavailable', storageMessage('sent'));
       }
       const seconds = Math.ceil(SYNC_SLOT_WAIT_MS / 1000);
@@ -111,7 +113,7 @@ export function createSendService(deps: SendServiceDeps) {
         { retryAfterSeconds: seconds },
       );
     }
-    deps.settler.storageOk();
+    deps.storage.succeeded();
     logger?.info({ id, segments: v.seg.segments, encoding: v.seg.encoding, simSlot: v.simSlot }, 'sms accepted');
     if (outcome.handed.error !== undefined) throw outcome.handed.error; // internal_error, details only in the log
     return deps.settler.outcomeOf(outcome.handed);

@@ -3,27 +3,16 @@
 // echo it, reading a leading "-" as an option and expanding backslashes). The simulated
 // sender touches no radio.
 import { runCommand } from '../device/termux.js';
-import { describeGroup, type ProcessGroup } from '../device/kill-leftover.js';
+import { describeGroup } from '../device/kill-leftover.js';
 import type { Simulation } from '../core/runtime.js';
-import type { Reason } from '../store/message-record.js';
+import type { Handoff, HandoffHooks, HandoffResult } from './handoff.js';
 
-export interface Handoff {
-  number: string;
-  text: string;
-  /** 1-based, as in the API. */
-  simSlot: number;
-}
-
-export type HandoffResult = { ok: true } | { ok: false; reason: Reason; detail: string };
-
-export interface HandoffHooks {
-  /** The hand-off's process group, as soon as it runs (recorded so a next start can end it). */
-  onStarted?(group: ProcessGroup): void;
-}
+export type { Handoff, HandoffHooks, HandoffResult } from './handoff.js';
 
 export interface Sender {
   send(h: Handoff, hooks?: HandoffHooks): Promise<HandoffResult>;
 }
+
 
 export function termuxSmsArgs(h: Handoff): string[] {
   // termux-sms-send's -s is the 0-based physical slot.

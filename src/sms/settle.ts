@@ -1,33 +1,29 @@
-// After a hand-off (either path): the record becomes sent or failed (or, in real mode,
-// waits for the sent-box confirmation). Settling announces: store.settle commits the status,
-// its roll-up and the sms.sent / sms.failed event in one transaction, and once it committed
-// webhook delivery and MQTT hear of the event. The synchronous send's outcome is stored for
-// Idempotency-Key replays, and the send health that diagnostics shows is updated. A write
-// that fails here never changes what happened: the outcome is kept in memory, replays
-// answer from it, and it is written as soon as the disk allows (tried every 30 s).
+// After a hand-off (either path). Settling announces, in this order:
+//   1. `handoff.finished` (send health, metrics), before anything is written;
+//   2. the record: sent or failed, or in real mode handed off and tracked by the sent-box
+//      confirmation. store.settle commits the status, its roll-up and the sms.sent /
+//      sms.failed event in one transaction; after the commit the outbox announces it as
+//      `message.settled` (webhook delivery, MQTT, metrics: events/domain-events.ts).
+// The synchronous send's outcome is stored for Idempotency-Key replays. A write that fails
+// here never changes what happened: the outcome is kept in memory, replays answer from it,
+// and it is written as soon as the disk allows (at the next successful write, and tried
+// every 30 s); storage health shows the failure until then.
 import type { Logger } from 'pino';
 import type { Clock, Timer } from '../core/clock.js';
+import type { Emitter } from '../core/dispatcher.js';
 import type { RuntimeInfo } from '../core/runtime.js';
-import type { Reason } from '../store/message-record.js';
 import type { MessageStore } from '../store/messages.js';
-import type { Handed } from './lane.js';
+import type { Handed } from './handoff.js';
 import { handedOff, sendFailed, type SendOutcome } from './outcomes.js';
-
-/** What diagnostics shows about sending. */
-export interface SendHealth {
-  lastHandoffAt: number | null;
-  lastHandoffOk: boolean | null;
-  lastFailureReason: Reason | null;
-  lastFailureAt: number | null;
-  consecutiveFailures: number;
-  /** The last failed database write, cleared by the next successful one. */
-  storageError: { at: number; code: string } | null;
-}
+import type { SendEvents } from './send-events.js';
+import type { StorageHealth } from './storage-health.js';
 
 export interface SettlerDeps {
   store: Pick<MessageStore, 'settle' | 'markHandedOff' | 'saveResponse'>;
   clock: Clock;
   runtime: RuntimeInfo;
+  events: Emitter<Pick<SendEvents, 'handoff.finished'>>;
+  storage: StorageHealth;
   /** Sent-box confirmation (real mode): a handed-off message stays queued until it settles it. */
   confirmer?: { track(id: string): void } | undefined;
   logger?: Logger | undefined;
@@ -35,34 +31,6 @@ export interface SettlerDeps {
 
 /** How often outcomes that could not be written are tried again. */
 export const REWRITE_EVERY_MS = 30_000;
-
-/** Send health as hand-offs and database writes report it. */
-function createHealth(clock: Clock) {
-  const health: SendHealth = {
-    lastHandoffAt: null,
-    lastHandoffOk: null,
-    lastFailureReason: null,
-    lastFailureAt: null,
-    consecutiveFailures: 0,
-    storageError: null,
-  };
-  return {
-    health,
-    handoff({ result, at }: Handed) {
-      health.lastHandoffAt = at;
-      health.lastHandoffOk = result.ok;
-      if (result.ok) health.consecutiveFailures = 0;
-      else {
-        health.consecutiveFailures++;
-        health.lastFailureReason = result.reason;
-        health.lastFailureAt = at;
-      }
-    },
-    storageFailed(err: unknown) {
-      health.storageError = { at: clock.now(), code: String((err as { code?: unknown }).code ?? 'unknown') };
-    },
-  };
-}
 
 /** The synchronous send's outcome for a finished hand-off. */
 export function outcomeOf({ row, result }: Handed, mode: RuntimeInfo['mode']): SendOutcome {
@@ -73,7 +41,7 @@ export function outcomeOf({ row, result }: Handed, mode: RuntimeInfo['mode']): S
  * Writes the record of a finished hand-off (and a synchronous send's outcome, for replays);
  * false when the disk refused (nothing changed then).
  */
-function createWriter(deps: SettlerDeps, storageFailed: (err: unknown) => void) {
+function createWriter(deps: SettlerDeps) {
   const { store, runtime, logger } = deps;
   return (h: Handed): boolean => {
     const { row, result, at } = h;
@@ -81,7 +49,7 @@ function createWriter(deps: SettlerDeps, storageFailed: (err: unknown) => void) 
     try {
       if (confirmLater) store.markHandedOff(row.id, at);
       else {
-        // Commits the status with its event; delivery and MQTT are told after the commit.
+        // Commits the status with its event, announced as message.settled after the commit.
         store.settle(row.id, {
           status: result.ok ? 'sent' : 'failed',
           reason: result.ok ? null : result.reason,
@@ -96,7 +64,7 @@ function createWriter(deps: SettlerDeps, storageFailed: (err: unknown) => void) 
       return true;
     } catch (err) {
       // The hand-off happened (or failed) whatever the disk says: answer truthfully.
-      storageFailed(err);
+      deps.storage.failed(err);
       logger?.error({ id: row.id, err }, 'could not record the hand-off result; kept, and written when the disk allows');
       return false;
     }
@@ -104,25 +72,17 @@ function createWriter(deps: SettlerDeps, storageFailed: (err: unknown) => void) 
 }
 
 export function createSettler(deps: SettlerDeps) {
-  const { clock, runtime, logger } = deps;
+  const { clock, runtime, logger, storage } = deps;
   /** Outcomes of hand-offs whose record could not be written yet, by message id. */
   const unwritten = new Map<string, Handed>();
   let retry: Timer | undefined;
-  const { health, handoff, storageFailed } = createHealth(clock);
-  const write = createWriter(deps, storageFailed);
+  const write = createWriter(deps);
 
   const api = {
-    health: (): Readonly<SendHealth> => health,
     outcomeOf: (h: Handed): SendOutcome => outcomeOf(h, runtime.mode),
-    storageFailed,
-    /** A write just succeeded: write what waits too, and clear the error once nothing does. */
-    storageOk() {
-      if (unwritten.size > 0) api.flush();
-      if (unwritten.size === 0) health.storageError = null;
-    },
     settle(h: Handed): void {
       const { row, result } = h;
-      handoff(h);
+      deps.events.emit('handoff.finished', h);
       if (!write(h)) {
         unwritten.set(row.id, h);
         scheduleRetry();
@@ -137,7 +97,7 @@ export function createSettler(deps: SettlerDeps) {
     /** Tries the unwritten outcomes again now; returns how many are still unwritten. */
     flush(): number {
       for (const [id, h] of unwritten) if (write(h)) unwritten.delete(id);
-      if (unwritten.size === 0) health.storageError = null;
+      if (unwritten.size === 0) storage.caughtUp();
       return unwritten.size;
     },
     stop() {
@@ -145,6 +105,8 @@ export function createSettler(deps: SettlerDeps) {
       retry = undefined;
     },
   };
+  // Another write succeeded: the disk may take these again.
+  storage.holdWritesWith(() => (unwritten.size > 0 ? api.flush() : 0));
   return api;
 
   function scheduleRetry() {

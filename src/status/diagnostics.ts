@@ -10,7 +10,7 @@ import { databaseFileGone, quickCheck, type Db } from '../store/database.js';
 import { redactUrl } from '../core/redact.js';
 import type { Probes, Snapshot } from '../device/probes.js';
 import type { RuntimeInfo } from '../core/runtime.js';
-import type { SendHealth } from '../sms/settle.js';
+import type { SendHealth } from '../sms/send-health.js';
 import type { PacingUsage } from '../sms/pacing.js';
 import type { QueueState } from '../sms/lane.js';
 import { check, type CheckOf } from './check.js';

@@ -3,7 +3,7 @@
 // roll-up are one transaction. Settling (queued -> sent | failed, whichever path: the
 // hand-off, the sent-box confirmation, expiry, an interrupted hand-off) also makes the
 // message's sms.sent / sms.failed event in that transaction (the outbox); it is announced
-// (webhook delivery, MQTT) once the transaction committed. Internal columns (hand-off
+// as `message.settled` on the event path once the transaction committed. Internal columns (hand-off
 // times, idempotency data) never leave the store except through MessageRow.
 import { databaseFileGone, fileGoneError, type Db } from './database.js';
 import { makeEvent, type WebhookEvent } from './event-record.js';
@@ -28,7 +28,7 @@ export interface Settlement {
 
 export interface MessageStoreOptions {
   /** Where a settled message's event is stored (in the settling transaction) and announced from. */
-  outbox?: Pick<OutboxStore, 'enqueue'>;
+  outbox?: Pick<OutboxStore, 'record'>;
 }
 
 /** The event a settled message makes: sms.sent, or sms.failed (expired and interrupted included). */
@@ -171,7 +171,7 @@ function settling(db: Db, q: Statements, stats: StatsStore, outbox: MessageStore
       failed: s.status === 'failed' ? 1 : 0,
       billedSegments: s.billedSegments,
     });
-    outbox?.enqueue(settledEvent(getStmt.get({ id }) as MessageRow, s.at), s.at);
+    outbox?.record('message.settled', settledEvent(getStmt.get({ id }) as MessageRow, s.at), s.at);
     return true;
   });
 

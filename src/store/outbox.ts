@@ -1,9 +1,11 @@
 // The persisted webhook outbox: events (webhook_events) and one delivery row per enabled
-// target and event (webhook_deliveries). enqueue() joins the transaction of the change that
+// target and event (webhook_deliveries). record() joins the transaction of the change that
 // causes the event (a message settles, an SMS arrives), so a crash loses none; once that
-// transaction committed, the listener (onCommitted: webhook delivery and the MQTT bridge,
-// wired by server/compose.ts) hears of the event, once; a rolled-back event is never heard
-// of (store/transaction.ts). Delivery's rules (order, retries) are in events/.
+// transaction committed, the event is announced on the gateway's event path under the name
+// its cause gave it (OutboxEvents), once, and `delivery.due` when a target is to get it; a
+// rolled-back event is never announced (store/transaction.ts). Delivery's rules (order,
+// retries) are in events/.
+import type { Emitter } from '../core/dispatcher.js';
 import type { Db } from './database.js';
 import type { WebhookEvent } from './event-record.js';
 import { afterCommit, transaction } from './transaction.js';
@@ -23,13 +25,18 @@ export interface Head {
   body: string;
 }
 
-export interface OutboxOptions {
-  /**
-   * Told of every event made (targets or not) once the transaction that made it committed;
-   * `queued`: stored for at least one target (delivery has work).
-   */
-  onCommitted?: (event: WebhookEvent, queued: boolean) => void;
+/** What the outbox announces, each once the transaction that made the event committed. */
+export interface OutboxEvents {
+  /** A message settled, sms.sent or sms.failed (store/messages.ts, whichever path settled it). */
+  'message.settled': WebhookEvent;
+  /** A received SMS was stored (events/inbox-watcher.ts). */
+  'sms.received': WebhookEvent;
+  /** An event was stored for at least one enabled webhook target: delivery has work. */
+  'delivery.due': WebhookEvent;
 }
+
+/** The name an event is announced under, given by the change that causes it. */
+export type RecordedAs = Exclude<keyof OutboxEvents, 'delivery.due'>;
 
 function statements(db: Db) {
   return {
@@ -52,7 +59,7 @@ function statements(db: Db) {
   };
 }
 
-export function createOutboxStore(db: Db, targets: WebhookTargetsTable, opts: OutboxOptions = {}) {
+export function createOutboxStore(db: Db, targets: WebhookTargetsTable, events?: Emitter<OutboxEvents>) {
   const s = statements(db);
 
   /** A target and its pending deliveries (the events stay for the other targets). */
@@ -73,17 +80,22 @@ export function createOutboxStore(db: Db, targets: WebhookTargetsTable, opts: Ou
     }) as (urls: string[], at?: number) => void,
     /**
      * Stores the event for every enabled target, inside the causing change's transaction
-     * (its own when there is none); the listener hears of it after the commit. False when
-     * no target is enabled (then only the listener hears of it).
+     * (its own when there is none), and announces it as `name` after the commit (with
+     * `delivery.due` first when a target is to get it). False when no target is enabled
+     * (then it is only announced).
      */
-    enqueue: transaction(db, (event: WebhookEvent, at: number): boolean => {
+    record: transaction(db, (name: RecordedAs, event: WebhookEvent, at: number): boolean => {
       const urls = targets.enabledUrls();
       if (urls.length > 0) {
         s.insertEvent.run({ id: event.id, type: event.type, createdAt: at, body: JSON.stringify(event) });
         for (const target of urls) s.insertDelivery.run({ eventId: event.id, target, at });
       }
-      const listener = opts.onCommitted;
-      if (listener) afterCommit(db, () => listener(event, urls.length > 0));
+      if (events) {
+        afterCommit(db, () => {
+          if (urls.length > 0) events.emit('delivery.due', event);
+          events.emit(name, event);
+        });
+      }
       return urls.length > 0;
     }),
     heads: () => s.heads.all() as Head[],

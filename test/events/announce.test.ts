@@ -1,6 +1,7 @@
-// Two outbox rules (src/store/outbox.ts): the listener (webhook delivery, MQTT) hears of an
-// event exactly once, only after the transaction that made it committed, never of one
-// rolled back (a settled message's event included); and a URL registered over the API that
+// Two outbox rules (src/store/outbox.ts): an event is announced on the event path (its
+// listeners: webhook delivery, MQTT, metrics) exactly once, only after the transaction that
+// made it committed, never one rolled back (a settled message's event included), under the
+// name its cause gave it, with delivery.due first when a target is to get it; and a URL registered over the API that
 // was also listed in SMS_GATEWAY_WEBHOOK_URLS stays registered when it leaves the environment.
 import t from 'tap';
 import { join } from 'node:path';
@@ -13,31 +14,46 @@ import { createStatsStore } from '../../src/store/stats.js';
 import { transaction } from '../../src/store/transaction.js';
 import { createTargetStore } from '../../src/events/targets.js';
 import { makeEvent, type WebhookEvent } from '../../src/events/events.js';
+import { createDispatcher } from '../../src/core/dispatcher.js';
+import type { GatewayEvents } from '../../src/events/domain-events.js';
 import { newMessageId } from '../../src/core/ids.js';
 import { tempDir } from '../helper.js';
 
-t.test('the listener hears of committed events only, once, after the commit', async (t) => {
+/** An event path that notes what it heard, by name. */
+function eventPath() {
+  const events = createDispatcher<GatewayEvents>({
+    onListenerError: (err) => {
+      throw err;
+    },
+  });
+  const heard: string[] = [];
+  const note = (name: 'message.settled' | 'sms.received' | 'delivery.due') => (e: WebhookEvent) => heard.push(`${name} ${e.id}`);
+  for (const name of ['message.settled', 'sms.received', 'delivery.due'] as const) events.on(name, note(name));
+  return { events, heard };
+}
+
+t.test('committed events only are announced, once, after the commit, under the name their cause gave', async (t) => {
   const db = openDatabase(join(tempDir(t), 'gateway.db'));
   t.teardown(() => db.close());
-  const heard: string[] = [];
-  const outbox = createOutboxStore(db, createWebhookTargetsTable(db), { onCommitted: (e: WebhookEvent) => heard.push(e.id) });
+  const { events, heard } = eventPath();
+  const outbox = createOutboxStore(db, createWebhookTargetsTable(db), events);
   const kept = makeEvent('sms.sent', { n: 1 }, 1000);
   const lost = makeEvent('sms.sent', { n: 2 }, 2000);
   transaction(db, () => {
-    outbox.enqueue(kept, 1000);
+    outbox.record('message.settled', kept, 1000);
     t.same(heard, [], 'not inside the transaction');
   })();
   t.throws(() =>
     transaction(db, () => {
-      outbox.enqueue(lost, 2000);
+      outbox.record('message.settled', lost, 2000);
       throw new Error('a later write failed');
     })(),
   );
-  const alone = makeEvent('gateway.test', {}, 3000);
-  outbox.enqueue(alone, 3000); // outside any transaction: committed at once
+  const alone = makeEvent('sms.received', {}, 3000);
+  outbox.record('sms.received', alone, 3000); // outside any transaction: committed at once
   await tick();
   await tick();
-  t.same(heard, [kept.id, alone.id], 'the rolled-back event is never announced, the others once each');
+  t.same(heard, [`message.settled ${kept.id}`, `sms.received ${alone.id}`], 'the rolled-back event is never announced, the others once each; no target, no delivery.due');
   t.notOk(
     db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'event_announcements'`).get(),
     'nothing kept for the announcement (migration 8 dropped the table)',
@@ -47,9 +63,15 @@ t.test('the listener hears of committed events only, once, after the commit', as
 t.test('a settled message announces its event after the commit; a rolled-back settlement does not', async (t) => {
   const db = openDatabase(join(tempDir(t), 'gateway.db'));
   t.teardown(() => db.close());
-  const heard: { type: string; id: unknown; queued: boolean }[] = [];
+  const heard: { name: string; type: string; id: unknown }[] = [];
+  const events = createDispatcher<GatewayEvents>({
+    onListenerError: (err) => {
+      throw err;
+    },
+  });
+  for (const name of ['message.settled', 'delivery.due'] as const) events.on(name, (e) => heard.push({ name, type: e.type, id: e.data.id }));
   const table = createWebhookTargetsTable(db);
-  const outbox = createOutboxStore(db, table, { onCommitted: (e, queued) => heard.push({ type: e.type, id: e.data.id, queued }) });
+  const outbox = createOutboxStore(db, table, events);
   outbox.syncTargets(['http://192.168.1.10:9000/hook'], 500);
   const messages = createMessageStore(db, createStatsStore(db), { outbox });
   const queued = (at: number) => {
@@ -63,7 +85,14 @@ t.test('a settled message announces its event after the commit; a rolled-back se
   const sent = queued(1000);
   const undone = queued(1001);
   t.ok(messages.settle(sent, { status: 'sent', reason: null, billedSegments: 1, at: 2000, handedOff: true }));
-  t.same(heard, [{ type: 'sms.sent', id: sent, queued: true }], 'heard as soon as settle returned');
+  t.same(
+    heard,
+    [
+      { name: 'delivery.due', type: 'sms.sent', id: sent },
+      { name: 'message.settled', type: 'sms.sent', id: sent },
+    ],
+    'heard as soon as settle returned: delivery has work, and the message settled',
+  );
   t.throws(() =>
     transaction(db, () => {
       messages.settle(undone, { status: 'failed', reason: 'timeout', billedSegments: 0, at: 2001, handedOff: false });
@@ -73,7 +102,14 @@ t.test('a settled message announces its event after the commit; a rolled-back se
   t.equal(messages.get(undone)?.status, 'queued', 'rolled back');
   t.equal(outbox.heads().length, 1, 'only the committed event waits for delivery');
   t.equal(messages.settleInterrupted([undone], 3000).length, 1);
-  t.same(heard.slice(1), [{ type: 'sms.failed', id: undone, queued: true }], 'interrupted: sms.failed, once');
+  t.same(
+    heard.slice(2),
+    [
+      { name: 'delivery.due', type: 'sms.failed', id: undone },
+      { name: 'message.settled', type: 'sms.failed', id: undone },
+    ],
+    'interrupted: sms.failed, once',
+  );
 });
 
 t.test('an API registration outlives the URL leaving the environment', async (t) => {

@@ -1,5 +1,7 @@
 // The inbox watcher against a real temp database and the real termux-sms-list adapter
 // talking to a fake termux-sms-list (custom list functions only for the paging cases).
+import { createDispatcher } from '../../src/core/dispatcher.js';
+import type { GatewayEvents } from '../../src/events/domain-events.js';
 import t, { type Test } from 'tap';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -70,7 +72,13 @@ function setup(t: Test, targets: string[] = [TARGET]): Ctx {
   let notified = 0;
   ctx.notified = () => notified;
   // Delivery is told of each event stored for a target, once its poll committed.
-  ctx.outbox = createOutboxStore(ctx.db, createWebhookTargetsTable(ctx.db), { onCommitted: (_e, queued) => void (queued && notified++) });
+  const events = createDispatcher<GatewayEvents>({
+    onListenerError: (err) => {
+      throw err;
+    },
+  });
+  events.on('delivery.due', () => void notified++);
+  ctx.outbox = createOutboxStore(ctx.db, createWebhookTargetsTable(ctx.db), events);
   ctx.outbox.syncTargets(targets);
   ctx.fake = fakeTermux(t, ['termux-sms-list']);
   ctx.clock = fakeClock();

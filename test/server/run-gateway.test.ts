@@ -72,7 +72,7 @@ t.test('SMS_GATEWAY_SEND_TIMEOUT_SECONDS bounds a hanging hand-off: 502 with rea
   const res = await send({ to: '12345', message: 'x' });
   t.equal(res.statusCode, 502);
   t.match(res.json().error.message, /^Whether the SMS goes out is unknown \(timeout: no answer within 1000 ms\)/);
-  t.equal(gw.services.messages.get(res.json().messageId)?.reason, 'timeout');
+  t.equal(gw.parts.sending.messages.get(res.json().messageId)?.reason, 'timeout');
 });
 
 t.test('start-up errors are one StartupError each', async (t) => {

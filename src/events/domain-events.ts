@@ -1,0 +1,21 @@
+// The gateway's domain events: every name on the one event path (core/dispatcher.ts), who
+// announces it and who listens. Each part subscribes its listeners where it is composed.
+//
+//   handoff.finished  sms/settle.ts, before the record is written
+//                     -> send health (sms/sending-part.ts), metrics (status/status-part.ts)
+//   message.queued    sms/enqueue.ts, after the queue's commit
+//                     -> the hand-off lane looks again (sms/sending-part.ts)
+//   message.settled   store/outbox.ts, after the commit that settled the message (the lane's
+//                     settler, the sent-box confirmation, expiry, an interrupted hand-off)
+//                     -> metrics (status/status-part.ts), MQTT (mqtt/mqtt-gateway.ts)
+//   sms.received      store/outbox.ts, after the inbox watcher's commit
+//                     -> metrics (status/status-part.ts), MQTT (mqtt/mqtt-gateway.ts)
+//   delivery.due      store/outbox.ts, after the commit, for an event a webhook target is to get
+//                     -> webhook delivery wakes (events/events-part.ts)
+import type { Dispatcher } from '../core/dispatcher.js';
+import type { SendEvents } from '../sms/send-events.js';
+import type { OutboxEvents } from '../store/outbox.js';
+
+export type GatewayEvents = SendEvents & OutboxEvents;
+
+export type GatewayEventPath = Dispatcher<GatewayEvents>;

@@ -1,0 +1,92 @@
+// The sending part, composed from its own section of the configuration: the message,
+// stats and queue stores, pacing, the one hand-off lane, the settler with the send and
+// storage health, the synchronous send and queue services, and in real mode the sent-box
+// confirmation. It announces `handoff.finished` (the settler) and `message.queued` (the
+// queue's intake); the lane listens to `message.queued`, send health to `handoff.finished`.
+// Building has no side effects; start() runs the background work, stop() ends it.
+import type { Logger } from 'pino';
+import type { Clock } from '../core/clock.js';
+import type { Config } from '../core/config.js';
+import type { Emitter, Subscriber } from '../core/dispatcher.js';
+import type { RuntimeInfo } from '../core/runtime.js';
+import type { Calendar } from '../core/time-zone.js';
+import type { Db } from '../store/database.js';
+import { createMessageStore } from '../store/messages.js';
+import type { OutboxStore } from '../store/outbox.js';
+import { createQueueStore } from '../store/queue.js';
+import { createStatsStore } from '../store/stats.js';
+import { createConfirmer } from './confirmation.js';
+import { createEnqueue } from './enqueue.js';
+import { createLane } from './lane.js';
+import { createPacing } from './pacing.js';
+import { createSendService } from './send.js';
+import type { SendEvents } from './send-events.js';
+import { createSendHealth } from './send-health.js';
+import type { Sender } from './senders.js';
+import { createSettler } from './settle.js';
+import { createStorageHealth } from './storage-health.js';
+
+/** The configuration's section for sending. */
+export type SendingConfig = Pick<Config, 'defaultSim' | 'queueRate' | 'quietHours'>;
+
+export interface SendingPartDeps {
+  db: Db;
+  clock: Clock;
+  runtime: RuntimeInfo;
+  config: SendingConfig;
+  events: Emitter<SendEvents> & Subscriber<SendEvents>;
+  /** Where settled messages' events are stored and announced from. */
+  outbox: Pick<OutboxStore, 'record'>;
+  sender: Sender;
+  calendar: () => Calendar;
+  simCount: () => number;
+  /** Real mode: the phone's sent box is read to confirm hand-offs (in this environment). */
+  sentBox: { env: NodeJS.ProcessEnv } | undefined;
+  logger?: Logger | undefined;
+}
+
+export function createSendingPart(deps: SendingPartDeps) {
+  const { db, clock, runtime, config, events, logger } = deps;
+  const stats = createStatsStore(db);
+  const messages = createMessageStore(db, stats, { outbox: deps.outbox });
+  const queue = createQueueStore(db, messages);
+  const pacing = createPacing(clock, config.queueRate);
+  const timeZone = () => deps.calendar().timeZone;
+  const confirmer = deps.sentBox ? createConfirmer({ store: messages, clock, timeZone, env: deps.sentBox.env, logger }) : undefined;
+  const storage = createStorageHealth(clock);
+  const sendHealth = createSendHealth(storage);
+  const settler = createSettler({ store: messages, clock, runtime, events, storage, confirmer, logger });
+  const lane = createLane({ store: messages, queue, pacing, sender: deps.sender, clock, timeZone, quietHours: config.quietHours, settler, logger });
+  const common = { clock, runtime, calendar: deps.calendar, logger, defaultSim: config.defaultSim, simCount: deps.simCount, storage };
+  const sendService = createSendService({ ...common, store: messages, lane, pacing, settler });
+  const enqueue = createEnqueue({ ...common, store: messages, queue, events });
+
+  events.on('handoff.finished', sendHealth.handoffFinished);
+  events.on('message.queued', () => lane.notify());
+
+  return {
+    stats,
+    messages,
+    queue,
+    pacing,
+    lane,
+    settler,
+    sendHealth,
+    sendService,
+    enqueue,
+    confirmer,
+    /** Background work: queued messages waiting from before, pending confirmations. */
+    start() {
+      lane.notify();
+      confirmer?.start();
+    },
+    /** Stops the lane (a hand-off in flight gets `graceMs`) and the confirmation. */
+    async stop(graceMs?: number) {
+      await Promise.all([lane.stop(graceMs), confirmer?.stop()]);
+      settler.flush(); // a last try for outcomes the disk refused
+      settler.stop();
+    },
+  };
+}
+
+export type SendingPart = ReturnType<typeof createSendingPart>;
