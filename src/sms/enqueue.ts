@@ -1,8 +1,9 @@
 // The queued path: POST /api/messages accepts 1 to 100 recipients, an optional sendAt and
 // expiresAt, validates every part exactly as the send path does (any invalid part refuses
 // the whole request), commits one record per recipient in one transaction (with the outcome,
-// for Idempotency-Key replays), and lets the lane pace them: accepted at once. DELETE
-// /api/messages/:id cancels a message whose hand-off has not started.
+// for Idempotency-Key replays) and announces `message.queued`: the lane paces them; the
+// request is accepted at once. DELETE /api/messages/:id cancels a message whose hand-off
+// has not started.
 import type { Logger } from 'pino';
 import { GatewayError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
@@ -80,29 +81,47 @@ function times(req: QueueRequest, now: number) {
   return { sendAt, expiresAt };
 }
 
+/** The records, committed in one transaction with the outcome (stored on the first). */
+function commit(deps: EnqueueDeps, rows: NewMessage[]): Accepted {
+  let outcome: Accepted | undefined;
+  try {
+    deps.store.insertBatch(rows, (stored) => {
+      outcome = { kind: 'accepted', records: stored.map(toMessageRecord) };
+      return { status: null, body: outcome }; // stored as the outcome (see outcomes.ts)
+    });
+    deps.storage.succeeded();
+  } catch (err) {
+    if (!isStorageUnavailable(err)) throw err;
+    deps.storage.failed(err);
+    throw new GatewayError('storage_unavailable', storageMessage('queued'));
+  }
+  return outcome!;
+}
+
+/** queued (hand-off not started) -> cancelled; not_found unknown; not_cancellable otherwise. */
+function cancelQueued(deps: EnqueueDeps, id: string): MessageRecord {
+  const row = deps.store.cancel(id, deps.clock.now());
+  if (row) {
+    deps.logger?.info({ id }, 'queued message cancelled');
+    return toMessageRecord(row);
+  }
+  const current = deps.store.get(id);
+  if (!current) throw new GatewayError('not_found', `No message ${id} in the history (it keeps the newest 1000 settled ones).`);
+  const why =
+    current.status === 'queued'
+      ? 'its hand-off to the phone has started'
+      : current.status === 'cancelled'
+        ? 'it is already cancelled'
+        : `it is already ${current.status}`;
+  throw new GatewayError('not_cancellable', `Message ${id} cannot be cancelled: ${why}.`);
+}
+
 export function createEnqueue(deps: EnqueueDeps) {
   const { clock, runtime, logger } = deps;
   const idempotency = createIdempotency<QueueOutcome>({
     store: deps.store,
     replay: (row: MessageRow) => storedOutcome<QueueOutcome>(row) ?? { kind: 'accepted', records: [toMessageRecord(row)] },
   });
-
-  /** The records, committed in one transaction with the outcome (stored on the first). */
-  const commit = (rows: NewMessage[]): Accepted => {
-    let outcome: Accepted | undefined;
-    try {
-      deps.store.insertBatch(rows, (stored) => {
-        outcome = { kind: 'accepted', records: stored.map(toMessageRecord) };
-        return { status: null, body: outcome }; // stored as the outcome (see outcomes.ts)
-      });
-      deps.storage.succeeded();
-    } catch (err) {
-      if (!isStorageUnavailable(err)) throw err;
-      deps.storage.failed(err);
-      throw new GatewayError('storage_unavailable', storageMessage('queued'));
-    }
-    return outcome!;
-  };
 
   const accept = (req: QueueRequest, sourceIp: string, key: string | undefined, hash: string): Accepted => {
     if (!runtime.smsEnabled) {
@@ -134,7 +153,7 @@ export function createEnqueue(deps: EnqueueDeps) {
       sendAt,
       expiresAt,
     }));
-    const outcome = commit(rows);
+    const outcome = commit(deps, rows);
     logger?.info({ ids: rows.map((r) => r.id), segments: rows[0]?.segments, sendAt }, 'sms queued');
     deps.events.emit('message.queued', { ids: rows.map((r) => r.id) });
     return outcome;
@@ -151,22 +170,7 @@ export function createEnqueue(deps: EnqueueDeps) {
       return accept(req, ctx.sourceIp, key, hash);
     },
     /** queued (hand-off not started) -> cancelled; not_found unknown; not_cancellable otherwise. */
-    cancel(id: string): MessageRecord {
-      const row = deps.store.cancel(id, clock.now());
-      if (row) {
-        logger?.info({ id }, 'queued message cancelled');
-        return toMessageRecord(row);
-      }
-      const current = deps.store.get(id);
-      if (!current) throw new GatewayError('not_found', `No message ${id} in the history (it keeps the newest 1000 settled ones).`);
-      const why =
-        current.status === 'queued'
-          ? 'its hand-off to the phone has started'
-          : current.status === 'cancelled'
-            ? 'it is already cancelled'
-            : `it is already ${current.status}`;
-      throw new GatewayError('not_cancellable', `Message ${id} cannot be cancelled: ${why}.`);
-    },
+    cancel: (id: string): MessageRecord => cancelQueued(deps, id),
   };
 }
 

@@ -13,7 +13,8 @@ import { isStorageUnavailable } from '../store/database.js';
 import type { MessageRow, MessageStore } from '../store/messages.js';
 import { createIdempotency, requestHash } from './idempotency.js';
 import { RECOVERY_WINDOW_MS } from './confirmation.js';
-import { SYNC_SLOT_WAIT_MS, type Lane } from './lane.js';
+import type { Lane } from './lane.js';
+import { SYNC_SLOT_WAIT_MS, type SyncOutcome } from './sync-waiters.js';
 import { handedOff, sendFailed, storedOutcome, type SendOutcome } from './outcomes.js';
 import { storageMessage } from './reasons.js';
 import { BUDGET_SEGMENTS, SPACING_MS, type Pacing } from './pacing.js';
@@ -41,32 +42,47 @@ const rateLimited = (message: string, waitMs: number) => {
   return new GatewayError('send_rate_limited', message.replace('{s}', String(seconds)), { retryAfterSeconds: seconds });
 };
 
+/** The outcome not yet written, a stored one, or one rebuilt from the record (a 0.1 row). */
+function replayOf(deps: SendServiceDeps, row: MessageRow): SendOutcome {
+  const unwritten = deps.settler.unwrittenOutcome(row.id);
+  if (unwritten) return unwritten;
+  const stored = storedOutcome<SendOutcome>(row);
+  if (stored) return stored;
+  if (row.handedOffAt !== null) return handedOff(row, deps.runtime.mode);
+  if (row.status === 'queued') {
+    // Its hand-off was interrupted by a restart; the phone's sent box is being read.
+    const seconds = Math.ceil(RECOVERY_WINDOW_MS / 1000);
+    throw new GatewayError(
+      'sender_busy',
+      `The gateway restarted while handing this message to the phone; it is looking for it in the phone's SMS store. Repeat this request (same Idempotency-Key) in ${seconds} s for its outcome; it is never sent twice.`,
+      { retryAfterSeconds: seconds, messageId: row.id },
+    );
+  }
+  return sendFailed(row, row.reason ?? 'interrupted');
+}
+
+/** Why a synchronous send did not start: the disk refused it, or no slot came in time. */
+function notStarted(deps: SendServiceDeps, outcome: Extract<SyncOutcome, { started: false }>, segments: number): GatewayError {
+  if (outcome.why === 'storage') {
+    if (!isStorageUnavailable(outcome.error)) throw outcome.error;
+    deps.storage.failed(outcome.error);
+    return new GatewayError('storage_unavailable', storageMessage('sent'));
+  }
+  const seconds = Math.ceil(SYNC_SLOT_WAIT_MS / 1000);
+  deps.logger?.warn({ segments }, 'synchronous send refused: no hand-off slot in time');
+  return new GatewayError(
+    'sender_busy',
+    `The phone did not take a message within ${seconds} s (a hand-off is hanging, or the gateway is stopping); nothing was recorded or sent. Retry later, or use POST /api/messages to let the gateway's queue send it.`,
+    { retryAfterSeconds: seconds },
+  );
+}
+
 export function createSendService(deps: SendServiceDeps) {
   const { clock, runtime, logger } = deps;
   /** Monotonic time of the last accepted synchronous request (the request spacing). */
   let lastAccepted: number | undefined;
 
-  const idempotency = createIdempotency<SendOutcome>({
-    store: deps.store,
-    /** The outcome not yet written, a stored one, or one rebuilt from the record (a 0.1 row). */
-    replay(row: MessageRow) {
-      const unwritten = deps.settler.unwrittenOutcome(row.id);
-      if (unwritten) return unwritten;
-      const stored = storedOutcome<SendOutcome>(row);
-      if (stored) return stored;
-      if (row.handedOffAt !== null) return handedOff(row, runtime.mode);
-      if (row.status === 'queued') {
-        // Its hand-off was interrupted by a restart; the phone's sent box is being read.
-        const seconds = Math.ceil(RECOVERY_WINDOW_MS / 1000);
-        throw new GatewayError(
-          'sender_busy',
-          `The gateway restarted while handing this message to the phone; it is looking for it in the phone's SMS store. Repeat this request (same Idempotency-Key) in ${seconds} s for its outcome; it is never sent twice.`,
-          { retryAfterSeconds: seconds, messageId: row.id },
-        );
-      }
-      return sendFailed(row, row.reason ?? 'interrupted');
-    },
-  });
+  const idempotency = createIdempotency<SendOutcome>({ store: deps.store, replay: (row) => replayOf(deps, row) });
 
   const accept = async (req: SendRequest, sourceIp: string, key: string | undefined, hash: string): Promise<SendOutcome> => {
     if (!runtime.smsEnabled) {
@@ -100,18 +116,7 @@ export function createSendService(deps: SendServiceDeps) {
     const outcome = await deps.lane.submit({ row });
     if (!outcome.started) {
       lastAccepted = previous; // a refused request consumes nothing
-      if (outcome.why === 'storage') {
-        if (!isStorageUnavailable(outcome.error)) throw outcome.error;
-        deps.storage.failed(outcome.error);
-        throw new GatewayError('storage_unavailable', storageMessage('sent'));
-      }
-      const seconds = Math.ceil(SYNC_SLOT_WAIT_MS / 1000);
-      logger?.warn({ segments: v.seg.segments }, 'synchronous send refused: no hand-off slot in time');
-      throw new GatewayError(
-        'sender_busy',
-        `The phone did not take a message within ${seconds} s (a hand-off is hanging, or the gateway is stopping); nothing was recorded or sent. Retry later, or use POST /api/messages to let the gateway's queue send it.`,
-        { retryAfterSeconds: seconds },
-      );
+      throw notStarted(deps, outcome, v.seg.segments);
     }
     deps.storage.succeeded();
     logger?.info({ id, segments: v.seg.segments, encoding: v.seg.encoding, simSlot: v.simSlot }, 'sms accepted');

@@ -5,7 +5,8 @@
 // moves through clock.advance(); the lane is driven with runDue().
 import t, { type Test } from 'tap';
 import type { HandoffResult, Sender } from '../../src/sms/senders.js';
-import { pauseMs, SYNC_SLOT_WAIT_MS } from '../../src/sms/lane.js';
+import { pauseMs } from '../../src/sms/handoff-pause.js';
+import { SYNC_SLOT_WAIT_MS } from '../../src/sms/sync-waiters.js';
 import { parseQuietHours, type QuietHours } from '../../src/core/quiet-hours.js';
 import { fakeClock, testApp, type FakeClock } from '../helper.js';
 
