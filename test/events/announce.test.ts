@@ -14,7 +14,7 @@ import { transaction } from '../../src/store/transaction.js';
 import { createTargetStore } from '../../src/events/targets.js';
 import { makeEvent, type WebhookEvent } from '../../src/events/events.js';
 import { newMessageId } from '../../src/core/ids.js';
-import { tempDir } from '../helper.js';
+import { tempDir } from '../helpers/paths.js';
 
 t.test('the listener hears of committed events only, once, after the commit', async (t) => {
   const db = openDatabase(join(tempDir(t), 'gateway.db'));

@@ -11,7 +11,9 @@ import { createInboxStore } from '../../src/store/inbox.js';
 import { createMetaStore } from '../../src/store/meta.js';
 import { createInboxWatcher, type InboxWatcherOptions } from '../../src/events/inbox-watcher.js';
 import { localTimeText, type SmsEntry, type listSms } from '../../src/device/sms-list.js';
-import { fakeClock, fakeTermux, tempDir, type FakeClock } from '../helper.js';
+import { fakeClock, type FakeClock } from '../helpers/fake-clock.js';
+import { fakeTermux } from '../helpers/fake-termux.js';
+import { tempDir } from '../helpers/paths.js';
 
 const TARGET = 'http://127.0.0.1:9/hook';
 

@@ -10,7 +10,9 @@ import { createApiKeyFile } from '../../src/core/keys.js';
 import { createProbes } from '../../src/device/probes.js';
 import { openDatabase } from '../../src/store/database.js';
 import { composeDepsFromConfig } from '../../src/server/compose-from-config.js';
-import { fakeClock, recordingSender, tempDir, testRuntime } from '../helper.js';
+import { fakeClock } from '../helpers/fake-clock.js';
+import { recordingSender, testRuntime } from '../helpers/test-app.js';
+import { tempDir } from '../helpers/paths.js';
 
 function partsFor(t: Test, home: string, mode: 'real' | 'simulated') {
   const db = openDatabase(join(home, 'gateway.db'));

@@ -10,7 +10,7 @@ import { MIGRATIONS } from '../../src/store/migrations.js';
 import { CLAIMED_AMONG_SQL, createMessageStore, type NewMessage } from '../../src/store/messages.js';
 import { createStatsStore } from '../../src/store/stats.js';
 import { MESSAGE_ID_PATTERN, newMessageId } from '../../src/core/ids.js';
-import { tempDir } from '../helper.js';
+import { tempDir } from '../helpers/paths.js';
 
 const BASE = Date.UTC(2026, 10, 21, 12, 0, 0);
 const DAY = '2026-11-21';
