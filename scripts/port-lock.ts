@@ -1,4 +1,4 @@
-// The port-8080 lock shared by the tests that start the real gateway (test/helper.ts
+// The port-8080 lock shared by the tests that start the real gateway (test/helpers/gateway-process.ts
 // holdPort8080) and by the bench: a directory in the temp dir holding the owner's pid. Port
 // 8080 is fixed, and tap runs test files in parallel, so whoever listens on it takes turns
 // here. There is one port 8080 per network namespace, so one lock per namespace (named by

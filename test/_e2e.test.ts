@@ -8,7 +8,7 @@
 import t from 'tap';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from './helper.js';
+import { ROOT } from './helpers/paths.js';
 import { ip, mustIp, namespacesUnavailable } from './fixtures/ip.js';
 
 /** The slowest files of a full run (each 30 to 80 s on 2 cores beside the unit files), started first so none starts last. */

@@ -4,7 +4,8 @@ import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { CLI, ROOT, plainCodeCache, tempDir } from './helper.js';
+import { CLI, ROOT, tempDir } from './helpers/paths.js';
+import { plainCodeCache } from './helpers/code-cache.js';
 
 const HOOK = join(ROOT, 'test/fixtures/import-hook.mjs');
 /** bin/sms-gateway's V8 flags for `start` (its first line): young generation, no background tasks (the heap's mode is set later, src/core/memory-mode.ts). */

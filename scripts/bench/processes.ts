@@ -51,7 +51,7 @@ export function installCleanup(): void {
   }
 }
 
-// --- the port-8080 lock (shared with test/helper.ts holdPort8080) ------------------------
+// --- the port-8080 lock (shared with test/helpers/gateway-process.ts holdPort8080) -------
 
 export async function takeLock(): Promise<void> {
   await takePortLock({

@@ -2,7 +2,8 @@ import t from 'tap';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { API_KEY_PATTERN } from '../../src/core/keys.js';
-import { tempDir, runCli } from '../helper.js';
+import { tempDir } from '../helpers/paths.js';
+import { runCli } from '../helpers/cli.js';
 
 const run = runCli;
 

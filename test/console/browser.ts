@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 // The browser tests' fixture: Debian's chromium driven by playwright-core (headless, a new
-// empty profile), the gateway app (test/helper.ts testApp, real clock, simulated mode) on a
+// empty profile), the gateway app (test/helpers/test-app.ts testApp, real clock, simulated mode) on a
 // random loopback port, and the watchers every console test uses: dialogs, console errors,
 // page errors and CSP violation reports, plus axe-core run inside the page.
 import { createRequire } from 'node:module';
@@ -9,7 +9,9 @@ import type { Test } from 'tap';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { systemClock } from '../../src/core/clock.js';
 import { simulatedSmsList } from '../../src/device/simulated-inbox.js';
-import { tempDir, testApp, type FakeClock, type TestAppOptions } from '../helper.js';
+import { tempDir } from '../helpers/paths.js';
+import { testApp, type TestAppOptions } from '../helpers/test-app.js';
+import type { FakeClock } from '../helpers/fake-clock.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];

@@ -4,7 +4,7 @@
 // a wrong key and a stopped gateway say so; at 360x740 every view fits and axe is clean.
 import t from 'tap';
 import { appendSimulatedSms, simulatedSmsList } from '../../src/device/simulated-inbox.js';
-import { tempDir } from '../helper.js';
+import { tempDir } from '../helpers/paths.js';
 import { axeViolations, consoleApp, hasChromium, openBrowser, openView, overflowX, PHONE, sendNow, signIn } from './browser.js';
 
 const skip = !hasChromium && 'no /usr/bin/chromium (apt-get install chromium)';

@@ -7,7 +7,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import Fastify from 'fastify';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { ROOT, tempDir, testApp } from '../helper.js';
+import { ROOT, tempDir } from '../helpers/paths.js';
+import { testApp } from '../helpers/test-app.js';
 import { CONSOLE_CSP, CONSOLE_DIR, consoleRoutes } from '../../src/http/routes/console.js';
 
 const CSP =

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { homedir } from 'node:os';
 import { ConfigError, inboxWatcherEnabled, loadConfig } from '../../src/core/config.js';
-import { tempDir } from '../helper.js';
+import { tempDir } from '../helpers/paths.js';
 
 t.test('defaults', async (t) => {
   const home = tempDir(t);

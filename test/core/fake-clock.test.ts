@@ -1,7 +1,7 @@
-// The tests' fake clock (test/helper.ts): its timers fire only when time is moved, each at
+// The tests' fake clock (test/helpers/fake-clock.ts): its timers fire only when time is moved, each at
 // its own time and in order (ties: the one set first), and a cancelled one never fires.
 import t from 'tap';
-import { fakeClock } from '../helper.js';
+import { fakeClock } from '../helpers/fake-clock.js';
 
 t.test('advance fires due timers in order, each seeing its own time', async (t) => {
   const clock = fakeClock();

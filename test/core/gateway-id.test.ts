@@ -2,7 +2,7 @@ import t from 'tap';
 import { readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveGatewayId } from '../../src/core/gateway-id.js';
-import { tempDir } from '../helper.js';
+import { tempDir } from '../helpers/paths.js';
 
 t.test('SMS_GATEWAY_ID wins and writes nothing', async (t) => {
   const home = tempDir(t);

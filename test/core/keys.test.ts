@@ -2,7 +2,7 @@ import t from 'tap';
 import { statSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { API_KEY_PATTERN, createApiKeyFile, generateApiKey, KeyFileError, secretsEqual } from '../../src/core/keys.js';
-import { tempDir } from '../helper.js';
+import { tempDir } from '../helpers/paths.js';
 
 t.test('generated keys have the documented format and differ', async (t) => {
   const keys = new Set<string>();

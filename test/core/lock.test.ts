@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { acquireLock, LockError, LOCK_FILE, PID_FILE } from '../../src/core/lock.js';
 import { loadConfig } from '../../src/core/config.js';
 import { createGateway } from '../../src/server/run-gateway.js';
-import { ROOT, tempDir } from '../helper.js';
+import { ROOT, tempDir } from '../helpers/paths.js';
 
 // The child runs the source through the test runner's own TypeScript loader (test/fixtures/ts-loader.mjs; dist/ is one bundle).
 const LOADER = process.execArgv.filter((a) => a.includes('ts-loader'));

@@ -4,7 +4,7 @@
 import t from 'tap';
 import { PassThrough } from 'node:stream';
 import { BATCH_BYTES, BATCH_MS, batchedDestination, createLogger, isRequestLine, requestLineWriter } from '../../src/core/logging.js';
-import { fakeClock } from '../helper.js';
+import { fakeClock } from '../helpers/fake-clock.js';
 
 function sink() {
   const out = new PassThrough();

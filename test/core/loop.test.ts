@@ -4,7 +4,7 @@
 // ends the wake-ups and waits for the run in flight (bounded by a grace when given).
 import t from 'tap';
 import { createLoop } from '../../src/core/loop.js';
-import { fakeClock } from '../helper.js';
+import { fakeClock } from '../helpers/fake-clock.js';
 
 /** A loop whose runs are counted and can be held open until released. */
 function harness(answer: (n: number) => number | undefined = () => undefined) {

@@ -1,7 +1,8 @@
 // V8's memory mode is set once, a second after the gateway's port is bound, never at once.
 import t from 'tap';
 import { favourMemorySoon, MEMORY_MODE_AFTER_MS, MEMORY_MODE_FLAG, MEMORY_MODE_OFF } from '../../src/core/memory-mode.js';
-import { fakeClock, plainCodeCache } from '../helper.js';
+import { fakeClock } from '../helpers/fake-clock.js';
+import { plainCodeCache } from '../helpers/code-cache.js';
 
 t.test('--optimize-for-size is set once, MEMORY_MODE_AFTER_MS later', async (t) => {
   const clock = fakeClock();

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { loadConfig } from '../../src/core/config.js';
 import { parseContacts } from '../../src/core/mqtt-settings.js';
-import { tempDir } from '../helper.js';
+import { tempDir } from '../helpers/paths.js';
 
 t.test('MQTT is off unless the URL is set', async (t) => {
   const home = tempDir(t);

@@ -6,7 +6,8 @@ import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runCommand } from '../../src/device/termux.js';
 import { currentBootId, describeGroup, killLeftover, startTicksOf, type ProcessGroup } from '../../src/device/kill-leftover.js';
-import { fakeTermux, isAlive } from '../helper.js';
+import { fakeTermux } from '../helpers/fake-termux.js';
+import { isAlive } from '../../scripts/port-lock.js';
 
 const boot = currentBootId();
 t.test('a real hanging hand-off: described at spawn, ended with its grandchild', { skip: boot === null ? 'no /proc/sys/kernel/random/boot_id here' : false }, async (t) => {

@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { NetworkInterfaceInfo } from 'node:os';
 import { addressesFromInterfaces, baseUrl, interfaceRank, lanAddresses, udpLocalAddress, wifiIpFromTermux } from '../../src/device/lan.js';
-import { fakeTermux } from '../helper.js';
+import { fakeTermux } from '../helpers/fake-termux.js';
 
 const v4 = (address: string, internal = false) => ({ address, family: 'IPv4', internal }) as NetworkInterfaceInfo;
 

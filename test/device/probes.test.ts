@@ -1,6 +1,7 @@
 import t from 'tap';
 import { createProbes, parseBattery, parseProps, parseTelephony, parseWifi } from '../../src/device/probes.js';
-import { fakeClock, fakeTermux } from '../helper.js';
+import { fakeClock } from '../helpers/fake-clock.js';
+import { fakeTermux } from '../helpers/fake-termux.js';
 import { BATTERY, GETPROP, PHONE_COMMANDS, TELEPHONY, WIFI, healthyPhone } from '../fixtures/phone.js';
 
 t.test('parsers read real Termux:API answers', async (t) => {

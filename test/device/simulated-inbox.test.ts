@@ -5,7 +5,7 @@ import { appendFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendSimulatedSms, simulatedSmsList, SIMULATED_INBOX_FILE } from '../../src/device/simulated-inbox.js';
 import { localTimeText, localTimeToMs } from '../../src/device/sms-list.js';
-import { tempDir } from '../helper.js';
+import { tempDir } from '../helpers/paths.js';
 
 const AT = Date.UTC(2026, 6, 1, 10, 0, 0); // summer: Berlin is UTC+2
 

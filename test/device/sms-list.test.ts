@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { listSms, localTimeToMs, parseSmsList, sameNumber } from '../../src/device/sms-list.js';
-import { fakeTermux } from '../helper.js';
+import { fakeTermux } from '../helpers/fake-termux.js';
 
 t.test('parseSmsList reads current and older Termux:API elements', async (t) => {
   t.same(parseSmsList([{ threadid: 3, type: 'inbox', read: false, sender: 'Anna', address: '+491', number: '+491', received: '2026-11-21 10:00:00', body: 'hi', _id: 9 }]), [

@@ -4,7 +4,9 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { findOnPath, runCommand } from '../../src/device/termux.js';
-import { fakeTermux, isAlive, tempDir } from '../helper.js';
+import { fakeTermux } from '../helpers/fake-termux.js';
+import { isAlive } from '../../scripts/port-lock.js';
+import { tempDir } from '../helpers/paths.js';
 
 t.test('a JSON answer is parsed; argv and stdin arrive exactly', async (t) => {
   const fake = fakeTermux(t, ['termux-battery-status']);

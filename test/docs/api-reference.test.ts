@@ -5,7 +5,8 @@ import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { STATUS_OF } from '../../src/http/error-status.js';
-import { ROOT, testApp } from '../helper.js';
+import { ROOT } from '../helpers/paths.js';
+import { testApp } from '../helpers/test-app.js';
 
 const page = readFileSync(join(ROOT, 'docs/api.md'), 'utf8');
 

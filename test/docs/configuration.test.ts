@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { homedir } from 'node:os';
 import { EnvSchema } from '../../src/core/config.js';
 import { resolveHome } from '../../src/core/home.js';
-import { ROOT } from '../helper.js';
+import { ROOT } from '../helpers/paths.js';
 
 interface Row {
   name: string;

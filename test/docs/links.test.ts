@@ -4,7 +4,7 @@
 import t from 'tap';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
-import { ROOT } from '../helper.js';
+import { ROOT } from '../helpers/paths.js';
 import { anchors, pages, prose } from './pages.js';
 
 interface Link {

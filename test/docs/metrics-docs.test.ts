@@ -5,7 +5,8 @@ import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, tempDir, testApp } from '../helper.js';
+import { ROOT, tempDir } from '../helpers/paths.js';
+import { testApp } from '../helpers/test-app.js';
 
 const METRIC_NAME = /\b(?:sms_gateway|process)_[a-z0-9_]*[a-z0-9]\b/g;
 

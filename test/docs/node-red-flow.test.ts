@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventType } from '../../src/store/event-record.js';
 import { topicsFor } from '../../src/mqtt/topics.js';
-import { ROOT, testApp } from '../helper.js';
+import { ROOT } from '../helpers/paths.js';
+import { testApp } from '../helpers/test-app.js';
 
 interface FlowNode {
   id: string;

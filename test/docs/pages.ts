@@ -2,7 +2,7 @@
 // CHANGELOG.md and docs/*.md, with their headings' anchors as GitHub makes them.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../helper.js';
+import { ROOT } from '../helpers/paths.js';
 
 export interface Page {
   /** Path from the repository root, with forward slashes. */

@@ -6,7 +6,8 @@ import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, ROOT, tempDir, testApp } from '../helper.js';
+import { CLI, ROOT, tempDir } from '../helpers/paths.js';
+import { testApp } from '../helpers/test-app.js';
 import { blocks, pages } from './pages.js';
 
 /** Commands whose second word is a subcommand. */

@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Test } from 'tap';
-import { ROOT, tempDir } from '../helper.js';
+import { ROOT, tempDir } from '../helpers/paths.js';
 import type { Command, Word } from './shell-words.js';
 
 export interface Session {

@@ -6,7 +6,9 @@ import { connect, type Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CLI, holdPort8080, httpGet, startGateway, tempDir } from '../helper.js';
+import { CLI, tempDir } from '../helpers/paths.js';
+import { holdPort8080, startGateway } from '../helpers/gateway-process.js';
+import { httpGet } from '../helpers/http.js';
 import { MAX_CONNECTIONS_PER_ADDRESS } from '../../src/http/connection-limits.js';
 
 /** Raw bytes in; the raw answer and whether the server closed the connection. */

@@ -4,7 +4,7 @@
 // page order, after the variables the docs set ($KEY, $GW). Each must exit 0 (or the code its
 // comment names) and each curl must get the status the docs show, else a 2xx.
 import t from 'tap';
-import { holdPort8080, startGateway } from '../helper.js';
+import { holdPort8080, startGateway } from '../helpers/gateway-process.js';
 import { classify, docCommands } from '../docs/shell-classes.js';
 import { parseCommands } from '../docs/shell-words.js';
 import { assign, newSession, onSystemPath, run } from '../docs/shell-run.js';

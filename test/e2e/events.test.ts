@@ -6,7 +6,11 @@ import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
-import { CLI, fakeTermux, holdPort8080, httpGet, startGateway, tempDir, waitFor } from '../helper.js';
+import { CLI, tempDir } from '../helpers/paths.js';
+import { fakeTermux } from '../helpers/fake-termux.js';
+import { holdPort8080, startGateway } from '../helpers/gateway-process.js';
+import { httpGet } from '../helpers/http.js';
+import { waitFor } from '../helpers/wait.js';
 import { PHONE_COMMANDS, healthyPhone } from '../fixtures/phone.js';
 import { startReceiver, type Received } from '../fixtures/receiver.js';
 

@@ -20,7 +20,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CLI, holdPort8080, tempDir } from '../helper.js';
+import { CLI, tempDir } from '../helpers/paths.js';
+import { holdPort8080 } from '../helpers/gateway-process.js';
 import { ip, mustIp, namespacesUnavailable } from '../fixtures/ip.js';
 import { MEMORY_BOUND_MB, READY_MS, readyAt, rssMb, runClient, runShape, SHAPES, V6_ATTACKER, V6_NEIGHBOURS, WITNESS_SERVED, type ClientLine } from '../fixtures/flood-shapes.js';
 

@@ -6,7 +6,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { spawnSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, ROOT, holdPort8080, httpGet, startGateway, tempDir } from '../helper.js';
+import { CLI, ROOT, tempDir } from '../helpers/paths.js';
+import { holdPort8080, startGateway } from '../helpers/gateway-process.js';
+import { httpGet } from '../helpers/http.js';
 import { acquireLock } from '../../src/core/lock.js';
 
 const cli = (args: string[], env: NodeJS.ProcessEnv) =>

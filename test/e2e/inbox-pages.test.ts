@@ -8,7 +8,11 @@ import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, fakeTermux, holdPort8080, httpGet, startGateway, tempDir, waitFor } from '../helper.js';
+import { CLI, tempDir } from '../helpers/paths.js';
+import { fakeTermux } from '../helpers/fake-termux.js';
+import { holdPort8080, startGateway } from '../helpers/gateway-process.js';
+import { httpGet } from '../helpers/http.js';
+import { waitFor } from '../helpers/wait.js';
 
 /** Polls 150 ms apart: the gateway answers about 10 requests a second per caller. */
 const POLL_MS = 150;

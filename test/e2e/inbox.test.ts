@@ -5,7 +5,10 @@
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { Webhook } from 'standardwebhooks';
-import { CLI, holdPort8080, httpGet, startGateway, tempDir, waitFor } from '../helper.js';
+import { CLI, tempDir } from '../helpers/paths.js';
+import { holdPort8080, startGateway } from '../helpers/gateway-process.js';
+import { httpGet } from '../helpers/http.js';
+import { waitFor } from '../helpers/wait.js';
 import { startReceiver } from '../fixtures/receiver.js';
 
 t.test('simulated inbox, /api/inbox, a webhook registered over the API, across a restart', async (t) => {

@@ -10,7 +10,9 @@ import t, { type Test } from 'tap';
 import { connect } from 'node:net';
 import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CLI, holdPort8080, httpGet, startGateway, tempDir } from '../helper.js';
+import { CLI, tempDir } from '../helpers/paths.js';
+import { holdPort8080, startGateway } from '../helpers/gateway-process.js';
+import { httpGet } from '../helpers/http.js';
 
 const HEALTH_MONITOR = '127.0.0.20';
 const AFTERWARDS = '127.0.0.40';

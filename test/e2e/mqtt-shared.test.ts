@@ -11,7 +11,8 @@
 import t from 'tap';
 import { spawn, type ChildProcess } from 'node:child_process';
 import mqtt from 'mqtt';
-import { CLI, fakeTermux, tempDir } from '../helper.js';
+import { CLI, tempDir } from '../helpers/paths.js';
+import { fakeTermux } from '../helpers/fake-termux.js';
 import { listen, noBroker, startBroker, waitFor } from '../mqtt/broker.js';
 import { ip, mustIp, namespacesUnavailable } from '../fixtures/ip.js';
 

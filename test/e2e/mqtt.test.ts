@@ -6,7 +6,9 @@ import t from 'tap';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
-import { fakeTermux, holdPort8080, startGateway, tempDir } from '../helper.js';
+import { fakeTermux } from '../helpers/fake-termux.js';
+import { holdPort8080, startGateway } from '../helpers/gateway-process.js';
+import { tempDir } from '../helpers/paths.js';
 import { listen, noBroker, startBroker, waitFor } from '../mqtt/broker.js';
 
 t.test('availability and will, a send over the topic, the same id after a restart', { skip: noBroker }, async (t) => {

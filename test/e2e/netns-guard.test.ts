@@ -10,7 +10,8 @@
 import t from 'tap';
 import { execFile } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { holdPort8080, startGateway, tempDir } from '../helper.js';
+import { holdPort8080, startGateway } from '../helpers/gateway-process.js';
+import { tempDir } from '../helpers/paths.js';
 import { ip, mustIp, namespacesUnavailable } from '../fixtures/ip.js';
 
 const NS = `smsgw-test-${process.pid}`;

@@ -2,7 +2,10 @@
 // phone's own time zone, and `sms-gateway status` for a healthy and a broken phone.
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
-import { CLI, fakeTermux, holdPort8080, httpGet, startGateway, tempDir } from '../helper.js';
+import { CLI, tempDir } from '../helpers/paths.js';
+import { fakeTermux } from '../helpers/fake-termux.js';
+import { holdPort8080, startGateway } from '../helpers/gateway-process.js';
+import { httpGet } from '../helpers/http.js';
 import { PHONE_COMMANDS, healthyPhone } from '../fixtures/phone.js';
 
 const status = (env: NodeJS.ProcessEnv) => spawnSync(process.execPath, [CLI, 'status'], { env, encoding: 'utf8', timeout: 20_000 });

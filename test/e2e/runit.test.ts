@@ -5,7 +5,12 @@ import t from 'tap';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { holdPort8080, httpGet, isAlive, runCli, tempDir, waitFor } from '../helper.js';
+import { holdPort8080 } from '../helpers/gateway-process.js';
+import { httpGet } from '../helpers/http.js';
+import { isAlive } from '../../scripts/port-lock.js';
+import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/paths.js';
+import { waitFor } from '../helpers/wait.js';
 import { servicePaths } from '../../src/cli/commands/service.js';
 
 const runsv = spawnSync('sh', ['-c', 'command -v runsv'], { encoding: 'utf8' }).stdout.trim();

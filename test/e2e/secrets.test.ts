@@ -4,7 +4,10 @@
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CLI, fakeTermux, holdPort8080, httpGet, startGateway, tempDir } from '../helper.js';
+import { CLI, tempDir } from '../helpers/paths.js';
+import { fakeTermux } from '../helpers/fake-termux.js';
+import { holdPort8080, startGateway } from '../helpers/gateway-process.js';
+import { httpGet } from '../helpers/http.js';
 import { PHONE_COMMANDS, healthyPhone } from '../fixtures/phone.js';
 import { startReceiver } from '../fixtures/receiver.js';
 

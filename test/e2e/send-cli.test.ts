@@ -1,7 +1,8 @@
 // `sms-gateway send` and the exported client against the real gateway process.
 import t from 'tap';
 import { spawn, spawnSync } from 'node:child_process';
-import { CLI, holdPort8080, startGateway, tempDir } from '../helper.js';
+import { CLI, tempDir } from '../helpers/paths.js';
+import { holdPort8080, startGateway } from '../helpers/gateway-process.js';
 import { createClient, GatewayError } from '../../src/client.js';
 
 function run(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<{ code: number | null; out: string; err: string }> {

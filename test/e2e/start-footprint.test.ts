@@ -6,7 +6,9 @@ import t from 'tap';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ROOT, fakeTermux, holdPort8080, startGateway, tempDir } from '../helper.js';
+import { ROOT, tempDir } from '../helpers/paths.js';
+import { fakeTermux } from '../helpers/fake-termux.js';
+import { holdPort8080, startGateway } from '../helpers/gateway-process.js';
 import { PHONE_COMMANDS, healthyPhone } from '../fixtures/phone.js';
 
 const RECORDER = join(ROOT, 'test/fixtures/load-recorder.cjs');

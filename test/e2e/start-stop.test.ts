@@ -3,7 +3,9 @@
 import t from 'tap';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { holdPort8080, httpGet, startGateway, tempDir } from '../helper.js';
+import { holdPort8080, startGateway } from '../helpers/gateway-process.js';
+import { httpGet } from '../helpers/http.js';
+import { tempDir } from '../helpers/paths.js';
 import { acquireLock } from '../../src/core/lock.js';
 
 const STARTS = 20;

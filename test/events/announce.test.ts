@@ -17,7 +17,7 @@ import { makeEvent, type WebhookEvent } from '../../src/events/events.js';
 import { createDispatcher } from '../../src/core/dispatcher.js';
 import type { GatewayEvents } from '../../src/events/domain-events.js';
 import { newMessageId } from '../../src/core/ids.js';
-import { tempDir } from '../helper.js';
+import { tempDir } from '../helpers/paths.js';
 
 /** An event path that notes what it heard, by name. */
 function eventPath() {

@@ -3,7 +3,9 @@
 // across a restart, and the first retry comes within 30 s. Fake clock for the backoff.
 import t from 'tap';
 import { Webhook } from 'standardwebhooks';
-import { recordingSender, tempDir, testApp, fakeClock, type FakeClock } from '../helper.js';
+import { recordingSender, testApp } from '../helpers/test-app.js';
+import { tempDir } from '../helpers/paths.js';
+import { fakeClock, type FakeClock } from '../helpers/fake-clock.js';
 import assert from 'node:assert';
 import { systemClock } from '../../src/core/clock.js';
 import { startReceiver } from '../fixtures/receiver.js';

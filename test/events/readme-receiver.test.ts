@@ -6,7 +6,7 @@ import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { postSigned } from '../../src/events/delivery.js';
 import { makeEvent } from '../../src/events/events.js';
-import { ROOT, tempDir } from '../helper.js';
+import { ROOT, tempDir } from '../helpers/paths.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 

@@ -3,7 +3,7 @@ import t from 'tap';
 import { Webhook } from 'standardwebhooks';
 import { statSync } from 'node:fs';
 import { createWebhookSecretFile, generateWebhookSecret, sign, webhookHeaders, WEBHOOK_SECRET_PATTERN } from '../../src/events/signing.js';
-import { tempDir } from '../helper.js';
+import { tempDir } from '../helpers/paths.js';
 
 t.test('standardwebhooks accepts our requests and rejects a changed body', async (t) => {
   const secret = generateWebhookSecret();

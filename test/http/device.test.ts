@@ -1,12 +1,13 @@
 // GET /api/host/info and GET /api/diagnostics through the real hooks.
 import t from 'tap';
-import { fakeTermux, recordingSender, testApp } from '../helper.js';
+import { fakeTermux } from '../helpers/fake-termux.js';
+import { recordingSender, testApp } from '../helpers/test-app.js';
 import { PHONE_COMMANDS, healthyPhone } from '../fixtures/phone.js';
 import { batteryCheck, telephonyCheck, termuxApiCheck, wifiCheck } from '../../src/status/diagnostics.js';
 import type { Snapshot } from '../../src/device/probes.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../helper.js';
+import { ROOT } from '../helpers/paths.js';
 
 /** The diagnostics table of docs/api.md: check name -> the fields it lists (in backticks). */
 function readmeDiagnosticsTable(): Map<string, string[]> {

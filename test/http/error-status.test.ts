@@ -3,7 +3,7 @@ import Fastify from 'fastify';
 import { ERROR_CODES, GatewayError, type ErrorCode } from '../../src/core/errors.js';
 import { STATUS_OF } from '../../src/http/error-status.js';
 import { installErrorHandling } from '../../src/http/errors.js';
-import { testApp } from '../helper.js';
+import { testApp } from '../helpers/test-app.js';
 
 /** The error table of docs/api.md and the spec (the contract): each code's status, written out once more here. */
 const CONTRACT: Record<ErrorCode, number> = {

@@ -4,7 +4,7 @@
 import t from 'tap';
 import { createGuards, refusalAnswer, unreadableRequestRefusal } from '../../src/http/guards.js';
 import { BUCKET_CAPACITY } from '../../src/http/rate-limit.js';
-import { fakeClock } from '../helper.js';
+import { fakeClock } from '../helpers/fake-clock.js';
 
 const KEY = 'sk_local_abcdefghijklmnopqrstuvwxyz012345';
 const withKey = ['Authorization', `Bearer ${KEY}`];

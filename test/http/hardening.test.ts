@@ -2,7 +2,9 @@
 // Idempotency-Key replays that come before every check that may have changed since the
 // first request (sending switched off, the SIM count, the send budget).
 import t from 'tap';
-import { fakeClock, testApp, tempDir } from '../helper.js';
+import { fakeClock } from '../helpers/fake-clock.js';
+import { testApp } from '../helpers/test-app.js';
+import { tempDir } from '../helpers/paths.js';
 
 const TO = '+15550001111';
 

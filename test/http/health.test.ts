@@ -2,7 +2,7 @@
 // zod's serializer wrote it before /health was answered with JSON.stringify directly.
 import t from 'tap';
 import { HealthSchema } from '../../src/http/routes/health.js';
-import { testApp } from '../helper.js';
+import { testApp } from '../helpers/test-app.js';
 
 t.test('GET /health answers the schema\'s JSON, as JSON in UTF-8', async (t) => {
   const app = await testApp(t, { runtime: { mode: 'simulated', simulation: 'failure', smsEnabled: true } });

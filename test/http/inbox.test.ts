@@ -1,7 +1,10 @@
 // GET /api/inbox on the real app, fed by the inbox watcher reading a fake termux-sms-list:
 // fields, order, paging, the from filter, bad queries, and the 503 while the watcher is off.
 import t, { type Test } from 'tap';
-import { fakeClock, fakeTermux, tempDir, testApp } from '../helper.js';
+import { fakeClock } from '../helpers/fake-clock.js';
+import { fakeTermux } from '../helpers/fake-termux.js';
+import { tempDir } from '../helpers/paths.js';
+import { testApp } from '../helpers/test-app.js';
 
 interface RawSms {
   _id: number;

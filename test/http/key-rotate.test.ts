@@ -3,7 +3,7 @@
 // storage_unavailable and the old key keeps working.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { testApp } from '../helper.js';
+import { testApp } from '../helpers/test-app.js';
 
 const rotate = (app: Awaited<ReturnType<typeof testApp>>['app'], key: string) =>
   app.inject({ method: 'POST', url: '/api/key/rotate', remoteAddress: '192.168.1.30', headers: { authorization: `Bearer ${key}` } });

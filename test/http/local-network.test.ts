@@ -1,7 +1,7 @@
 import t from 'tap';
 import { isLocalAddress, canonicalAddress } from '../../src/core/addresses.js';
 import { FORBIDDEN_BODY } from '../../src/http/local-network.js';
-import { testApp } from '../helper.js';
+import { testApp } from '../helpers/test-app.js';
 
 const allowed = [
   '127.0.0.1', '127.255.255.254', '10.0.0.0', '10.255.255.255',

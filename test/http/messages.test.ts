@@ -1,6 +1,6 @@
 // GET /api/messages, GET /api/messages/:id and GET /api/stats through the real hooks.
 import t from 'tap';
-import { recordingSender, testApp } from '../helper.js';
+import { recordingSender, testApp } from '../helpers/test-app.js';
 
 t.test('history: newest first, pages, status filter, exact pagination', async (t) => {
   let n = 0;

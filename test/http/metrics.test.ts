@@ -4,11 +4,12 @@
 // in a real scrape; and the metrics schedule nothing: no timer, fake or real.
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
-import { fakeClock, fakeTermux, recordingSender, testApp } from '../helper.js';
+import { fakeClock } from '../helpers/fake-clock.js';
+import { fakeTermux } from '../helpers/fake-termux.js';
+import { recordingSender, testApp, testRuntime } from '../helpers/test-app.js';
 import type { HandoffResult } from '../../src/sms/senders.js';
 import { BUCKET_CAPACITY } from '../../src/http/rate-limit.js';
 import { createMetrics } from '../../src/status/metrics.js';
-import { testRuntime } from '../helper.js';
 
 const to = '+1 555 123 4567';
 

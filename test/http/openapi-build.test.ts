@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { openApiDocumentText } from '../../src/server/openapi-build.js';
 import { builtDocument, OPENAPI_FILE } from '../../src/http/routes/openapi.js';
 import { VERSION } from '../../src/core/version.js';
-import { tempDir, testApp } from '../helper.js';
+import { tempDir } from '../helpers/paths.js';
+import { testApp } from '../helpers/test-app.js';
 
 t.test('the built file is the document the routes make', async (t) => {
   const generated = await openApiDocumentText(VERSION);

@@ -8,7 +8,8 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { ROOT, tempDir, testApp } from '../helper.js';
+import { ROOT, tempDir } from '../helpers/paths.js';
+import { testApp } from '../helpers/test-app.js';
 
 interface Doc {
   paths: Record<string, Record<string, { operationId: string; parameters?: { name: string; in: string; schema: { type?: string } }[] }>>;

@@ -4,7 +4,7 @@
 // Retry-After headers, an operationId and an example per operation, only real statuses.
 import t from 'tap';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
-import { testApp } from '../helper.js';
+import { testApp } from '../helpers/test-app.js';
 
 interface Operation {
   operationId?: string;

@@ -3,7 +3,7 @@
 // while the first is being answered), queue_full at 10 000 waiting, and retention that
 // never prunes a waiting message.
 import t from 'tap';
-import { testApp } from '../helper.js';
+import { testApp } from '../helpers/test-app.js';
 import { QUEUE_LIMIT } from '../../src/store/queue.js';
 import { newMessageId } from '../../src/core/ids.js';
 

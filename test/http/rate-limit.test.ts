@@ -1,6 +1,7 @@
 import t from 'tap';
 import { BUCKET_CAPACITY, MAX_BUCKETS, createTokenBucketStore } from '../../src/http/rate-limit.js';
-import { fakeClock, testApp } from '../helper.js';
+import { fakeClock } from '../helpers/fake-clock.js';
+import { testApp } from '../helpers/test-app.js';
 
 t.test('a caller at a steady 10 requests per second is never refused', async (t) => {
   const { app, clock } = await testApp(t);

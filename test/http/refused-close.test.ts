@@ -2,7 +2,7 @@
 // and 429 answers say `connection: close`; an answer that is not a refusal does not.
 import t from 'tap';
 import { BUCKET_CAPACITY } from '../../src/http/rate-limit.js';
-import { testApp } from '../helper.js';
+import { testApp } from '../helpers/test-app.js';
 
 t.test('401, 403 and 429 close the connection; 200 and 404 keep it', async (t) => {
   const c = await testApp(t);

@@ -5,7 +5,7 @@ import t, { type Test } from 'tap';
 import { connect } from 'node:net';
 import Fastify from 'fastify';
 import { limitRequestTime, REQUEST_TIMEOUT_MS } from '../../src/http/request-deadline.js';
-import { fakeClock } from '../helper.js';
+import { fakeClock } from '../helpers/fake-clock.js';
 
 async function server(t: Test) {
   const clock = fakeClock();

@@ -3,7 +3,8 @@
 import t from 'tap';
 import { PassThrough } from 'node:stream';
 import { createLogger } from '../../src/core/logging.js';
-import { fakeClock, testApp } from '../helper.js';
+import { fakeClock } from '../helpers/fake-clock.js';
+import { testApp } from '../helpers/test-app.js';
 
 t.test('every request line names its own reqId, method, route, status and caller, and nothing secret', async (t) => {
   const clock = fakeClock();

@@ -1,6 +1,6 @@
 // POST /api/sms/send through the real hooks, with a recording sender and a fake clock.
 import t from 'tap';
-import { testApp, recordingSender } from '../helper.js';
+import { testApp, recordingSender } from '../helpers/test-app.js';
 import { MESSAGE_ID_PATTERN } from '../../src/core/ids.js';
 
 const to = '+1 555 123 4567';

@@ -1,7 +1,7 @@
 // GET /api/stats/daily: each of the last N days of the phone's calendar, oldest first,
 // today last, zeros for days without messages; days=1..90 (default 14), anything else 400.
 import t from 'tap';
-import { recordingSender, testApp } from '../helper.js';
+import { recordingSender, testApp } from '../helpers/test-app.js';
 import { daysEnding } from '../../src/http/routes/stats.js';
 
 const DAY = 86_400_000;

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testApp } from '../helper.js';
+import { testApp } from '../helpers/test-app.js';
 
 type App = Awaited<ReturnType<typeof testApp>>;
 

@@ -4,7 +4,9 @@
 import t, { type Test } from 'tap';
 import { pino } from 'pino';
 import { Webhook } from 'standardwebhooks';
-import { fakeClock, testApp, tempDir } from '../helper.js';
+import { fakeClock } from '../helpers/fake-clock.js';
+import { testApp } from '../helpers/test-app.js';
+import { tempDir } from '../helpers/paths.js';
 import { startReceiver } from '../fixtures/receiver.js';
 
 type App = Awaited<ReturnType<typeof testApp>>;

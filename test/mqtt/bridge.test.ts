@@ -4,7 +4,7 @@
 import t from 'tap';
 import mqtt from 'mqtt';
 import { createBridge, reconnectDelayMs, redactError } from '../../src/mqtt/bridge.js';
-import { fakeClock } from '../helper.js';
+import { fakeClock } from '../helpers/fake-clock.js';
 import { noBroker, startBroker, waitFor } from './broker.js';
 
 t.test('no PUBACK before onMessage settles: the message comes back to the same session', { skip: noBroker }, async (t) => {

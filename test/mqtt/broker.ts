@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { Test } from 'tap';
-import { tempDir } from '../helper.js';
+import { tempDir } from '../helpers/paths.js';
 
 export const MOSQUITTO = '/usr/sbin/mosquitto';
 export const noBroker = existsSync(MOSQUITTO) ? false : `${MOSQUITTO} is not installed (apt-get install mosquitto)`;

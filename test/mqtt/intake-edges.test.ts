@@ -5,7 +5,7 @@
 // shared topic; a stop leaves the shared subscription first.
 import t, { type Test } from 'tap';
 import mqtt from 'mqtt';
-import { testApp } from '../helper.js';
+import { testApp } from '../helpers/test-app.js';
 import { listen, noBroker, startBroker, gatewaySettings as settings, waitFor } from './broker.js';
 
 async function mqttApp(t: Test, url: string, smsEnabled = true) {

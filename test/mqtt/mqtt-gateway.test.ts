@@ -4,7 +4,8 @@
 import t, { type Test } from 'tap';
 import mqtt from 'mqtt';
 import type { MqttSettings } from '../../src/core/mqtt-settings.js';
-import { fakeTermux, testApp } from '../helper.js';
+import { fakeTermux } from '../helpers/fake-termux.js';
+import { testApp } from '../helpers/test-app.js';
 import { listen, noBroker, startBroker, waitFor, type Heard } from './broker.js';
 
 const settings = (url: string, over: Partial<MqttSettings> = {}): MqttSettings => ({

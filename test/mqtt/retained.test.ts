@@ -8,7 +8,7 @@
 import t, { type Test } from 'tap';
 import mqtt from 'mqtt';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { testApp } from '../helper.js';
+import { testApp } from '../helpers/test-app.js';
 import { listen, noBroker, startBroker, gatewaySettings as settings, waitFor } from './broker.js';
 
 async function publisher(t: Test, url: string) {

@@ -7,7 +7,7 @@ import { createStatePublisher } from '../../src/mqtt/state.js';
 import { topicsFor } from '../../src/mqtt/topics.js';
 import type { Diagnostics } from '../../src/status/diagnostics.js';
 import type { HostInfo } from '../../src/status/host-info.js';
-import { testApp } from '../helper.js';
+import { testApp } from '../helpers/test-app.js';
 
 async function both(t: Parameters<typeof testApp>[0], diag: Diagnostics, info: HostInfo) {
   const published: string[] = [];

@@ -8,7 +8,7 @@ import t, { type Test } from 'tap';
 import fc from 'fast-check';
 import assert from 'node:assert/strict';
 import { BlockList } from 'node:net';
-import { testApp } from '../helper.js';
+import { testApp } from '../helpers/test-app.js';
 import type { Sender } from '../../src/sms/senders.js';
 import {
   anyChar,

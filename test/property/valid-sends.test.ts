@@ -6,7 +6,7 @@
 import t from 'tap';
 import fc from 'fast-check';
 import assert from 'node:assert/strict';
-import { testApp } from '../helper.js';
+import { testApp } from '../helpers/test-app.js';
 import { countSegments } from '../../src/sms/segments.js';
 import { MESSAGE_ID_PATTERN } from '../../src/core/ids.js';
 import {

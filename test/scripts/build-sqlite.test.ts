@@ -4,7 +4,7 @@
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT } from '../helper.js';
+import { ROOT } from '../helpers/paths.js';
 
 const SCRIPT = join(ROOT, 'scripts/build-sqlite.mjs');
 const run = (env: NodeJS.ProcessEnv) =>

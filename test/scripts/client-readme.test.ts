@@ -5,7 +5,7 @@ import t from 'tap';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { createClient } from '../../src/client.js';
-import { ROOT } from '../helper.js';
+import { ROOT } from '../helpers/paths.js';
 
 const modulePath = join(ROOT, 'scripts/client-readme.mjs');
 const { clientReadme } = (await import(modulePath)) as { clientReadme: (name: string, version: string) => string };

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { ROOT, tempDir } from '../helper.js';
+import { ROOT, tempDir } from '../helpers/paths.js';
 
 const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
 const TARBALL = `sms-gateway-client-${VERSION}.tgz`;

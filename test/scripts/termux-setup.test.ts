@@ -5,7 +5,7 @@ import t, { type Test } from 'tap';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, tempDir } from '../helper.js';
+import { ROOT, tempDir } from '../helpers/paths.js';
 
 const SCRIPT = join(ROOT, 'scripts/termux-setup.sh');
 const TOOLS = ['bash', 'cat', 'chmod', 'dirname', 'grep', 'mkdir', 'readlink', 'ln', 'pwd', 'printf', 'true'];

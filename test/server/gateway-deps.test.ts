@@ -10,7 +10,9 @@ import { createApiKeyFile } from '../../src/core/keys.js';
 import { createProbes } from '../../src/device/probes.js';
 import { openDatabase } from '../../src/store/database.js';
 import { portsFor, type GatewayDeps } from '../../src/server/gateway-deps.js';
-import { fakeClock, recordingSender, tempDir, testRuntime } from '../helper.js';
+import { fakeClock } from '../helpers/fake-clock.js';
+import { tempDir } from '../helpers/paths.js';
+import { recordingSender, testRuntime } from '../helpers/test-app.js';
 
 function depsFor(t: Test, config: Config, mode: 'real' | 'simulated', ports: GatewayDeps['ports'] = {}): GatewayDeps {
   const db = openDatabase(join(config.home, 'gateway.db'));

@@ -6,7 +6,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/core/config.js';
 import { createGateway, StartupError } from '../../src/server/run-gateway.js';
-import { fakeTermux, tempDir } from '../helper.js';
+import { fakeTermux } from '../helpers/fake-termux.js';
+import { tempDir } from '../helpers/paths.js';
 
 const NO_TERMUX = { PATH: '/usr/local/bin:/usr/bin:/bin' };
 

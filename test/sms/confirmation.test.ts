@@ -11,7 +11,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createConfirmer } from '../../src/sms/confirmation.js';
 import type { SmsListResult, listSms } from '../../src/device/sms-list.js';
 import type { MessageRecord } from '../../src/store/message-record.js';
-import { fakeClock, fakeTermux, tempDir, testApp, type FakeClock } from '../helper.js';
+import { fakeClock, type FakeClock } from '../helpers/fake-clock.js';
+import { fakeTermux } from '../helpers/fake-termux.js';
+import { tempDir } from '../helpers/paths.js';
+import { testApp } from '../helpers/test-app.js';
 
 const TO = '+4915112345678';
 const OTHER = '+4917000000001';

@@ -6,7 +6,8 @@
 import t, { type Test } from 'tap';
 import type { HandoffResult, Sender } from '../../src/sms/senders.js';
 import { parseQuietHours, type QuietHours } from '../../src/core/quiet-hours.js';
-import { fakeClock, testApp, type FakeClock } from '../helper.js';
+import { fakeClock, type FakeClock } from '../helpers/fake-clock.js';
+import { testApp } from '../helpers/test-app.js';
 
 const TIMEOUT: HandoffResult = { ok: false, reason: 'timeout', detail: 'no answer within 30000 ms' };
 

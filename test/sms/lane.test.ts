@@ -8,7 +8,8 @@ import type { HandoffResult, Sender } from '../../src/sms/senders.js';
 import { pauseMs } from '../../src/sms/handoff-pause.js';
 import { SYNC_SLOT_WAIT_MS } from '../../src/sms/sync-waiters.js';
 import { parseQuietHours, type QuietHours } from '../../src/core/quiet-hours.js';
-import { fakeClock, testApp, type FakeClock } from '../helper.js';
+import { fakeClock, type FakeClock } from '../helpers/fake-clock.js';
+import { testApp } from '../helpers/test-app.js';
 
 const TO = '+15550001111';
 

@@ -5,7 +5,7 @@
 import t, { type Test } from 'tap';
 import { BUDGET_SEGMENTS, BUDGET_WINDOW_MS, SPACING_MS, createPacing } from '../../src/sms/pacing.js';
 import type { Clock } from '../../src/core/clock.js';
-import { fakeClock } from '../helper.js';
+import { fakeClock } from '../helpers/fake-clock.js';
 
 /**
  * The 0.1 budget's view of the pacing, for the synchronous path: these window and spacing

@@ -3,7 +3,7 @@
 // start. Time only moves through fakeClock().advance().
 import t from 'tap';
 import { BUDGET_SEGMENTS, BUDGET_WINDOW_MS, SPACING_MS, createPacing } from '../../src/sms/pacing.js';
-import { fakeClock } from '../helper.js';
+import { fakeClock } from '../helpers/fake-clock.js';
 
 t.test('the contract values', async (t) => {
   t.same([BUDGET_SEGMENTS, BUDGET_WINDOW_MS, SPACING_MS], [60, 60_000, 1_000]);

@@ -7,7 +7,10 @@
 import t, { type Test } from 'tap';
 import type { ProcessGroup } from '../../src/core/handoff-group.js';
 import type { Sender } from '../../src/sms/senders.js';
-import { fakeClock, fakeTermux, recordingSender, tempDir, testApp } from '../helper.js';
+import { fakeClock } from '../helpers/fake-clock.js';
+import { fakeTermux } from '../helpers/fake-termux.js';
+import { recordingSender, testApp } from '../helpers/test-app.js';
+import { tempDir } from '../helpers/paths.js';
 
 const TO = '+4915112345678';
 const GROUP: ProcessGroup = { pgid: 4242, boot: 'boot-a', startTicks: 777 };

@@ -1,7 +1,9 @@
 // A restart resets nothing: the send budget and spacing are rebuilt from the history,
 // and an Idempotency-Key answered before the restart is still honoured after it.
 import t from 'tap';
-import { fakeClock, recordingSender, tempDir, testApp } from '../helper.js';
+import { fakeClock } from '../helpers/fake-clock.js';
+import { recordingSender, testApp } from '../helpers/test-app.js';
+import { tempDir } from '../helpers/paths.js';
 
 t.test('budget and spacing survive a restart', async (t) => {
   const home = tempDir(t);

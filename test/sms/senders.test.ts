@@ -3,7 +3,7 @@
 import t from 'tap';
 import { runCommand } from '../../src/device/termux.js';
 import { createTermuxSender, termuxSmsArgs } from '../../src/sms/senders.js';
-import { fakeTermux } from '../helper.js';
+import { fakeTermux } from '../helpers/fake-termux.js';
 
 const hostile = [
   '-h',

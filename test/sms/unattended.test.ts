@@ -2,7 +2,7 @@
 import t from 'tap';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { recordingSender, testApp } from '../helper.js';
+import { recordingSender, testApp } from '../helpers/test-app.js';
 import { WAL_SIZE_LIMIT } from '../../src/store/database.js';
 import { REWRITE_EVERY_MS } from '../../src/sms/settle.js';
 

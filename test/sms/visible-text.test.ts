@@ -7,7 +7,7 @@ import t from 'tap';
 import { createSendIntake } from '../../src/mqtt/send-intake.js';
 import { topicsFor } from '../../src/mqtt/topics.js';
 import { hasVisibleCharacter } from '../../src/sms/visible-text.js';
-import { testApp } from '../helper.js';
+import { testApp } from '../helpers/test-app.js';
 
 const TO = '+15550001111';
 const NO_VISIBLE = /^Invalid request: body\.message has no visible character \(/;

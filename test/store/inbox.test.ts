@@ -9,7 +9,7 @@ import { createInboxStore, fromKey, INBOX_KEPT } from '../../src/store/inbox.js'
 import { createOutboxStore } from '../../src/store/outbox.js';
 import { createWebhookTargetsTable } from '../../src/store/webhook-targets.js';
 import { createTargetStore } from '../../src/events/targets.js';
-import { tempDir } from '../helper.js';
+import { tempDir } from '../helpers/paths.js';
 
 const msg = (n: number) => ({ smsId: n, from: '+15551230001', contact: null, body: `m${n}`, receivedAt: 1_700_000_000_000 + n, simSlot: null });
 

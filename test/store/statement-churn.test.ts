@@ -4,7 +4,7 @@
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT } from '../helper.js';
+import { ROOT } from '../helpers/paths.js';
 
 t.test('prepare and drop thousands of statements across collections: no abort', async (t) => {
   const r = spawnSync(process.execPath, ['--expose-gc', join(ROOT, 'test/fixtures/statement-churn.mjs')], {

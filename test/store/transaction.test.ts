@@ -5,7 +5,7 @@ import t, { type Test } from 'tap';
 import { join } from 'node:path';
 import { openDatabase, type Db } from '../../src/store/database.js';
 import { afterCommit, transaction } from '../../src/store/transaction.js';
-import { tempDir } from '../helper.js';
+import { tempDir } from '../helpers/paths.js';
 
 function open(t: Test): Db {
   const db = openDatabase(join(tempDir(t), 'gateway.db'));

@@ -7,7 +7,11 @@ import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Test } from 'tap';
 import { VERSION } from '../../../src/core/version.js';
-import { fakeTermux, holdPort8080, isAlive, startGateway, tempDir, runCli } from '../../helper.js';
+import { fakeTermux } from '../../helpers/fake-termux.js';
+import { holdPort8080, startGateway } from '../../helpers/gateway-process.js';
+import { isAlive } from '../../../scripts/port-lock.js';
+import { tempDir } from '../../helpers/paths.js';
+import { runCli } from '../../helpers/cli.js';
 
 const run = runCli;
 

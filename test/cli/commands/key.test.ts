@@ -6,7 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli, tempDir } from '../../helper.js';
+import { runCli } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/paths.js';
 
 const noMount = process.getuid?.() === 0 ? false : 'mounting a tmpfs needs root';
 

@@ -5,7 +5,8 @@
 import t from 'tap';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, tempDir } from '../../helper.js';
+import { runCli } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/paths.js';
 
 const READERS = [
   ['status'],

@@ -6,7 +6,11 @@ import { Webhook } from 'standardwebhooks';
 import { simulatedSmsList } from '../../../src/device/simulated-inbox.js';
 import type { Test } from 'tap';
 import { PORT } from '../../../src/core/constants.js';
-import { fakeClock, holdPort8080, runCli, tempDir, testApp, type TestAppOptions } from '../../helper.js';
+import { fakeClock } from '../../helpers/fake-clock.js';
+import { holdPort8080 } from '../../helpers/gateway-process.js';
+import { runCli } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/paths.js';
+import { testApp, type TestAppOptions } from '../../helpers/test-app.js';
 import { startReceiver } from '../../fixtures/receiver.js';
 
 t.test('usage errors exit 2', async (t) => {

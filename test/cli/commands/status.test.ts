@@ -1,6 +1,8 @@
 import t from 'tap';
 import { createServer } from 'node:http';
-import { holdPort8080, runCli, tempDir } from '../../helper.js';
+import { holdPort8080 } from '../../helpers/gateway-process.js';
+import { runCli } from '../../helpers/cli.js';
+import { tempDir } from '../../helpers/paths.js';
 import { exitCodeFor, STATUS_EXIT, statusHelp } from '../../../src/cli/commands/status.js';
 
 t.test('exit codes a monitoring script can act on: 0 ok or degraded, 3 failing', async (t) => {

@@ -3,7 +3,11 @@
 // machine-wide port lock), so they see the gateway's targets, not this shell's environment.
 import t, { type Test } from 'tap';
 import { Webhook } from 'standardwebhooks';
-import { fakeClock, holdPort8080, tempDir, runCli, testApp } from '../../helper.js';
+import { fakeClock } from '../../helpers/fake-clock.js';
+import { holdPort8080 } from '../../helpers/gateway-process.js';
+import { tempDir } from '../../helpers/paths.js';
+import { runCli } from '../../helpers/cli.js';
+import { testApp } from '../../helpers/test-app.js';
 import { startReceiver } from '../../fixtures/receiver.js';
 import { PORT } from '../../../src/core/constants.js';
 

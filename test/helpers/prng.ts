@@ -1,0 +1,12 @@
+// A small seeded pseudo-random generator for the tests that draw at random.
+
+/** A small seeded PRNG, so a failing random run can be repeated (print the seed). */
+export function prng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(s ^ (s >>> 15), 1 | s);
+    x ^= x + Math.imul(x ^ (x >>> 7), 61 | x);
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
