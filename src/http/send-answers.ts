@@ -18,7 +18,7 @@ export interface Answer {
 
 export function sendAnswer(outcome: SendOutcome): Answer {
   switch (outcome.kind) {
-    case 'replayed':
+    case 'earlier_answer':
       return outcome.answer;
     case 'failed': {
       const err = new GatewayError('send_failed', failureMessage(outcome.reason, outcome.detail), { messageId: outcome.messageId });
@@ -35,7 +35,7 @@ export function sendAnswer(outcome: SendOutcome): Answer {
 }
 
 export function queueAnswer(outcome: QueueOutcome): Answer {
-  if (outcome.kind === 'replayed') return outcome.answer;
+  if (outcome.kind === 'earlier_answer') return outcome.answer;
   const body: z.infer<typeof QueuedResponseSchema> = { success: true, data: outcome.records };
   return { status: 202, body };
 }

@@ -18,7 +18,7 @@ import type { Emitter } from '../core/dispatcher.js';
 import type { SendEvents } from './send-events.js';
 import type { StorageHealth } from './storage-health.js';
 import { isStorageUnavailable } from '../store/database.js';
-import { storedOutcome, type Accepted, type QueueOutcome } from './outcomes.js';
+import { storedOutcome, type AcceptedOutcome, type QueueOutcome } from './outcomes.js';
 import { newMessage, validateSend, type SimSlots, type ValidSend } from './validation.js';
 
 export const MAX_RECIPIENTS = 100;
@@ -82,8 +82,8 @@ function times(req: QueueRequest, now: number) {
 }
 
 /** The records, committed in one transaction with the outcome (stored on the first). */
-function commit(deps: EnqueueDeps, rows: NewMessage[]): Accepted {
-  let outcome: Accepted | undefined;
+function commit(deps: EnqueueDeps, rows: NewMessage[]): AcceptedOutcome {
+  let outcome: AcceptedOutcome | undefined;
   try {
     deps.store.insertBatch(rows, (stored) => {
       outcome = { kind: 'accepted', records: stored.map(toMessageRecord) };
@@ -123,7 +123,7 @@ export function createEnqueue(deps: EnqueueDeps) {
     replay: (row: MessageRow) => storedOutcome<QueueOutcome>(row) ?? { kind: 'accepted', records: [toMessageRecord(row)] },
   });
 
-  const accept = (req: QueueRequest, sourceIp: string, key: string | undefined, hash: string): Accepted => {
+  const accept = (req: QueueRequest, sourceIp: string, key: string | undefined, hash: string): AcceptedOutcome => {
     if (!runtime.smsEnabled) {
       throw new GatewayError('sms_disabled', 'Sending is switched off on this gateway (SMS_GATEWAY_SMS_ENABLED=false).');
     }

@@ -7,7 +7,7 @@ import type { MessageRow } from '../store/messages.js';
 import type { Reason } from '../store/message-record.js';
 
 /** What a sender is asked to hand to the phone. */
-export interface Handoff {
+export interface HandoffRequest {
   number: string;
   text: string;
   /** 1-based, as in the API. */
@@ -23,7 +23,7 @@ export interface HandoffHooks {
 }
 
 /** A hand-off the lane finished: the message, the phone's answer and when it came. */
-export interface Handed {
+export interface FinishedHandoff {
   row: MessageRow;
   result: HandoffResult;
   at: number;

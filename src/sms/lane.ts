@@ -12,7 +12,7 @@
 import type { Clock } from '../core/clock.js';
 import { createLoop } from '../core/loop.js';
 import type { MessageRow, MessageStore } from '../store/messages.js';
-import type { Handed, HandoffResult } from './handoff.js';
+import type { FinishedHandoff, HandoffResult } from './handoff.js';
 import { pauseState, type PauseState } from './handoff-pause.js';
 import { expireDue, pickQueued, type PickDeps } from './queue-pick.js';
 import type { Sender } from './senders.js';
@@ -37,7 +37,7 @@ export interface QueueState {
 }
 
 /** Hands one message to the phone: paced, its process group kept, its outcome settled. */
-async function handOff(deps: LaneDeps, pause: PauseState, row: MessageRow, queued: boolean): Promise<Handed> {
+async function handOff(deps: LaneDeps, pause: PauseState, row: MessageRow, queued: boolean): Promise<FinishedHandoff> {
   const { store, clock } = deps;
   deps.pacing.record(row.segments, queued);
   let result: HandoffResult;
@@ -62,7 +62,7 @@ async function handOff(deps: LaneDeps, pause: PauseState, row: MessageRow, queue
     deps.logger?.error({ id: row.id, err }, 'the sender failed');
   }
   pause.after(result);
-  const handed: Handed = error === undefined ? { row, result, at: clock.now() } : { row, result, at: clock.now(), error };
+  const handed: FinishedHandoff = error === undefined ? { row, result, at: clock.now() } : { row, result, at: clock.now(), error };
   deps.settler.settle(handed);
   return handed;
 }

@@ -8,7 +8,7 @@ import type { Encoding, MessageRecord, Reason } from '../store/message-record.js
 import type { MessageRow } from '../store/messages.js';
 
 /** The synchronous send reached the phone (or, simulated, the simulated sender). */
-export interface HandedOff {
+export interface HandedOffOutcome {
   kind: 'handed_off';
   messageId: string;
   mode: RuntimeInfo['mode'];
@@ -18,7 +18,7 @@ export interface HandedOff {
 }
 
 /** The synchronous send's hand-off failed: nothing sent (or, after a timeout, unknown). */
-export interface SendFailed {
+export interface FailedOutcome {
   kind: 'failed';
   messageId: string;
   reason: Reason;
@@ -26,33 +26,33 @@ export interface SendFailed {
 }
 
 /** A queued request: one record per recipient, as they were when committed. */
-export interface Accepted {
+export interface AcceptedOutcome {
   kind: 'accepted';
   records: MessageRecord[];
 }
 
 /** An answer stored by an earlier version as it was sent: replayed unchanged. */
-export interface Replayed {
-  kind: 'replayed';
+export interface EarlierAnswer {
+  kind: 'earlier_answer';
   answer: { status: number; body: unknown };
 }
 
-export type SendOutcome = HandedOff | SendFailed | Replayed;
-export type QueueOutcome = Accepted | Replayed;
+export type SendOutcome = HandedOffOutcome | FailedOutcome | EarlierAnswer;
+export type QueueOutcome = AcceptedOutcome | EarlierAnswer;
 
-export function handedOff(row: MessageRow, mode: RuntimeInfo['mode']): HandedOff {
+export function handedOffOutcome(row: MessageRow, mode: RuntimeInfo['mode']): HandedOffOutcome {
   return { kind: 'handed_off', messageId: row.id, mode, segments: row.segments, simSlot: row.simSlot, encoding: row.encoding };
 }
 
-export function sendFailed(row: MessageRow, reason: Reason, detail?: string): SendFailed {
+export function failedOutcome(row: MessageRow, reason: Reason, detail?: string): FailedOutcome {
   return detail === undefined ? { kind: 'failed', messageId: row.id, reason } : { kind: 'failed', messageId: row.id, reason, detail };
 }
 
 /** The outcome stored with a message, if any: an old stored answer, or a stored outcome. */
-export function storedOutcome<O extends SendOutcome | QueueOutcome>(row: MessageRow): O | Replayed | undefined {
+export function storedOutcome<O extends SendOutcome | QueueOutcome>(row: MessageRow): O | EarlierAnswer | undefined {
   if (row.responseBody === null) return undefined;
   const body: unknown = JSON.parse(row.responseBody);
-  if (row.responseStatus !== null) return { kind: 'replayed', answer: { status: row.responseStatus, body } };
+  if (row.responseStatus !== null) return { kind: 'earlier_answer', answer: { status: row.responseStatus, body } };
   return body as O;
 }
 

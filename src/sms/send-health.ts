@@ -1,7 +1,7 @@
 // Send health, as diagnostics shows it: the last hand-off and how it went, the failures in a
 // row, and the storage health's last failed write. A listener of `handoff.finished`.
 import type { Reason } from '../store/message-record.js';
-import type { Handed } from './handoff.js';
+import type { FinishedHandoff } from './handoff.js';
 import type { StorageError, StorageHealth } from './storage-health.js';
 
 export interface SendHealth {
@@ -25,7 +25,7 @@ export function createSendHealth(storage: Pick<StorageHealth, 'error'>) {
   return {
     current: (): SendHealth => ({ ...handoffs, storageError: storage.error() }),
     /** Listener of `handoff.finished`. */
-    handoffFinished({ result, at }: Handed) {
+    handoffFinished({ result, at }: FinishedHandoff) {
       handoffs.lastHandoffAt = at;
       handoffs.lastHandoffOk = result.ok;
       if (result.ok) handoffs.consecutiveFailures = 0;

@@ -15,7 +15,7 @@ import { createIdempotency, requestHash } from './idempotency.js';
 import { RECOVERY_WINDOW_MS } from './confirmation.js';
 import type { Lane } from './lane.js';
 import { SYNC_SLOT_WAIT_MS, type SyncOutcome } from './sync-waiters.js';
-import { handedOff, sendFailed, storedOutcome, type SendOutcome } from './outcomes.js';
+import { failedOutcome, handedOffOutcome, storedOutcome, type SendOutcome } from './outcomes.js';
 import { storageMessage } from './reasons.js';
 import { BUDGET_SEGMENTS, SPACING_MS, type Pacing } from './pacing.js';
 import type { Settler } from './settle.js';
@@ -48,7 +48,7 @@ function replayOf(deps: SendServiceDeps, row: MessageRow): SendOutcome {
   if (unwritten) return unwritten;
   const stored = storedOutcome<SendOutcome>(row);
   if (stored) return stored;
-  if (row.handedOffAt !== null) return handedOff(row, deps.runtime.mode);
+  if (row.handedOffAt !== null) return handedOffOutcome(row, deps.runtime.mode);
   if (row.status === 'queued') {
     // Its hand-off was interrupted by a restart; the phone's sent box is being read.
     const seconds = Math.ceil(RECOVERY_WINDOW_MS / 1000);
@@ -58,7 +58,7 @@ function replayOf(deps: SendServiceDeps, row: MessageRow): SendOutcome {
       { retryAfterSeconds: seconds, messageId: row.id },
     );
   }
-  return sendFailed(row, row.reason ?? 'interrupted');
+  return failedOutcome(row, row.reason ?? 'interrupted');
 }
 
 /** Why a synchronous send did not start: the disk refused it, or no slot came in time. */

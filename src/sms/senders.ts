@@ -5,16 +5,14 @@
 import { runCommand } from '../device/termux.js';
 import { describeGroup } from '../device/kill-leftover.js';
 import type { Simulation } from '../core/runtime.js';
-import type { Handoff, HandoffHooks, HandoffResult } from './handoff.js';
-
-export type { Handoff, HandoffHooks, HandoffResult } from './handoff.js';
+import type { HandoffRequest, HandoffHooks, HandoffResult } from './handoff.js';
 
 export interface Sender {
-  send(h: Handoff, hooks?: HandoffHooks): Promise<HandoffResult>;
+  send(h: HandoffRequest, hooks?: HandoffHooks): Promise<HandoffResult>;
 }
 
 
-export function termuxSmsArgs(h: Handoff): string[] {
+export function termuxSmsArgs(h: HandoffRequest): string[] {
   // termux-sms-send's -s is the 0-based physical slot.
   return ['-n', h.number, '-s', String(h.simSlot - 1)];
 }

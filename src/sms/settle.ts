@@ -13,8 +13,8 @@ import type { Clock, Timer } from '../core/clock.js';
 import type { Emitter } from '../core/dispatcher.js';
 import type { RuntimeInfo } from '../core/runtime.js';
 import type { MessageStore } from '../store/messages.js';
-import type { Handed } from './handoff.js';
-import { handedOff, sendFailed, type SendOutcome } from './outcomes.js';
+import type { FinishedHandoff } from './handoff.js';
+import { failedOutcome, handedOffOutcome, type SendOutcome } from './outcomes.js';
 import type { SendEvents } from './send-events.js';
 import type { StorageHealth } from './storage-health.js';
 
@@ -33,8 +33,8 @@ export interface SettlerDeps {
 export const REWRITE_EVERY_MS = 30_000;
 
 /** The synchronous send's outcome for a finished hand-off. */
-export function outcomeOf({ row, result }: Handed, mode: RuntimeInfo['mode']): SendOutcome {
-  return result.ok ? handedOff(row, mode) : sendFailed(row, result.reason, result.detail);
+export function outcomeOf({ row, result }: FinishedHandoff, mode: RuntimeInfo['mode']): SendOutcome {
+  return result.ok ? handedOffOutcome(row, mode) : failedOutcome(row, result.reason, result.detail);
 }
 
 /**
@@ -43,7 +43,7 @@ export function outcomeOf({ row, result }: Handed, mode: RuntimeInfo['mode']): S
  */
 function createWriter(deps: SettlerDeps) {
   const { store, runtime, logger } = deps;
-  return (h: Handed): boolean => {
+  return (h: FinishedHandoff): boolean => {
     const { row, result, at } = h;
     const confirmLater = result.ok && deps.confirmer !== undefined;
     try {
@@ -74,13 +74,13 @@ function createWriter(deps: SettlerDeps) {
 export function createSettler(deps: SettlerDeps) {
   const { clock, runtime, logger, storage } = deps;
   /** Outcomes of hand-offs whose record could not be written yet, by message id. */
-  const unwritten = new Map<string, Handed>();
+  const unwritten = new Map<string, FinishedHandoff>();
   let retry: Timer | undefined;
   const write = createWriter(deps);
 
   const api = {
-    outcomeOf: (h: Handed): SendOutcome => outcomeOf(h, runtime.mode),
-    settle(h: Handed): void {
+    outcomeOf: (h: FinishedHandoff): SendOutcome => outcomeOf(h, runtime.mode),
+    settle(h: FinishedHandoff): void {
       const { row, result } = h;
       deps.events.emit('handoff.finished', h);
       if (!write(h)) {

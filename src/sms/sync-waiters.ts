@@ -3,7 +3,7 @@
 // recorded, nothing sent), and a stopping lane answers every waiter `stopping`.
 import type { Clock, Timer } from '../core/clock.js';
 import type { NewMessage } from '../store/messages.js';
-import type { Handed } from './handoff.js';
+import type { FinishedHandoff } from './handoff.js';
 
 /** How long a synchronous send may wait for its slot (the answer then comes within the send timeout + this). */
 export const SYNC_SLOT_WAIT_MS = 5_000;
@@ -15,7 +15,7 @@ export interface SyncJob {
 export type SyncOutcome =
   | { started: false; why: 'busy' | 'stopping' }
   | { started: false; why: 'storage'; error: unknown }
-  | { started: true; handed: Handed };
+  | { started: true; handed: FinishedHandoff };
 
 interface Waiter {
   job: SyncJob;

@@ -11,7 +11,8 @@ import type { Config } from '../../src/core/config.js';
 import type { MqttSettings } from '../../src/core/mqtt-settings.js';
 import { createCalendar } from '../../src/core/time-zone.js';
 import type { QuietHours } from '../../src/core/quiet-hours.js';
-import type { Handoff, HandoffResult, Sender } from '../../src/sms/senders.js';
+import type { HandoffRequest, HandoffResult } from '../../src/sms/handoff.js';
+import type { Sender } from '../../src/sms/senders.js';
 import { createProbes } from '../../src/device/probes.js';
 import { checkAnswersAgainstOpenApi } from '../fixtures/openapi-contract.js';
 import { fakeClock, type FakeClock } from './fake-clock.js';
@@ -88,7 +89,7 @@ function servicesOf(gateway: ComposedGateway) {
 
 /** A sender that records every hand-off and answers as told (ok by default). */
 export function recordingSender(answer: () => HandoffResult | Promise<HandoffResult> = () => ({ ok: true })) {
-  const handoffs: Handoff[] = [];
+  const handoffs: HandoffRequest[] = [];
   const sender: Sender = {
     async send(h) {
       handoffs.push(h);

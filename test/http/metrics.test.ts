@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { fakeClock } from '../helpers/fake-clock.js';
 import { fakeTermux } from '../helpers/fake-termux.js';
 import { recordingSender, testApp, testRuntime } from '../helpers/test-app.js';
-import type { HandoffResult } from '../../src/sms/senders.js';
+import type { HandoffResult } from '../../src/sms/handoff.js';
 import { BUCKET_CAPACITY } from '../../src/http/rate-limit.js';
 import { createMetrics } from '../../src/status/metrics.js';
 

@@ -34,7 +34,7 @@ const request = { to: '+15551230001', message: 'hi', id: 'k1' };
 t.test('accepted and replayed outcomes are acknowledged, nothing on the errors topic', async (t) => {
   for (const outcome of [
     { kind: 'accepted', records: [] },
-    { kind: 'replayed', answer: { status: 202, body: { success: true, data: [] } } },
+    { kind: 'earlier_answer', answer: { status: 202, body: { success: true, data: [] } } },
   ] as QueueOutcome[]) {
     const i = intake(() => outcome);
     await i.handle(request);

@@ -4,7 +4,8 @@
 // a hand-off still hanging, quiet hours, a later sendAt ahead of it. Nothing calls the lane
 // by hand here: only the lane's own wake-ups (fake timers, moved by clock.tick) may expire.
 import t, { type Test } from 'tap';
-import type { HandoffResult, Sender } from '../../src/sms/senders.js';
+import type { HandoffResult } from '../../src/sms/handoff.js';
+import type { Sender } from '../../src/sms/senders.js';
 import { parseQuietHours, type QuietHours } from '../../src/core/quiet-hours.js';
 import { fakeClock, type FakeClock } from '../helpers/fake-clock.js';
 import { testApp } from '../helpers/test-app.js';

@@ -4,7 +4,8 @@
 // recipients at the pace, cancel, expiry, and the pause after a hung hand-off. Time only
 // moves through clock.advance(); the lane is driven with runDue().
 import t, { type Test } from 'tap';
-import type { HandoffResult, Sender } from '../../src/sms/senders.js';
+import type { HandoffResult } from '../../src/sms/handoff.js';
+import type { Sender } from '../../src/sms/senders.js';
 import { pauseMs } from '../../src/sms/handoff-pause.js';
 import { SYNC_SLOT_WAIT_MS } from '../../src/sms/sync-waiters.js';
 import { parseQuietHours, type QuietHours } from '../../src/core/quiet-hours.js';
