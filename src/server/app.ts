@@ -13,7 +13,8 @@ import type { Clock } from '../core/clock.js';
 import type { RuntimeInfo } from '../core/runtime.js';
 import { callerAddress } from '../http/local-network.js';
 import { createGuards, guardHook, guardUnroutable, sendRefusal } from '../http/guards.js';
-import { GatewayError, installErrorHandling, sendError } from '../http/errors.js';
+import { gatewayError } from '../core/errors.js';
+import { BODY_LIMIT, installErrorHandling, sendError } from '../http/errors.js';
 import { answerParserError } from '../http/parser-errors.js';
 import { healthRoutes } from '../http/routes/health.js';
 import { builtDocument, openapiRoutes } from '../http/routes/openapi.js';
@@ -35,7 +36,7 @@ import { metricsRoutes } from '../http/routes/metrics.js';
 import { keyRoutes } from '../http/routes/key.js';
 import { consoleRoutes } from '../http/routes/console.js';
 
-export const BODY_LIMIT = 16 * 1024;
+export { BODY_LIMIT } from '../http/errors.js';
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 // Fastify types these factories for ajv's shapes; zod's compilers answer the same calls.
 const ZOD_COMPILERS = { buildValidator: () => validatorCompiler, buildSerializer: () => serializerCompiler } as unknown as NonNullable<
@@ -78,12 +79,12 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       if (refusal) return sendRefusal(reply, refusal);
       if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
         // Longer than any id the gateway makes: an id with the msg_ (wh_) prefix is simply unknown.
-        if (request.url.startsWith('/api/webhooks/wh_')) return sendError(reply, new GatewayError('not_found', 'No such webhook target.'));
+        if (request.url.startsWith('/api/webhooks/wh_')) return sendError(reply, gatewayError('not_found', 'webhookTarget'));
         return request.url.startsWith('/api/messages/msg_')
-          ? sendError(reply, new GatewayError('not_found', 'No such message in the history (it keeps the newest 1000).'))
-          : sendError(reply, new GatewayError('invalid_request', 'Invalid request: a path segment is too long.'));
+          ? sendError(reply, gatewayError('not_found', 'message'))
+          : sendError(reply, gatewayError('invalid_request', 'pathSegmentTooLong'));
       }
-      return sendError(reply, new GatewayError('invalid_request', 'Invalid request: the URL is not valid.'));
+      return sendError(reply, gatewayError('invalid_request', 'badUrl'));
     },
     loggerInstance: deps.logger as FastifyBaseLogger | undefined,
     // Fastify's own two lines per request are off; the onResponse hook below writes one.
@@ -114,7 +115,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     try {
       text = STRICT_UTF8.decode(body as Buffer);
     } catch {
-      done(new GatewayError('invalid_request', 'Invalid request: the body is not valid UTF-8.'), undefined);
+      done(gatewayError('invalid_request', 'bodyNotUtf8'), undefined);
       return;
     }
     parseJson(request, text, done);

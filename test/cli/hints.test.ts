@@ -1,7 +1,7 @@
 import t from 'tap';
 import { GatewayError } from '../../src/client.js';
 import { describeGatewayError, keyRefusedHint, sendErrorLine } from '../../src/cli/hints.js';
-import { failureMessage } from '../../src/sms/reasons.js';
+import { failureError } from '../../src/sms/reasons.js';
 
 t.test('401: names the key file it used and SMS_GATEWAY_HOME', async (t) => {
   const line = describeGatewayError(new GatewayError(401, 'unauthorized', 'Unauthorized'), '/home/u/other/api-key');
@@ -22,11 +22,11 @@ t.test("anything else: the gateway's own message, which says what to do", async 
 });
 
 t.test('send: a timeout says the outcome is unknown and how to check, never "not sent"', async (t) => {
-  const timeout = new GatewayError(502, 'send_failed', failureMessage('timeout', 'no answer within 30000 ms'));
+  const timeout = new GatewayError(502, 'send_failed', failureError('timeout', 'no answer within 30000 ms').message);
   const line = sendErrorLine(timeout, '/k', false);
   t.match(line, /^sms-gateway: Whether the SMS goes out is unknown \(timeout: no answer within 30000 ms\)\..*termux-sms-list -t sent/);
   t.notMatch(line, /not sent/);
-  const failed = new GatewayError(502, 'send_failed', failureMessage('permission_denied'));
+  const failed = new GatewayError(502, 'send_failed', failureError('permission_denied').message);
   t.match(sendErrorLine(failed, '/k', false), /^sms-gateway: The SMS was not sent \(permission_denied\)/, 'said once, not "not sent: The SMS was not sent"');
   t.equal(sendErrorLine(new GatewayError(400, 'invalid_request', 'Invalid request: x'), '/k', true), 'sms-gateway: not queued: Invalid request: x\n');
   t.match(sendErrorLine(new GatewayError(401, 'unauthorized', 'Unauthorized'), '/h/api-key', false), /^sms-gateway: not sent: Unauthorized: the running gateway does not accept the API key in \/h\/api-key/);
