@@ -84,6 +84,14 @@ export function webhookRoutes(deps: WebhookRoutesDeps, bodyLimit: number): Fasti
       },
     );
 
+    await app.register(webhookRemoveRoute(deps, switchWatcher));
+    await app.register(webhookTestRoute(deps));
+  };
+}
+
+/** DELETE /api/webhooks/:id: a target registered over the API, with its pending events. */
+function webhookRemoveRoute(deps: Pick<WebhookRoutesDeps, 'targets' | 'logger'>, switchWatcher: () => void): FastifyPluginAsyncZod {
+  return async (app) => {
     app.delete(
       '/api/webhooks/:id',
       {
@@ -116,8 +124,6 @@ export function webhookRoutes(deps: WebhookRoutesDeps, bodyLimit: number): Fasti
         return reply.code(204).send(null);
       },
     );
-
-    await app.register(webhookTestRoute(deps));
   };
 }
 
