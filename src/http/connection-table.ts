@@ -20,7 +20,19 @@
 // connections and their groups. The timers are http/connection-timers.ts.
 import type { Clock } from '../core/clock.js';
 import { createGrace, createSweeper } from './connection-timers.js';
-import { adjust, group, leafFor, leaveLeaf, pathOf, victimUnder, type CallerPlace, type Closable, type Entry, type Group, type TableLimits } from './connection-tree.js';
+import {
+  adjust,
+  group,
+  leafFor,
+  leaveLeaf,
+  pathOf,
+  victimUnder,
+  type CallerPlace,
+  type Closable,
+  type Entry,
+  type Group,
+  type TableLimits,
+} from './connection-tree.js';
 
 export type { CallerPlace, Closable, Entry, TableLimits } from './connection-tree.js';
 

@@ -79,7 +79,11 @@ function buildRegistry(pc: PromClient, deps: MetricsDeps, tallies: { failures: M
     },
   });
   fromTally('sms_gateway_received_messages_total', 'SMS received (announced by the inbox watcher) since the gateway started.', () => tallies.received);
-  fromTally('sms_gateway_segments_handed_off_total', 'SMS segments given to the phone (termux-sms-send) since the gateway started, whatever it answered.', () => tallies.handedOff);
+  fromTally(
+    'sms_gateway_segments_handed_off_total',
+    'SMS segments given to the phone (termux-sms-send) since the gateway started, whatever it answered.',
+    () => tallies.handedOff,
+  );
   const handoffs = new pc.Histogram({
     name: 'sms_gateway_handoff_duration_seconds',
     help: 'How long hand-offs to the phone took (termux-sms-send), since the gateway started, by result (ok, failed).',
