@@ -4,17 +4,18 @@
 export const clientReadme = (name, version) => `# ${name}
 
 The typed client for sms-gateway (an SMS gateway on an Android phone) on your local network: \`createClient\`,
-\`GatewayError\` and the answer types. No dependencies, no native build; Node 22 or newer
+\`GatewayRequestError\` and the answer types. No dependencies, no native build; Node 22 or newer
 (it uses \`fetch\`). Built from sms-gateway ${version} with \`npm run pack:client\`.
 
 \`\`\`ts
-import { createClient, GatewayError } from '${name}';
+import { createClient, GatewayRequestError } from '${name}';
 const gw = createClient({ baseUrl: 'http://192.168.1.50:8080', apiKey: 'sk_local_...' });
 \`\`\`
 
 \`baseUrl\` and \`apiKey\` (\`sms-gateway key show\` on the phone) are needed; \`maxRetries\`,
 \`maxWaitSeconds\` and \`timeoutMs\` are optional. Every method returns a promise; a
-refusal throws \`GatewayError\` (\`status\`, \`code\`, \`message\`, \`retryAfterSeconds\`), and
+refusal throws \`GatewayRequestError\` (\`status\`, \`code\`, \`message\`, \`retryAfterSeconds\`; status 0 and
+code \`unreachable\` when no answer came; \`GatewayError\` is its former name, kept as a deprecated alias), and
 every call retries 429s and 503s with Retry-After (\`send\` and \`queue\` keep their Idempotency-Key).
 
 ## Every method
@@ -48,7 +49,7 @@ const diagnostics = await gw.read<{ status: string }>('/api/diagnostics'); // an
 try {
   await gw.send({ to: '+15551234567', message: 'hi' });
 } catch (err) {
-  if (err instanceof GatewayError) console.error(err.status, err.code, err.message);
+  if (err instanceof GatewayRequestError) console.error(err.status, err.code, err.message);
 }
 \`\`\`
 

@@ -40,9 +40,13 @@ export type InboxRecord = z.infer<typeof InboxRecordSchema>;
 export type WebhookTarget = z.infer<typeof WebhookTargetSchema>;
 export type WebhookTestResult = z.infer<typeof WebhookTestResultSchema>;
 
-/** An answer that was not a success: the HTTP status and the gateway's code and message. */
-export class GatewayError extends Error {
-  override name = 'GatewayError';
+/**
+ * A request to the gateway that did not succeed: the HTTP status and the gateway's code and
+ * message, or status 0 and code `unreachable` when no answer came. (Named for the client's
+ * side: the server's own refusal is core/errors.ts's GatewayError, another class.)
+ */
+export class GatewayRequestError extends Error {
+  override name = 'GatewayRequestError';
   readonly status: number;
   readonly code: string;
   readonly retryAfterSeconds?: number;
@@ -53,6 +57,11 @@ export class GatewayError extends Error {
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }
+
+/** @deprecated The former name of GatewayRequestError (the client package promised it); the same class. */
+export const GatewayError = GatewayRequestError;
+/** @deprecated The former name of GatewayRequestError. */
+export type GatewayError = GatewayRequestError;
 
 export interface ClientOptions {
   /** e.g. http://192.168.1.50:8080 */
@@ -75,10 +84,10 @@ function queryString(q: Record<string, unknown>): string {
 }
 
 /** The error an answer that was not a success stands for (a guard's 401/403 has a plain body). */
-function answerError(status: number, json: Record<string, unknown>, retryAfter: number): GatewayError {
+function answerError(status: number, json: Record<string, unknown>, retryAfter: number): GatewayRequestError {
   const error = json.error as { code?: string; message?: string } | string | undefined;
-  if (typeof error === 'string') return new GatewayError(status, status === 401 ? 'unauthorized' : 'forbidden', error);
-  return new GatewayError(
+  if (typeof error === 'string') return new GatewayRequestError(status, status === 401 ? 'unauthorized' : 'forbidden', error);
+  return new GatewayRequestError(
     status,
     error?.code ?? 'http_error',
     error?.message ?? `HTTP ${status}`,
@@ -113,7 +122,7 @@ function createCaller(opts: ClientOptions) {
           continue;
         }
         const cause = (err as { cause?: { code?: string } }).cause?.code;
-        throw new GatewayError(0, 'unreachable', `cannot reach the gateway at ${base}${cause ? ` (${cause})` : ''}`);
+        throw new GatewayRequestError(0, 'unreachable', `cannot reach the gateway at ${base}${cause ? ` (${cause})` : ''}`);
       }
       const text = await res.text();
       let json: Record<string, unknown> = {};

@@ -1,6 +1,6 @@
 // What to do after the running gateway refused or could not answer a command: one line
 // each, for the commands that talk to it over loopback (send, queue, status, webhook).
-import type { GatewayError } from '../client.js';
+import type { GatewayRequestError } from '../client.js';
 
 /** The gateway refused this home's key: it was started with another SMS_GATEWAY_HOME. */
 export function keyRefusedHint(keyPath: string): string {
@@ -15,13 +15,13 @@ export function keyRefusedHint(keyPath: string): string {
  * after a failed hand-off, whose message says itself what happened (not sent, or unknown after
  * a timeout: never "not sent" then).
  */
-export function sendErrorLine(err: GatewayError, keyPath: string, queued: boolean): string {
+export function sendErrorLine(err: GatewayRequestError, keyPath: string, queued: boolean): string {
   const what = err.code === 'send_failed' ? '' : `not ${queued ? 'queued' : 'sent'}: `;
-  return `sms-gateway: ${what}${describeGatewayError(err, keyPath)}\n`;
+  return `sms-gateway: ${what}${describeRequestError(err, keyPath)}\n`;
 }
 
 /** The error line's text after "sms-gateway: ": the gateway's message and what to do. */
-export function describeGatewayError(err: GatewayError, keyPath: string): string {
+export function describeRequestError(err: GatewayRequestError, keyPath: string): string {
   if (err.status === 401) return `${err.message}: ${keyRefusedHint(keyPath)}`;
   if (err.code === 'unreachable') return `${err.message} (is \`sms-gateway start\` running?)`;
   return err.message;

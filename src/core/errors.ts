@@ -1,7 +1,10 @@
 // The project's errors: the codes a caller can get, the error envelope, and GatewayError,
-// a refusal with a code, a message that says what to do and an optional retry hint. No
-// transport here: http/error-status.ts gives each code its HTTP status, MQTT answers the
-// envelope on its errors topic.
+// a refusal with a code, a message that says what to do and an optional retry hint, built
+// by gatewayError from the code's texts (core/error-messages.ts). No transport here:
+// http/error-status.ts gives each code its HTTP status, MQTT answers the envelope on its
+// errors topic.
+import { ERROR_MESSAGES } from './error-messages.js';
+
 export const ERROR_CODES = [
   'invalid_request',
   'message_too_long',
@@ -52,6 +55,28 @@ export class GatewayError extends Error {
   get retryAfterSeconds(): number | undefined {
     return this.extra.retryAfterSeconds;
   }
+
+  /** The same error with a retry hint or a message id added. */
+  with(extra: ErrorExtra): GatewayError {
+    return new GatewayError(this.code, this.message, { ...this.extra, ...extra });
+  }
+}
+
+type MessageBuilder = (...args: never[]) => string;
+/** Every code has its texts, and nothing else has any (checked here, at compile time). */
+const MESSAGES_BY_CODE: { [C in ErrorCode]: Record<string, MessageBuilder> } & Record<Exclude<keyof typeof ERROR_MESSAGES, ErrorCode>, never> = ERROR_MESSAGES;
+type Messages = typeof ERROR_MESSAGES;
+type ArgsOf<F> = F extends (...args: infer A) => string ? A : never;
+
+/** The error for `code` with its text `text` (core/error-messages.ts), from the values that text needs. */
+export function gatewayError<C extends ErrorCode, T extends keyof Messages[C] & string>(
+  code: C,
+  text: T,
+  ...args: ArgsOf<Messages[C][T]>
+): GatewayError {
+  // The signature above ties args to the text; here the builder is called as the table holds it.
+  const build = MESSAGES_BY_CODE[code][text] as (...values: unknown[]) => string;
+  return new GatewayError(code, build(...args));
 }
 
 /** The error envelope, the same over HTTP and MQTT. */

@@ -54,7 +54,7 @@ export const BATCH_MS = 1000;
 const batchers = new Set<() => void>();
 let exitHooked = false;
 
-/** The one line per request (server/app.ts's onResponse hook): pino writes msg last. */
+/** The one line per request (http/request-line.ts's onResponse hook): pino writes msg last. */
 export const isRequestLine = (line: string): boolean => line.endsWith('"msg":"request"}\n');
 
 /** A pino destination that writes lines to `out`, request lines in batches (see the header). */
@@ -92,7 +92,7 @@ export function batchedDestination(out: NodeJS.WritableStream, clock: Clock = sy
   };
 }
 
-/** The one line per request (server/app.ts): what it says, never headers, bodies or queries. */
+/** The one line per request (http/request-line.ts): what it says, never headers, bodies or queries. */
 export interface RequestLine {
   reqId: string;
   method: string;
@@ -103,14 +103,24 @@ export interface RequestLine {
 }
 
 /**
+ * Where a logger made by createLogger keeps the destination createLogger gave pino (the
+ * batcher, or the terminal's short form): our own property, as pino has no public way to
+ * read a logger's destination back.
+ */
+const DESTINATION = Symbol('sms-gateway log destination');
+type LoggerWithDestination = Logger & { [DESTINATION]?: { write(text: string): void } };
+
+/**
  * Writes the request line at info level with the bytes `logger.info({ ...line }, 'request')`
- * writes (a test compares them), straight to the logger's destination (batched, or shown
- * short on a terminal, as any line). It is the one line per request, and written through
- * pino (its serializers, redaction, level lookup) it was about a sixth of a /health
- * request's CPU, for six fields that hold nothing to redact.
+ * writes (a test compares them), straight to the destination createLogger made for the
+ * logger (batched, or shown short on a terminal, as any line). It is the one line per
+ * request, and written through pino (its serializers, redaction, level lookup) it was about
+ * a sixth of a /health request's CPU, for six fields that hold nothing to redact. A logger
+ * made elsewhere (a test's own pino) gets pino's logger.info, the same bytes.
  */
 export function requestLineWriter(logger: Logger): (line: RequestLine) => void {
-  const stream = (logger as unknown as Record<symbol, { write(text: string): void }>)[pino.symbols.streamSym]!;
+  const stream = (logger as LoggerWithDestination)[DESTINATION];
+  if (!stream) return (line) => logger.info({ ...line }, 'request');
   const text = JSON.stringify;
   const info = logger.levels.values.info;
   return (l) =>
@@ -122,12 +132,15 @@ export function requestLineWriter(logger: Logger): (line: RequestLine) => void {
 export function createLogger(level: string, options: { pretty: boolean; destination?: NodeJS.WritableStream; clock?: Clock }): Logger {
   const out = options.destination ?? process.stdout;
   const opts = { level, redact: { paths: REDACT, censor: '[redacted]' }, base: undefined };
-  if (!options.pretty) return pino(opts, batchedDestination(out, options.clock));
-  const pretty = new Writable({
-    write(chunk: Buffer, _enc, cb) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line) out.write(`${formatLine(line)}\n`);
-      cb();
-    },
-  });
-  return pino(opts, pretty);
+  const destination = options.pretty
+    ? new Writable({
+        write(chunk: Buffer, _enc, cb) {
+          for (const line of chunk.toString('utf8').split('\n')) if (line) out.write(`${formatLine(line)}\n`);
+          cb();
+        },
+      })
+    : batchedDestination(out, options.clock);
+  const logger: LoggerWithDestination = pino(opts, destination);
+  logger[DESTINATION] = destination;
+  return logger;
 }

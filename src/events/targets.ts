@@ -3,7 +3,7 @@
 // at most 20, kept in the database across restarts). A new target gets the events made
 // from its registration on: the outbox gives an event to the targets enabled when it is made.
 import { z } from 'zod';
-import { GatewayError } from '../core/errors.js';
+import { gatewayError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { webhookUrlProblem } from '../core/webhook-url.js';
 import type { OutboxStore } from '../store/outbox.js';
@@ -51,17 +51,14 @@ export function createTargetStore(table: WebhookTargetsTable, outbox: Pick<Outbo
     add: (url: string, at: number): { target: WebhookTarget; created: boolean } =>
       table.exclusive(() => {
         const problem = webhookUrlProblem(url);
-        if (problem) throw new GatewayError('invalid_request', `Invalid request: body.${problem}`);
+        if (problem) throw gatewayError('invalid_request', 'problem', `body.${problem}`);
         const existing = list().find((t) => sameUrl(t.url, url));
         if (existing) {
           table.markRegistered(existing.id); // stays when it leaves SMS_GATEWAY_WEBHOOK_URLS
           return { target: existing, created: false };
         }
         if (table.registeredCount() >= MAX_API_TARGETS) {
-          throw new GatewayError(
-            'too_many_webhooks',
-            `At most ${MAX_API_TARGETS} webhook targets can be registered over the API; remove one first (DELETE /api/webhooks/{id}).`,
-          );
+          throw gatewayError('too_many_webhooks', 'atMost', MAX_API_TARGETS);
         }
         const id = newId('wh', at);
         table.insertApi(url, id, at);
@@ -71,12 +68,9 @@ export function createTargetStore(table: WebhookTargetsTable, outbox: Pick<Outbo
     remove: (id: string): WebhookTarget['url'] =>
       table.exclusive(() => {
         const row = table.byId(id);
-        if (!row) throw new GatewayError('not_found', `No webhook target ${id}.`);
+        if (!row) throw gatewayError('not_found', 'webhookTarget', id);
         if (row.source === 'env') {
-          throw new GatewayError(
-            'webhook_from_environment',
-            `Webhook target ${id} comes from SMS_GATEWAY_WEBHOOK_URLS: remove it there and restart the gateway.`,
-          );
+          throw gatewayError('webhook_from_environment', 'fromEnv', id);
         }
         outbox.removeTarget(row.url);
         return row.url;

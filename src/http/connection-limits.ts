@@ -18,7 +18,8 @@ import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import { canonicalAddress, isLocalAddress } from '../core/addresses.js';
-import { createConnectionTable, type CallerPlace, type Entry, type TableClock, type TableLimits } from './connection-table.js';
+import type { Clock } from '../core/clock.js';
+import { createConnectionTable, type CallerPlace, type Entry, type TableLimits } from './connection-table.js';
 
 export const MAX_CONNECTIONS_PER_ADDRESS = 32;
 export const MAX_CONNECTIONS_PER_PREFIX = 128;
@@ -64,20 +65,11 @@ export function callerPlace(raw: string | undefined): CallerPlace {
   return { address, prefix, outside: false };
 }
 
-/** Monotonic time and unref'd one-shot timers: the sweep never keeps the process alive. */
-const SYSTEM_TIMERS: TableClock = {
-  now: () => performance.now(),
-  setTimer(fn, ms) {
-    const handle = setTimeout(fn, ms);
-    handle.unref();
-    return { cancel: () => clearTimeout(handle) };
-  },
-};
-
 /** Fastify's http options for the parser: no answer of its own before the hooks run. */
 export const PARSER_OPTIONS = { requireHostHeader: false } as const;
 
-export function limitConnections(app: FastifyInstance, clock: TableClock = SYSTEM_TIMERS): void {
+/** The table on the gateway's clock (its timers never keep the process alive: core/clock.ts). */
+export function limitConnections(app: FastifyInstance, clock: Clock): void {
   const server = app.server as Server;
   // No Node ceiling (it would refuse the newcomer): the table below keeps the count.
   // Every header is kept (the 16 KB header limit still bounds them): a second

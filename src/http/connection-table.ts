@@ -13,176 +13,55 @@
 // event loop was held up) would close an honest newcomer before its headers were read; after
 // graceMs the whole is brought back to its ceiling the same way, by then with their requests
 // in flight. A connection idle or without complete headers for headersMs is closed by one
-// sweep timer, armed only while such a connection exists.
-// Every event is O(1) (the tree is three levels deep; per-group buckets of children by
-// evictable count find the largest holder); memory is the open connections and their groups.
+// sweep timer, armed only while such a connection exists. Time is the injected clock's
+// monotonic time (core/clock.ts), so a test's fake clock moves the sweeps too.
+// Every event is O(1) (the tree is three levels deep, http/connection-tree.ts; per-group
+// buckets of children by evictable count find the largest holder); memory is the open
+// connections and their groups. The timers are http/connection-timers.ts.
+import type { Clock } from '../core/clock.js';
+import { createGrace, createSweeper } from './connection-timers.js';
+import {
+  adjust,
+  group,
+  leafFor,
+  leaveLeaf,
+  pathOf,
+  victimUnder,
+  type CallerPlace,
+  type Closable,
+  type Entry,
+  type Group,
+  type TableLimits,
+} from './connection-tree.js';
 
-export interface Closable {
-  destroy(): void;
-}
+export type { CallerPlace, Closable, Entry, TableLimits } from './connection-tree.js';
 
-export interface TableTimer {
-  cancel(): void;
-}
-
-/** Monotonic time and one-shot timers (unref'd in production). */
-export interface TableClock {
-  now(): number;
-  setTimer(fn: () => void, ms: number): TableTimer;
-}
-
-export interface TableLimits {
-  total: number;
-  perAddress: number;
-  perPrefix: number;
-  outside: number;
-  /** Longest time a connection may stay without a complete request's headers. */
-  headersMs: number;
-  /** How far past `total` the whole may go, and for how long, before room is made. */
-  grace: number;
-  graceMs: number;
-}
-
-/** Where a caller sits in the tree: its address, its /64 (IPv6 on the LAN), outside or not. */
-export interface CallerPlace {
-  address: string;
-  prefix?: string;
-  outside: boolean;
-}
-
-type State = 'headers' | 'idle' | 'busy';
-
-interface Group {
-  key: string;
-  ceiling: number;
-  parent: Group | undefined;
-  /** Connections held under this group, and how many of them may be closed. */
-  count: number;
-  evictable: number;
-  children: Map<string, Group>;
-  /** Children by their evictable count (> 0), and the largest such count. */
-  buckets: Map<number, Set<Group>>;
-  top: number;
-  /** Leaves only: evictable connections by state, oldest first (insertion order). */
-  idle: Set<Entry>;
-  headers: Set<Entry>;
-}
-
-export interface Entry {
-  readonly socket: Closable;
-  readonly leaf: Group;
-  state: State;
-  inFlight: number;
-  /** When it entered its idle or headers state. */
-  since: number;
-  open: boolean;
-}
-
-function group(key: string, ceiling: number, parent: Group | undefined): Group {
-  return { key, ceiling, parent, count: 0, evictable: 0, children: new Map(), buckets: new Map(), top: 0, idle: new Set(), headers: new Set() };
-}
-
-/** Moves `child` from the bucket of `from` evictable connections to that of `to`. */
-function rebucket(parent: Group, child: Group, from: number, to: number): void {
-  if (from > 0) {
-    const bucket = parent.buckets.get(from)!;
-    bucket.delete(child);
-    if (bucket.size === 0) parent.buckets.delete(from);
-  }
-  if (to > 0) {
-    let bucket = parent.buckets.get(to);
-    if (!bucket) parent.buckets.set(to, (bucket = new Set()));
-    bucket.add(child);
-    if (to > parent.top) parent.top = to;
-  }
-  // Counts move by one, so this steps down at most once.
-  while (parent.top > 0 && !parent.buckets.has(parent.top)) parent.top--;
-}
-
-/** Adds to the counts of a leaf and its ancestors; an emptied group leaves its parent. */
-function adjust(leaf: Group, count: number, evictable: number): void {
-  for (let g: Group | undefined = leaf; g; g = g.parent) {
-    const before = g.evictable;
-    g.count += count;
-    g.evictable += evictable;
-    if (g.parent && before !== g.evictable) rebucket(g.parent, g, before, g.evictable);
-    if (g.parent && g.count === 0) g.parent.children.delete(g.key);
-  }
-}
-
-const find = (parent: Group | undefined, key: string | undefined) => (parent && key !== undefined ? parent.children.get(key) : undefined);
-
-/** The existing groups from a newcomer's address up to the whole, each with its ceiling. */
-function pathOf(root: Group, place: CallerPlace): (Group | undefined)[] {
-  if (place.outside) {
-    const outside = find(root, 'outside');
-    return [find(outside, place.address), outside, root];
-  }
-  if (place.prefix !== undefined) {
-    const prefix = find(root, place.prefix);
-    return [find(prefix, place.address), prefix, root];
-  }
-  return [find(root, place.address), root];
-}
-
-/** The newcomer's address group, made (with its /64 or the outside group) when missing. */
-function leafFor(root: Group, place: CallerPlace, limits: TableLimits): Group {
-  const child = (parent: Group, key: string, ceiling: number) => {
-    let g = parent.children.get(key);
-    if (!g) parent.children.set(key, (g = group(key, ceiling, parent)));
-    return g;
-  };
-  if (place.outside) return child(child(root, 'outside', limits.outside), place.address, limits.perAddress);
-  if (place.prefix !== undefined) return child(child(root, place.prefix, limits.perPrefix), place.address, limits.perAddress);
-  return child(root, place.address, limits.perAddress);
-}
-
-/** Closes every connection idle or without headers for headersMs, by one timer armed only while one waits. */
-function createSweeper(waiting: Set<Entry>, headersMs: number, clock: TableClock, close: (entry: Entry) => void) {
-  let timer: TableTimer | undefined;
-  function sweep(): void {
-    timer = undefined;
-    const now = clock.now();
-    for (const entry of waiting) {
-      if (entry.since + headersMs > now) break;
-      close(entry);
+/**
+ * Room for one more on a newcomer's path (its groups up to the whole, `root`), closing
+ * connections with `evictFrom`; the whole within its grace is trimmed later instead. False
+ * when a full ceiling has only connections with a request in flight.
+ */
+function makeRoom(path: (Group | undefined)[], root: Group, grace: number, trimLater: () => void, evictFrom: (g: Group) => boolean): boolean {
+  for (const g of path) {
+    while (g && g.count >= g.ceiling) {
+      if (g === root && g.count < g.ceiling + grace) {
+        trimLater();
+        break;
+      }
+      if (!evictFrom(g)) return false;
     }
-    arm();
   }
-  function arm(): void {
-    if (timer || waiting.size === 0) return;
-    const oldest = waiting.values().next().value!;
-    timer = clock.setTimer(sweep, Math.max(0, oldest.since + headersMs - clock.now()));
-  }
-  return { arm, armed: () => timer !== undefined };
+  return true;
 }
 
-/** The whole past its ceiling (within its grace): room is made graceMs later, and again while all are busy. */
-function createGrace(root: Group, graceMs: number, clock: TableClock, evictFrom: (g: Group) => boolean) {
-  let timer: TableTimer | undefined;
-  function trim(): void {
-    timer = undefined;
-    while (root.count > root.ceiling && evictFrom(root));
-    // Still past it: every connection left has a request in flight; look again later.
-    if (root.count > root.ceiling) trimLater();
-  }
-  function trimLater(): void {
-    timer ??= clock.setTimer(trim, graceMs);
-  }
-  return { trimLater, armed: () => timer !== undefined };
-}
-
-export function createConnectionTable(limits: TableLimits, clock: TableClock) {
+export function createConnectionTable(limits: TableLimits, clock: Clock) {
   const root = group('all', limits.total, undefined);
-  /** Idle and headers connections in the order they entered that state: the sweep's queue. */
-  const waiting = new Set<Entry>();
-  const sweeper = createSweeper(waiting, limits.headersMs, clock, close);
+  const sweeper = createSweeper(limits.headersMs, clock, close);
   const grace = createGrace(root, limits.graceMs, clock, evictFrom);
 
   function leave(entry: Entry): void {
-    if (entry.state === 'idle') entry.leaf.idle.delete(entry);
-    else if (entry.state === 'headers') entry.leaf.headers.delete(entry);
-    waiting.delete(entry);
+    leaveLeaf(entry);
+    sweeper.forget(entry);
   }
 
   function remove(entry: Entry): void {
@@ -199,39 +78,25 @@ export function createConnectionTable(limits: TableLimits, clock: TableClock) {
 
   /** Closes one connection under `g`: false when every one there has a request in flight. */
   function evictFrom(g: Group): boolean {
-    if (g.evictable === 0) return false;
-    let at = g;
-    while (at.children.size > 0) at = at.buckets.get(at.top)!.values().next().value!;
-    const victim = at.idle.values().next().value ?? at.headers.values().next().value!;
-    close(victim);
-    return true;
+    const victim = victimUnder(g);
+    if (victim) close(victim);
+    return victim !== undefined;
   }
 
   function wait(entry: Entry, state: 'idle' | 'headers'): void {
     entry.state = state;
-    entry.since = clock.now();
+    entry.since = clock.monotonicMs();
     (state === 'idle' ? entry.leaf.idle : entry.leaf.headers).add(entry);
-    waiting.add(entry);
-    sweeper.arm();
+    sweeper.add(entry);
   }
 
   return {
-    // Admits a newcomer, closing others to stay within each ceiling on its path (address,
-    // /64 or outside, whole: within its grace room is made later, by trim). Refused
-    // (destroyed, undefined) only when every connection under a full ceiling has a request in
-    // flight: then nothing else can make room.
+    // Admits a newcomer, closing others to stay within each ceiling on its path (makeRoom).
+    // Refused (destroyed, undefined) only when nothing can make room.
     admit(socket: Closable, place: CallerPlace): Entry | undefined {
-      for (const g of pathOf(root, place)) {
-        while (g && g.count >= g.ceiling) {
-          if (g === root && g.count < g.ceiling + limits.grace) {
-            grace.trimLater();
-            break;
-          }
-          if (!evictFrom(g)) {
-            socket.destroy();
-            return undefined;
-          }
-        }
+      if (!makeRoom(pathOf(root, place), root, limits.grace, grace.trimLater, evictFrom)) {
+        socket.destroy();
+        return undefined;
       }
       const leaf = leafFor(root, place, limits);
       const entry: Entry = { socket, leaf, state: 'headers', inFlight: 0, since: 0, open: true };

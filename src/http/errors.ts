@@ -5,12 +5,14 @@
 // storage_unavailable on every route that writes, here in one place, never a 500.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { GatewayError } from '../core/errors.js';
-import { storageMessage } from '../sms/reasons.js';
+import { gatewayError, GatewayError } from '../core/errors.js';
 import { isStorageUnavailable } from '../store/database.js';
 import { errorAnswer } from './error-status.js';
 
 export { GatewayError } from '../core/errors.js';
+
+/** The largest request body, in bytes (the routes that take one, and the 413's message). */
+export const BODY_LIMIT = 16 * 1024;
 
 /** Sends an error with its code's status (STATUS_OF) and, when it has one, Retry-After. */
 export function sendError(reply: FastifyReply, err: GatewayError) {
@@ -19,7 +21,7 @@ export function sendError(reply: FastifyReply, err: GatewayError) {
   return reply.code(status).send(body);
 }
 
-/** Names the offending field(s) of a zod validation failure in one sentence. */
+/** Names the offending field(s) of a zod validation failure in one sentence (after "Invalid request: "). */
 function describeValidation(err: FastifyError): string {
   if (hasZodFastifySchemaValidationErrors(err)) {
     const parts = err.validation.slice(0, 3).map((issue) => {
@@ -27,31 +29,31 @@ function describeValidation(err: FastifyError): string {
       const where = path ? `${err.validationContext ?? 'request'}.${path}` : (err.validationContext ?? 'request');
       return `${where}: ${issue.message}`;
     });
-    return `Invalid request: ${parts.join('; ')}`;
+    return parts.join('; ');
   }
-  return `Invalid request: ${err.message}`;
+  return err.message;
 }
 
 /** Maps Fastify's own errors (body parser, routing, validation) to our codes. */
 export function toGatewayError(err: FastifyError): GatewayError | undefined {
   if (err instanceof GatewayError) return err;
-  if (isStorageUnavailable(err)) return new GatewayError('storage_unavailable', storageMessage('changed'));
-  if (err.validation) return new GatewayError('invalid_request', describeValidation(err));
+  if (isStorageUnavailable(err)) return gatewayError('storage_unavailable', 'database', 'changed');
+  if (err.validation) return gatewayError('invalid_request', 'problem', describeValidation(err));
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new GatewayError('payload_too_large', 'Request body is larger than 16 KB.');
+      return gatewayError('payload_too_large', 'body', BODY_LIMIT);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new GatewayError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
+      return gatewayError('unsupported_media_type', 'notJson');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new GatewayError('invalid_request', 'Request body is not valid JSON.');
+      return gatewayError('invalid_request', 'bodyNotJson');
   }
   const status = err.statusCode ?? 500;
-  if (status === 404) return new GatewayError('not_found', 'No such route.');
-  if (status === 413) return new GatewayError('payload_too_large', 'Request body is larger than 16 KB.');
-  if (status === 415) return new GatewayError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
-  if (status >= 400 && status < 500) return new GatewayError('invalid_request', 'Invalid request.');
+  if (status === 404) return gatewayError('not_found', 'unknownRoute');
+  if (status === 413) return gatewayError('payload_too_large', 'body', BODY_LIMIT);
+  if (status === 415) return gatewayError('unsupported_media_type', 'notJson');
+  if (status >= 400 && status < 500) return gatewayError('invalid_request', 'unspecified');
   return undefined;
 }
 
@@ -63,9 +65,9 @@ export function installErrorHandling(app: FastifyInstance) {
     }
     if (known) return sendError(reply, known);
     request.log.error({ reqId: request.id, err, method: request.method, route: request.routeOptions.url }, 'request failed');
-    return sendError(reply, new GatewayError('internal_error', 'Internal error; the gateway logged the details.'));
+    return sendError(reply, gatewayError('internal_error', 'logged'));
   });
   app.setNotFoundHandler((request, reply) =>
-    sendError(reply, new GatewayError('not_found', `No route ${request.method} ${request.url.split('?', 1)[0]}.`)),
+    sendError(reply, gatewayError('not_found', 'route', request.method, request.url.split('?', 1)[0]!)),
   );
 }

@@ -1,7 +1,7 @@
 // The Idempotency-Key request header (POST /api/sms/send, POST /api/messages): absent, or
 // exactly one header of 1 to 128 printable ASCII characters; anything else is a 400.
 import { z } from 'zod';
-import { GatewayError } from '../core/errors.js';
+import { gatewayError } from '../core/errors.js';
 
 const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,128}$/;
 
@@ -24,7 +24,7 @@ export function idempotencyKey(rawHeaders: string[]): string | undefined {
   }
   if (values.length === 0) return undefined;
   if (values.length > 1 || !IDEMPOTENCY_KEY.test(values[0]!)) {
-    throw new GatewayError('invalid_request', 'Invalid request: Idempotency-Key must be one header of 1 to 128 printable ASCII characters.');
+    throw gatewayError('invalid_request', 'idempotencyKeyHeader');
   }
   return values[0];
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { InboxRecordSchema } from '../store/inbox.js';
 import { WebhookTargetSchema } from '../events/targets.js';
 import { WebhookTestResultSchema } from '../events/ping-targets.js';
-import { PaginationSchema, queryInt } from './schemas.js';
+import { PaginationSchema, prefixedId, queryInt } from './schemas.js';
 
 export { InboxRecordSchema, WebhookTargetSchema, WebhookTestResultSchema };
 
@@ -39,7 +39,7 @@ export const WebhookResponseSchema = z.object({ success: z.literal(true), data: 
 
 export const WebhookListSchema = z.object({ success: z.literal(true), data: z.array(WebhookTargetSchema).describe('oldest first') });
 
-export const WebhookParamsSchema = z.object({ id: z.string().describe('wh_...') });
+export const WebhookParamsSchema = z.object({ id: prefixedId('wh_').describe('wh_...') });
 
 export const WebhookTestResponseSchema = z.object({
   success: z.literal(true),

@@ -6,7 +6,7 @@
 import type { Socket } from 'node:net';
 import { refusalAnswer, unreadableRequestRefusal } from './guards.js';
 import { requireBuiltin } from '../core/builtin.js';
-import { errorBody, GatewayError } from '../core/errors.js';
+import { errorBody, gatewayError } from '../core/errors.js';
 
 // Required, not imported (core/builtin.ts): importing node:http would load Node's fetch
 // stack at every start for a table of reason phrases.
@@ -18,14 +18,14 @@ export function parserErrorAnswer(err: NodeJS.ErrnoException, remoteAddress: str
     const { status, body } = refusalAnswer(refusal);
     return { status, body: JSON.stringify(body) };
   }
-  const [status, message] =
+  const [status, text] =
     err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? [408, 'The request was not complete in time.']
+      ? ([408, 'requestTimeout'] as const)
       : err.code === 'HPE_HEADER_OVERFLOW'
-        ? [431, 'The request headers are too large.']
-        : [400, 'The request is not valid HTTP.'];
+        ? ([431, 'headersTooLarge'] as const)
+        : ([400, 'notHttp'] as const);
   // The parser's own statuses (408, 431, 400), all invalid_request: STATUS_OF gives 400 only.
-  return { status, body: JSON.stringify(errorBody(new GatewayError('invalid_request', message))) };
+  return { status, body: JSON.stringify(errorBody(gatewayError('invalid_request', text))) };
 }
 
 /** Fastify's clientErrorHandler: writes the answer on the raw socket and closes it. */

@@ -1,7 +1,7 @@
 // Per-caller rate limit: a token bucket per caller address, and the 429 it answers. The
 // second guard (http/guards.ts runs it after the local-network guard and before the key
 // check, so failed key guesses are counted too).
-import { GatewayError } from '../core/errors.js';
+import { gatewayError, type GatewayError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
 
 /** Tokens added per second: a caller at this steady rate is never refused. */
@@ -65,9 +65,5 @@ export function createTokenBucketStore(clock: Clock) {
 /** The 429 for a caller whose next token is `waitMs` away. */
 export function rateLimitedError(waitMs: number): GatewayError {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  return new GatewayError(
-    'rate_limited',
-    `Too many requests from this address (about ${RATE_PER_SECOND} per second allowed); retry in ${seconds} s.`,
-    { retryAfterSeconds: seconds },
-  );
+  return gatewayError('rate_limited', 'perAddress', RATE_PER_SECOND, seconds).with({ retryAfterSeconds: seconds });
 }

@@ -4,7 +4,9 @@
 // validates and serializes with; http/openapi-document.ts carries the headers and examples
 // into the document.
 import { z } from 'zod';
+import { largerThan } from '../core/error-messages.js';
 import type { ErrorStatus } from './error-status.js';
+import { BODY_LIMIT } from './errors.js';
 import { ErrorBodySchema, GuardBodySchema } from './schemas.js';
 
 declare module 'fastify' {
@@ -62,7 +64,7 @@ const DEFAULTS: Record<RouteErrorStatus | 429 | 500, string> = {
   400: 'invalid_request: a bad or unknown field, parameter or header; the message names it.',
   404: 'not_found: no such message in the history (it keeps the 1000 most recently settled messages and every waiting one).',
   409: 'not_cancellable: the message was already handed off, settled or cancelled.',
-  413: 'payload_too_large: the body is larger than 16 KB.',
+  413: `payload_too_large: the body is ${largerThan(BODY_LIMIT)}.`,
   415: 'unsupported_media_type: send the body as JSON with Content-Type: application/json.',
   429: 'rate_limited: more than about 10 requests per second from this address; wait Retry-After seconds.',
   500: 'internal_error: a bug; the gateway logged the details (the answer never carries them).',

@@ -112,7 +112,10 @@ export const MessagesPageSchema = z.object({
   pagination: PaginationSchema,
 });
 
-export const MessageParamsSchema = z.object({ id: z.string().describe('The message id, as answered when it was sent or queued (msg_...)') });
+/** An id path parameter: the gateway's ids start with their kind's prefix (msg_, wh_); any other is a 400. */
+export const prefixedId = (prefix: string) => z.string().startsWith(prefix, { error: `must start with ${prefix}` });
+
+export const MessageParamsSchema = z.object({ id: prefixedId('msg_').describe('The message id, as answered when it was sent or queued (msg_...)') });
 
 export const MessageResponseSchema = z.object({ success: z.literal(true), data: MessageRecordSchema });
 

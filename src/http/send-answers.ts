@@ -1,10 +1,10 @@
 // The send paths' outcomes (sms/outcomes.ts) as HTTP answers: handed off is 200 with the
 // send result, failed is send_failed (502) with the reason and the message's id, accepted
 // is 202 with the records; an answer stored by an earlier version is sent as it was.
-import { errorBody, GatewayError } from '../core/errors.js';
+import { errorBody } from '../core/errors.js';
 import type { QueueOutcome, SendOutcome } from '../sms/outcomes.js';
 import { segmentWarning } from '../sms/outcomes.js';
-import { failureMessage } from '../sms/reasons.js';
+import { failureError } from '../sms/reasons.js';
 import { STATUS_OF } from './error-status.js';
 import type { z } from 'zod';
 import type { QueuedResponseSchema, SendResultSchema } from './schemas.js';
@@ -21,7 +21,7 @@ export function sendAnswer(outcome: SendOutcome): Answer {
     case 'earlier_answer':
       return outcome.answer;
     case 'failed': {
-      const err = new GatewayError('send_failed', failureMessage(outcome.reason, outcome.detail), { messageId: outcome.messageId });
+      const err = failureError(outcome.reason, outcome.detail).with({ messageId: outcome.messageId });
       return { status: STATUS_OF.send_failed, body: errorBody(err) };
     }
     case 'handed_off': {

@@ -10,7 +10,7 @@
 // error) rejects: no PUBACK, so the broker gives it again after the reconnect.
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { errorBody, GatewayError, type ErrorCode } from '../core/errors.js';
+import { errorBody, gatewayError, GatewayError, type ErrorCode } from '../core/errors.js';
 import { slugOf, type Contact } from '../core/mqtt-settings.js';
 import type { QueueRequest } from '../sms/enqueue.js';
 import type { QueueOutcome } from '../sms/outcomes.js';
@@ -41,15 +41,13 @@ export interface IntakeDeps {
   logger?: Logger | undefined;
 }
 
-const bad = (message: string) => new GatewayError('invalid_request', `Invalid request: ${message}`);
-
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 /** The payload as text; invalid UTF-8 is refused, never turned into U+FFFD and sent. */
 function utf8(payload: Buffer): string {
   try {
     return strictUtf8.decode(payload);
   } catch {
-    throw bad('the payload is not valid UTF-8.');
+    throw gatewayError('invalid_request', 'payloadNotUtf8');
   }
 }
 
@@ -64,11 +62,7 @@ function idOf(payload: Buffer): string | undefined {
   }
 }
 
-const retainedRefused = () =>
-  new GatewayError(
-    'retained_refused',
-    'A send request published with the retain flag is never sent (the broker would give it again at every subscribe). Publish it without the flag, and clear the retained one (an empty retained message on the same topic).',
-  );
+const retainedRefused = () => gatewayError('retained_refused', 'retainFlag');
 
 function describe(error: z.ZodError): string {
   return error.issues
@@ -92,7 +86,7 @@ export function createSendIntake(deps: IntakeDeps) {
       // (`alice`, `bob_smith`, the discovery config's command topic): any case, one contact.
       const wanted = slugOf(level);
       const contact = deps.contacts.find((c) => c.slug === wanted);
-      if (!contact) throw bad(`no contact "${level}" in SMS_GATEWAY_MQTT_CONTACTS.`);
+      if (!contact) throw gatewayError('invalid_request', 'noContact', level);
       return { req: { to: contact.number, message: utf8(payload) }, id: undefined };
     }
     let json: unknown;
@@ -100,12 +94,12 @@ export function createSendIntake(deps: IntakeDeps) {
       json = JSON.parse(utf8(payload));
     } catch (err) {
       if (err instanceof GatewayError) throw err;
-      throw bad('the payload is not valid JSON.');
+      throw gatewayError('invalid_request', 'payloadNotJson');
     }
     const parsed = MqttSendSchema.safeParse(json);
     if (!parsed.success) {
       const id = typeof (json as { id?: unknown } | null)?.id === 'string' ? (json as { id: string }).id : undefined;
-      throw Object.assign(bad(describe(parsed.error)), { mqttId: id });
+      throw Object.assign(gatewayError('invalid_request', 'problem', describe(parsed.error)), { mqttId: id });
     }
     const { id, ...req } = parsed.data;
     return { req, id };
@@ -117,7 +111,7 @@ export function createSendIntake(deps: IntakeDeps) {
       let id: string | undefined;
       try {
         if (retained) throw Object.assign(retainedRefused(), { mqttId: idOf(payload) });
-        if (payload.length > MAX_PAYLOAD_BYTES) throw new GatewayError('payload_too_large', 'The payload is larger than 16 KB.');
+        if (payload.length > MAX_PAYLOAD_BYTES) throw gatewayError('payload_too_large', 'mqttPayload', MAX_PAYLOAD_BYTES);
         const parsed = parse(topic, payload);
         id = parsed.id;
         await deps.enqueue.accept(parsed.req, { sourceIp: MQTT_SOURCE, idempotencyKey: id });

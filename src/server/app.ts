@@ -1,19 +1,20 @@
 // buildApp(deps): the Fastify instance with its hooks and routes. It never listens
 // (the start command does). The guards (http/guards.ts: local-network 403 -> per-caller
 // rate limit 429 -> bearer key 401) are one shared onRequest hook, asked again by the
-// frameworkErrors path and by Node's parser errors, which skip every hook. zod's compilers
-// are Fastify's schema controller, so ajv and fast-json-stringify are never loaded. GET
+// frameworkErrors path (http/unroutable.ts) and by Node's parser errors, which skip every
+// hook. zod's compilers are Fastify's (ajv and fast-json-stringify are never loaded). GET
 // /openapi.json serves the document written at build time (server/openapi-build.ts);
 // only that build registers @fastify/swagger (`openApi: 'generate'`).
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
-import { requestLineWriter } from '../core/logging.js';
 import type { Clock } from '../core/clock.js';
 import type { RuntimeInfo } from '../core/runtime.js';
-import { callerAddress } from '../http/local-network.js';
-import { createGuards, guardHook, guardUnroutable, sendRefusal } from '../http/guards.js';
-import { GatewayError, installErrorHandling, sendError } from '../http/errors.js';
+import { createGuards, guardHook } from '../http/guards.js';
+import { BODY_LIMIT, installErrorHandling } from '../http/errors.js';
+import { strictJsonBodies } from '../http/json-body.js';
+import { logRequestLines } from '../http/request-line.js';
+import { answerUnroutable } from '../http/unroutable.js';
 import { answerParserError } from '../http/parser-errors.js';
 import { healthRoutes } from '../http/routes/health.js';
 import { builtDocument, openapiRoutes } from '../http/routes/openapi.js';
@@ -35,12 +36,7 @@ import { metricsRoutes } from '../http/routes/metrics.js';
 import { keyRoutes } from '../http/routes/key.js';
 import { consoleRoutes } from '../http/routes/console.js';
 
-export const BODY_LIMIT = 16 * 1024;
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
-// Fastify types these factories for ajv's shapes; zod's compilers answer the same calls.
-const ZOD_COMPILERS = { buildValidator: () => validatorCompiler, buildSerializer: () => serializerCompiler } as unknown as NonNullable<
-  FastifyServerOptions['schemaController']
->['compilersFactory'];
+export { BODY_LIMIT } from '../http/errors.js';
 
 export interface AppDeps {
   clock: Clock;
@@ -67,26 +63,18 @@ export interface BuildOptions {
   openApi?: 'file' | 'generate';
 }
 
+/** Fastify names ajv's and fast-json-stringify's compilers unless the schema controller names builders. */
+function zodCompilersOnly(): never {
+  throw new Error('a default schema compiler was asked for: buildApp sets zod\'s with setValidatorCompiler and setSerializerCompiler');
+}
+
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
   const guards = createGuards(deps.clock, deps.apiKey);
   const app = Fastify({
-    // A URL the router cannot decode skips every hook, so the guards are asked here,
-    // before the 400.
-    frameworkErrors: (err, request, untypedReply) => {
-      const reply = untypedReply as unknown as FastifyReply;
-      const refusal = guardUnroutable(guards, request);
-      if (refusal) return sendRefusal(reply, refusal);
-      if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-        // Longer than any id the gateway makes: an id with the msg_ (wh_) prefix is simply unknown.
-        if (request.url.startsWith('/api/webhooks/wh_')) return sendError(reply, new GatewayError('not_found', 'No such webhook target.'));
-        return request.url.startsWith('/api/messages/msg_')
-          ? sendError(reply, new GatewayError('not_found', 'No such message in the history (it keeps the newest 1000).'))
-          : sendError(reply, new GatewayError('invalid_request', 'Invalid request: a path segment is too long.'));
-      }
-      return sendError(reply, new GatewayError('invalid_request', 'Invalid request: the URL is not valid.'));
-    },
+    // A URL the router cannot decode skips every hook, so the guards are asked there.
+    frameworkErrors: answerUnroutable(guards),
     loggerInstance: deps.logger as FastifyBaseLogger | undefined,
-    // Fastify's own two lines per request are off; the onResponse hook below writes one.
+    // Fastify's own two lines per request are off; http/request-line.ts writes one.
     logController: new LogController({ disableRequestLogging: true }),
     // request.log is the gateway's logger itself, not a child made for every request: the
     // few lines written per request name their reqId themselves.
@@ -101,49 +89,25 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     http: { headersTimeout: HEADERS_TIMEOUT_MS, ...PARSER_OPTIONS },
     keepAliveTimeout: KEEP_ALIVE_MS,
     clientErrorHandler: answerParserError,
-    schemaController: { compilersFactory: ZOD_COMPILERS },
+    // Builders named, so Fastify never loads ajv or fast-json-stringify; never called: zod's
+    // compilers are set right below, with fastify-type-provider-zod's documented calls.
+    schemaController: { compilersFactory: { buildValidator: zodCompilersOnly, buildSerializer: zodCompilersOnly } },
   }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
 
-  // JSON only: a text/plain body is 415, not a string handed to a route.
-  app.removeContentTypeParser('text/plain');
-  // Strict UTF-8: a body with invalid bytes is a 400, never text with U+FFFD sent as an SMS.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    let text: string;
-    try {
-      text = STRICT_UTF8.decode(body as Buffer);
-    } catch {
-      done(new GatewayError('invalid_request', 'Invalid request: the body is not valid UTF-8.'), undefined);
-      return;
-    }
-    parseJson(request, text, done);
-  });
+  strictJsonBodies(app);
   installErrorHandling(app);
-
-  limitConnections(app);
+  limitConnections(app, deps.clock);
   limitRequestTime(app, deps.clock);
   app.addHook('onRequest', guardHook(guards));
+  logRequestLines(app, deps.logger);
+  await registerRoutes(app, deps, options);
+  return app;
+}
 
-  // One log line per request: method, route, status, duration, caller. Never headers,
-  // bodies or query strings (they could carry the key or a message). No hook at all when
-  // the level leaves it out (LOG_LEVEL=warn and above, or no logger). Callback style: no
-  // promise per request.
-  if (deps.logger?.isLevelEnabled('info')) {
-    const requestLine = requestLineWriter(deps.logger);
-    app.addHook('onResponse', (request, reply, done) => {
-      requestLine({
-        reqId: request.id,
-        method: request.method,
-        route: request.routeOptions.url ?? '(no route)',
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 10) / 10,
-        caller: callerAddress(request),
-      });
-      done();
-    });
-  }
-
+/** Every route, and GET /openapi.json's document (built at build time, or generated here). */
+async function registerRoutes(app: FastifyInstance, deps: AppDeps, options: BuildOptions): Promise<void> {
   let document: () => unknown = builtDocument(deps.runtime.version);
   if (options.openApi === 'generate') {
     const [{ default: swagger }, { openApiOptions }] = await Promise.all([import('@fastify/swagger'), import('../http/openapi-document.js')]);
@@ -163,5 +127,4 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(metricsRoutes(deps.scrapeMetrics));
   await app.register(keyRoutes({ rotate: deps.rotateKey, logger: deps.logger }));
   await app.register(consoleRoutes());
-  return app;
 }

@@ -5,7 +5,7 @@
 // request is accepted at once. DELETE /api/messages/:id cancels a message whose hand-off
 // has not started.
 import type { Logger } from 'pino';
-import { GatewayError } from '../core/errors.js';
+import { gatewayError, GatewayError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
 import type { RuntimeInfo } from '../core/runtime.js';
 import type { Calendar } from '../core/time-zone.js';
@@ -13,7 +13,6 @@ import type { MessageRecord } from '../store/message-record.js';
 import { toMessageRecord, type MessageRow, type MessageStore, type NewMessage } from '../store/messages.js';
 import { QUEUE_LIMIT, type QueueStore } from '../store/queue.js';
 import { createIdempotency, hashOf } from './idempotency.js';
-import { storageMessage } from './reasons.js';
 import type { Emitter } from '../core/dispatcher.js';
 import type { SendEvents } from './send-events.js';
 import type { StorageHealth } from './storage-health.js';
@@ -46,8 +45,6 @@ export interface EnqueueDeps extends SimSlots {
   logger?: Logger | undefined;
 }
 
-const bad = (message: string) => new GatewayError('invalid_request', `Invalid request: ${message}`);
-
 /** Every recipient validated as on the send path (errors name body.to[i]); no number twice. */
 function validRecipients(req: QueueRequest, sims: SimSlots): { to: string; v: ValidSend }[] {
   const recipients = Array.isArray(req.to) ? req.to : [req.to];
@@ -62,7 +59,7 @@ function validRecipients(req: QueueRequest, sims: SimSlots): { to: string; v: Va
       throw err;
     }
     const twin = seen.get(v.number);
-    if (twin !== undefined) throw bad(`${where} is the same number as body.to[${twin}]; each recipient gets one message.`);
+    if (twin !== undefined) throw gatewayError('invalid_request', 'sameRecipient', where, twin);
     seen.set(v.number, i);
     return { to, v };
   });
@@ -73,10 +70,10 @@ function times(req: QueueRequest, now: number) {
   const sendAt = req.sendAt === undefined ? null : Date.parse(req.sendAt);
   const expiresAt = req.expiresAt === undefined ? null : Date.parse(req.expiresAt);
   if (sendAt !== null && sendAt - now > MAX_SCHEDULE_MS) {
-    throw bad('body.sendAt is more than 30 days ahead.');
+    throw gatewayError('invalid_request', 'sendAtTooFar');
   }
   if (expiresAt !== null && expiresAt <= Math.max(sendAt ?? now, now)) {
-    throw bad(`body.expiresAt must be later than ${sendAt !== null && sendAt > now ? 'sendAt' : 'now'}.`);
+    throw gatewayError('invalid_request', 'expiresTooEarly', sendAt !== null && sendAt > now ? 'sendAt' : 'now');
   }
   return { sendAt, expiresAt };
 }
@@ -93,7 +90,7 @@ function commit(deps: EnqueueDeps, rows: NewMessage[]): AcceptedOutcome {
   } catch (err) {
     if (!isStorageUnavailable(err)) throw err;
     deps.storage.failed(err);
-    throw new GatewayError('storage_unavailable', storageMessage('queued'));
+    throw gatewayError('storage_unavailable', 'database', 'queued');
   }
   return outcome!;
 }
@@ -106,14 +103,14 @@ function cancelQueued(deps: EnqueueDeps, id: string): MessageRecord {
     return toMessageRecord(row);
   }
   const current = deps.store.get(id);
-  if (!current) throw new GatewayError('not_found', `No message ${id} in the history (it keeps the newest 1000 settled ones).`);
+  if (!current) throw gatewayError('not_found', 'message', id);
   const why =
     current.status === 'queued'
       ? 'its hand-off to the phone has started'
       : current.status === 'cancelled'
         ? 'it is already cancelled'
         : `it is already ${current.status}`;
-  throw new GatewayError('not_cancellable', `Message ${id} cannot be cancelled: ${why}.`);
+  throw gatewayError('not_cancellable', 'because', id, why);
 }
 
 export function createEnqueue(deps: EnqueueDeps) {
@@ -125,18 +122,14 @@ export function createEnqueue(deps: EnqueueDeps) {
 
   const accept = (req: QueueRequest, sourceIp: string, key: string | undefined, hash: string): AcceptedOutcome => {
     if (!runtime.smsEnabled) {
-      throw new GatewayError('sms_disabled', 'Sending is switched off on this gateway (SMS_GATEWAY_SMS_ENABLED=false).');
+      throw gatewayError('sms_disabled', 'switchedOff');
     }
     const valid = validRecipients(req, deps);
     const now = clock.now();
     const { sendAt, expiresAt } = times(req, now);
     const waiting = deps.queue.summary().count;
     if (waiting + valid.length > QUEUE_LIMIT) {
-      throw new GatewayError(
-        'queue_full',
-        `The queue holds ${waiting} waiting messages (at most ${QUEUE_LIMIT}); nothing was queued. Retry when it has drained, or cancel waiting messages.`,
-        { retryAfterSeconds: QUEUE_FULL_RETRY_S },
-      );
+      throw gatewayError('queue_full', 'waiting', waiting, QUEUE_LIMIT).with({ retryAfterSeconds: QUEUE_FULL_RETRY_S });
     }
     const statsDay = deps.calendar().dayOf(now);
     const rows: NewMessage[] = valid.map(({ to, v }, i) => ({

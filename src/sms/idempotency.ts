@@ -2,7 +2,7 @@
 // with the message, or still being worked out) and never a second hand-off; the same key
 // with a different request is refused (invalid_request). Only the request's hash is kept, never the text twice.
 import { createHash } from 'node:crypto';
-import { GatewayError } from '../core/errors.js';
+import { gatewayError } from '../core/errors.js';
 import type { MessageRow, MessageStore } from '../store/messages.js';
 import type { SendRequest } from './validation.js';
 
@@ -33,7 +33,7 @@ export function createIdempotency<O>(deps: IdempotencyDeps<O>) {
       const stored = running ? undefined : deps.store.byIdempotencyKey(key);
       const firstHash = running?.hash ?? stored?.requestHash;
       if ((running || stored) && firstHash !== hash) {
-        throw new GatewayError('invalid_request', 'Idempotency-Key reused with a different request.');
+        throw gatewayError('invalid_request', 'idempotencyKeyReused');
       }
       if (running) return running.outcome;
       if (stored) return deps.replay(stored);

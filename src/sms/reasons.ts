@@ -1,5 +1,6 @@
 // Why a message was not sent, in words: one hint per failure reason (what to do about
 // it), used by the send_failed answer, the sent-box confirmation and diagnostics.
+import { gatewayError, type GatewayError } from '../core/errors.js';
 import type { Reason } from '../store/message-record.js';
 
 export const REASON_HINTS: Record<Reason, string> = {
@@ -17,13 +18,7 @@ export const REASON_HINTS: Record<Reason, string> = {
   expired: 'The message was still waiting in the queue at its expiresAt; it was never handed off.',
 };
 
-/** The send_failed message: after a timeout nobody knows whether the phone sends it, so it says so. */
-export function failureMessage(reason: Reason, detail?: string): string {
-  const what = reason === 'timeout' ? 'Whether the SMS goes out is unknown' : 'The SMS was not sent';
-  return `${what} (${reason}${detail ? `: ${detail}` : ''}). ${REASON_HINTS[reason]}`;
-}
-
-/** The storage_unavailable message: what did not happen, and that it recovers by itself. */
-export function storageMessage(notDone: 'sent' | 'queued' | 'changed'): string {
-  return `The gateway cannot write its database (disk full, read-only, or deleted?); nothing was ${notDone}. Free some space on the phone; the gateway recovers by itself (a deleted database needs a restart).`;
+/** The send_failed error for a reason: after a timeout nobody knows whether the phone sends it, so it says so. */
+export function failureError(reason: Reason, detail?: string): GatewayError {
+  return gatewayError('send_failed', 'handOff', reason === 'timeout', reason, detail, REASON_HINTS[reason]);
 }

@@ -5,7 +5,7 @@
 // slot within the bound: sender_busy, nothing recorded, nothing consumed. Never a second
 // hand-off.
 import type { Logger } from 'pino';
-import { GatewayError } from '../core/errors.js';
+import { gatewayError, type GatewayError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
 import type { RuntimeInfo } from '../core/runtime.js';
 import type { Calendar } from '../core/time-zone.js';
@@ -16,7 +16,6 @@ import { RECOVERY_WINDOW_MS } from './confirmation.js';
 import type { Lane } from './lane.js';
 import { SYNC_SLOT_WAIT_MS, type SyncOutcome } from './sync-waiters.js';
 import { failedOutcome, handedOffOutcome, storedOutcome, type SendOutcome } from './outcomes.js';
-import { storageMessage } from './reasons.js';
 import { BUDGET_SEGMENTS, SPACING_MS, type Pacing } from './pacing.js';
 import type { Settler } from './settle.js';
 import type { StorageHealth } from './storage-health.js';
@@ -37,10 +36,7 @@ export interface SendServiceDeps extends SimSlots {
   logger?: Logger | undefined;
 }
 
-const rateLimited = (message: string, waitMs: number) => {
-  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  return new GatewayError('send_rate_limited', message.replace('{s}', String(seconds)), { retryAfterSeconds: seconds });
-};
+const waitSeconds = (waitMs: number) => Math.max(1, Math.ceil(waitMs / 1000));
 
 /** The outcome not yet written, a stored one, or one rebuilt from the record (a 0.1 row). */
 function replayOf(deps: SendServiceDeps, row: MessageRow): SendOutcome {
@@ -52,11 +48,7 @@ function replayOf(deps: SendServiceDeps, row: MessageRow): SendOutcome {
   if (row.status === 'queued') {
     // Its hand-off was interrupted by a restart; the phone's sent box is being read.
     const seconds = Math.ceil(RECOVERY_WINDOW_MS / 1000);
-    throw new GatewayError(
-      'sender_busy',
-      `The gateway restarted while handing this message to the phone; it is looking for it in the phone's SMS store. Repeat this request (same Idempotency-Key) in ${seconds} s for its outcome; it is never sent twice.`,
-      { retryAfterSeconds: seconds, messageId: row.id },
-    );
+    throw gatewayError('sender_busy', 'restarted', seconds).with({ retryAfterSeconds: seconds, messageId: row.id });
   }
   return failedOutcome(row, row.reason ?? 'interrupted');
 }
@@ -66,15 +58,11 @@ function notStarted(deps: SendServiceDeps, outcome: Extract<SyncOutcome, { start
   if (outcome.why === 'storage') {
     if (!isStorageUnavailable(outcome.error)) throw outcome.error;
     deps.storage.failed(outcome.error);
-    return new GatewayError('storage_unavailable', storageMessage('sent'));
+    return gatewayError('storage_unavailable', 'database', 'sent');
   }
   const seconds = Math.ceil(SYNC_SLOT_WAIT_MS / 1000);
   deps.logger?.warn({ segments }, 'synchronous send refused: no hand-off slot in time');
-  return new GatewayError(
-    'sender_busy',
-    `The phone did not take a message within ${seconds} s (a hand-off is hanging, or the gateway is stopping); nothing was recorded or sent. Retry later, or use POST /api/messages to let the gateway's queue send it.`,
-    { retryAfterSeconds: seconds },
-  );
+  return gatewayError('sender_busy', 'noSlot', seconds).with({ retryAfterSeconds: seconds });
 }
 
 export function createSendService(deps: SendServiceDeps) {
@@ -86,19 +74,18 @@ export function createSendService(deps: SendServiceDeps) {
 
   const accept = async (req: SendRequest, sourceIp: string, key: string | undefined, hash: string): Promise<SendOutcome> => {
     if (!runtime.smsEnabled) {
-      throw new GatewayError('sms_disabled', 'Sending is switched off on this gateway (SMS_GATEWAY_SMS_ENABLED=false).');
+      throw gatewayError('sms_disabled', 'switchedOff');
     }
     const v = validateSend(req, deps);
     const mono = clock.monotonicMs();
     if (lastAccepted !== undefined && mono - lastAccepted < SPACING_MS) {
-      throw rateLimited('Sends must be at least 1 second apart; retry in {s} s.', lastAccepted + SPACING_MS - mono);
+      const seconds = waitSeconds(lastAccepted + SPACING_MS - mono);
+      throw gatewayError('send_rate_limited', 'spacing', seconds).with({ retryAfterSeconds: seconds });
     }
     const budgetWait = deps.pacing.budgetWaitMs(v.seg.segments + deps.lane.pendingSyncSegments());
     if (budgetWait > 0) {
-      throw rateLimited(
-        `The send budget (${BUDGET_SEGMENTS} segments per minute) is used up; this ${v.seg.segments}-segment message fits in {s} s.`,
-        budgetWait,
-      );
+      const seconds = waitSeconds(budgetWait);
+      throw gatewayError('send_rate_limited', 'budget', BUDGET_SEGMENTS, v.seg.segments, seconds).with({ retryAfterSeconds: seconds });
     }
     const previous = lastAccepted;
     lastAccepted = mono;

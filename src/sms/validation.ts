@@ -2,7 +2,7 @@
 // empty, has a visible character and is well-formed, a recipient that normalizes, a SIM
 // slot the phone has, and a length that fits the per-minute send budget. Every refusal is
 // a GatewayError (invalid_request or message_too_long).
-import { GatewayError } from '../core/errors.js';
+import { gatewayError } from '../core/errors.js';
 import { newMessageId } from '../core/ids.js';
 import type { NewMessage } from '../store/messages.js';
 import { normalizeRecipient } from './recipient.js';
@@ -31,37 +31,28 @@ export interface SimSlots {
 
 export function validateSend(req: SendRequest, sims: SimSlots): ValidSend {
   if (/^[\t\n\v\f\r ]*$/.test(req.message)) {
-    throw new GatewayError('invalid_request', 'Invalid request: body.message is empty.');
+    throw gatewayError('invalid_request', 'messageEmpty');
   }
   // Termux:API trims the text as Java does (every character up to U+0020), and a text of
   // only invisible characters (NBSP, ZWSP, BOM, DEL, C1 controls, a lone accent...) would
   // go out as a blank SMS: one visible character is needed (visible-text.ts).
   if (!hasVisibleCharacter(req.message)) {
-    throw new GatewayError(
-      'invalid_request',
-      'Invalid request: body.message has no visible character (only spaces, control or format characters, or combining marks without a letter).',
-    );
+    throw gatewayError('invalid_request', 'messageInvisible');
   }
   if (!req.message.isWellFormed()) {
-    throw new GatewayError('invalid_request', 'Invalid request: body.message contains a lone UTF-16 surrogate (broken emoji?).');
+    throw gatewayError('invalid_request', 'messageSurrogate');
   }
   const recipient = normalizeRecipient(req.to);
-  if (!recipient.ok) throw new GatewayError('invalid_request', `Invalid request: body.${recipient.message}.`);
+  if (!recipient.ok) throw gatewayError('invalid_request', 'problem', `body.${recipient.message}.`);
   const simSlot = req.simSlot ?? sims.defaultSim;
   const simCount = sims.simCount();
   if (simSlot > simCount) {
     const which = req.simSlot === undefined ? `the default SIM slot ${simSlot} (SMS_GATEWAY_DEFAULT_SIM)` : `simSlot ${simSlot}`;
-    throw new GatewayError(
-      'invalid_request',
-      `Invalid request: ${which} does not exist; this phone reports ${simCount} SIM slot${simCount === 1 ? '' : 's'}.`,
-    );
+    throw gatewayError('invalid_request', 'noSimSlot', which, simCount);
   }
   const seg = countSegments(req.message);
   if (seg.segments > BUDGET_SEGMENTS) {
-    throw new GatewayError(
-      'message_too_long',
-      `Message is ${seg.segments} segments long (${seg.encoding}); at most ${BUDGET_SEGMENTS} fit the per-minute send budget. Shorten it or split it into several messages.`,
-    );
+    throw gatewayError('message_too_long', 'segments', seg.segments, seg.encoding, BUDGET_SEGMENTS);
   }
   return { number: recipient.number, simSlot, seg };
 }

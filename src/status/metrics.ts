@@ -3,234 +3,125 @@
 // timer of its own, so an idle gateway stays idle. Counters kept by the store (messages,
 // segments, webhook deliveries per target) survive a restart; what the store keeps no
 // total of (failures by reason, received SMS, segments handed off, hand-off durations) is
-// counted from the store's after-commit announcements and the lane's hand-offs since this
-// process started (a counter reset Prometheus' rate() and increase() expect). Webhook
+// counted here from the store's after-commit announcements and the lane's hand-offs since
+// this process started (a counter reset Prometheus' rate() and increase() expect). Webhook
 // targets are labelled by id, never by URL (a URL's path may hold a secret).
-// prom-client's classes come from their own files: its index also loads the Summary (two tree
-// libraries), the Pushgateway (http, https, zlib), the default metrics (OpenTelemetry, v8,
-// perf_hooks) and the cluster aggregator, ~160 KB a start would compile for nothing.
-/// <reference path="./prom-client-lib.d.ts" />
-import Counter from 'prom-client/lib/counter.js';
-import Gauge from 'prom-client/lib/gauge.js';
-import Histogram from 'prom-client/lib/histogram.js';
-import Registry from 'prom-client/lib/registry.js';
-import type { Clock } from '../core/clock.js';
-import type { RuntimeInfo } from '../core/runtime.js';
-import type { Snapshot } from '../device/probes.js';
+// prom-client (its public index) is imported at the first scrape, not at start: the index
+// also loads the Summary, the Pushgateway (http, https, zlib), the default metrics
+// (OpenTelemetry, v8, perf_hooks) and the cluster aggregator, ~160 KB a start would compile
+// for nothing (test/e2e/start-footprint.test.ts). Until then the since-start counts are
+// kept here in plain numbers, and the hand-off durations per bucket with their sums, handed
+// to the registry when it is built (each bucket's observations replayed at their mean, which
+// lies in the bucket: the same bucket counts, sum and count).
+import type { Histogram, Registry } from 'prom-client';
+import type { FinishedHandoff } from '../sms/handoff.js';
 import type { WebhookEvent } from '../store/event-record.js';
 import { REASONS, type Reason } from '../store/message-record.js';
-import type { Counts } from '../store/stats.js';
-import type { TargetStatus } from '../store/webhook-targets.js';
-import type { QueueState } from '../sms/lane.js';
+import { gauges, processGauges, seconds, storedCounters, type MetricsDeps, type PromClient } from './metrics-series.js';
+
+export type { MetricsDeps } from './metrics-series.js';
 
 /** Hand-off durations in seconds: termux-sms-send answers in about a second; it times out at 30. */
 const HANDOFF_BUCKETS = [0.25, 0.5, 1, 2, 3, 5, 10, 20, 30, 60];
+const RESULTS = ['ok', 'failed'] as const;
+type HandoffResultLabel = (typeof RESULTS)[number];
 
-export interface MetricsDeps {
-  clock: Clock;
-  runtime: RuntimeInfo;
-  /** The daily roll-ups summed over all time (store/stats.ts). */
-  totals: () => Counts;
-  queueState: () => QueueState;
-  webhookTargets: () => TargetStatus[];
-  /** The device probes' cached facts; never waits. */
-  device: () => Snapshot;
+/** Hand-off durations observed before the registry exists: per result, per bucket (and above the last), count and sum. */
+function earlyDurations() {
+  const byResult = new Map(RESULTS.map((r) => [r, HANDOFF_BUCKETS.concat(Infinity).map(() => ({ count: 0, sum: 0 }))]));
+  return {
+    observe(result: HandoffResultLabel, value: number): void {
+      const at = HANDOFF_BUCKETS.findIndex((le) => value <= le);
+      const bucket = byResult.get(result)![at === -1 ? HANDOFF_BUCKETS.length : at]!;
+      bucket.count++;
+      bucket.sum += value;
+    },
+    /** Into the histogram: each bucket's observations at their mean (within the bucket). */
+    replay(histogram: Histogram<'result'>): void {
+      for (const [result, buckets] of byResult) {
+        for (const { count, sum } of buckets) for (let i = 0; i < count; i++) histogram.observe({ result }, sum / count);
+      }
+    },
+  };
 }
 
-/** A finished hand-off as the lane reports it: the row (segments, start) and when it ended. */
-export interface HandoffSeen {
-  row: { segments: number; handoffStartedAt: number | null };
-  result: { ok: boolean };
-  at: number;
-}
-
-const seconds = (ms: number) => Math.max(0, ms) / 1000;
-
-/** A value the phone could not tell leaves the gauge without a sample, never a made-up 0. */
-function setOrClear(g: Gauge, value: number | null | undefined) {
-  if (value !== null && value !== undefined) g.set(value);
-  else g.remove({}); // reset() would leave a 0
-}
-
-/** Counters whose totals the store keeps: set from it at each scrape. */
-function storedCounters(registry: Registry, deps: MetricsDeps) {
+/** The registry with every series; the since-start counters read `tallies` at each scrape. */
+function buildRegistry(pc: PromClient, deps: MetricsDeps, tallies: { failures: Map<Reason, number>; received: number; handedOff: number }) {
+  const registry = new pc.Registry();
   const registers = [registry];
-  const fromTotals = (name: string, help: string, pick: (c: Counts) => number) =>
-    new Counter({
+  storedCounters(pc, registry, deps);
+  gauges(pc, registry, deps);
+  processGauges(pc, registry, deps.runtime);
+  const fromTally = (name: string, help: string, read: () => number) =>
+    new pc.Counter({
       name,
       help,
       registers,
       collect() {
         this.reset();
-        this.inc(pick(deps.totals()));
+        this.inc(read());
       },
     });
-  fromTotals('sms_gateway_messages_accepted_total', 'Messages accepted (sent synchronously or queued), all time.', (c) => c.accepted);
-  fromTotals('sms_gateway_messages_sent_total', 'Messages sent, all time.', (c) => c.sent);
-  fromTotals('sms_gateway_messages_failed_total', 'Messages failed, all time (by reason: sms_gateway_message_failures_total).', (c) => c.failed);
-  fromTotals('sms_gateway_messages_cancelled_total', 'Queued messages cancelled, all time.', (c) => c.cancelled);
-  fromTotals('sms_gateway_segments_accepted_total', 'SMS segments of the messages accepted, all time.', (c) => c.segments);
-  fromTotals('sms_gateway_segments_billed_total', 'SMS segments the phone sent (billed by the carrier), all time.', (c) => c.billedSegments);
-
-  new Counter({
-    name: 'sms_gateway_webhook_deliveries_total',
-    help: 'Webhook deliveries per target (its id) and result: delivered, failed_attempt (retried), expired (given up).',
-    labelNames: ['target', 'result'] as const,
-    registers,
-    collect() {
-      this.reset();
-      for (const t of deps.webhookTargets()) {
-        this.inc({ target: t.id, result: 'delivered' }, t.delivered);
-        this.inc({ target: t.id, result: 'failed_attempt' }, t.failedAttempts);
-        this.inc({ target: t.id, result: 'expired' }, t.expired);
-      }
-    },
-  });
-}
-
-/** Gauges read at each scrape: the queue, the webhook targets, the phone. */
-function gauges(registry: Registry, deps: MetricsDeps) {
-  const registers = [registry];
-  new Gauge({
-    name: 'sms_gateway_info',
-    help: 'The gateway: its version and mode (real or simulated); always 1.',
-    labelNames: ['version', 'mode'] as const,
-    registers,
-    collect() {
-      this.reset();
-      this.set({ version: deps.runtime.version, mode: deps.runtime.mode }, 1);
-    },
-  });
-  const queue = (name: string, help: string, read: (q: QueueState, now: number) => number) =>
-    new Gauge({
-      name,
-      help,
-      registers,
-      collect() {
-        this.set(read(deps.queueState(), deps.clock.now()));
-      },
-    });
-  queue('sms_gateway_queue_waiting_messages', 'Queued messages waiting for their hand-off.', (q) => q.waiting);
-  queue('sms_gateway_queue_paused', '1 while the queue is paused after a timed-out hand-off, else 0.', (q) => (q.paused ? 1 : 0));
-  queue('sms_gateway_queue_next_attempt_seconds', 'Seconds until the paused queue tries again (0 when not paused).', (q, now) =>
-    q.nextAttemptAt === null ? 0 : seconds(q.nextAttemptAt - now),
-  );
-  queue('sms_gateway_queue_oldest_waiting_seconds', 'Age of the oldest waiting message in seconds (0 when none waits).', (q, now) =>
-    q.oldestWaitingSince === null ? 0 : seconds(now - q.oldestWaitingSince),
-  );
-  queue('sms_gateway_queue_consecutive_timeouts', 'Hand-offs timed out in a row (0 after one succeeds).', (q) => q.consecutiveTimeouts);
-
-  new Gauge({
-    name: 'sms_gateway_webhook_pending_deliveries',
-    help: 'Webhook deliveries waiting per target (its id).',
-    labelNames: ['target'] as const,
-    registers,
-    collect() {
-      this.reset();
-      for (const t of deps.webhookTargets()) this.set({ target: t.id }, t.pending);
-    },
-  });
-  new Gauge({
-    name: 'sms_gateway_webhook_target_disabled',
-    help: '1 for a webhook target switched off (it answered 410 Gone), else 0, per target (its id).',
-    labelNames: ['target'] as const,
-    registers,
-    collect() {
-      this.reset();
-      for (const t of deps.webhookTargets()) this.set({ target: t.id }, t.disabled ? 1 : 0);
-    },
-  });
-
-  const device = (name: string, help: string, read: (s: Snapshot) => number | null | undefined) =>
-    new Gauge({
-      name,
-      help,
-      registers,
-      collect() {
-        setOrClear(this, read(deps.device()));
-      },
-    });
-  device('sms_gateway_battery_level_percent', "The phone's battery level in percent (no sample when unknown).", (s) => s.battery.value?.level);
-  device('sms_gateway_battery_charging', '1 while the phone charges, else 0 (no sample when unknown).', (s) => {
-    const c = s.battery.value?.charging;
-    return c === undefined || c === null ? null : c ? 1 : 0;
-  });
-  device('sms_gateway_battery_temperature_celsius', "The battery's temperature (no sample when unknown).", (s) => s.battery.value?.temperatureC);
-  device('sms_gateway_wifi_signal_dbm', "The phone's Wi-Fi signal (RSSI) in dBm (no sample when unknown).", (s) => s.wifi.value?.rssi);
-}
-
-/** What the process itself costs, read at the scrape (prom-client's default metrics start monitors; these do not). */
-function processGauges(registry: Registry, runtime: RuntimeInfo) {
-  const registers = [registry];
-  new Counter({
-    name: 'process_cpu_seconds_total',
-    help: 'User and system CPU time spent by the gateway process, in seconds.',
-    registers,
-    collect() {
-      const { user, system } = process.cpuUsage();
-      this.reset();
-      this.inc((user + system) / 1e6);
-    },
-  });
-  new Gauge({
-    name: 'process_resident_memory_bytes',
-    help: 'Resident memory of the gateway process, in bytes.',
-    registers,
-    collect() {
-      this.set(process.memoryUsage.rss());
-    },
-  });
-  new Gauge({
-    name: 'process_start_time_seconds',
-    help: 'When the gateway process started, in seconds since the Unix epoch.',
-    registers,
-    collect() {
-      this.set(runtime.startedAt / 1000);
-    },
-  });
-}
-
-export function createMetrics(deps: MetricsDeps) {
-  const registry = new Registry();
-  const registers = [registry];
-  storedCounters(registry, deps);
-  gauges(registry, deps);
-  processGauges(registry, deps.runtime);
-
-  const failures = new Counter({
+  new pc.Counter({
     name: 'sms_gateway_message_failures_total',
     help: 'Messages failed since the gateway started, by reason.',
     labelNames: ['reason'] as const,
     registers,
+    collect() {
+      this.reset();
+      for (const [reason, n] of tallies.failures) this.inc({ reason }, n);
+    },
   });
-  for (const reason of REASONS) failures.inc({ reason }, 0);
-  const received = new Counter({ name: 'sms_gateway_received_messages_total', help: 'SMS received (announced by the inbox watcher) since the gateway started.', registers });
-  const handedOff = new Counter({ name: 'sms_gateway_segments_handed_off_total', help: 'SMS segments given to the phone (termux-sms-send) since the gateway started, whatever it answered.', registers });
-  const handoffs = new Histogram({
+  fromTally('sms_gateway_received_messages_total', 'SMS received (announced by the inbox watcher) since the gateway started.', () => tallies.received);
+  fromTally(
+    'sms_gateway_segments_handed_off_total',
+    'SMS segments given to the phone (termux-sms-send) since the gateway started, whatever it answered.',
+    () => tallies.handedOff,
+  );
+  const handoffs = new pc.Histogram({
     name: 'sms_gateway_handoff_duration_seconds',
     help: 'How long hand-offs to the phone took (termux-sms-send), since the gateway started, by result (ok, failed).',
     labelNames: ['result'] as const,
     buckets: HANDOFF_BUCKETS,
     registers,
   });
-  for (const result of ['ok', 'failed']) handoffs.zero({ result });
+  for (const result of RESULTS) handoffs.zero({ result });
+  return { registry, handoffs };
+}
+
+export function createMetrics(deps: MetricsDeps) {
+  const tallies = { failures: new Map<Reason, number>(REASONS.map((r) => [r, 0])), received: 0, handedOff: 0 };
+  const early = earlyDurations();
+  let built: { registry: Registry; handoffs: Histogram<'result'> } | undefined;
+  let building: Promise<Registry> | undefined;
+  /** The registry, built at the first scrape (prom-client imported then), with the durations seen before. */
+  const registry = (): Promise<Registry> =>
+    (building ??= import('prom-client').then(({ default: pc }) => {
+      built = buildRegistry(pc, deps, tallies);
+      early.replay(built.handoffs);
+      return built.registry;
+    }));
 
   return {
-    /** An event the store committed (the outbox's after-commit listener). */
+    /** Listener of message.settled and sms.received (status/status-part.ts). */
     onEvent(event: WebhookEvent): void {
-      if (event.type === 'sms.received') received.inc();
+      if (event.type === 'sms.received') tallies.received++;
       else if (event.type === 'sms.failed') {
         const reason = event.data.reason as Reason | null | undefined;
-        if (reason) failures.inc({ reason });
+        if (reason) tallies.failures.set(reason, (tallies.failures.get(reason) ?? 0) + 1);
       }
     },
-    /** A hand-off the lane finished (before it is settled). */
-    onHandoff(h: HandoffSeen): void {
-      handedOff.inc(h.row.segments);
-      if (h.row.handoffStartedAt !== null) handoffs.observe({ result: h.result.ok ? 'ok' : 'failed' }, seconds(h.at - h.row.handoffStartedAt));
+    /** Listener of handoff.finished: a hand-off the lane finished (before it is settled). */
+    onHandoff(h: { row: Pick<FinishedHandoff['row'], 'segments' | 'handoffStartedAt'>; result: Pick<FinishedHandoff['result'], 'ok'>; at: number }): void {
+      tallies.handedOff += h.row.segments;
+      if (h.row.handoffStartedAt === null) return;
+      const result = h.result.ok ? 'ok' : 'failed';
+      const took = seconds(h.at - h.row.handoffStartedAt);
+      if (built) built.handoffs.observe({ result }, took);
+      else early.observe(result, took);
     },
     /** Every series, computed now, in the text exposition format 0.0.4. */
-    scrape: (): Promise<string> => registry.metrics(),
+    scrape: async (): Promise<string> => (await registry()).metrics(),
   };
 }
 

@@ -3,6 +3,7 @@
 // flush() writes what waits; and the JSON logger still writes one line per call.
 import t from 'tap';
 import { PassThrough } from 'node:stream';
+import { pino } from 'pino';
 import { BATCH_BYTES, BATCH_MS, batchedDestination, createLogger, isRequestLine, requestLineWriter } from '../../src/core/logging.js';
 import { fakeClock } from '../helpers/fake-clock.js';
 
@@ -121,4 +122,21 @@ t.test('on a terminal, the request line is shown short like any request line', a
   requestLineWriter(logger)({ reqId: 'req-2', method: 'POST', route: '/api/messages', status: 202, ms: 4.5, caller: '192.168.1.22' });
   await new Promise((r) => setImmediate(r));
   t.match(writes.join(''), /^\d\d:\d\d:\d\d POST \/api\/messages 202 4\.5ms 192\.168\.1\.22\n$/);
+});
+
+t.test("createLogger's loggers get the direct request line (not pino's info); any other logger gets pino's info", async (t) => {
+  const line = { reqId: 'req-3', method: 'GET', route: '/health', status: 200, ms: 1.5, caller: '192.168.1.20' };
+  const { out, writes } = sink();
+  const ours = createLogger('info', { pretty: false, destination: out, clock: fakeClock() });
+  ours.info = () => t.fail("pino's info was used for a logger createLogger made");
+  requestLineWriter(ours)(line);
+  ours.flush();
+  await Promise.resolve();
+  t.match(writes.join(''), /"reqId":"req-3".*"msg":"request"}\n$/, 'written straight to its destination');
+
+  const other = pino({ base: undefined }, new PassThrough());
+  const seen: unknown[] = [];
+  other.info = (obj: unknown, msg?: string) => void seen.push([obj, msg]);
+  requestLineWriter(other)(line);
+  t.same(seen, [[line, 'request']], 'another logger: logger.info with the same fields');
 });

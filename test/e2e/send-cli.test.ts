@@ -3,7 +3,7 @@ import t from 'tap';
 import { spawn, spawnSync } from 'node:child_process';
 import { CLI, tempDir } from '../helpers/paths.js';
 import { holdPort8080, startGateway } from '../helpers/gateway-process.js';
-import { createClient, GatewayError } from '../../src/client.js';
+import { createClient, GatewayRequestError } from '../../src/client.js';
 
 function run(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
@@ -73,7 +73,7 @@ t.test('send command and client', async (t) => {
   t.match(upStatus.out, /is up \(simulated mode\), (OK|DEGRADED)/);
 
   const wrong = createClient({ baseUrl: 'http://127.0.0.1:8080', apiKey: 'sk_local_nope' });
-  await t.rejects(wrong.stats(), new GatewayError(401, 'unauthorized', 'Unauthorized'));
+  await t.rejects(wrong.stats(), new GatewayRequestError(401, 'unauthorized', 'Unauthorized'));
 
   t.equal((await run(['send', 'only-one-arg'], env)).code, 2);
   t.equal((await run(['send', '1', '2', '--sim', 'x'], env)).code, 2);

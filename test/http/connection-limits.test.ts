@@ -15,7 +15,8 @@ import {
   MAX_CONNECTIONS_PER_ADDRESS,
   MAX_CONNECTIONS_PER_PREFIX,
 } from '../../src/http/connection-limits.js';
-import { createConnectionTable, type Entry, type TableClock, type TableLimits } from '../../src/http/connection-table.js';
+import { createConnectionTable, type Entry, type TableLimits } from '../../src/http/connection-table.js';
+import { fakeClock } from '../helpers/fake-clock.js';
 
 class FakeSocket {
   destroyed = false;
@@ -28,29 +29,10 @@ class FakeSocket {
   }
 }
 
+/** The project's fake clock (test/helper.ts), as the table's timers are the gateway's clock. */
 function fakeTimers() {
-  let now = 0;
-  const timers = new Set<{ at: number; fn: () => void }>();
-  const clock: TableClock = {
-    now: () => now,
-    setTimer(fn, ms) {
-      const timer = { at: now + ms, fn };
-      timers.add(timer);
-      return { cancel: () => timers.delete(timer) };
-    },
-  };
-  return {
-    clock,
-    pending: () => timers.size,
-    advance(ms: number) {
-      now += ms;
-      for (const timer of [...timers].sort((a, b) => a.at - b.at)) {
-        if (timer.at > now) break;
-        timers.delete(timer);
-        timer.fn();
-      }
-    },
-  };
+  const clock = fakeClock();
+  return { clock, pending: () => clock.pendingTimers(), advance: (ms: number) => clock.advance(ms) };
 }
 
 /** No grace: the whole's ceiling is as strict as the others (the grace has tests of its own). */

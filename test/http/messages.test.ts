@@ -1,4 +1,5 @@
-// GET /api/messages, GET /api/messages/:id and GET /api/stats through the real hooks.
+// GET /api/messages, GET /api/messages/:id and GET /api/stats through the real hooks, and the
+// id-prefix rule of every route that takes an id (the params schemas).
 import t from 'tap';
 import { recordingSender, testApp } from '../helpers/test-app.js';
 
@@ -45,11 +46,22 @@ t.test('bad queries are 400 invalid_request naming the parameter', async (t) => 
   t.equal((await get('/api/messages?limit=1')).statusCode, 200);
 });
 
+t.test('an id without its prefix: 400 invalid_request naming params.id, on every route that takes one', async (t) => {
+  const { app, auth, cancel } = await testApp(t);
+  const invalid = (message: string) => ({ success: false, smsSent: false, error: { code: 'invalid_request', message } });
+  const cancelled = await cancel('12345');
+  t.equal(cancelled.statusCode, 400, 'DELETE /api/messages/:id');
+  t.same(cancelled.json(), invalid('Invalid request: params.id: must start with msg_'));
+  const removed = await app.inject({ method: 'DELETE', url: '/api/webhooks/12345', remoteAddress: '192.168.1.21', headers: auth });
+  t.equal(removed.statusCode, 400, 'DELETE /api/webhooks/:id');
+  t.same(removed.json(), invalid('Invalid request: params.id: must start with wh_'));
+});
+
 t.test('one message: 400 without the msg_ prefix, 404 when unknown', async (t) => {
   const { get } = await testApp(t);
   const malformed = await get('/api/messages/12345');
   t.equal(malformed.statusCode, 400);
-  t.same(malformed.json(), { success: false, smsSent: false, error: { code: 'invalid_request', message: 'Invalid request: a message id starts with msg_.' } });
+  t.same(malformed.json(), { success: false, smsSent: false, error: { code: 'invalid_request', message: 'Invalid request: params.id: must start with msg_' } });
   const unknown = await get('/api/messages/msg_00000000000000000000000000');
   t.equal(unknown.statusCode, 404);
   t.equal(unknown.json().error.code, 'not_found');

@@ -178,3 +178,42 @@ t.test('the metrics schedule nothing: no fake timer, no real one', async (t) => 
   t.equal(gw.clock.pendingTimers(), pending, 'scraping a gateway sets no fake timer');
   t.same(calls.filter((c) => c !== 'setImmediate'), [], 'nor a real one (inject() itself answers on immediates)');
 });
+
+t.test('what happened before the first scrape (prom-client not loaded yet) is counted exactly, and what follows too', async (t) => {
+  const metrics = createMetrics({
+    clock: fakeClock(),
+    runtime: testRuntime(),
+    totals: () => ({ accepted: 0, sent: 0, failed: 0, cancelled: 0, queued: 0, segments: 0, billedSegments: 0 }),
+    queueState: () => ({ waiting: 0, paused: false, nextAttemptAt: null, oldestWaitingSince: null, consecutiveTimeouts: 0 }),
+    webhookTargets: () => [],
+    device: () => ({ battery: { value: null }, wifi: { value: null } }) as never,
+  });
+  const handoff = (ms: number, ok: boolean, segments = 1) => metrics.onHandoff({ row: { segments, handoffStartedAt: 1000 }, result: { ok }, at: 1000 + ms });
+  handoff(300, true); // bucket 0.5
+  handoff(450, true, 2); // bucket 0.5
+  handoff(1000, true); // bucket 1 (le is inclusive)
+  handoff(30_000, false, 3); // bucket 30
+  handoff(75_000, false); // above the last bucket
+  metrics.onEvent({ type: 'sms.failed', data: { reason: 'timeout' } } as never);
+  metrics.onEvent({ type: 'sms.received', data: {} } as never);
+  const first = samples(await metrics.scrape());
+  const ok = (le: string) => first.get(`sms_gateway_handoff_duration_seconds_bucket{le="${le}",result="ok"}`);
+  const failed = (le: string) => first.get(`sms_gateway_handoff_duration_seconds_bucket{le="${le}",result="failed"}`);
+  t.same([ok('0.25'), ok('0.5'), ok('1'), ok('+Inf')], [0, 2, 3, 3], 'ok: the buckets (cumulative)');
+  t.same([failed('20'), failed('30'), failed('60'), failed('+Inf')], [0, 1, 1, 2], 'failed: the buckets (cumulative)');
+  t.equal(first.get('sms_gateway_handoff_duration_seconds_count{result="ok"}'), 3);
+  t.equal(first.get('sms_gateway_handoff_duration_seconds_sum{result="ok"}'), 1.75, 'the sum: 0.3 + 0.45 + 1');
+  t.equal(first.get('sms_gateway_handoff_duration_seconds_sum{result="failed"}'), 105);
+  t.equal(first.get('sms_gateway_segments_handed_off_total'), 8, '1 + 2 + 1 + 3 + 1');
+  t.equal(first.get('sms_gateway_message_failures_total{reason="timeout"}'), 1);
+  t.equal(first.get('sms_gateway_message_failures_total{reason="expired"}'), 0, 'every reason is there');
+  t.equal(first.get('sms_gateway_received_messages_total'), 1);
+
+  handoff(200, true);
+  metrics.onEvent({ type: 'sms.received', data: {} } as never);
+  const second = samples(await metrics.scrape());
+  t.equal(second.get('sms_gateway_handoff_duration_seconds_bucket{le="0.25",result="ok"}'), 1, 'after it, straight into the histogram');
+  t.equal(second.get('sms_gateway_handoff_duration_seconds_count{result="ok"}'), 4);
+  t.equal(second.get('sms_gateway_segments_handed_off_total'), 9);
+  t.equal(second.get('sms_gateway_received_messages_total'), 2);
+});

@@ -2,10 +2,10 @@
 // queue (oldest first, with when each may leave), and cancelling one before it is handed off.
 import { loadConfig } from '../../core/config.js';
 import { LOOPBACK_URL } from '../../core/constants.js';
-import { createClient, GatewayError, type MessageRecord } from '../../client.js';
+import { createClient, GatewayRequestError, type MessageRecord } from '../../client.js';
 import type { CommandContext } from '../context.js';
 import { existingApiKey } from '../existing-home.js';
-import { describeGatewayError } from '../hints.js';
+import { describeRequestError } from '../hints.js';
 
 export const queueHelp = `Usage: sms-gateway queue [--json]
        sms-gateway queue cancel <id>
@@ -49,8 +49,8 @@ export async function queueCommand(args: string[], ctx: CommandContext): Promise
     }
     return 0;
   } catch (err) {
-    if (!(err instanceof GatewayError)) throw err;
-    ctx.stderr.write(`sms-gateway: ${describeGatewayError(err, keyFile.path)}\n`);
+    if (!(err instanceof GatewayRequestError)) throw err;
+    ctx.stderr.write(`sms-gateway: ${describeRequestError(err, keyFile.path)}\n`);
     return 1;
   }
 }

@@ -4,7 +4,7 @@
 // took it), or into the durable queue (several recipients, --queue, --at).
 import { loadConfig } from '../../core/config.js';
 import { LOOPBACK_URL } from '../../core/constants.js';
-import { createClient, GatewayError } from '../../client.js';
+import { createClient, GatewayRequestError } from '../../client.js';
 import type { CommandContext } from '../context.js';
 import { existingApiKey } from '../existing-home.js';
 import { parseWhen } from '../when.js';
@@ -83,7 +83,7 @@ export async function sendCommand(args: string[], ctx: CommandContext): Promise<
     }
     return 0;
   } catch (err) {
-    if (!(err instanceof GatewayError)) throw err;
+    if (!(err instanceof GatewayRequestError)) throw err;
     if (json) ctx.stdout.write(`${JSON.stringify({ status: err.status, code: err.code, message: err.message })}\n`);
     ctx.stderr.write(sendErrorLine(err, keyFile.path, queued));
     return 1;

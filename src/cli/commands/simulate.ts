@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../core/config.js';
 import { LOOPBACK_URL } from '../../core/constants.js';
 import { createApiKeyFile } from '../../core/keys.js';
-import { createClient, GatewayError } from '../../client.js';
+import { createClient, GatewayRequestError } from '../../client.js';
 import { appendSimulatedSms, SIMULATED_INBOX_FILE } from '../../device/simulated-inbox.js';
 import type { Mode } from '../../core/runtime.js';
 import { detectMode } from '../../server/run-gateway.js';
@@ -66,7 +66,7 @@ async function watcherCheck(home: string, ctx: CommandContext): Promise<number> 
     await createClient({ baseUrl: LOOPBACK_URL, apiKey: keyFile.current(), maxRetries: 0, timeoutMs: 5000 }).inbox({ limit: 1 });
     return 0;
   } catch (err) {
-    if (!(err instanceof GatewayError)) throw err;
+    if (!(err instanceof GatewayRequestError)) throw err;
     if (err.code === 'inbox_disabled') {
       ctx.stderr.write(
         "sms-gateway: but the running gateway's inbox watcher is off, so it never reads this SMS (a watcher switched on later starts after it). " +

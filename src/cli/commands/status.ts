@@ -3,7 +3,7 @@
 // that is not ok with its hint. The exit code is for monitoring scripts (STATUS_EXIT).
 import { loadConfig } from '../../core/config.js';
 import { LOOPBACK_URL } from '../../core/constants.js';
-import { createClient, GatewayError } from '../../client.js';
+import { createClient, GatewayRequestError } from '../../client.js';
 import { needsAttention } from '../../status/check.js';
 import type { Diagnostics } from '../../status/diagnostics.js';
 import type { HostInfo } from '../../status/host-info.js';
@@ -72,7 +72,7 @@ export async function statusCommand(args: string[], ctx: CommandContext): Promis
     await client.health();
   } catch (err) {
     // Something that answers, but not as the gateway does: another program holds port 8080.
-    const other = err instanceof GatewayError && err.status > 0;
+    const other = err instanceof GatewayRequestError && err.status > 0;
     ctx.stdout.write(
       other
         ? `sms-gateway is DOWN: something else answers on ${LOOPBACK_URL} (HTTP ${err.status}); \`ss -ltnp 'sport = :8080'\` shows which program holds port 8080.\n`
@@ -85,7 +85,7 @@ export async function statusCommand(args: string[], ctx: CommandContext): Promis
     ctx.stdout.write(json ? `${JSON.stringify(diag, null, 2)}\n` : formatStatus(info, diag));
     return exitCodeFor(diag);
   } catch (err) {
-    if (!(err instanceof GatewayError)) throw err;
+    if (!(err instanceof GatewayRequestError)) throw err;
     if (err.status === 401) {
       ctx.stdout.write(`sms-gateway is up, but ${keyRefusedHint(keyFile.path)}\n`);
       return STATUS_EXIT.keyRefused;

@@ -8,10 +8,10 @@ import { loadConfig } from '../../core/config.js';
 import { LOOPBACK_URL } from '../../core/constants.js';
 import { createApiKeyFile } from '../../core/keys.js';
 import { createWebhookSecretFile } from '../../events/signing.js';
-import { createClient, GatewayError, type WebhookTestResult } from '../../client.js';
+import { createClient, GatewayRequestError, type WebhookTestResult } from '../../client.js';
 import type { CommandContext } from '../context.js';
 import { existingApiKey, requireHome, requireSecret } from '../existing-home.js';
-import { describeGatewayError } from '../hints.js';
+import { describeRequestError } from '../hints.js';
 
 export const webhookHelp = `Usage: sms-gateway webhook list [--json] | add <url> | remove <id> | test | secret | rotate
 
@@ -103,8 +103,8 @@ export async function webhookCommand(args: string[], ctx: CommandContext): Promi
     for (const r of results) ctx.stdout.write(`${describe(r, secretPath)}\n`);
     return results.every((r) => r.delivered) ? 0 : 1;
   } catch (err) {
-    if (!(err instanceof GatewayError)) throw err;
-    ctx.stderr.write(`sms-gateway: ${describeGatewayError(err, createApiKeyFile(config.home).path)}\n`);
+    if (!(err instanceof GatewayRequestError)) throw err;
+    ctx.stderr.write(`sms-gateway: ${describeRequestError(err, createApiKeyFile(config.home).path)}\n`);
     return 1;
   }
 }

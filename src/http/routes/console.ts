@@ -8,7 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { PACKAGE_ROOT } from '../../core/package-root.js';
-import { GatewayError, sendError } from '../errors.js';
+import { gatewayError } from '../../core/errors.js';
+import { sendError } from '../errors.js';
 
 export const CONSOLE_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
@@ -62,7 +63,7 @@ export function consoleRoutes(dir = CONSOLE_DIR): FastifyPluginAsync {
           throw err;
         });
         const file = (await files).get(url);
-        if (!file) return sendError(reply, new GatewayError('not_found', 'The console is not built: run npm run build in the gateway\'s folder.'));
+        if (!file) return sendError(reply, gatewayError('not_found', 'consoleNotBuilt'));
         reply.type(file.type).header('vary', 'accept-encoding');
         if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(file.gzip);
         return reply.send(file.body);

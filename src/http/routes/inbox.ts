@@ -2,7 +2,7 @@
 // 503 inbox_disabled while the inbox watcher is off (nobody listens: no webhook target,
 // no SMS_GATEWAY_INBOX=true), saying how to switch it on.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { GatewayError } from '../../core/errors.js';
+import { gatewayError } from '../../core/errors.js';
 import type { InboxStore } from '../../store/inbox.js';
 import { InboxPageSchema, InboxQuerySchema } from '../integration-schemas.js';
 import { bearerErrors, json } from '../route-docs.js';
@@ -13,9 +13,6 @@ export interface InboxRoutesDeps {
   /** Whether the inbox watcher runs. */
   enabled: () => boolean;
 }
-
-export const INBOX_DISABLED_MESSAGE =
-  'Received messages are not read: set SMS_GATEWAY_INBOX=true (in $SMS_GATEWAY_HOME/.env) and restart the gateway, or register a webhook target (POST /api/webhooks).';
 
 export function inboxRoutes(deps: InboxRoutesDeps): FastifyPluginAsyncZod {
   return async (app) => {
@@ -39,7 +36,7 @@ export function inboxRoutes(deps: InboxRoutesDeps): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        if (!deps.enabled()) throw new GatewayError('inbox_disabled', INBOX_DISABLED_MESSAGE);
+        if (!deps.enabled()) throw gatewayError('inbox_disabled', 'notRead');
         const { limit, offset, from } = request.query;
         const { rows, total } = deps.store.list({ limit, offset, from });
         return {

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
-import { GatewayError } from '../../core/errors.js';
+import { gatewayError } from '../../core/errors.js';
 import { bearerErrors, json } from '../route-docs.js';
 
 export const KeyRotatedSchema = z.object({
@@ -19,9 +19,6 @@ export interface KeyRoutesDeps {
   rotate: () => string;
   logger?: Logger | undefined;
 }
-
-export const KEY_NOT_WRITTEN =
-  'The gateway cannot write its key file (disk full or read-only?); the key was not changed. Free some space on the phone and try again.';
 
 export function keyRoutes(deps: KeyRoutesDeps): FastifyPluginAsyncZod {
   return async (app) => {
@@ -46,7 +43,7 @@ export function keyRoutes(deps: KeyRoutesDeps): FastifyPluginAsyncZod {
           apiKey = deps.rotate();
         } catch (err) {
           deps.logger?.error({ code: (err as NodeJS.ErrnoException).code }, 'API key not rotated: the key file cannot be written');
-          throw new GatewayError('storage_unavailable', KEY_NOT_WRITTEN);
+          throw gatewayError('storage_unavailable', 'keyFile');
         }
         deps.logger?.info('API key rotated over the API');
         return { success: true as const, data: { apiKey } };

@@ -1,6 +1,6 @@
 // GET /api/messages (newest first, paginated, status filter) and GET /api/messages/:id.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { GatewayError } from '../../core/errors.js';
+import { gatewayError } from '../../core/errors.js';
 import { toMessageRecord, type MessageStore } from '../../store/messages.js';
 import { MessageParamsSchema, MessageResponseSchema, MessagesPageSchema, MessagesQuerySchema } from '../schemas.js';
 import { bearerErrors, json } from '../route-docs.js';
@@ -49,11 +49,8 @@ export function messageRoutes(store: MessageStore): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { id } = request.params;
-        if (!id.startsWith('msg_')) {
-          throw new GatewayError('invalid_request', 'Invalid request: a message id starts with msg_.');
-        }
         const row = store.get(id);
-        if (!row) throw new GatewayError('not_found', `No message ${id} in the history (it keeps the newest 1000).`);
+        if (!row) throw gatewayError('not_found', 'message', id);
         return { success: true as const, data: toMessageRecord(row) };
       },
     );

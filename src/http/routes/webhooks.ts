@@ -6,7 +6,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Clock } from '../../core/clock.js';
-import { GatewayError } from '../../core/errors.js';
 import { redactUrl } from '../../core/redact.js';
 import type { TargetStore } from '../../events/targets.js';
 import type { WebhookTester } from '../../events/ping-targets.js';
@@ -85,6 +84,14 @@ export function webhookRoutes(deps: WebhookRoutesDeps, bodyLimit: number): Fasti
       },
     );
 
+    await app.register(webhookRemoveRoute(deps, switchWatcher));
+    await app.register(webhookTestRoute(deps));
+  };
+}
+
+/** DELETE /api/webhooks/:id: a target registered over the API, with its pending events. */
+function webhookRemoveRoute(deps: Pick<WebhookRoutesDeps, 'targets' | 'logger'>, switchWatcher: () => void): FastifyPluginAsyncZod {
+  return async (app) => {
     app.delete(
       '/api/webhooks/:id',
       {
@@ -111,15 +118,12 @@ export function webhookRoutes(deps: WebhookRoutesDeps, bodyLimit: number): Fasti
       },
       async (request, reply) => {
         const { id } = request.params;
-        if (!id.startsWith('wh_')) throw new GatewayError('invalid_request', 'Invalid request: a webhook id starts with wh_.');
         const url = deps.targets.remove(id);
         deps.logger?.info({ id, target: redactUrl(url) }, 'webhook target removed');
         switchWatcher();
         return reply.code(204).send(null);
       },
     );
-
-    await app.register(webhookTestRoute(deps));
   };
 }
 

@@ -1,0 +1,171 @@
+// The series of GET /metrics read at each scrape (status/metrics.ts builds the registry at
+// the first scrape and passes prom-client in): the counters whose totals the store keeps, the
+// gauges of the queue, the webhook targets and the phone, and what the process itself costs.
+// Each reads its value in collect(): nothing here runs between scrapes.
+import type { Gauge, Registry } from 'prom-client';
+import type { RuntimeInfo } from '../core/runtime.js';
+import type { Snapshot } from '../device/probes.js';
+import type { Counts } from '../store/stats.js';
+import type { QueueState } from '../sms/lane.js';
+import type { TargetStatus } from '../store/webhook-targets.js';
+import type { Clock } from '../core/clock.js';
+
+export interface MetricsDeps {
+  clock: Clock;
+  runtime: RuntimeInfo;
+  /** The daily roll-ups summed over all time (store/stats.ts). */
+  totals: () => Counts;
+  queueState: () => QueueState;
+  webhookTargets: () => TargetStatus[];
+  /** The device probes' cached facts; never waits. */
+  device: () => Snapshot;
+}
+
+/** prom-client's public index, loaded at the first scrape. */
+export type PromClient = typeof import('prom-client');
+
+export const seconds = (ms: number) => Math.max(0, ms) / 1000;
+
+/** A value the phone could not tell leaves the gauge without a sample, never a made-up 0. */
+function setOrClear(g: Gauge, value: number | null | undefined) {
+  if (value !== null && value !== undefined) g.set(value);
+  else g.remove({}); // reset() would leave a 0
+}
+
+/** Counters whose totals the store keeps: set from it at each scrape. */
+export function storedCounters({ Counter }: PromClient, registry: Registry, deps: MetricsDeps) {
+  const registers = [registry];
+  const fromTotals = (name: string, help: string, pick: (c: Counts) => number) =>
+    new Counter({
+      name,
+      help,
+      registers,
+      collect() {
+        this.reset();
+        this.inc(pick(deps.totals()));
+      },
+    });
+  fromTotals('sms_gateway_messages_accepted_total', 'Messages accepted (sent synchronously or queued), all time.', (c) => c.accepted);
+  fromTotals('sms_gateway_messages_sent_total', 'Messages sent, all time.', (c) => c.sent);
+  fromTotals('sms_gateway_messages_failed_total', 'Messages failed, all time (by reason: sms_gateway_message_failures_total).', (c) => c.failed);
+  fromTotals('sms_gateway_messages_cancelled_total', 'Queued messages cancelled, all time.', (c) => c.cancelled);
+  fromTotals('sms_gateway_segments_accepted_total', 'SMS segments of the messages accepted, all time.', (c) => c.segments);
+  fromTotals('sms_gateway_segments_billed_total', 'SMS segments the phone sent (billed by the carrier), all time.', (c) => c.billedSegments);
+
+  new Counter({
+    name: 'sms_gateway_webhook_deliveries_total',
+    help: 'Webhook deliveries per target (its id) and result: delivered, failed_attempt (retried), expired (given up).',
+    labelNames: ['target', 'result'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const t of deps.webhookTargets()) {
+        this.inc({ target: t.id, result: 'delivered' }, t.delivered);
+        this.inc({ target: t.id, result: 'failed_attempt' }, t.failedAttempts);
+        this.inc({ target: t.id, result: 'expired' }, t.expired);
+      }
+    },
+  });
+}
+
+/** Gauges read at each scrape: the queue, the webhook targets, the phone. */
+export function gauges({ Gauge }: PromClient, registry: Registry, deps: MetricsDeps) {
+  const registers = [registry];
+  new Gauge({
+    name: 'sms_gateway_info',
+    help: 'The gateway: its version and mode (real or simulated); always 1.',
+    labelNames: ['version', 'mode'] as const,
+    registers,
+    collect() {
+      this.reset();
+      this.set({ version: deps.runtime.version, mode: deps.runtime.mode }, 1);
+    },
+  });
+  const queue = (name: string, help: string, read: (q: QueueState, now: number) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        this.set(read(deps.queueState(), deps.clock.now()));
+      },
+    });
+  queue('sms_gateway_queue_waiting_messages', 'Queued messages waiting for their hand-off.', (q) => q.waiting);
+  queue('sms_gateway_queue_paused', '1 while the queue is paused after a timed-out hand-off, else 0.', (q) => (q.paused ? 1 : 0));
+  queue('sms_gateway_queue_next_attempt_seconds', 'Seconds until the paused queue tries again (0 when not paused).', (q, now) =>
+    q.nextAttemptAt === null ? 0 : seconds(q.nextAttemptAt - now),
+  );
+  queue('sms_gateway_queue_oldest_waiting_seconds', 'Age of the oldest waiting message in seconds (0 when none waits).', (q, now) =>
+    q.oldestWaitingSince === null ? 0 : seconds(now - q.oldestWaitingSince),
+  );
+  queue('sms_gateway_queue_consecutive_timeouts', 'Hand-offs timed out in a row (0 after one succeeds).', (q) => q.consecutiveTimeouts);
+
+  new Gauge({
+    name: 'sms_gateway_webhook_pending_deliveries',
+    help: 'Webhook deliveries waiting per target (its id).',
+    labelNames: ['target'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const t of deps.webhookTargets()) this.set({ target: t.id }, t.pending);
+    },
+  });
+  new Gauge({
+    name: 'sms_gateway_webhook_target_disabled',
+    help: '1 for a webhook target switched off (it answered 410 Gone), else 0, per target (its id).',
+    labelNames: ['target'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const t of deps.webhookTargets()) this.set({ target: t.id }, t.disabled ? 1 : 0);
+    },
+  });
+
+  const device = (name: string, help: string, read: (s: Snapshot) => number | null | undefined) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        setOrClear(this, read(deps.device()));
+      },
+    });
+  device('sms_gateway_battery_level_percent', "The phone's battery level in percent (no sample when unknown).", (s) => s.battery.value?.level);
+  device('sms_gateway_battery_charging', '1 while the phone charges, else 0 (no sample when unknown).', (s) => {
+    const c = s.battery.value?.charging;
+    return c === undefined || c === null ? null : c ? 1 : 0;
+  });
+  device('sms_gateway_battery_temperature_celsius', "The battery's temperature (no sample when unknown).", (s) => s.battery.value?.temperatureC);
+  device('sms_gateway_wifi_signal_dbm', "The phone's Wi-Fi signal (RSSI) in dBm (no sample when unknown).", (s) => s.wifi.value?.rssi);
+}
+
+/** What the process itself costs, read at the scrape (prom-client's default metrics start monitors; these do not). */
+export function processGauges({ Counter, Gauge }: PromClient, registry: Registry, runtime: RuntimeInfo) {
+  const registers = [registry];
+  new Counter({
+    name: 'process_cpu_seconds_total',
+    help: 'User and system CPU time spent by the gateway process, in seconds.',
+    registers,
+    collect() {
+      const { user, system } = process.cpuUsage();
+      this.reset();
+      this.inc((user + system) / 1e6);
+    },
+  });
+  new Gauge({
+    name: 'process_resident_memory_bytes',
+    help: 'Resident memory of the gateway process, in bytes.',
+    registers,
+    collect() {
+      this.set(process.memoryUsage.rss());
+    },
+  });
+  new Gauge({
+    name: 'process_start_time_seconds',
+    help: 'When the gateway process started, in seconds since the Unix epoch.',
+    registers,
+    collect() {
+      this.set(runtime.startedAt / 1000);
+    },
+  });
+}
