@@ -60,7 +60,7 @@ export function Send({ call }: ViewProps) {
   return (
     <section>
       <h1>Send</h1>
-      <form onSubmit={submit} class="stack">
+      <form onSubmit={(e) => void submit(e)} class="stack">
         <label for="to">Recipients (one per line, or separated by commas)</label>
         <textarea id="to" rows={2} autocomplete="off" value={to} onInput={(e) => setTo(e.currentTarget.value)} />
         <label for="message">Message</label>
