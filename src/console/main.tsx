@@ -61,6 +61,16 @@ function CurrentView({ view, call, onRotated }: { view: View; call: Call; onRota
   );
 }
 
+/** Said plainly, above every view: the gateway cannot be reached; the phone is in simulated mode. */
+function Banners({ conn, mode }: { conn: Connection; mode: string | undefined }) {
+  return (
+    <div class="banners">
+      {conn === 'unreachable' && <p class="banner banner-down" role="alert">The gateway cannot be reached: is it running, and is this device on the same network? Retrying every few seconds.</p>}
+      {mode === 'simulated' && <p class="banner banner-sim" role="status">Simulated mode: nothing is really sent; messages are only recorded.</p>}
+    </div>
+  );
+}
+
 function App() {
   const [key, setKey] = useState(storedKey());
   const [conn, setConn] = useState<Connection>('ok');
@@ -120,10 +130,7 @@ function App() {
     <>
       <a class="skip" href="#main">Skip to the content</a>
       <TopBar signedIn={!!key} view={view} onSignOut={() => signOut('Signed out.')} />
-      <div class="banners">
-        {conn === 'unreachable' && <p class="banner banner-down" role="alert">The gateway cannot be reached: is it running, and is this device on the same network? Retrying every few seconds.</p>}
-        {mode === 'simulated' && <p class="banner banner-sim" role="status">Simulated mode: nothing is really sent; messages are only recorded.</p>}
-      </div>
+      <Banners conn={conn} mode={mode} />
       {!key ? (
         <Login notice={notice} newKey={newKey} onKey={signIn} />
       ) : (
