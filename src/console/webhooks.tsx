@@ -26,6 +26,20 @@ function TargetList({ targets, busy, onRemove }: { targets: WebhookTarget[] | un
   );
 }
 
+/** Each target's answer to the test event. */
+function TestResults({ results }: { results: WebhookTestResult[] }) {
+  return (
+    <ul class="list">
+      {results.map((r) => (
+        <li key={r.id} class="item">
+          <span class={`badge badge-${r.delivered ? 'ok' : 'failing'}`}>{r.delivered ? 'delivered' : 'not delivered'}</span> <span class="to">{r.url}</span>
+          <span class="muted">{r.error ? ` ${r.error}` : r.status === null ? '' : ` HTTP ${r.status}`}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function Webhooks({ call }: ViewProps) {
   const [targets, setTargets] = useState<WebhookTarget[]>();
   const [url, setUrl] = useState('');
@@ -87,16 +101,7 @@ export function Webhooks({ call }: ViewProps) {
       </form>
       <h2>Test</h2>
       <button type="button" disabled={busy} onClick={test}>Send the test event to every target</button>
-      {tests && (
-        <ul class="list">
-          {tests.map((r) => (
-            <li key={r.id} class="item">
-              <span class={`badge badge-${r.delivered ? 'ok' : 'failing'}`}>{r.delivered ? 'delivered' : 'not delivered'}</span> <span class="to">{r.url}</span>
-              <span class="muted">{r.error ? ` ${r.error}` : r.status === null ? '' : ` HTTP ${r.status}`}</span>
-            </li>
-          ))}
-        </ul>
-      )}
+      {tests && <TestResults results={tests} />}
     </section>
   );
 }
