@@ -29,7 +29,7 @@ import { queuePhase } from './bench/phase-queue.js';
 import { floodPhase } from './bench/phase-flood.js';
 import { fairSharePhase } from './bench/phase-fair-share.js';
 import { printFairShareTable, printIssueTable, printReport } from './bench/report.js';
-import { BARE_PORT, BARE_SERVER, GATEWAY_PORT, QUICK, RESULTS, ROOT } from './bench/settings.js';
+import { BARE_PORT, BARE_SERVER, QUICK, RESULTS, ROOT } from './bench/settings.js';
 
 installCleanup();
 
@@ -70,7 +70,7 @@ async function main(): Promise<number> {
   const { idle, health, history } = await readsPhase(tickHz);
   if (QUICK) {
     const queue = await queuePhase(tickHz);
-    printIssueTable({ startup, idle: idle!, health: health!, queue }, machine.node);
+    printIssueTable({ startup, idle, health, queue }, machine.node);
     log('quick mode: shorter phases, no sends, soak or flood; bench-results.json is not written');
     return 0;
   }
@@ -100,7 +100,7 @@ async function main(): Promise<number> {
   writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
 
   printReport({ startup, idle, health, history, send, soak, queue, flood, fairShare, notes });
-  printIssueTable({ startup, idle: idle!, health: health!, queue }, machine.node);
+  printIssueTable({ startup, idle, health, queue }, machine.node);
   printFairShareTable(fairShare);
   log(`wrote ${RESULTS} (run time ${runSeconds} s)`);
   return 0;

@@ -69,8 +69,8 @@ export async function queuePhase(tickHz: number) {
   const drainHome = newHome('queue-drain');
   const drainAuth = { authorization: `Bearer ${apiKey(drainHome)}` };
   gw = startGateway(drainHome, drainFake, FASTEST);
-  let cpuMsPerMessage = 0;
-  let drainSeconds = 0;
+  let cpuMsPerMessage: number;
+  let drainSeconds: number;
   try {
     await waitForHealth(gw);
     await sleep(2000);
@@ -97,7 +97,7 @@ export async function queuePhase(tickHz: number) {
   const fullHome = newHome('queue-full');
   fillQueue(fullHome, QUEUE_LIMIT);
   gw = startGateway(fullHome);
-  let rssMbAt10k = 0;
+  let rssMbAt10k: number;
   try {
     await waitForHealth(gw);
     await sleep(IDLE_SETTLE_MS);

@@ -122,7 +122,7 @@ export async function readsPhase(tickHz: number) {
     await stopProc(gw);
   }
   log(`idle without the V8 flags (dist/main.js run directly, with --no-optimize-for-size), ${(IDLE_SETTLE_MS + IDLE_CPU_MS) / 1000} s ...`);
-  idle = { ...idle!, withoutFlags: await idleRssWithoutFlags(home) };
+  idle = { ...idle, withoutFlags: await idleRssWithoutFlags(home) };
   return { idle, health, history };
 }
 

@@ -40,7 +40,7 @@ export function Login({ notice, newKey, onKey }: { notice: string | undefined; n
           <input id="new-key" readonly value={newKey} onFocus={(e) => e.currentTarget.select()} />
         </div>
       )}
-      <form onSubmit={submit}>
+      <form onSubmit={(e) => void submit(e)}>
         <label for="key">API key, or the QR code's text</label>
         <textarea id="key" rows={3} autocomplete="off" spellcheck={false} value={text} onInput={(e) => setText(e.currentTarget.value)} />
         <p class="hint">The start screen (sms-gateway start) and `sms-gateway key show` print it.</p>

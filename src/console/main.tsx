@@ -29,6 +29,48 @@ type View = (typeof VIEWS)[number][0];
 /** The view a hash names (#/send), or undefined for any other hash (such as #main). */
 const viewOf = (hash: string): View | undefined => VIEWS.find(([id]) => hash === `#/${id}`)?.[0];
 
+/** The top bar: the name, the views' links and sign-out (these two once signed in). */
+function TopBar({ signedIn, view, onSignOut }: { signedIn: boolean; view: View; onSignOut: () => void }) {
+  return (
+    <header class="top">
+      <span class="brand">sms-gateway</span>
+      {signedIn && (
+        <nav aria-label="Views">
+          {VIEWS.map(([id, name]) => (
+            <a key={id} href={`#/${id}`} aria-current={id === view ? 'page' : undefined}>{name}</a>
+          ))}
+        </nav>
+      )}
+      {signedIn && <button type="button" class="secondary signout" onClick={onSignOut}>Sign out</button>}
+    </header>
+  );
+}
+
+/** The view the hash route names. */
+function CurrentView({ view, call, onRotated }: { view: View; call: Call; onRotated: (key: string) => void }) {
+  return (
+    <>
+      {view === 'overview' && <Overview call={call} />}
+      {view === 'send' && <Send call={call} />}
+      {view === 'queue' && <Queue call={call} />}
+      {view === 'history' && <History call={call} />}
+      {view === 'inbox' && <Inbox call={call} />}
+      {view === 'webhooks' && <Webhooks call={call} />}
+      {view === 'key' && <Key call={call} onRotated={onRotated} />}
+    </>
+  );
+}
+
+/** Said plainly, above every view: the gateway cannot be reached; the phone is in simulated mode. */
+function Banners({ conn, mode }: { conn: Connection; mode: string | undefined }) {
+  return (
+    <div class="banners">
+      {conn === 'unreachable' && <p class="banner banner-down" role="alert">The gateway cannot be reached: is it running, and is this device on the same network? Retrying every few seconds.</p>}
+      {mode === 'simulated' && <p class="banner banner-sim" role="status">Simulated mode: nothing is really sent; messages are only recorded.</p>}
+    </div>
+  );
+}
+
 function App() {
   const [key, setKey] = useState(storedKey());
   const [conn, setConn] = useState<Connection>('ok');
@@ -87,32 +129,13 @@ function App() {
   return (
     <>
       <a class="skip" href="#main">Skip to the content</a>
-      <header class="top">
-        <span class="brand">sms-gateway</span>
-        {key && (
-          <nav aria-label="Views">
-            {VIEWS.map(([id, name]) => (
-              <a key={id} href={`#/${id}`} aria-current={id === view ? 'page' : undefined}>{name}</a>
-            ))}
-          </nav>
-        )}
-        {key && <button type="button" class="secondary signout" onClick={() => signOut('Signed out.')}>Sign out</button>}
-      </header>
-      <div class="banners">
-        {conn === 'unreachable' && <p class="banner banner-down" role="alert">The gateway cannot be reached: is it running, and is this device on the same network? Retrying every few seconds.</p>}
-        {mode === 'simulated' && <p class="banner banner-sim" role="status">Simulated mode: nothing is really sent; messages are only recorded.</p>}
-      </div>
+      <TopBar signedIn={!!key} view={view} onSignOut={() => signOut('Signed out.')} />
+      <Banners conn={conn} mode={mode} />
       {!key ? (
         <Login notice={notice} newKey={newKey} onKey={signIn} />
       ) : (
         <main id="main">
-          {view === 'overview' && <Overview call={call} />}
-          {view === 'send' && <Send call={call} />}
-          {view === 'queue' && <Queue call={call} />}
-          {view === 'history' && <History call={call} />}
-          {view === 'inbox' && <Inbox call={call} />}
-          {view === 'webhooks' && <Webhooks call={call} />}
-          {view === 'key' && <Key call={call} onRotated={(k) => signOut('The key was rotated. Sign in with the new key.', k)} />}
+          <CurrentView view={view} call={call} onRotated={(k) => signOut('The key was rotated. Sign in with the new key.', k)} />
         </main>
       )}
     </>

@@ -57,6 +57,40 @@ export function Queue({ call }: ViewProps) {
 const STATUSES = ['', 'queued', 'sent', 'failed', 'cancelled'] as const;
 const LIMIT = 20;
 
+/** One message's fields, opened from the history. */
+function MessageDetails({ message, onClose }: { message: MessageRecord; onClose: () => void }) {
+  return (
+    <div class="details" role="region" aria-label="Message details">
+      <h2>Message {message.id}</h2>
+      <dl>
+        <Field label="To" value={message.to} />
+        <Field label="Status" value={`${message.status}${message.reason ? ` (${message.reason})` : ''}`} />
+        <Field label="Text" value={<span class="body">{message.body}</span>} />
+        <Field label="Segments" value={`${message.segments} (${message.encoding}), billed ${message.billedSegments}`} />
+        <Field label="SIM" value={String(message.simSlot)} />
+        <Field label="From address" value={message.sourceIp} />
+        <Field label="Created" value={when(message.createdAt)} />
+        <Field label="Updated" value={when(message.updatedAt)} />
+        <Field label="Send at" value={when(message.sendAt)} />
+        <Field label="Expires" value={when(message.expiresAt)} />
+      </dl>
+      <button type="button" class="secondary" onClick={onClose}>Close details</button>
+    </div>
+  );
+}
+
+/** Newer and older pages of the history, and where this one is. */
+function Pager(p: { offset: number; shown: number; total: number; hasNext: boolean; onOffset: (offset: number) => void }) {
+  const { offset, shown, total, hasNext, onOffset } = p;
+  return (
+    <nav class="pager" aria-label="Pages">
+      <button type="button" class="secondary" disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - LIMIT))}>Newer</button>
+      <span>{total === 0 ? '0' : `${offset + 1}–${offset + shown}`} of {total}</span>
+      <button type="button" class="secondary" disabled={!hasNext} onClick={() => onOffset(offset + LIMIT)}>Older</button>
+    </nav>
+  );
+}
+
 export function History({ call }: ViewProps) {
   const [status, setStatus] = useState<string>('');
   const [offset, setOffset] = useState(0);
@@ -88,24 +122,7 @@ export function History({ call }: ViewProps) {
         </select>
       </div>
       <ErrorLine text={error} />
-      {open && (
-        <div class="details" role="region" aria-label="Message details">
-          <h2>Message {open.id}</h2>
-          <dl>
-            <Field label="To" value={open.to} />
-            <Field label="Status" value={`${open.status}${open.reason ? ` (${open.reason})` : ''}`} />
-            <Field label="Text" value={<span class="body">{open.body}</span>} />
-            <Field label="Segments" value={`${open.segments} (${open.encoding}), billed ${open.billedSegments}`} />
-            <Field label="SIM" value={String(open.simSlot)} />
-            <Field label="From address" value={open.sourceIp} />
-            <Field label="Created" value={when(open.createdAt)} />
-            <Field label="Updated" value={when(open.updatedAt)} />
-            <Field label="Send at" value={when(open.sendAt)} />
-            <Field label="Expires" value={when(open.expiresAt)} />
-          </dl>
-          <button type="button" class="secondary" onClick={() => setOpen(undefined)}>Close details</button>
-        </div>
-      )}
+      {open && <MessageDetails message={open} onClose={() => setOpen(undefined)} />}
       {page && page.data.length === 0 && <p>No message here.</p>}
       <ul class="list">
         {page?.data.map((m) => (
@@ -118,13 +135,7 @@ export function History({ call }: ViewProps) {
           </li>
         ))}
       </ul>
-      {page && (
-        <nav class="pager" aria-label="Pages">
-          <button type="button" class="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - LIMIT))}>Newer</button>
-          <span>{page.pagination.total === 0 ? '0' : `${offset + 1}–${offset + page.data.length}`} of {page.pagination.total}</span>
-          <button type="button" class="secondary" disabled={!page.pagination.hasNext} onClick={() => setOffset(offset + LIMIT)}>Older</button>
-        </nav>
-      )}
+      {page && <Pager offset={offset} shown={page.data.length} total={page.pagination.total} hasNext={page.pagination.hasNext} onOffset={setOffset} />}
     </section>
   );
 }

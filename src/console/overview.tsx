@@ -27,6 +27,50 @@ function Status({ status }: { status: string }) {
   return <span class={`badge badge-${status}`}>{status}</span>;
 }
 
+/** The gateway, the phone and the queue at a glance. */
+function Cards({ diag, host }: { diag: Diagnostics; host: HostInfo }) {
+  const { battery, wifi, telephony, queue } = diag.checks;
+  return (
+    <div class="cards">
+      <dl class="card">
+        <Field label="Mode" value={`${diag.mode}${host.gateway.simulation !== 'none' ? ` (${host.gateway.simulation})` : ''}`} />
+        <Field label="Overall" value={<Status status={diag.status} />} />
+        <Field label="Version" value={host.gateway.version} />
+        <Field label="Checked" value={when(diag.checkedAt)} />
+      </dl>
+      <dl class="card">
+        <Field label="Battery" value={battery.value.level === null ? 'unknown' : `${battery.value.level}%${battery.value.charging ? ', charging' : ''}`} />
+        <Field label="Network" value={`${telephony.value.carrier ?? host.carrier ?? 'unknown carrier'}, ${telephony.value.networkType ?? host.networkType ?? 'unknown type'}`} />
+        <Field label="Wi-Fi signal" value={wifi.value.rssi === null ? 'unknown' : `${wifi.value.rssi} dBm`} />
+        <Field label="SIMs" value={host.sims.length === 0 ? 'none reported' : host.sims.map((s) => `SIM ${s.slot}${s.slot === host.defaultSimSlot ? ' (default)' : ''}${s.carrier ? `: ${s.carrier}` : ''}`).join(', ')} />
+      </dl>
+      <dl class="card">
+        <Field label="Waiting" value={String(queue.value.waiting)} />
+        <Field label="Queue paused" value={yesNo(queue.value.paused)} />
+        <Field label="Next attempt" value={when(queue.value.nextAttemptAt)} />
+        <Field label="Quiet hours" value={queue.value.quietHours ?? 'none'} />
+      </dl>
+    </div>
+  );
+}
+
+/** Every check with its status, and its hint when it is not ok. */
+function CheckList({ checks }: { checks: Checks }) {
+  return (
+    <ul class="checks">
+      {(Object.keys(checks) as (keyof Checks)[]).map((name) => {
+        const c = checks[name];
+        return (
+          <li key={name}>
+            <Status status={c.status} /> <strong>{name}</strong>
+            {c.hint && <p class="hint">Fix: {c.hint}</p>}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
 export function Overview({ call }: ViewProps) {
   const [diag, setDiag] = useState<Diagnostics>();
   const [host, setHost] = useState<HostInfo>();
@@ -50,45 +94,15 @@ export function Overview({ call }: ViewProps) {
   }, []);
 
   if (!diag || !host || !days) return <section><h1>Overview</h1><ErrorLine text={error} />{!error && <p>Loading…</p>}</section>;
-  const { battery, wifi, telephony, queue } = diag.checks;
   return (
     <section>
       <h1>Overview</h1>
       <ErrorLine text={error} />
-      <div class="cards">
-        <dl class="card">
-          <Field label="Mode" value={`${diag.mode}${host.gateway.simulation !== 'none' ? ` (${host.gateway.simulation})` : ''}`} />
-          <Field label="Overall" value={<Status status={diag.status} />} />
-          <Field label="Version" value={host.gateway.version} />
-          <Field label="Checked" value={when(diag.checkedAt)} />
-        </dl>
-        <dl class="card">
-          <Field label="Battery" value={battery.value.level === null ? 'unknown' : `${battery.value.level}%${battery.value.charging ? ', charging' : ''}`} />
-          <Field label="Network" value={`${telephony.value.carrier ?? host.carrier ?? 'unknown carrier'}, ${telephony.value.networkType ?? host.networkType ?? 'unknown type'}`} />
-          <Field label="Wi-Fi signal" value={wifi.value.rssi === null ? 'unknown' : `${wifi.value.rssi} dBm`} />
-          <Field label="SIMs" value={host.sims.length === 0 ? 'none reported' : host.sims.map((s) => `SIM ${s.slot}${s.slot === host.defaultSimSlot ? ' (default)' : ''}${s.carrier ? `: ${s.carrier}` : ''}`).join(', ')} />
-        </dl>
-        <dl class="card">
-          <Field label="Waiting" value={String(queue.value.waiting)} />
-          <Field label="Queue paused" value={yesNo(queue.value.paused)} />
-          <Field label="Next attempt" value={when(queue.value.nextAttemptAt)} />
-          <Field label="Quiet hours" value={queue.value.quietHours ?? 'none'} />
-        </dl>
-      </div>
+      <Cards diag={diag} host={host} />
       <h2>Sent and failed per day</h2>
       <DailyChart days={days} />
       <h2>Checks</h2>
-      <ul class="checks">
-        {(Object.keys(diag.checks) as (keyof Checks)[]).map((name) => {
-          const c = diag.checks[name];
-          return (
-            <li key={name}>
-              <Status status={c.status} /> <strong>{name}</strong>
-              {c.hint && <p class="hint">Fix: {c.hint}</p>}
-            </li>
-          );
-        })}
-      </ul>
+      <CheckList checks={diag.checks} />
     </section>
   );
 }

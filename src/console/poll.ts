@@ -30,6 +30,6 @@ export function usePoll(load: () => Promise<void>, deps: unknown[], ms = POLL_MS
       clearInterval(timer);
       document.removeEventListener('visibilitychange', onVisible);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // The effect reruns when the caller's own `deps` change (the caller names them, as with useEffect).
   }, deps);
 }

@@ -14,6 +14,44 @@ export function recipientsOf(text: string): string[] {
     .filter((s) => s !== '');
 }
 
+/** Now, or queued for a time of this device's clock. */
+function WhenField(p: { later: boolean; sendAt: string; onLater: (later: boolean) => void; onSendAt: (at: string) => void }) {
+  const { later, sendAt, onLater, onSendAt } = p;
+  return (
+    <fieldset>
+      <legend>When</legend>
+      <div class="check">
+        <input type="radio" id="when-now" name="when" checked={!later} onChange={() => onLater(false)} />
+        <label for="when-now">Send now</label>
+      </div>
+      <div class="check">
+        <input type="radio" id="when-later" name="when" checked={later} onChange={() => onLater(true)} />
+        <label for="when-later">Queue for later</label>
+      </div>
+      {later && (
+        <>
+          <label for="send-at">Send at (this device's time)</label>
+          <input id="send-at" type="datetime-local" value={sendAt} onInput={(e) => onSendAt(e.currentTarget.value)} />
+        </>
+      )}
+    </fieldset>
+  );
+}
+
+/** One recipient now: POST /api/sms/send; several, or later: POST /api/messages. The result, in words. */
+async function sendOrQueue(call: ViewProps['call'], recipients: string[], message: string, at: string | undefined): Promise<string> {
+  if (at === undefined && recipients.length === 1) {
+    const r = await call<{ messageId: string; segments: number; warning?: string }>('POST', '/api/sms/send', { to: recipients[0], message });
+    return `Sent: ${r.messageId} (${r.segments} segment${r.segments === 1 ? '' : 's'}).${r.warning ? ` ${r.warning}` : ''}`;
+  }
+  const r = await call<{ data: { id: string }[] }>('POST', '/api/messages', {
+    to: recipients.length === 1 ? recipients[0] : recipients,
+    message,
+    ...(at ? { sendAt: at } : {}),
+  });
+  return `Queued ${r.data.length} message${r.data.length === 1 ? '' : 's'}${at ? ` for ${new Date(at).toLocaleString()}` : ''}: ${r.data.map((m) => m.id).join(', ')}.`;
+}
+
 export function Send({ call }: ViewProps) {
   const [to, setTo] = useState('');
   const [message, setMessage] = useState('');
@@ -38,17 +76,7 @@ export function Send({ call }: ViewProps) {
     }
     setBusy(true);
     try {
-      if (!later && recipients.length === 1) {
-        const r = await call<{ messageId: string; segments: number; warning?: string }>('POST', '/api/sms/send', { to: recipients[0], message });
-        setResult(`Sent: ${r.messageId} (${r.segments} segment${r.segments === 1 ? '' : 's'}).${r.warning ? ` ${r.warning}` : ''}`);
-      } else {
-        const r = await call<{ data: { id: string }[] }>('POST', '/api/messages', {
-          to: recipients.length === 1 ? recipients[0] : recipients,
-          message,
-          ...(at ? { sendAt: at } : {}),
-        });
-        setResult(`Queued ${r.data.length} message${r.data.length === 1 ? '' : 's'}${at ? ` for ${new Date(at).toLocaleString()}` : ''}: ${r.data.map((m) => m.id).join(', ')}.`);
-      }
+      setResult(await sendOrQueue(call, recipients, message, at));
       setMessage('');
     } catch (err) {
       setError(describe(err));
@@ -60,7 +88,7 @@ export function Send({ call }: ViewProps) {
   return (
     <section>
       <h1>Send</h1>
-      <form onSubmit={submit} class="stack">
+      <form onSubmit={(e) => void submit(e)} class="stack">
         <label for="to">Recipients (one per line, or separated by commas)</label>
         <textarea id="to" rows={2} autocomplete="off" value={to} onInput={(e) => setTo(e.currentTarget.value)} />
         <label for="message">Message</label>
@@ -68,23 +96,7 @@ export function Send({ call }: ViewProps) {
         <p id="counter" class="hint" aria-live="polite">
           {`${info.units} ${info.encoding === 'gsm7' ? 'GSM-7 characters' : 'UCS-2 units'}, ${info.segments} segment${info.segments === 1 ? '' : 's'} (${info.encoding === 'gsm7' ? 'GSM-7' : 'UCS-2'}, ${info.perSegment} per segment)`}
         </p>
-        <fieldset>
-          <legend>When</legend>
-          <div class="check">
-            <input type="radio" id="when-now" name="when" checked={!later} onChange={() => setLater(false)} />
-            <label for="when-now">Send now</label>
-          </div>
-          <div class="check">
-            <input type="radio" id="when-later" name="when" checked={later} onChange={() => setLater(true)} />
-            <label for="when-later">Queue for later</label>
-          </div>
-          {later && (
-            <>
-              <label for="send-at">Send at (this device's time)</label>
-              <input id="send-at" type="datetime-local" value={sendAt} onInput={(e) => setSendAt(e.currentTarget.value)} />
-            </>
-          )}
-        </fieldset>
+        <WhenField later={later} sendAt={sendAt} onLater={setLater} onSendAt={setSendAt} />
         <ErrorLine text={error} />
         {result && <Note>{result}</Note>}
         <button type="submit" disabled={busy}>{later ? 'Queue' : 'Send'}</button>

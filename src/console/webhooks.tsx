@@ -7,6 +7,39 @@ import { describe } from './api.js';
 import { usePoll } from './poll.js';
 import { ErrorLine, Note, when, type ViewProps } from './ui.js';
 
+/** The targets, each with its source and state; one registered over the API can be removed. */
+function TargetList({ targets, busy, onRemove }: { targets: WebhookTarget[] | undefined; busy: boolean; onRemove: (t: WebhookTarget) => void }) {
+  return (
+    <ul class="list">
+      {targets?.map((t) => (
+        <li key={t.id} class="item">
+          <div class="meta">
+            <span class="to">{t.url}</span> <span class="muted">{`${t.id}, ${t.source === 'env' ? 'from SMS_GATEWAY_WEBHOOK_URLS' : 'added over the API'}, since ${when(t.createdAt)}`}</span>
+            {t.disabled && <span class="badge badge-failing">switched off (410)</span>}
+          </div>
+          {t.source === 'api' && (
+            <button type="button" class="secondary" disabled={busy} onClick={() => onRemove(t)} aria-label={`Remove ${t.id}`}>Remove</button>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Each target's answer to the test event. */
+function TestResults({ results }: { results: WebhookTestResult[] }) {
+  return (
+    <ul class="list">
+      {results.map((r) => (
+        <li key={r.id} class="item">
+          <span class={`badge badge-${r.delivered ? 'ok' : 'failing'}`}>{r.delivered ? 'delivered' : 'not delivered'}</span> <span class="to">{r.url}</span>
+          <span class="muted">{r.error ? ` ${r.error}` : r.status === null ? '' : ` HTTP ${r.status}`}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function Webhooks({ call }: ViewProps) {
   const [targets, setTargets] = useState<WebhookTarget[]>();
   const [url, setUrl] = useState('');
@@ -43,7 +76,11 @@ export function Webhooks({ call }: ViewProps) {
       return `Added ${r.data.id}.`;
     });
   };
-  const remove = (t: WebhookTarget) => void act(async () => (await call('DELETE', `/api/webhooks/${encodeURIComponent(t.id)}`), `Removed ${t.id}.`));
+  const remove = (t: WebhookTarget) =>
+    void act(async () => {
+      await call('DELETE', `/api/webhooks/${encodeURIComponent(t.id)}`);
+      return `Removed ${t.id}.`;
+    });
   const test = () =>
     void act(async () => {
       const r = await call<{ data: WebhookTestResult[] }>('POST', '/api/webhooks/test');
@@ -56,19 +93,7 @@ export function Webhooks({ call }: ViewProps) {
       <ErrorLine text={error} />
       {note && <Note>{note}</Note>}
       {targets && targets.length === 0 && <p>No webhook target.</p>}
-      <ul class="list">
-        {targets?.map((t) => (
-          <li key={t.id} class="item">
-            <div class="meta">
-              <span class="to">{t.url}</span> <span class="muted">{`${t.id}, ${t.source === 'env' ? 'from SMS_GATEWAY_WEBHOOK_URLS' : 'added over the API'}, since ${when(t.createdAt)}`}</span>
-              {t.disabled && <span class="badge badge-failing">switched off (410)</span>}
-            </div>
-            {t.source === 'api' && (
-              <button type="button" class="secondary" disabled={busy} onClick={() => remove(t)} aria-label={`Remove ${t.id}`}>Remove</button>
-            )}
-          </li>
-        ))}
-      </ul>
+      <TargetList targets={targets} busy={busy} onRemove={remove} />
       <form onSubmit={add} class="stack">
         <label for="hook-url">New target URL (http:// or https://)</label>
         <input id="hook-url" type="url" autocomplete="off" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
@@ -76,16 +101,7 @@ export function Webhooks({ call }: ViewProps) {
       </form>
       <h2>Test</h2>
       <button type="button" disabled={busy} onClick={test}>Send the test event to every target</button>
-      {tests && (
-        <ul class="list">
-          {tests.map((r) => (
-            <li key={r.id} class="item">
-              <span class={`badge badge-${r.delivered ? 'ok' : 'failing'}`}>{r.delivered ? 'delivered' : 'not delivered'}</span> <span class="to">{r.url}</span>
-              <span class="muted">{r.error ? ` ${r.error}` : r.status === null ? '' : ` HTTP ${r.status}`}</span>
-            </li>
-          ))}
-        </ul>
-      )}
+      {tests && <TestResults results={tests} />}
     </section>
   );
 }

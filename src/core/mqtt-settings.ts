@@ -105,8 +105,8 @@ export const MqttEnvShape = {
   ),
 };
 
-const MqttEnvSchema = z.object(MqttEnvShape);
-type MqttEnv = z.output<typeof MqttEnvSchema>;
+/** The variables as parsed (core/config.ts parses them as part of its own schema). */
+type MqttEnv = z.output<z.ZodObject<typeof MqttEnvShape>>;
 
 /** The settings, or undefined when SMS_GATEWAY_MQTT_URL is not set. */
 export function mqttSettings(e: MqttEnv): MqttSettings | undefined {

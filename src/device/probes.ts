@@ -5,46 +5,34 @@
 // invented.
 import type { Clock } from '../core/clock.js';
 import { runCommand, type RunFailure, type RunOptions, type RunResult } from './termux.js';
+import {
+  listsPackage,
+  parseBattery,
+  parseProps,
+  parseTelephony,
+  parseWifi,
+  PM_PATH,
+  termuxApiInstalled,
+  type ApiApp,
+  type Battery,
+  type DeviceProps,
+  type Telephony,
+  type Wifi,
+} from './probe-parsers.js';
 
-export interface Telephony {
-  carrier: string | null;
-  networkType: string | null;
-  simState: string | null;
-  simCarrier: string | null;
-  simCount: number | null;
-  roaming: boolean | null;
-  dataState: string | null;
-  dataEnabled: boolean | null;
-}
-
-export interface Battery {
-  level: number | null;
-  charging: boolean | null;
-  status: string | null;
-  plugged: string | null;
-  temperatureC: number | null;
-  health: string | null;
-}
-
-export interface Wifi {
-  ssid: string | null;
-  ip: string | null;
-  rssi: number | null;
-  linkSpeedMbps: number | null;
-  frequencyMhz: number | null;
-}
-
-export interface DeviceProps {
-  manufacturer: string | null;
-  model: string | null;
-  androidVersion: string | null;
-  sdk: number | null;
-  timeZone: string | null;
-}
-
-export interface ApiApp {
-  installed: boolean;
-}
+export {
+  parseBattery,
+  parseProps,
+  parseTelephony,
+  parseWifi,
+  PM_PATH,
+  termuxApiInstalled,
+  type ApiApp,
+  type Battery,
+  type DeviceProps,
+  type Telephony,
+  type Wifi,
+} from './probe-parsers.js';
 
 export interface ProbeValues {
   telephony: Telephony;
@@ -69,104 +57,6 @@ export interface ProbeState<T> {
 
 export type Snapshot = { [K in ProbeName]: ProbeState<ProbeValues[K]> };
 
-// --- parsers: pure, tolerant of missing or oddly typed fields -------------------------
-
-const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const bool = (v: unknown): boolean | null => {
-  if (typeof v === 'boolean') return v;
-  // termux-telephony-deviceinfo prints data_enabled as a string.
-  if (v === 'true') return true;
-  if (v === 'false') return false;
-  return null;
-};
-const obj = (v: unknown): Record<string, unknown> =>
-  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-
-export function parseTelephony(json: unknown): Telephony {
-  const j = obj(json);
-  const count = num(j.phone_count);
-  return {
-    carrier: str(j.network_operator_name),
-    networkType: str(j.network_type),
-    simState: str(j.sim_state),
-    simCarrier: str(j.sim_operator_name),
-    simCount: count !== null && Number.isInteger(count) && count >= 1 && count <= 8 ? count : null,
-    roaming: bool(j.network_roaming),
-    dataState: str(j.data_state),
-    dataEnabled: bool(j.data_enabled),
-  };
-}
-
-export function parseBattery(json: unknown): Battery {
-  const j = obj(json);
-  const status = str(j.status);
-  const plugged = str(j.plugged);
-  const charging =
-    status === null && plugged === null
-      ? null
-      : status === 'CHARGING' || status === 'FULL' || (plugged !== null && plugged !== 'UNPLUGGED');
-  // Newer Termux:API omits `percentage` where Android cannot tell; level/scale remain.
-  const level = num(j.level);
-  const scale = num(j.scale);
-  const percentage = num(j.percentage) ?? (level !== null && scale !== null && level >= 0 && scale > 0 ? Math.round((level * 100) / scale) : null);
-  return {
-    level: percentage,
-    charging,
-    status,
-    plugged,
-    temperatureC: num(j.temperature) === null ? null : Math.round(num(j.temperature)! * 10) / 10,
-    health: str(j.health),
-  };
-}
-
-export function parseWifi(json: unknown): Wifi {
-  const j = obj(json);
-  const ip = str(j.ip);
-  const ssid = str(j.ssid);
-  return {
-    // Without location permission Android reports the SSID as "<unknown ssid>".
-    ssid: ssid === null || ssid === '<unknown ssid>' ? null : ssid.replace(/^"(.*)"$/, '$1'),
-    ip: ip === null || ip === '0.0.0.0' ? null : ip,
-    rssi: num(j.rssi),
-    linkSpeedMbps: num(j.link_speed_mbps),
-    frequencyMhz: num(j.frequency_mhz),
-  };
-}
-
-/** `getprop` with no arguments prints "[key]: [value]" lines. */
-export function parseProps(text: string): DeviceProps {
-  const props = new Map<string, string>();
-  for (const line of text.split('\n')) {
-    const m = /^\[([^\]]+)\]: \[(.*)\]\s*$/.exec(line);
-    if (m) props.set(m[1]!, m[2]!);
-  }
-  const get = (k: string) => str(props.get(k));
-  const sdk = Number.parseInt(props.get('ro.build.version.sdk') ?? '', 10);
-  return {
-    manufacturer: get('ro.product.manufacturer'),
-    model: get('ro.product.model'),
-    androidVersion: get('ro.build.version.release'),
-    sdk: Number.isFinite(sdk) ? sdk : null,
-    timeZone: get('persist.sys.timezone'),
-  };
-}
-
-/** Is the Termux:API app installed? Asked with `pm path com.termux.api`. */
-export const PM_PATH = { command: 'pm', args: ['path', 'com.termux.api'] };
-
-const listsPackage = (stdout: string) => /^package:/m.test(stdout);
-
-/**
- * The one reading of PM_PATH's answer: "package:/data/app/..." when installed; exit code 1
- * (with no output) when not. Undefined when pm could not tell (not found, a timeout, ...).
- */
-export function termuxApiInstalled(r: RunResult): boolean | undefined {
-  if (r.ok) return listsPackage(r.stdout);
-  if (r.failure === 'api_error' && /exited with code 1\b/.test(r.detail)) return false;
-  return undefined;
-}
-
 // --- the probe set --------------------------------------------------------------------
 
 type Runner = (command: string, args: string[], opts: RunOptions) => Promise<RunResult>;
@@ -185,6 +75,31 @@ const SPECS: { [K in ProbeName]: ProbeSpec<ProbeValues[K]> } = {
   props: { command: 'getprop', args: [], expect: 'text', parse: (r) => parseProps(r.stdout) },
   apiApp: { ...PM_PATH, expect: 'text', parse: (r) => ({ installed: listsPackage(r.stdout) }) },
 };
+
+/** One probe's answer into its state: the value read from it, or the failure (the last known value kept). */
+function recordAnswer<K extends ProbeName>(name: K, s: ProbeState<ProbeValues[K]>, r: RunResult, at: number): void {
+  const spec = SPECS[name];
+  s.checkedAt = at;
+  s.ms = r.ms;
+  if (r.ok) {
+    try {
+      s.value = spec.parse(r);
+      s.last = 'ok';
+      s.detail = null;
+    } catch (err) {
+      s.last = 'api_error';
+      s.detail = `could not read the answer: ${(err as Error).message}`;
+    }
+  } else if (name === 'apiApp' && termuxApiInstalled(r) === false) {
+    s.value = { installed: false } as ProbeValues[K];
+    s.last = 'ok';
+    s.detail = null;
+  } else {
+    // Keep the last known value: a stale fact beats none, and `last` says it failed.
+    s.last = r.failure;
+    s.detail = r.detail;
+  }
+}
 
 export interface ProbeOptions {
   clock: Clock;
@@ -214,27 +129,7 @@ export function createProbes(opts: ProbeOptions) {
       maxOutputBytes: 256 * 1024,
       ...(opts.env ? { env: opts.env } : {}),
     });
-    const s = state[name] as ProbeState<ProbeValues[K]>;
-    s.checkedAt = opts.clock.now();
-    s.ms = r.ms;
-    if (r.ok) {
-      try {
-        s.value = spec.parse(r);
-        s.last = 'ok';
-        s.detail = null;
-      } catch (err) {
-        s.last = 'api_error';
-        s.detail = `could not read the answer: ${(err as Error).message}`;
-      }
-    } else if (name === 'apiApp' && termuxApiInstalled(r) === false) {
-      s.value = { installed: false } as ProbeValues[K];
-      s.last = 'ok';
-      s.detail = null;
-    } else {
-      // Keep the last known value: a stale fact beats none, and `last` says it failed.
-      s.last = r.failure;
-      s.detail = r.detail;
-    }
+    recordAnswer(name, state[name] as ProbeState<ProbeValues[K]>, r, opts.clock.now());
   };
 
   const refresh = (): Promise<void> => {

@@ -2,23 +2,17 @@
 // block forever when the app is missing or frozen, exit 0 when they fail, and report a
 // missing permission as {"error": "..."} on stdout. So every call here: runs without a
 // shell, in its own process group (the script's grandchild does the waiting), with a
-// timeout that kills the whole group, and is judged on exit code, time and stdout.
-import { spawn } from 'node:child_process';
+// timeout that kills the whole group, and is judged on exit code, time and stdout (the
+// judging is command-answer.ts).
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { accessSync, closeSync, constants, openSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { exitFailure, judgeAnswer, spawnFailure, type Expect, type Outcome } from './command-answer.js';
 
-export type RunFailure =
-  | 'not_found' // the executable is not on PATH
-  | 'timeout' // no answer within the timeout (killed)
-  | 'permission_denied' // {"error": "...permission..."}
-  | 'api_error' // {"error": ...}, non-zero exit, or an answer that cannot be parsed
-  | 'no_output'; // expected an answer, got nothing (Termux:API's internal errors)
+export { termuxError, type RunFailure } from './command-answer.js';
 
-type Outcome =
-  | { ok: true; stdout: string; json: unknown }
-  | { ok: false; failure: RunFailure; detail: string };
 export type RunResult = Outcome & { ms: number };
 
 export interface RunOptions {
@@ -31,7 +25,7 @@ export interface RunOptions {
    */
   input?: string;
   /** 'json': stdout must be JSON; 'text': any non-empty text; 'none': output ignored. */
-  expect: 'json' | 'text' | 'none';
+  expect: Expect;
   /** Output beyond this is cut off (protects memory from a runaway command). */
   maxOutputBytes?: number;
   env?: NodeJS.ProcessEnv;
@@ -57,45 +51,9 @@ export function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env): 
   return undefined;
 }
 
-const PERMISSION_TEXT = /permission/i;
 /** A timeout timer this late means the process was frozen, not the command slow. */
 const FREEZE_LATE_MS = 500;
 const FREEZE_GRACE_MS = 1000;
-
-/** Recognizes Termux:API's {"error": "..."} answer. */
-export function termuxError(json: unknown): string | undefined {
-  if (json && typeof json === 'object' && !Array.isArray(json) && 'error' in json) {
-    const e = (json as { error: unknown }).error;
-    return typeof e === 'string' ? e : JSON.stringify(e);
-  }
-  return undefined;
-}
-
-function judge(stdout: string, expect: RunOptions['expect']): Outcome {
-  const trimmed = stdout.trim();
-  let json: unknown;
-  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
-    try {
-      json = JSON.parse(trimmed);
-    } catch {
-      json = undefined;
-    }
-  }
-  const error = termuxError(json);
-  if (error !== undefined) {
-    return {
-      ok: false,
-      failure: PERMISSION_TEXT.test(error) ? 'permission_denied' : 'api_error',
-      detail: error.slice(0, 300),
-    };
-  }
-  if (expect === 'none') return { ok: true, stdout, json };
-  if (trimmed === '') return { ok: false, failure: 'no_output', detail: 'the command printed nothing' };
-  if (expect === 'json' && json === undefined) {
-    return { ok: false, failure: 'api_error', detail: 'the command printed something that is not JSON' };
-  }
-  return { ok: true, stdout, json };
-}
 
 export function runCommand(command: string, args: string[], opts: RunOptions): Promise<RunResult> {
   const started = performance.now();
@@ -108,7 +66,7 @@ export function runCommand(command: string, args: string[], opts: RunOptions): P
     const finish = (r: Outcome) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      timeout.clear();
       resolve({ ...r, ms: Math.round(performance.now() - started) });
     };
 
@@ -124,41 +82,11 @@ export function runCommand(command: string, args: string[], opts: RunOptions): P
       if (stdin !== 'ignore') closeSync(stdin); // the child has its own copy
     }
 
-    const killGroup = () => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    };
-
-    // A timer that fires late means this process was frozen (SIGSTOP, Android's freezer):
-    // the command may well have finished meanwhile, and its exit is still waiting in the
-    // event loop. Look once more after FREEZE_GRACE_MS before calling it a timeout.
-    const armedAt = performance.now();
-    let graced = false;
-    const onTimeout = () => {
-      const late = performance.now() - armedAt - opts.timeoutMs;
-      if (late > FREEZE_LATE_MS && !graced) {
-        graced = true;
-        timer = setTimeout(onTimeout, FREEZE_GRACE_MS);
-        return;
-      }
-      killGroup();
+    const timeout = freezeTolerantTimeout(opts.timeoutMs, () => {
+      killGroup(child);
       finish({ ok: false, failure: 'timeout', detail: `no answer within ${opts.timeoutMs} ms` });
-    };
-    let timer = setTimeout(onTimeout, opts.timeoutMs);
-
-    const out: Buffer[] = [];
-    let outBytes = 0;
-    let errText = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      if (outBytes < maxBytes) out.push(chunk);
-      outBytes += chunk.length;
     });
-    child.stderr!.on('data', (chunk: Buffer) => {
-      if (errText.length < 2000) errText += chunk.toString('utf8');
-    });
+    const output = captureOutput(child, maxBytes);
 
     if (child.pid !== undefined && opts.onSpawn) {
       try {
@@ -168,26 +96,63 @@ export function runCommand(command: string, args: string[], opts: RunOptions): P
       }
     }
 
-    child.on('error', (err: NodeJS.ErrnoException) => {
-      finish(
-        err.code === 'ENOENT'
-          ? { ok: false, failure: 'not_found', detail: `${command} is not installed (not found on PATH)` }
-          : { ok: false, failure: 'api_error', detail: `could not run ${command}: ${err.code ?? err.message}` },
-      );
-    });
-
+    child.on('error', (err: NodeJS.ErrnoException) => finish(spawnFailure(command, err)));
     child.on('close', (code, signal) => {
-      if (code !== 0) {
-        const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-        const stderr = errText.trim().split('\n').slice(-1)[0]?.slice(0, 200);
-        finish({ ok: false, failure: 'api_error', detail: stderr ? `${command} ${why}: ${stderr}` : `${command} ${why}` });
-        return;
-      }
-      finish(judge(Buffer.concat(out).toString('utf8').slice(0, maxBytes), opts.expect));
+      if (code !== 0) finish(exitFailure(command, code, signal, output.errText()));
+      else finish(judgeAnswer(output.stdout(), opts.expect));
     });
 
     child.unref();
   });
+}
+
+/** Kills the command's whole process group (the script's grandchildren too). */
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * A timeout that is not fooled by a frozen process. A timer that fires late means this
+ * process was frozen (SIGSTOP, Android's freezer): the command may well have finished
+ * meanwhile, and its exit is still waiting in the event loop. Look once more after
+ * FREEZE_GRACE_MS before calling it a timeout.
+ */
+function freezeTolerantTimeout(timeoutMs: number, onExpired: () => void): { clear(): void } {
+  const armedAt = performance.now();
+  let graced = false;
+  const onTimeout = () => {
+    const late = performance.now() - armedAt - timeoutMs;
+    if (late > FREEZE_LATE_MS && !graced) {
+      graced = true;
+      timer = setTimeout(onTimeout, FREEZE_GRACE_MS);
+      return;
+    }
+    onExpired();
+  };
+  let timer = setTimeout(onTimeout, timeoutMs);
+  return { clear: () => clearTimeout(timer) };
+}
+
+/** The command's stdout (cut at maxBytes) and the start of its stderr, as they arrive. */
+function captureOutput(child: ChildProcess, maxBytes: number) {
+  const out: Buffer[] = [];
+  let outBytes = 0;
+  let errText = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    if (outBytes < maxBytes) out.push(chunk);
+    outBytes += chunk.length;
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    if (errText.length < 2000) errText += chunk.toString('utf8');
+  });
+  return {
+    stdout: () => Buffer.concat(out).toString('utf8').slice(0, maxBytes),
+    errText: () => errText,
+  };
 }
 
 /**

@@ -98,50 +98,55 @@ function waitMs(heads: Head[], busy: Map<string, unknown>, now: number): number 
   return wait;
 }
 
+/** What a round shares with the delivery's handle. */
+interface RoundState {
+  stopped: boolean;
+  /** Attempts ended so far (runDue reports how many ended while it waited). */
+  ended: number;
+  /** Wakes a round that waits on attempts in flight: a new event was stored. */
+  poke: (() => void) | undefined;
+}
+
+/**
+ * Attempts every due head until none is due and none is in flight. Each target has its
+ * own lane, one attempt in flight at most: a target that hangs (up to the delivery
+ * timeout) holds up only itself. While attempts are in flight the round also wakes for a
+ * new event (notify) and for the next retry of an idle target, so every other target's
+ * next event goes at once, not after the slow one's attempt.
+ */
+async function runDueRound(opts: DeliveryOptions, post: typeof postSigned, state: RoundState): Promise<void> {
+  let failure: { err: unknown } | undefined;
+  const inFlight = new Map<string, Promise<void>>();
+  for (;;) {
+    const now = opts.clock.now();
+    const heads = state.stopped || failure !== undefined ? [] : opts.store.heads();
+    for (const h of heads.filter((x) => isDue(x, now) && !inFlight.has(x.target))) {
+      const run = attempt(opts, post, h)
+        .catch((err: unknown) => {
+          failure ??= { err }; // e.g. the database cannot be written: the round ends, the loop pauses
+        })
+        .finally(() => {
+          state.ended++;
+          inFlight.delete(h.target);
+        });
+      inFlight.set(h.target, run);
+    }
+    if (inFlight.size === 0) {
+      if (failure !== undefined) throw failure.err;
+      return;
+    }
+    const next = waitMs(heads, inFlight, now);
+    const sleep = next === undefined ? undefined : sleepFor(opts.clock, next);
+    const woken = new Promise<void>((resolve) => (state.poke = resolve));
+    await Promise.race([...inFlight.values(), woken, ...(sleep ? [sleep.done] : [])]);
+    state.poke = undefined;
+    sleep?.cancel();
+  }
+}
+
 export function createWebhookDelivery(opts: DeliveryOptions) {
   const post = opts.post ?? postSigned;
-  let stopped = false;
-  /** Attempts ended so far (runDue reports how many ended while it waited). */
-  let ended = 0;
-  /** Wakes a round that waits on attempts in flight: a new event was stored. */
-  let poke: (() => void) | undefined;
-
-  /**
-   * Attempts every due head until none is due and none is in flight. Each target has its
-   * own lane, one attempt in flight at most: a target that hangs (up to the delivery
-   * timeout) holds up only itself. While attempts are in flight the round also wakes for a
-   * new event (notify) and for the next retry of an idle target, so every other target's
-   * next event goes at once, not after the slow one's attempt.
-   */
-  const runDueNow = async (): Promise<void> => {
-    let failure: unknown;
-    const inFlight = new Map<string, Promise<void>>();
-    for (;;) {
-      const now = opts.clock.now();
-      const heads = stopped || failure !== undefined ? [] : opts.store.heads();
-      for (const h of heads.filter((x) => isDue(x, now) && !inFlight.has(x.target))) {
-        const run = attempt(opts, post, h)
-          .catch((err: unknown) => {
-            failure ??= err; // e.g. the database cannot be written: the round ends, the loop pauses
-          })
-          .finally(() => {
-            ended++;
-            inFlight.delete(h.target);
-          });
-        inFlight.set(h.target, run);
-      }
-      if (inFlight.size === 0) {
-        if (failure !== undefined) throw failure;
-        return;
-      }
-      const next = waitMs(heads, inFlight, now);
-      const sleep = next === undefined ? undefined : sleepFor(opts.clock, next);
-      const woken = new Promise<void>((resolve) => (poke = resolve));
-      await Promise.race([...inFlight.values(), woken, ...(sleep ? [sleep.done] : [])]);
-      poke = undefined;
-      sleep?.cancel();
-    }
-  };
+  const state: RoundState = { stopped: false, ended: 0, poke: undefined };
 
   /** Ms until the next head is due; undefined when nothing is pending (idle: no timer). */
   const nextWait = (): number | undefined => waitMs(opts.store.heads(), new Map(), opts.clock.now());
@@ -150,9 +155,9 @@ export function createWebhookDelivery(opts: DeliveryOptions) {
   const loop = createLoop({
     clock: opts.clock,
     async run() {
-      await runDueNow();
+      await runDueRound(opts, post, state);
       try {
-        return stopped ? undefined : nextWait();
+        return state.stopped ? undefined : nextWait();
       } catch (err) {
         opts.logger?.error({ err }, 'webhook delivery could not schedule');
         return undefined;
@@ -168,18 +173,18 @@ export function createWebhookDelivery(opts: DeliveryOptions) {
      * attempts ended meanwhile (the run in flight's included).
      */
     async runDue(): Promise<number> {
-      const before = ended;
+      const before = state.ended;
       await loop.kick();
-      return ended - before;
+      return state.ended - before;
     },
     /** After an event was enqueued (or at start): deliver soon, after the caller's transaction. */
     notify() {
-      if (stopped) return;
-      poke?.(); // a round waiting on a slow target hands it to the others now
+      if (state.stopped) return;
+      state.poke?.(); // a round waiting on a slow target hands it to the others now
       loop.wakeIn(0);
     },
     async stop() {
-      stopped = true;
+      state.stopped = true;
       await loop.stop();
     },
     /** Pending timer, for tests and the idle check. */

@@ -15,6 +15,9 @@ import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
 import type { Clock, Timer } from '../core/clock.js';
 import { newMqttHealth, type MqttHealth } from '../status/mqtt-check.js';
+import { createBridgeIo, redactError } from './bridge-io.js';
+
+export { redactError } from './bridge-io.js';
 
 export interface BridgeDeps {
   url: string;
@@ -45,53 +48,6 @@ export function reconnectDelayMs(attempt: number, random: () => number = Math.ra
   return Math.round(base * (0.8 + 0.4 * random()));
 }
 
-/** An error's message without the URL's credentials or the password. */
-export function redactError(message: string, secrets: (string | undefined)[]): string {
-  let out = message.replace(/(mqtts?:\/\/)[^@\s/]*@/gi, '$1');
-  for (const s of secrets) if (s) out = out.split(s).join('***');
-  return out.slice(0, 300);
-}
-
-/** Publish, subscribe and unsubscribe on the current connection (none: nothing is queued). */
-function createBridgeIo(current: () => MqttClient | undefined, health: MqttHealth, deps: BridgeDeps, secrets: (string | undefined)[]) {
-  return {
-    /** Publishes now if connected; false (nothing queued) when not. */
-    publish(topic: string, payload: string, opts: { qos: 0 | 1; retain: boolean }): boolean {
-      const client = current();
-      if (!client?.connected) return false;
-      client.publish(topic, payload, { qos: opts.qos, retain: opts.retain }, (err) => {
-        if (err) deps.logger?.debug({ topic, err: redactError(err.message, secrets) }, 'mqtt publish not acknowledged');
-      });
-      return true;
-    },
-    subscribe(filters: string[]) {
-      // rh 2: the broker never gives a retained message at subscribe (it would be sent again at
-      // every connect); rap: a retained publish keeps its flag, so onMessage can refuse it.
-      current()?.subscribe(filters, { qos: 1, rh: 2, rap: true }, (err) => {
-        health.subscriptionRefused = null;
-        if (!err) return;
-        // MQTT.js reports a SUBACK refusal (an ACL) as an error too.
-        health.subscriptionRefused = filters.join(', ');
-        health.lastError = `the broker refused a subscription (${filters.join(', ')}): ${redactError(err.message, secrets)}; check its ACLs`;
-        health.lastErrorAt = deps.clock.now();
-        deps.logger?.warn({ filters, err: redactError(err.message, secrets) }, 'mqtt subscribe failed (check the broker ACLs)');
-      });
-    },
-    /** Waits (at most timeoutMs) for the broker to confirm the unsubscription. */
-    unsubscribe(filters: string[], timeoutMs = 2000): Promise<void> {
-      const c = current();
-      if (!c?.connected) return Promise.resolve();
-      return new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, timeoutMs);
-        c.unsubscribe(filters, () => {
-          clearTimeout(t);
-          resolve();
-        });
-      });
-    },
-  };
-}
-
 /** MQTT.js's options: MQTT 5, a kept session, our own backoff, the will, acks after onMessage. */
 function connectOptions(deps: BridgeDeps, dropConnection: () => void): IClientOptions {
   return {
@@ -99,13 +55,13 @@ function connectOptions(deps: BridgeDeps, dropConnection: () => void): IClientOp
     clientId: deps.clientId,
     clean: false,
     properties: { sessionExpiryInterval: SESSION_EXPIRY_S, maximumPacketSize: MAX_PACKET_BYTES },
-    reconnectPeriod: 0, // our own backoff (createBridge's scheduleReconnect)
+    reconnectPeriod: 0, // our own backoff (scheduleReconnect)
     connectTimeout: 10_000,
     keepalive: 30,
     resubscribe: false, // onConnect subscribes on every connect
     queueQoSZero: false,
     will: { topic: deps.will.topic, payload: Buffer.from(deps.will.payload), qos: 1, retain: true },
-    customHandleAcks: (topic, message, packet, done) => {
+    customHandleAcks: (topic, message, packet: { retain?: boolean }, done) => {
       deps.onMessage(topic, message, packet.retain === true).then(
         () => done(0),
         () => {
@@ -119,97 +75,125 @@ function connectOptions(deps: BridgeDeps, dropConnection: () => void): IClientOp
   };
 }
 
-export function createBridge(deps: BridgeDeps) {
-  const backoff = deps.backoffMs ?? ((n: number) => reconnectDelayMs(n));
-  const url = new URL(deps.url);
-  const secrets = [deps.password, decodeURIComponent(url.password) || undefined];
-  const health = newMqttHealth(`${url.protocol}//${url.host}`, deps.clientId);
-  let client: MqttClient | undefined;
-  let timer: Timer | undefined;
-  let attempt = 0;
-  let connectedAt: number | undefined;
-  let erroredSinceConnect = false;
-  let stopped = false;
+/** The connection and its state, shared by the client's event handlers and the bridge's handle. */
+interface Connection {
+  deps: BridgeDeps;
+  health: MqttHealth;
+  secrets: (string | undefined)[];
+  backoff: (attempt: number) => number;
+  client: MqttClient | undefined;
+  timer: Timer | undefined;
+  attempt: number;
+  connectedAt: number | undefined;
+  erroredSinceConnect: boolean;
+  stopped: boolean;
+}
 
-  const set = (state: MqttHealth['state']) => {
-    if (health.state !== state) {
-      health.state = state;
-      health.since = deps.clock.now();
+function setState(conn: Connection, state: MqttHealth['state']) {
+  if (conn.health.state !== state) {
+    conn.health.state = state;
+    conn.health.since = conn.deps.clock.now();
+  }
+}
+
+function scheduleReconnect(conn: Connection) {
+  if (conn.stopped || conn.timer || !conn.client) return;
+  conn.attempt += 1;
+  const delay = conn.backoff(conn.attempt);
+  setState(conn, 'reconnecting');
+  conn.health.nextAttemptAt = conn.deps.clock.now() + delay;
+  conn.timer = conn.deps.clock.setTimer(() => {
+    conn.timer = undefined;
+    conn.health.nextAttemptAt = null;
+    conn.health.reconnects += 1;
+    conn.client?.reconnect();
+  }, delay);
+}
+
+/** The client's events: its messages, connected, an error, closed (then a reconnect, with the backoff). */
+function watchClient(conn: Connection, client: MqttClient, onConnected: () => void) {
+  const { deps, health } = conn;
+  client.on('message', (topic, payload, packet) => {
+    if (packet.qos === 0) deps.onMessage(topic, payload, packet.retain).catch(() => undefined);
+  });
+  client.on('connect', () => {
+    conn.connectedAt = deps.clock.monotonicMs();
+    conn.erroredSinceConnect = false;
+    setState(conn, 'connected');
+    deps.logger?.info({ broker: health.broker }, 'mqtt connected');
+    onConnected();
+  });
+  client.on('error', (err) => {
+    conn.erroredSinceConnect = true;
+    health.lastError = redactError(err.message, conn.secrets);
+    health.lastErrorAt = deps.clock.now();
+  });
+  client.on('close', () => {
+    if (conn.stopped) return;
+    if (conn.connectedAt !== undefined && deps.clock.monotonicMs() - conn.connectedAt >= STABLE_MS) conn.attempt = 0;
+    conn.connectedAt = undefined;
+    if (!conn.erroredSinceConnect && health.state === 'connected') {
+      health.lastError = 'the connection was closed (broker stopped or network lost)';
+      health.lastErrorAt = deps.clock.now();
     }
-  };
+    if (health.state === 'connected') deps.logger?.warn({ broker: health.broker, lastError: health.lastError }, 'mqtt connection lost; reconnecting');
+    scheduleReconnect(conn);
+  });
+}
 
-  const scheduleReconnect = () => {
-    if (stopped || timer || !client) return;
-    attempt += 1;
-    const delay = backoff(attempt);
-    set('reconnecting');
-    health.nextAttemptAt = deps.clock.now() + delay;
-    timer = deps.clock.setTimer(() => {
-      timer = undefined;
-      health.nextAttemptAt = null;
-      health.reconnects += 1;
-      client?.reconnect();
-    }, delay);
+/** Publishes `offline` (retained; 2 s at most) when connected, then ends the connection at once. */
+async function endClient(c: MqttClient, will: BridgeDeps['will']): Promise<void> {
+  if (c.connected) {
+    await new Promise<void>((resolve) => {
+      const done = setTimeout(resolve, 2000);
+      c.publish(will.topic, will.payload, { qos: 1, retain: true }, () => {
+        clearTimeout(done);
+        resolve();
+      });
+    });
+  }
+  // Forced: a broker that never acknowledges must not hold up the stop (the will says offline anyway).
+  await new Promise<void>((resolve) => c.end(true, {}, () => resolve()));
+}
+
+export function createBridge(deps: BridgeDeps) {
+  const url = new URL(deps.url);
+  const conn: Connection = {
+    deps,
+    health: newMqttHealth(`${url.protocol}//${url.host}`, deps.clientId),
+    secrets: [deps.password, decodeURIComponent(url.password) || undefined],
+    backoff: deps.backoffMs ?? ((n: number) => reconnectDelayMs(n)),
+    client: undefined,
+    timer: undefined,
+    attempt: 0,
+    connectedAt: undefined,
+    erroredSinceConnect: false,
+    stopped: false,
   };
 
   const bridge = {
-    health: (): Readonly<MqttHealth> => health,
-    connected: () => client?.connected === true,
-    ...createBridgeIo(() => client, health, deps, secrets),
+    health: (): Readonly<MqttHealth> => conn.health,
+    connected: () => conn.client?.connected === true,
+    ...createBridgeIo(() => conn.client, conn.health, deps, conn.secrets),
     /** Starts connecting in the background; returns at once. */
     start() {
-      if (client || stopped) return;
+      if (conn.client || conn.stopped) return;
       // A message not kept is never acknowledged: the connection is dropped and a new one makes
       // the broker give it again (MQTT.js reads nothing more on this one until the ack anyway).
-      const options = connectOptions(deps, () => client?.stream.destroy());
-      set('connecting');
-      client = mqtt.connect(deps.url, options);
-      client.on('message', (topic, payload, packet) => {
-        if (packet.qos === 0) deps.onMessage(topic, payload, packet.retain).catch(() => undefined);
-      });
-      client.on('connect', () => {
-        connectedAt = deps.clock.monotonicMs();
-        erroredSinceConnect = false;
-        set('connected');
-        deps.logger?.info({ broker: health.broker }, 'mqtt connected');
-        deps.onConnect(bridge);
-      });
-      client.on('error', (err) => {
-        erroredSinceConnect = true;
-        health.lastError = redactError(err.message, secrets);
-        health.lastErrorAt = deps.clock.now();
-      });
-      client.on('close', () => {
-        if (stopped) return;
-        if (connectedAt !== undefined && deps.clock.monotonicMs() - connectedAt >= STABLE_MS) attempt = 0;
-        connectedAt = undefined;
-        if (!erroredSinceConnect && health.state === 'connected') {
-          health.lastError = 'the connection was closed (broker stopped or network lost)';
-          health.lastErrorAt = deps.clock.now();
-        }
-        if (health.state === 'connected') deps.logger?.warn({ broker: health.broker, lastError: health.lastError }, 'mqtt connection lost; reconnecting');
-        scheduleReconnect();
-      });
+      const options = connectOptions(deps, () => conn.client?.stream.destroy());
+      setState(conn, 'connecting');
+      conn.client = mqtt.connect(deps.url, options);
+      watchClient(conn, conn.client, () => deps.onConnect(bridge));
     },
     /** Publishes `offline` (retained) and disconnects cleanly; never waits on a dead broker. */
     async stop() {
-      stopped = true;
-      timer?.cancel();
-      timer = undefined;
-      const c = client;
+      conn.stopped = true;
+      conn.timer?.cancel();
+      conn.timer = undefined;
+      const c = conn.client;
       if (!c) return;
-      set('stopped');
-      if (c.connected) {
-        await new Promise<void>((resolve) => {
-          const done = setTimeout(resolve, 2000);
-          c.publish(deps.will.topic, deps.will.payload, { qos: 1, retain: true }, () => {
-            clearTimeout(done);
-            resolve();
-          });
-        });
-      }
-      // Forced: a broker that never acknowledges must not hold up the stop (the will says offline anyway).
-      await new Promise<void>((resolve) => c.end(true, {}, () => resolve()));
+      setState(conn, 'stopped');
+      await endClient(c, deps.will);
     },
   };
   return bridge;

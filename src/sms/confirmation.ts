@@ -13,31 +13,15 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import { createLoop } from '../core/loop.js';
-import { listSms, localTimeToMs, sameNumber, type SmsEntry } from '../device/sms-list.js';
+import { listSms } from '../device/sms-list.js';
 import type { MessageRow, MessageStore, Settlement } from '../store/messages.js';
+import { nextAt, verdict, windowEnd, type Pending } from './sent-box-verdict.js';
 
-export const CONFIRM_WINDOW_MS = 120_000;
-/** When to look, counted from the hand-off. */
-const CHECK_AT_MS = [5_000, 15_000, 30_000, 60_000, 90_000, CONFIRM_WINDOW_MS];
-/**
- * An interrupted hand-off's process group was ended at the start, so whatever reached the
- * phone is in its SMS store within seconds (as outbox, then sent or failed).
- */
-export const RECOVERY_WINDOW_MS = 30_000;
-const RECOVERY_CHECK_AT_MS = [5_000, 15_000, RECOVERY_WINDOW_MS];
-/** The phone's clock and ours may differ a little; a match must not be older than this. */
-const CLOCK_SLACK_MS = 5 * 60_000;
+export { CONFIRM_WINDOW_MS, RECOVERY_WINDOW_MS } from './sent-box-verdict.js';
+
 const ERROR_PAUSE_MS = 30_000;
 /** Two looks at the SMS store are at least this far apart. */
 export const LIST_EVERY_MS = 5_000;
-const OUTGOING_TYPES = new Set(['sent', 'failed', 'outbox', 'queued', '']);
-
-interface Pending {
-  since: number;
-  checks: number;
-  /** An interrupted hand-off (not found: failed/interrupted), not a successful one. */
-  recovering: boolean;
-}
 
 export interface ConfirmerOptions {
   store: MessageStore;
@@ -47,56 +31,6 @@ export interface ConfirmerOptions {
   timeoutMs?: number;
   list?: typeof listSms;
   logger?: Logger | undefined;
-}
-
-/** When a pending message is looked for next, and when its window ends. */
-const checksOf = (p: Pending) => (p.recovering ? RECOVERY_CHECK_AT_MS : CHECK_AT_MS);
-const nextAt = (p: Pending) => {
-  const at = checksOf(p);
-  return p.since + (at[Math.min(p.checks, at.length - 1)] ?? CONFIRM_WINDOW_MS);
-};
-const windowEnd = (p: Pending) => p.since + (p.recovering ? RECOVERY_WINDOW_MS : CONFIRM_WINDOW_MS);
-
-/** The oldest unclaimed outgoing store entry that is this message. */
-const match = (row: MessageRow, entries: SmsEntry[], claimed: Set<number>, tz: string) =>
-  entries
-    .filter((e) => OUTGOING_TYPES.has(e.type) && !claimed.has(e.id))
-    .filter((e) => sameNumber(e.address, row.sendTo) && e.body.trim() === row.body.trim())
-    .filter((e) => {
-      const at = localTimeToMs(e.received, tz);
-      return at === null || at >= (row.handoffStartedAt ?? row.createdAt) - CLOCK_SLACK_MS;
-    })
-    .sort((a, b) => a.id - b.id)[0];
-
-type Verdict = { s: Omit<Settlement, 'at' | 'handedOff'>; handedOff: boolean };
-
-/** Not found: a hand-off that reported success is unconfirmed; an interrupted one did not happen. */
-const notFound = (row: MessageRow, p: Pending): Verdict =>
-  p.recovering
-    ? { s: { status: 'failed', reason: 'interrupted', billedSegments: 0 }, handedOff: false }
-    : { s: { status: 'sent', reason: 'unconfirmed', billedSegments: row.segments }, handedOff: true };
-
-/** What one look at the SMS store says about a pending message; undefined: look again later. */
-function verdict(row: MessageRow, p: Pending, result: Awaited<ReturnType<typeof listSms>>, claimed: Set<number>, tz: string, expired: boolean): Verdict | undefined {
-  if (!result.ok) {
-    // A store that cannot be read now (missing, no permission) will not be readable in a
-    // minute either; a hang or an odd answer may be passing.
-    return result.failure === 'not_found' || result.failure === 'permission_denied' || expired ? notFound(row, p) : undefined;
-  }
-  const found = match(row, result.entries, claimed, tz);
-  if (found?.type === 'sent') {
-    claimed.add(found.id);
-    return { s: { status: 'sent', reason: null, billedSegments: row.segments, smsStoreId: found.id }, handedOff: true };
-  }
-  if (found?.type === 'failed') {
-    claimed.add(found.id);
-    return { s: { status: 'failed', reason: 'not_in_sent_box', billedSegments: 0, smsStoreId: found.id }, handedOff: true };
-  }
-  if (!expired) return undefined;
-  // Still in the phone's outbox: Android has it and sends it.
-  if (!found) return notFound(row, p);
-  claimed.add(found.id);
-  return { s: { status: 'sent', reason: 'unconfirmed', billedSegments: row.segments, smsStoreId: found.id }, handedOff: true };
 }
 
 /** One read of the phone's SMS store for every message awaiting confirmation: the due ones are
@@ -129,37 +63,44 @@ async function lookAt(
   }
 }
 
-export function createConfirmer(opts: ConfirmerOptions) {
+/** The confirmer's state, shared by its rounds and its handle. */
+interface Watch {
   /** By message id: since when it is looked for, how often it was, and why. */
-  const pending = new Map<string, Pending>();
-  let stopped = false;
+  pending: Map<string, Pending>;
+  stopped: boolean;
   /** After a failed round (e.g. the database cannot be written), wait before the next. */
-  let pauseUntil = 0;
+  pauseUntil: number;
+  /** When the SMS store was last looked at (monotonic), for LIST_EVERY_MS. */
+  listedAt: number;
+}
 
-  const settle = (row: MessageRow, s: Omit<Settlement, 'at' | 'handedOff'>, handedOff = true) => {
+/** One round: if any message is due, one look at the SMS store for all of them (lookAt). */
+async function checkDueOnce(opts: ConfirmerOptions, watch: Watch): Promise<void> {
+  const { pending } = watch;
+  const now = opts.clock.now();
+  const due = new Set([...pending.entries()].filter(([, p]) => nextAt(p) <= now).map(([id]) => id));
+  if (due.size === 0) return;
+  watch.listedAt = opts.clock.monotonicMs();
+  await lookAt(opts, pending, due, (row, s, handedOff = true) => {
     opts.store.settle(row.id, { ...s, at: opts.clock.now(), handedOff });
     pending.delete(row.id);
     opts.logger?.info({ id: row.id, status: s.status, reason: s.reason }, 'sms confirmation settled');
-  };
+  });
+}
 
-  /** When the SMS store was last looked at (monotonic), for LIST_EVERY_MS. */
-  let listedAt = -Infinity;
+/** Ms until the next check is due (not before a pause ends); undefined when idle: no timer. */
+function nextWaitMs(opts: ConfirmerOptions, watch: Watch): number | undefined {
+  if (watch.stopped || watch.pending.size === 0) return undefined;
+  const now = opts.clock.now();
+  const nextList = watch.listedAt + LIST_EVERY_MS - opts.clock.monotonicMs();
+  return Math.max(0, Math.min(...[...watch.pending.values()].map(nextAt)) - now, watch.pauseUntil - now, nextList);
+}
 
-  const checkDue = async (): Promise<void> => {
-    const now = opts.clock.now();
-    const due = new Set([...pending.entries()].filter(([, p]) => nextAt(p) <= now).map(([id]) => id));
-    if (due.size === 0) return;
-    listedAt = opts.clock.monotonicMs();
-    await lookAt(opts, pending, due, settle);
-  };
-
-  /** Ms until the next check is due (not before a pause ends); undefined when idle: no timer. */
-  const nextWait = (): number | undefined => {
-    if (stopped || pending.size === 0) return undefined;
-    const now = opts.clock.now();
-    const nextList = listedAt + LIST_EVERY_MS - opts.clock.monotonicMs();
-    return Math.max(0, Math.min(...[...pending.values()].map(nextAt)) - now, pauseUntil - now, nextList);
-  };
+export function createConfirmer(opts: ConfirmerOptions) {
+  const watch: Watch = { pending: new Map(), stopped: false, pauseUntil: 0, listedAt: -Infinity };
+  const { pending } = watch;
+  const checkDue = () => checkDueOnce(opts, watch);
+  const nextWait = () => nextWaitMs(opts, watch);
 
   const loop = createLoop({
     clock: opts.clock,
@@ -167,7 +108,7 @@ export function createConfirmer(opts: ConfirmerOptions) {
       try {
         await checkDue();
       } catch (err) {
-        pauseUntil = opts.clock.now() + ERROR_PAUSE_MS;
+        watch.pauseUntil = opts.clock.now() + ERROR_PAUSE_MS;
         opts.logger?.error({ err }, 'sms confirmation failed; trying again in 30 s');
       }
       return nextWait();
@@ -199,7 +140,7 @@ export function createConfirmer(opts: ConfirmerOptions) {
     recovering: (id: string) => pending.get(id)?.recovering === true,
     /** Resumes the checks of messages handed off before a restart. */
     start() {
-      stopped = false;
+      watch.stopped = false;
       loop.start();
       for (const row of opts.store.awaitingConfirmation()) {
         pending.set(row.id, { since: row.handedOffAt!, checks: 0, recovering: false });
@@ -208,7 +149,7 @@ export function createConfirmer(opts: ConfirmerOptions) {
     },
     checkDue,
     async stop() {
-      stopped = true;
+      watch.stopped = true;
       await loop.stop();
     },
     pending: () => pending.size,

@@ -72,9 +72,10 @@ export function createInboxStore(db: Db) {
     `DELETE FROM inbox_seen WHERE key IN (SELECT key FROM inbox_seen ORDER BY seen_at DESC, rowid DESC LIMIT -1 OFFSET ${SEEN_KEPT})`,
   );
 
+  const tx = transactions(db);
   return {
     /** Read, then write as one (BEGIN IMMEDIATE): the watcher's poll commits through this. */
-    exclusive: transactions(db).immediate,
+    exclusive: <R>(fn: () => R): R => tx.immediate(fn),
     /** Whether an SMS with this key was announced. */
     seen: (key: string) => seenStmt.get({ key }) !== undefined,
     markSeen(key: string, at: number): void {

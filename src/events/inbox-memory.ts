@@ -1,0 +1,116 @@
+// What the inbox watcher remembers and what it commits (inbox-watcher.ts polls): the
+// watermark, the baseline and the keys already announced (what is new), and one poll's
+// outcome stored in one transaction: each new SMS kept for GET /api/inbox, its sms.received
+// event in the outbox, its key marked seen, the watermark moved on.
+import { createHash } from 'node:crypto';
+import { localTimeToMs, type SmsEntry } from '../device/sms-list.js';
+import type { InboxStore } from '../store/inbox.js';
+import type { MetaStore } from '../store/meta.js';
+import type { OutboxStore } from '../store/outbox.js';
+import { makeEvent } from './events.js';
+
+export const WATERMARK_KEY = 'inbox_watermark';
+export const BASELINE_KEY = 'inbox_baseline_at';
+
+export type Committed = { watermark: number; made: number; baseline: boolean };
+
+const keyOf = (e: SmsEntry) =>
+  `${e.id}|${e.received ?? ''}|${createHash('sha256').update(`${e.address}\u0000${e.body}`).digest('hex').slice(0, 16)}`;
+
+const receivedMs = (e: SmsEntry, tz: string): number | null => {
+  try {
+    return localTimeToMs(e.received, tz);
+  } catch {
+    return null; // an unknown zone name must not block the inbox
+  }
+};
+
+const eventData = (e: SmsEntry, at: number | null) => ({
+  smsId: e.id,
+  from: e.address,
+  contact: e.sender,
+  body: e.body,
+  receivedAt: at === null ? null : new Date(at).toISOString(),
+  receivedLocal: e.received,
+  threadId: e.threadId,
+  // Termux:API does not say on which SIM an inbound SMS arrived.
+  simSlot: null,
+});
+
+/** Deduplication: what the watcher remembers (watermark, baseline, announced keys) and what is new. */
+export function memory(opts: { meta: MetaStore; inbox: InboxStore }) {
+  const readNumber = (key: string): number | null => {
+    const value = opts.meta.get(key);
+    if (value === undefined) return null;
+    const n = Number(value);
+    // An unreadable value is treated like none: a fresh baseline rather than a replay.
+    return Number.isSafeInteger(n) && n >= 0 ? n : null;
+  };
+  return {
+    watermark: () => readNumber(WATERMARK_KEY),
+    baseline: () => readNumber(BASELINE_KEY),
+    setWatermark: (n: number) => opts.meta.set(WATERMARK_KEY, String(n)),
+    setBaseline: (at: number) => opts.meta.set(BASELINE_KEY, String(at)),
+    forget: () =>
+      opts.inbox.exclusive(() => {
+        opts.meta.delete(WATERMARK_KEY);
+        opts.meta.delete(BASELINE_KEY);
+      }),
+    /** New: never announced, and above the watermark or received after the baseline. */
+    isNew: (e: SmsEntry, mark: number, baselineAt: number, tz: string): boolean => {
+      if (opts.inbox.seen(keyOf(e))) return false;
+      if (e.id > mark) return true;
+      const at = localTimeToMs(e.received, tz);
+      return at !== null && at > baselineAt;
+    },
+  };
+}
+
+export type Memory = ReturnType<typeof memory>;
+
+/**
+ * Storing and announcing: the committed outcome of one poll. The first poll stores a
+ * baseline; later ones turn every new entry into a stored SMS and its sms.received event.
+ * The watermark is read again inside the transaction (IMMEDIATE: read, then written), so a
+ * poll can never emit what another already did. `switchedOnAt`: when start() found no
+ * watermark (a fresh or forgotten watcher), the first poll's baseline.
+ */
+export function committer(opts: { inbox: InboxStore; outbox: Pick<OutboxStore, 'record'> }, mem: Memory, switchedOnAt: () => number | null) {
+  const firstPoll = (highest: number, now: number) => {
+    // The baseline is when the watcher was switched on (to the second, as the phone
+    // prints times): an SMS that arrived between that and this first read is announced.
+    const on = switchedOnAt();
+    mem.setWatermark(highest);
+    mem.setBaseline(on === null ? now : Math.floor(on / 1000) * 1000 - 1);
+  };
+  const store = (e: SmsEntry, now: number, tz: string) => {
+    const at = receivedMs(e, tz);
+    opts.inbox.add({ smsId: e.id, from: e.address, contact: e.sender, body: e.body, receivedAt: at, simSlot: null }, now);
+    opts.outbox.record('sms.received', makeEvent('sms.received', eventData(e, at), now), now);
+    opts.inbox.markSeen(keyOf(e), now);
+  };
+  return (entries: SmsEntry[], now: number, tz: string): Committed =>
+    opts.inbox.exclusive(() => {
+      let mark = mem.watermark();
+      const first = mark === null;
+      if (mark === null) {
+        mark = entries.reduce((m, e) => Math.max(m, e.id), 0);
+        firstPoll(mark, now);
+      }
+      let baselineAt = mem.baseline();
+      if (baselineAt === null) {
+        // A home from 0.1 (watermark only): the baseline is now; nothing old is replayed.
+        baselineAt = now;
+        mem.setBaseline(now);
+      }
+      // In the order they arrived (the phone's time, then _id): GET /api/inbox lists newest first.
+      const fresh = entries
+        .filter((e) => mem.isNew(e, mark, baselineAt, tz))
+        .sort((a, b) => (receivedMs(a, tz) ?? 0) - (receivedMs(b, tz) ?? 0) || a.id - b.id);
+      for (const e of fresh) store(e, now, tz);
+      const next = Math.max(mark, ...fresh.map((e) => e.id));
+      if (next !== mark) mem.setWatermark(next);
+      if (fresh.length > 0) opts.inbox.pruneSeen();
+      return { watermark: next, made: fresh.length, baseline: first };
+    });
+}
