@@ -78,7 +78,7 @@ export interface ClientOptions {
 /** `?name=value&...` of the defined values, or nothing. */
 function queryString(q: Record<string, unknown>): string {
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(q)) if (v !== undefined) params.set(k, String(v));
+  for (const [k, v] of Object.entries(q)) if (v !== undefined) params.set(k, typeof v === 'string' ? v : JSON.stringify(v));
   const qs = params.toString();
   return qs ? `?${qs}` : '';
 }

@@ -36,7 +36,7 @@ export function createDispatcher<M>(opts: DispatcherOptions): Dispatcher<M> {
   return {
     on(name, listener) {
       const list = listeners.get(name) ?? [];
-      listeners.set(name, [...list, listener as Listener<never>]);
+      listeners.set(name, [...list, listener]);
       return () => {
         listeners.set(name, (listeners.get(name) ?? []).filter((l) => l !== listener));
       };

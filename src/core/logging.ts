@@ -37,13 +37,18 @@ export function formatLine(json: string): string {
   const time = new Date(typeof entry.time === 'number' ? entry.time : Date.now()).toTimeString().slice(0, 8);
   const level = LEVELS[entry.level as number] ?? String(entry.level);
   if (entry.msg === 'request') {
-    return `${time} ${entry.method} ${entry.route} ${entry.status} ${entry.ms}ms ${entry.caller}`;
+    const field = (k: string) => {
+      const v = entry[k];
+      return typeof v === 'string' || typeof v === 'number' ? String(v) : '-';
+    };
+    return `${time} ${field('method')} ${field('route')} ${field('status')} ${field('ms')}ms ${field('caller')}`;
   }
   const rest = Object.entries(entry)
     .filter(([k]) => !SKIP.has(k))
     .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
     .join(' ');
-  return `${time} ${level} ${entry.msg ?? ''}${rest ? ` ${rest}` : ''}`;
+  const msg = typeof entry.msg === 'string' ? entry.msg : '';
+  return `${time} ${level} ${msg}${rest ? ` ${rest}` : ''}`;
 }
 
 /** Lines gathered before a write, at most. */

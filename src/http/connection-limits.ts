@@ -13,7 +13,7 @@
 // before room is made among them. Node's HTTP parser never answers a caller before the guard:
 // Expect and a missing Host reach the hooks like any request, and no header is dropped
 // before the duplicate-Authorization check.
-import type { Server, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import ipaddr from 'ipaddr.js';
@@ -70,7 +70,7 @@ export const PARSER_OPTIONS = { requireHostHeader: false } as const;
 
 /** The table on the gateway's clock (its timers never keep the process alive: core/clock.ts). */
 export function limitConnections(app: FastifyInstance, clock: Clock): void {
-  const server = app.server as Server;
+  const server = app.server;
   // No Node ceiling (it would refuse the newcomer): the table below keeps the count.
   // Every header is kept (the 16 KB header limit still bounds them): a second
   // Authorization placed after 2000 others must not be dropped before it is seen.

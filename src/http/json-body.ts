@@ -17,6 +17,6 @@ export function strictJsonBodies(app: FastifyInstance): void {
       done(gatewayError('invalid_request', 'bodyNotUtf8'), undefined);
       return;
     }
-    parseJson(request, text, done);
+    void parseJson(request, text, done);
   });
 }

@@ -5,14 +5,14 @@
 // timer exists only while such a request is in flight, so idle costs nothing, and only for a
 // request with a body to wait for (a Content-Length above 0 or a Transfer-Encoding): one
 // without has nothing left to send once its headers are in.
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../core/clock.js';
 
 export const REQUEST_TIMEOUT_MS = 15_000;
 
 export function limitRequestTime(app: FastifyInstance, clock: Pick<Clock, 'setTimer'>, timeoutMs = REQUEST_TIMEOUT_MS): void {
-  const server = app.server as Server;
+  const server = app.server;
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     if (req.complete || !hasBody(req)) return;
     const timer = clock.setTimer(() => {

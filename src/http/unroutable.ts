@@ -9,7 +9,7 @@ import { guardUnroutable, sendRefusal, type Guards } from './guards.js';
 
 /** Fastify's frameworkErrors option for these guards. */
 export function answerUnroutable(guards: Guards) {
-  return (err: { code?: string }, request: FastifyRequest, reply: FastifyReply) => {
+  const answer = (err: { code?: string }, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const refusal = guardUnroutable(guards, request);
     if (refusal) return sendRefusal(reply, refusal);
     if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
@@ -19,5 +19,9 @@ export function answerUnroutable(guards: Guards) {
         : sendError(reply, gatewayError('invalid_request', 'pathSegmentTooLong'));
     }
     return sendError(reply, gatewayError('invalid_request', 'badUrl'));
+  };
+  // The reply is sent by then; Fastify expects nothing back from this option.
+  return (err: { code?: string }, request: FastifyRequest, reply: FastifyReply): void => {
+    void answer(err, request, reply);
   };
 }

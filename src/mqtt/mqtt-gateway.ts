@@ -14,7 +14,6 @@ import type { Subscriber } from '../core/dispatcher.js';
 import type { WebhookEvent } from '../events/events.js';
 import type { OutboxEvents } from '../store/outbox.js';
 import type { StatsStore } from '../store/stats.js';
-import type { MqttHealth } from '../status/mqtt-check.js';
 import { createBridge, type Bridge } from './bridge.js';
 import { announce, discoveryConfigs } from './discovery.js';
 import { createEventPublisher } from './event-publisher.js';
@@ -70,9 +69,10 @@ function onConnect(deps: MqttGatewayDeps, topics: Topics, b: Bridge, publish: Pu
 export function createMqttGateway(deps: MqttGatewayDeps) {
   const { settings, logger } = deps;
   const topics = topicsFor(settings.prefix, deps.gatewayId);
-  let bridgeRef: ReturnType<typeof createBridge> | undefined;
+  // The bridge is made last (its connect handler publishes through the parts below).
+  const made: { bridge?: Bridge } = {};
   let stopped = false;
-  const publish: Publish = (topic, payload, opts) => bridgeRef?.publish(topic, payload, opts) ?? false;
+  const publish: Publish = (topic, payload, opts) => made.bridge?.publish(topic, payload, opts) ?? false;
 
   const state = createStatePublisher({
     publish,
@@ -105,8 +105,8 @@ export function createMqttGateway(deps: MqttGatewayDeps) {
     onMessage: (topic, payload, retained) => intake.handle(topic, payload, retained),
     onConnect: (b) => onConnect(deps, topics, b, publish, state),
   });
-  bridgeRef = bridge;
-  const publishEvent = createEventPublisher({ publish, topics, health: () => bridge.health() as MqttHealth });
+  made.bridge = bridge;
+  const publishEvent = createEventPublisher({ publish, topics, health: () => bridge.health() });
 
   /** Every settled message and received SMS, after its commit. */
   const onEvent = (event: WebhookEvent) => {

@@ -61,7 +61,7 @@ export function createSendingPart(deps: SendingPartDeps) {
   const sendService = createSendService({ ...common, store: messages, lane, pacing, settler });
   const enqueue = createEnqueue({ ...common, store: messages, queue, events });
 
-  events.on('handoff.finished', sendHealth.handoffFinished);
+  events.on('handoff.finished', (h) => sendHealth.handoffFinished(h));
   events.on('message.queued', () => lane.notify());
 
   return {

@@ -17,7 +17,8 @@ export function createStorageHealth(clock: Clock) {
     error: (): StorageError | null => error,
     /** A write failed (the database refused it). */
     failed(err: unknown) {
-      error = { at: clock.now(), code: String((err as { code?: unknown }).code ?? 'unknown') };
+      const code = (err as { code?: unknown }).code;
+      error = { at: clock.now(), code: typeof code === 'string' || typeof code === 'number' ? String(code) : 'unknown' };
     },
     /** A write succeeded: the writes that wait are tried again; the error clears once none waits. */
     succeeded() {

@@ -81,9 +81,9 @@ export function createStatusPart(deps: StatusPartDeps) {
     device: () => probes.peek(),
   });
 
-  events.on('handoff.finished', metrics.onHandoff);
-  events.on('message.settled', metrics.onEvent);
-  events.on('sms.received', metrics.onEvent);
+  events.on('handoff.finished', (h) => metrics.onHandoff(h));
+  events.on('message.settled', (e) => metrics.onEvent(e));
+  events.on('sms.received', (e) => metrics.onEvent(e));
 
   return {
     hostInfo,

@@ -74,10 +74,10 @@ export function createOutboxStore(db: Db, targets: WebhookTargetsTable, events?:
      * Makes the stored env targets those of SMS_GATEWAY_WEBHOOK_URLS (a removed target's
      * pending events go too); targets registered over the API stay. Every target gets an id.
      */
-    syncTargets: transaction(db, (urls: string[], at: number = Date.now()) => {
+    syncTargets: transaction<[urls: string[], at?: number], void>(db, (urls, at = Date.now()) => {
       for (const url of targets.syncEnv(urls, at)) removeTarget(url);
       targets.giveIds(at);
-    }) as (urls: string[], at?: number) => void,
+    }),
     /**
      * Stores the event for every enabled target, inside the causing change's transaction
      * (its own when there is none), and announces it as `name` after the commit (with

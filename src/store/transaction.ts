@@ -34,7 +34,7 @@ export interface TransactionOptions {
 /** Wraps fn in a transaction (a savepoint inside another); see the header for afterCommit. */
 export function transaction<A extends unknown[], R>(db: Db, fn: (...args: A) => R, opts: TransactionOptions = {}): (...args: A) => R {
   const wrapped = db.transaction(fn);
-  const begin = opts.immediate ? wrapped.immediate : wrapped;
+  const begin = opts.immediate ? wrapped.immediate.bind(wrapped) : wrapped;
   return (...args: A): R => {
     const s = stateOf(db);
     const outermost = s.depth === 0;

@@ -43,7 +43,12 @@ function harness(answer: (n: number) => number | undefined = () => undefined) {
     runs: () => runs,
     maxActive: () => maxActive,
     holdNext() {
-      hold = new Promise((r) => (release = () => ((hold = undefined), r())));
+      hold = new Promise((r) => {
+        release = () => {
+          hold = undefined;
+          r();
+        };
+      });
     },
     release: () => release(),
     failNext: () => (failNext = true),

@@ -151,7 +151,10 @@ t.test('a request during the first round waits for all of it, not just its first
   t.equal(probes.known().telephony.last, 'ok');
   t.equal(probes.known().props.last, 'never');
   let answered = false;
-  const got = probes.get().then((s) => ((answered = true), s));
+  const got = probes.get().then((s) => {
+    answered = true;
+    return s;
+  });
   await clock.tick(0);
   t.equal(answered, false, 'the first request waits for the probe still running');
   pending[0]!();

@@ -52,7 +52,8 @@ t.test('a new caller is served during every flood shape', { skip: unavailable ? 
 
   const home = tempDir(t);
   // The gateway as a user starts it: none of the test runner's loader options.
-  const { NODE_OPTIONS: _loaders, ...inherited } = process.env;
+  const inherited = { ...process.env };
+  delete inherited.NODE_OPTIONS;
   const env = { ...inherited, SMS_GATEWAY_HOME: home, SMS_GATEWAY_MODE: 'simulated', PATH: '/usr/local/bin:/usr/bin:/bin' };
   const proc = spawn('ip', ['netns', 'exec', NS, process.execPath, CLI, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';

@@ -18,7 +18,7 @@ t.test('simulated inbox, /api/inbox, a webhook registered over the API, across a
   const env: NodeJS.ProcessEnv = { ...process.env, PATH: '/usr/bin:/bin', SMS_GATEWAY_HOME: home, SMS_GATEWAY_INBOX: 'true', SMS_GATEWAY_INBOX_POLL_SECONDS: '1' };
   const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8' });
   const caller = '127.0.0.9';
-  let gw = await startGateway(t, env, caller);
+  const gw = await startGateway(t, env, caller);
   const key = cli('key', 'show').stdout.trim();
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const inbox = async () => JSON.parse((await httpGet('/api/inbox', headers, caller)).body) as { data: { body: string; from: string }[] };
@@ -48,7 +48,7 @@ t.test('simulated inbox, /api/inbox, a webhook registered over the API, across a
   // A real restart: the registered target is still there and still gets events.
   gw.proc.kill('SIGTERM');
   t.equal(await gw.exited, 0);
-  gw = await startGateway(t, env, caller);
+  await startGateway(t, env, caller);
   const list = JSON.parse((await httpGet('/api/webhooks', headers, caller)).body).data;
   t.match(list, [{ id, url: rx.url, source: 'api', disabled: false }]);
   t.equal(cli('simulate', 'receive', '--from', '+15551230003', 'Third').status, 0);

@@ -193,7 +193,7 @@ t.test('a frozen target (accepts, never answers): each event of a burst reaches 
     arrivals.push({ id: JSON.parse(r.body).id, at: Date.now() });
     return 200;
   });
-  const { queue, services, db } = await testApp(t, { webhookUrls: [frozen.url, healthy.url], webhookTimeoutMs: 8000, clock: realTime });
+  const { queue, db } = await testApp(t, { webhookUrls: [frozen.url, healthy.url], webhookTimeoutMs: 8000, clock: realTime });
   const ids = (await queue({ to: Array.from({ length: 5 }, (_, i) => `+1555071000${i}`), message: 'burst' })).json().data.map((r: { id: string }) => r.id);
   t.equal(ids.length, 5);
   for (let i = 0; i < 400 && arrivals.length < 5; i++) await new Promise((r) => setTimeout(r, 20));

@@ -1,7 +1,7 @@
 // Webhook targets over the API on the real app: add, list, remove, env targets listed but
 // not removable, bad URLs, the cap, persistence across a restart (a new composition on the
 // same database, as a restart does), events from registration on, and the test event.
-import t, { type Test } from 'tap';
+import t from 'tap';
 import { pino } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { fakeClock } from '../helpers/fake-clock.js';

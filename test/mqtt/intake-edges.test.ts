@@ -31,10 +31,16 @@ t.test('the database refuses writes: no PUBACK, given again, queued once when th
   app.db.pragma('query_only = ON'); // every write fails as on a full disk
   await app.pub.publishAsync('sms-gateway/gw1/send', JSON.stringify({ to: '+15551239999', message: 'keep me', id: 'disk-1' }), { qos: 1 });
   // The reconnect delay is on the app's fake clock: move it on while waiting.
-  await waitFor(() => (app.clock.advance(1000), app.gateway.mqtt!.bridge.health().reconnects >= 2), 'dropped and reconnected, message not kept');
+  await waitFor(() => {
+    app.clock.advance(1000);
+    return app.gateway.mqtt!.bridge.health().reconnects >= 2;
+  }, 'dropped and reconnected, message not kept');
   t.equal(app.services.stats.allTime().accepted, 0, 'nothing queued while the disk refuses');
   app.db.pragma('query_only = OFF');
-  await waitFor(() => (app.clock.advance(1000), app.services.stats.allTime().accepted === 1), 'given again and queued once the disk allows');
+  await waitFor(() => {
+    app.clock.advance(1000);
+    return app.services.stats.allTime().accepted === 1;
+  }, 'given again and queued once the disk allows');
   await new Promise((r) => setTimeout(r, 300));
   t.equal(app.services.stats.allTime().accepted, 1, 'exactly once');
   t.equal(heard.length, 0, 'not answered as refused: it was kept in the end');

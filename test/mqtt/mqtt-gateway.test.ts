@@ -179,7 +179,10 @@ t.test('the broker down and back: the gateway reconnects; HTTP sending is never 
   await broker.start();
   const watch = await listen(t, broker.url, ['sms-gateway/gw1/availability']);
   // The reconnect delay is on the app's fake clock: move it on while waiting.
-  await waitFor(() => (app.clock.advance(1000), app.gateway.mqtt!.bridge.connected()), 'the reconnect');
+  await waitFor(() => {
+    app.clock.advance(1000);
+    return app.gateway.mqtt!.bridge.connected();
+  }, 'the reconnect');
   await waitFor(() => last(watch.heard, 'sms-gateway/gw1/availability')?.payload === 'online', 'online again');
   const pub = await mqtt.connectAsync(broker.url, { protocolVersion: 5 });
   t.teardown(() => pub.endAsync(true));

@@ -35,7 +35,10 @@ t.test('a retained request before the start, then a broker restart: never queued
   await broker.start();
   const { heard } = await listen(t, broker.url, ['sms-gateway/gw1/errors']);
   // The reconnect delay is on the app's fake clock: move it on while waiting.
-  await waitFor(() => (app.clock.advance(1000), app.gateway.mqtt!.bridge.connected()), 'reconnected after the broker restart');
+  await waitFor(() => {
+    app.clock.advance(1000);
+    return app.gateway.mqtt!.bridge.connected();
+  }, 'reconnected after the broker restart');
   await sleep(500);
   t.equal(app.services.messages.count(), 0, 'after the restart: nothing recorded');
   await app.services.lane.runDue();

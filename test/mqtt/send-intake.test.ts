@@ -105,7 +105,12 @@ t.test('the notify topic takes the contact as written in SMS_GATEWAY_MQTT_CONTAC
   const sent: string[] = [];
   const published: string[] = [];
   const it = createSendIntake({
-    enqueue: { accept: (req) => (sent.push(`${req.to as string} ${req.message}`), { kind: 'accepted', records: [] }) },
+    enqueue: {
+      accept: (req) => {
+        sent.push(`${req.to as string} ${req.message}`);
+        return { kind: 'accepted', records: [] };
+      },
+    },
     topics,
     contacts,
     publish: (_topic, payload) => published.push(payload) > 0,

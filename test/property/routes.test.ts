@@ -97,8 +97,14 @@ function expectPage(pairs: readonly (readonly [string, string])[]): Page {
   return { status: 200, limit, offset, filter };
 }
 
-function checkPage(res: { json(): any }, expected: Extract<Page, { status: 200 }>, seeded: Seeded[]) {
-  const body = res.json();
+interface PageBody {
+  success: boolean;
+  pagination: unknown;
+  data: Seeded[];
+}
+
+function checkPage(res: { json(): unknown }, expected: Extract<Page, { status: 200 }>, seeded: Seeded[]) {
+  const body = res.json() as PageBody;
   const matching = seeded.filter((m) => expected.filter === undefined || m.status === expected.filter);
   const page = matching.slice(expected.offset, expected.offset + expected.limit);
   assert.deepEqual(Object.keys(body).sort(), ['data', 'pagination', 'success']);

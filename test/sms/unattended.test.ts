@@ -76,12 +76,12 @@ t.test('the WAL is bounded', async (t) => {
 });
 
 t.test('the disk fails during a hand-off: the answer stays true, replays say the same, the record is written later', async (t) => {
-  let app: Awaited<ReturnType<typeof testApp>> | undefined;
+  const made: { app?: Awaited<ReturnType<typeof testApp>> } = {};
   const { sender } = recordingSender(() => {
-    app!.db.pragma('query_only = ON'); // the disk refuses writes while the SMS goes out
+    made.app!.db.pragma('query_only = ON'); // the disk refuses writes while the SMS goes out
     return { ok: true };
   });
-  app = await testApp(t, { sender });
+  const app = (made.app = await testApp(t, { sender }));
   const { send, db, services, get } = app;
   const first = await send({ to, message: 'it went out' }, { 'idempotency-key': 'disk' });
   t.equal(first.statusCode, 200, 'the SMS went out: 200');
@@ -100,12 +100,12 @@ t.test('the disk fails during a hand-off: the answer stays true, replays say the
 });
 
 t.test('an outcome the disk refused is rewritten by itself, every 30 s until the disk allows', async (t) => {
-  let app: Awaited<ReturnType<typeof testApp>> | undefined;
+  const made: { app?: Awaited<ReturnType<typeof testApp>> } = {};
   const { sender } = recordingSender(() => {
-    app!.db.pragma('query_only = ON');
+    made.app!.db.pragma('query_only = ON');
     return { ok: true };
   });
-  app = await testApp(t, { sender });
+  const app = (made.app = await testApp(t, { sender }));
   const { send, db, services, clock } = app;
   const id = (await send({ to, message: 'later' })).json().messageId;
   t.match(services.messages.get(id), { status: 'queued', handedOffAt: null }, 'not written yet');

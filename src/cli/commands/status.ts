@@ -46,7 +46,7 @@ export function formatStatus(info: HostInfo, diag: Diagnostics): string {
     const paused = q.paused ? `; PAUSED after a hung hand-off, next try at ${q.nextAttemptAt}` : '';
     lines.push(`  Queue:  ${q.waiting} waiting${since}${paused}`);
   }
-  const problems = needsAttention(diag.checks).map((name) => [name, diag.checks[name as keyof Diagnostics['checks']]!] as const);
+  const problems = needsAttention(diag.checks).map((name) => [name, diag.checks[name as keyof Diagnostics['checks']]] as const);
   if (problems.length === 0) lines.push('  Every check is ok.');
   else {
     lines.push('  Needs attention:');

@@ -38,7 +38,7 @@ export function queueRoutes(enqueue: Enqueue, bodyLimit: number): FastifyPluginA
           idempotencyKey: idempotencyKey(request.raw.rawHeaders),
         });
         const { status, body } = queueAnswer(outcome);
-        return reply.code(status as 202).send(body as never);
+        return reply.code(status).send(body as never);
       },
     );
 

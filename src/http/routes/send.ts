@@ -39,7 +39,7 @@ export function sendRoutes(service: SendService, bodyLimit: number): FastifyPlug
           idempotencyKey: key,
         });
         const { status, body } = sendAnswer(outcome);
-        return reply.code(status as 200).send(body as never);
+        return reply.code(status).send(body as never);
       },
     );
   };

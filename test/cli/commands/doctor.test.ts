@@ -1,7 +1,7 @@
 // sms-gateway doctor against fake phones: fake termux-* on PATH, a fake `pm` script, a
 // temp SMS_GATEWAY_HOME. Tests that look at port 8080 hold the machine-wide port lock.
 import t from 'tap';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { dirname, join } from 'node:path';
