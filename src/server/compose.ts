@@ -12,12 +12,12 @@
 //   3. background work: the lane (queued messages waiting from before), pending
 //      deliveries, pending confirmations, the inbox watcher (while someone listens), the
 //      MQTT bridge (it only begins connecting: a broker that is down holds up nothing)
-import { createDispatcher } from '../core/dispatcher.js';
+import { createDispatcher, type Dispatcher } from '../core/dispatcher.js';
 import type { GatewayEvents } from '../events/domain-events.js';
-import { createEventsPart } from '../events/events-part.js';
-import { createInboxPart } from '../events/inbox-part.js';
-import { createSendingPart } from '../sms/sending-part.js';
-import { createStatusPart } from '../status/status-part.js';
+import { createEventsPart, type EventsPart } from '../events/events-part.js';
+import { createInboxPart, type InboxPart } from '../events/inbox-part.js';
+import { createSendingPart, type SendingPart } from '../sms/sending-part.js';
+import { createStatusPart, type StatusPart } from '../status/status-part.js';
 import { buildGatewayApp } from './app-part.js';
 import { portsFor, type GatewayDeps } from './gateway-deps.js';
 import { composeMqtt } from './mqtt-part.js';
@@ -29,38 +29,48 @@ export const PROBES_AFTER_LISTEN_MS = 1000;
 export type { GatewayDeps, Ports } from './gateway-deps.js';
 
 export async function composeGateway(deps: GatewayDeps) {
-  const { config, db, clock, runtime, probes, logger } = deps;
+  const { config, clock, probes, logger } = deps;
   const ports = portsFor(deps);
   const events = createDispatcher<GatewayEvents>({
     onListenerError: (err, name) => logger?.error({ err, event: name }, 'a listener of a gateway event failed'),
   });
-  const timings = ports.timings;
-  const timeZone = () => ports.calendar().timeZone;
+  const { timings, calendar } = ports;
+  // What every part is built from; each takes its own section of the configuration.
+  const base = { db: deps.db, clock, runtime: deps.runtime, config, events, logger };
 
-  const webhooks = createEventsPart({
-    db, clock, runtime, config, events, secret: deps.webhookSecret, logger,
-    timeoutMs: timings.webhookTimeoutMs, random: timings.random,
-  });
+  const webhooks = createEventsPart({ ...base, secret: deps.webhookSecret, timeoutMs: timings.webhookTimeoutMs, random: timings.random });
   const sending = createSendingPart({
-    db, clock, runtime, config, events, logger, outbox: webhooks.outbox,
-    sender: ports.sender, calendar: ports.calendar, simCount: ports.simCount,
+    ...base,
+    outbox: webhooks.outbox,
+    sender: ports.sender,
+    calendar,
+    simCount: ports.simCount,
     sentBox: ports.confirmSends ? { env: deps.env } : undefined,
   });
   const inbox = createInboxPart({
-    db, clock, config, logger, outbox: webhooks.outbox, timeZone,
+    ...base,
+    outbox: webhooks.outbox,
+    timeZone: () => calendar().timeZone,
     registeredTargets: () => webhooks.targets.registeredCount(),
     source: ports.inboxList ? { list: ports.inboxList } : { env: deps.env },
   });
-  const status = createStatusPart({
-    db, clock, runtime, config, probes, events, sending, webhooks, inbox,
-    apiKey: deps.apiKey, calendar: ports.calendar, interfaces: ports.interfaces,
-  });
+  const status = createStatusPart({ ...base, probes, sending, webhooks, inbox, apiKey: deps.apiKey, calendar, interfaces: ports.interfaces });
   // Loaded only when configured: MQTT.js costs a gateway without MQTT ~100 ms and ~18 MB at start.
   const mqtt = config.mqtt ? await composeMqtt({ deps, ports, events, sending, status, settings: config.mqtt }) : undefined;
   if (mqtt) status.reportMqtt(() => mqtt.health());
   const app = await buildGatewayApp({ deps, ports, sending, webhooks, inbox, status });
 
+  const parts = { app, sending, webhooks, inbox, status, mqtt, probes, events };
   const restoreState = () => restore({ webhooks, inbox, sending, endLeftover: ports.endLeftover, logger }, clock.now());
+  return { ...parts, ...lifecycle(parts, restoreState) };
+}
+
+/**
+ * Start and stop, in order: restore (step 1), listen, the first probe round (step 2), the
+ * background work (step 3); stopping ends MQTT and the requests in flight first.
+ */
+function lifecycle(parts: Omit<Parts, 'status' | 'events'>, restoreState: () => void) {
+  const { app, sending, webhooks, inbox, mqtt, probes } = parts;
   const startBackground = () => {
     sending.start();
     webhooks.start();
@@ -70,16 +80,7 @@ export async function composeGateway(deps: GatewayDeps) {
   const stopBackground = async (graceMs?: number) => {
     await Promise.all([sending.stop(graceMs), webhooks.stop(), inbox.stop()]);
   };
-
   return {
-    app,
-    sending,
-    webhooks,
-    inbox,
-    status,
-    mqtt,
-    probes,
-    events,
     /** Start step 1: the state a start needs before the first request. */
     restore: restoreState,
     startBackground,
@@ -99,6 +100,17 @@ export async function composeGateway(deps: GatewayDeps) {
       await stopBackground();
     },
   };
+}
+
+interface Parts {
+  app: Awaited<ReturnType<typeof buildGatewayApp>>;
+  sending: SendingPart;
+  webhooks: EventsPart;
+  inbox: InboxPart;
+  status: StatusPart;
+  mqtt: Awaited<ReturnType<typeof composeMqtt>> | undefined;
+  probes: GatewayDeps['probes'];
+  events: Dispatcher<GatewayEvents>;
 }
 
 export type ComposedGateway = Awaited<ReturnType<typeof composeGateway>>;
