@@ -40,7 +40,9 @@ async function main(): Promise<number> {
   }
   const notes: string[] = [];
   const { hz: tickHz, source: tickSource } = clockTicks();
-  notes.push(`CPU times from /proc/<pid>/stat utime+stime at ${tickHz} ticks/s (${tickSource}), so each CPU reading has a ${round(1000 / tickHz)} ms resolution.`);
+  notes.push(
+    `CPU times from /proc/<pid>/stat utime+stime at ${tickHz} ticks/s (${tickSource}), so each CPU reading has a ${round(1000 / tickHz)} ms resolution.`,
+  );
   const cpus = os.cpus();
   const loadAvgAtStart = os.loadavg().map((n) => round(n));
   const machine = {
@@ -53,7 +55,9 @@ async function main(): Promise<number> {
     loadAvgAtStart,
   };
   if ((loadAvgAtStart[0] ?? 0) > 0.5) {
-    notes.push(`The machine was not idle at the start (load average ${loadAvgAtStart.join(', ')} on ${cpus.length} CPUs): other work (e.g. test runs) adds noise to every number.`);
+    notes.push(
+      `The machine was not idle at the start (load average ${loadAvgAtStart.join(', ')} on ${cpus.length} CPUs): other work (e.g. test runs) adds noise to every number.`,
+    );
   }
 
   await takeLock();
@@ -78,7 +82,9 @@ async function main(): Promise<number> {
   const queue = await queuePhase(tickHz);
   const flood = await floodPhase();
   const fairShare = await fairSharePhase();
-  notes.push(`The fake termux-sms-send (sh + mkdir + date + cat, run directly) takes ${fakeMs} ms by itself: that part of the send latency is the fake, not the gateway.`);
+  notes.push(
+    `The fake termux-sms-send (sh + mkdir + date + cat, run directly) takes ${fakeMs} ms by itself: that part of the send latency is the fake, not the gateway.`,
+  );
 
   const runSeconds = round((performance.now() - runStarted) / 1000, 1);
   const results = {

@@ -22,7 +22,9 @@ if (!force && (getPrebuildPath() || existsSync(built))) process.exit(0);
 
 const gyp = process.env.npm_config_node_gyp;
 if (!gyp || !existsSync(gyp)) {
-  process.stderr.write('sms-gateway: better-sqlite3 has no prebuilt binary for this platform and node-gyp was not found; run `npm install` (npm brings node-gyp).\n');
+  process.stderr.write(
+    'sms-gateway: better-sqlite3 has no prebuilt binary for this platform and node-gyp was not found; run `npm install` (npm brings node-gyp).\n',
+  );
   process.exit(1);
 }
 process.stderr.write(

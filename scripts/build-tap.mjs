@@ -22,5 +22,7 @@ try {
 try {
   execFileSync(process.execPath, [tap, 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });
 } catch {
-  process.stderr.write("sms-gateway: building tap's plugin set failed (see above); the gateway is not affected, and the first `npm test` builds it itself, more slowly.\n");
+  process.stderr.write(
+    "sms-gateway: building tap's plugin set failed (see above); the gateway is not affected, and the first `npm test` builds it itself, more slowly.\n",
+  );
 }

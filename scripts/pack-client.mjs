@@ -96,17 +96,23 @@ function flatten(dts, aliases) {
 
 /** Stops unless the package stands alone: no imports in the types, only node: built-ins in the code. */
 function check(js, dts) {
-  const specifiers = [...js.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]/gm), ...js.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]);
+  const specifiers = [...js.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]/gm), ...js.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)].map(
+    (m) => m[1],
+  );
   const foreign = specifiers.filter((s) => !s.startsWith('node:'));
   if (foreign.length > 0) fail(`client.js imports ${foreign.join(', ')}: only node: built-ins are allowed`);
   if (/\bimport\b|\brequire\(|zod|fastify|better-sqlite3/.test(dts)) fail('client.d.ts still refers to a module of the server');
   // The types must compile alone, under strict, with no @types at all.
   const host = ts.createCompilerHost({});
   const read = host.getSourceFile;
-  host.getSourceFile = (name, ...rest) => (name === '/client.d.ts' ? ts.createSourceFile(name, dts, ts.ScriptTarget.Latest, true) : read.call(host, name, ...rest));
+  host.getSourceFile = (name, ...rest) =>
+    name === '/client.d.ts' ? ts.createSourceFile(name, dts, ts.ScriptTarget.Latest, true) : read.call(host, name, ...rest);
   const prog = ts.createProgram(['/client.d.ts'], { strict: true, noEmit: true, types: [], lib: ['lib.es2022.d.ts'], target: ts.ScriptTarget.ES2022 }, host);
   const errors = ts.getPreEmitDiagnostics(prog);
-  if (errors.length > 0) fail(`client.d.ts does not compile alone:\n${ts.formatDiagnostics(errors, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' })}`);
+  if (errors.length > 0)
+    fail(
+      `client.d.ts does not compile alone:\n${ts.formatDiagnostics(errors, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' })}`,
+    );
 }
 
 function packageJson(version) {
@@ -125,7 +131,6 @@ function packageJson(version) {
     sideEffects: false,
   };
 }
-
 
 const { out } = parseArgs(process.argv.slice(2));
 const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;

@@ -14,12 +14,13 @@ const home = mkdtempSync(join(tmpdir(), 'smsgw-shots-'));
 const port = 8080;
 const base = `http://127.0.0.1:${port}`;
 const env = { ...process.env, SMS_GATEWAY_HOME: home, SMS_GATEWAY_MODE: 'simulated', SMS_GATEWAY_INBOX: 'true' };
-const cli = (args) => new Promise((ok, fail) => {
-  const p = spawn(process.execPath, [join(root, 'bin/sms-gateway'), ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-  let text = '';
-  p.stdout.on('data', (d) => (text += d));
-  p.on('exit', (code) => (code === 0 ? ok(text.trim()) : fail(new Error(`sms-gateway ${args.join(' ')}: ${code}`))));
-});
+const cli = (args) =>
+  new Promise((ok, fail) => {
+    const p = spawn(process.execPath, [join(root, 'bin/sms-gateway'), ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let text = '';
+    p.stdout.on('data', (d) => (text += d));
+    p.on('exit', (code) => (code === 0 ? ok(text.trim()) : fail(new Error(`sms-gateway ${args.join(' ')}: ${code}`))));
+  });
 
 mkdirSync(out, { recursive: true });
 const key = await cli(['key', 'show']);
@@ -32,19 +33,43 @@ try {
 const gateway = spawn(process.execPath, [join(root, 'bin/sms-gateway'), 'start'], { env, stdio: 'ignore' });
 try {
   for (let i = 0; ; i++) {
-    try { if ((await fetch(`${base}/health`)).ok) break; } catch { /* not yet */ }
+    try {
+      if ((await fetch(`${base}/health`)).ok) break;
+    } catch {
+      /* not yet */
+    }
     if (i > 100) throw new Error('the gateway did not start');
     await new Promise((r) => setTimeout(r, 200));
   }
-  const api = (method, path, body) => fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+  const api = (method, path, body) =>
+    fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
   await api('POST', '/api/sms/send', { to: '+15551230001', message: 'Your order has shipped.' });
-  await api('POST', '/api/messages', { to: ['+15551230002', '+15551230003'], message: 'Practice moved to 18:00', sendAt: new Date(Date.now() + 86_400_000).toISOString() });
+  await api('POST', '/api/messages', {
+    to: ['+15551230002', '+15551230003'],
+    message: 'Practice moved to 18:00',
+    sendAt: new Date(Date.now() + 86_400_000).toISOString(),
+  });
   await new Promise((r) => setTimeout(r, 1500)); // the inbox watcher's first read (its baseline)
   await cli(['simulate', 'receive', '--from', '+15559870001', 'Is the shop open today?']);
   await new Promise((r) => setTimeout(r, 16_000)); // the watcher's next read (every 15 s)
   await api('POST', '/api/webhooks', { url: 'http://192.168.1.60:8123/api/webhook/sms' });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
-  for (const [size, viewport] of [['desktop', { width: 1280, height: 860 }], ['phone', { width: 360, height: 740 }]]) {
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  for (const [size, viewport] of [
+    ['desktop', { width: 1280, height: 860 }],
+    ['phone', { width: 360, height: 740 }],
+  ]) {
     const page = await browser.newPage({ viewport });
     await page.goto(`${base}/`);
     await page.screenshot({ path: join(out, `login-${size}.png`) });

@@ -87,12 +87,7 @@ function queryString(q: Record<string, unknown>): string {
 function answerError(status: number, json: Record<string, unknown>, retryAfter: number): GatewayRequestError {
   const error = json.error as { code?: string; message?: string } | string | undefined;
   if (typeof error === 'string') return new GatewayRequestError(status, status === 401 ? 'unauthorized' : 'forbidden', error);
-  return new GatewayRequestError(
-    status,
-    error?.code ?? 'http_error',
-    error?.message ?? `HTTP ${status}`,
-    Number.isFinite(retryAfter) ? retryAfter : undefined,
-  );
+  return new GatewayRequestError(status, error?.code ?? 'http_error', error?.message ?? `HTTP ${status}`, Number.isFinite(retryAfter) ? retryAfter : undefined);
 }
 
 /** One request with the key: JSON in and out, retried after 429, a 503 with Retry-After and, when asked, a lost connection. */

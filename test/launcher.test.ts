@@ -42,7 +42,10 @@ t.test("Node's compile cache lives in the gateway's home, and never creates the 
   t.equal(run(['key', 'rotate'], { SMS_GATEWAY_HOME: home }).status, 0);
   const cache = join(home, 'compile-cache');
   t.ok(existsSync(cache), 'the cache folder is in the home');
-  t.ok(readdirSync(cache).some((d) => d.startsWith(`${process.version}-`)), 'an entry for this Node');
+  t.ok(
+    readdirSync(cache).some((d) => d.startsWith(`${process.version}-`)),
+    'an entry for this Node',
+  );
   const missing = join(tempDir(t), 'not-yet');
   t.equal(run(['--version'], { SMS_GATEWAY_HOME: missing }).status, 0);
   t.equal(existsSync(missing), false, 'a home that does not exist is left for the gateway to create (0700)');
@@ -52,11 +55,17 @@ t.test('`start` runs with the V8 flags for a phone, in the same process, hooks k
   const dir = tempDir(t);
   const hook = join(dir, 'hook.mjs');
   const mark = join(dir, 'mark');
-  writeFileSync(hook, `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(mark)}, JSON.stringify([process.pid, process.execArgv]) + '\\n');\n`);
+  writeFileSync(
+    hook,
+    `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(mark)}, JSON.stringify([process.pid, process.execArgv]) + '\\n');\n`,
+  );
   const r = run(['start', '--help'], { NODE_OPTIONS: `--import=${hook}` });
   t.equal(r.status, 0, r.stderr);
   t.match(r.stdout, /^Usage: sms-gateway start/);
-  const runs = readFileSync(mark, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as [number, string[]]);
+  const runs = readFileSync(mark, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as [number, string[]]);
   if (typeof (process as { execve?: unknown }).execve !== 'function') {
     t.equal(runs.length, 1, 'no process.execve on this Node: started once, without the flags');
     return;
@@ -75,10 +84,17 @@ t.test('`sms-gateway start` run from PATH takes the flags from the first line: N
   const mark = join(dir, 'mark');
   writeFileSync(hook, `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(mark)}, JSON.stringify(process.execArgv) + '\\n');\n`);
   // As a shell runs it: the file itself, its first line's `env -S` finding this Node on PATH.
-  const r = spawnSync(CLI, ['start', '--help'], { env: { PATH: `${dirname(process.execPath)}:${process.env.PATH}`, NODE_OPTIONS: `--import=${hook}` }, encoding: 'utf8', timeout: 20_000 });
+  const r = spawnSync(CLI, ['start', '--help'], {
+    env: { PATH: `${dirname(process.execPath)}:${process.env.PATH}`, NODE_OPTIONS: `--import=${hook}` },
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   t.equal(r.status, 0, r.stderr);
   t.match(r.stdout, /^Usage: sms-gateway start/);
-  const runs = readFileSync(mark, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]);
+  const runs = readFileSync(mark, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as string[]);
   t.same(runs, [PHONE_FLAGS], 'one start of Node, with the flags of the first line');
 });
 
@@ -87,21 +103,25 @@ const OLD_NODE = process.env.SMS_GATEWAY_OLD_NODE ?? '/usr/bin/node';
 const oldVersion = existsSync(OLD_NODE) ? spawnSync(OLD_NODE, ['--version'], { encoding: 'utf8' }).stdout.trim() : '';
 const oldMajor = Number(/^v(\d+)\./.exec(oldVersion)?.[1] ?? NaN);
 
-t.test('on a Node older than 22 every command prints one line and exits 1', { skip: oldMajor < 22 ? false : `no Node older than 22 at ${OLD_NODE}` }, async (t) => {
-  const home = join(tempDir(t), 'not-yet');
-  for (const args of [['--version'], ['start'], ['status'], ['doctor'], ['key', 'show']]) {
-    const r = spawnSync(OLD_NODE, [CLI, ...args], { env: { PATH: process.env.PATH, SMS_GATEWAY_HOME: home }, encoding: 'utf8', timeout: 20_000 });
-    t.equal(r.status, 1, `${args.join(' ')}: exit 1`);
-    t.equal(r.stdout, '', `${args.join(' ')}: nothing on stdout`);
-    t.equal(
-      r.stderr,
-      `sms-gateway: Node.js ${oldVersion} is too old: 22 or newer is needed. ` +
-        'On Termux: pkg install nodejs-lts; elsewhere: nodejs.org or a version manager (nvm, fnm), then npm install again.\n',
-      `${args.join(' ')}: the one line`,
-    );
-  }
-  t.equal(existsSync(home), false, 'nothing was created');
-});
+t.test(
+  'on a Node older than 22 every command prints one line and exits 1',
+  { skip: oldMajor < 22 ? false : `no Node older than 22 at ${OLD_NODE}` },
+  async (t) => {
+    const home = join(tempDir(t), 'not-yet');
+    for (const args of [['--version'], ['start'], ['status'], ['doctor'], ['key', 'show']]) {
+      const r = spawnSync(OLD_NODE, [CLI, ...args], { env: { PATH: process.env.PATH, SMS_GATEWAY_HOME: home }, encoding: 'utf8', timeout: 20_000 });
+      t.equal(r.status, 1, `${args.join(' ')}: exit 1`);
+      t.equal(r.stdout, '', `${args.join(' ')}: nothing on stdout`);
+      t.equal(
+        r.stderr,
+        `sms-gateway: Node.js ${oldVersion} is too old: 22 or newer is needed. ` +
+          'On Termux: pkg install nodejs-lts; elsewhere: nodejs.org or a version manager (nvm, fnm), then npm install again.\n',
+        `${args.join(' ')}: the one line`,
+      );
+    }
+    t.equal(existsSync(home), false, 'nothing was created');
+  },
+);
 
 t.test("start's flags keep V8's code caches valid (Node's own modules are built with one)", async (t) => {
   // V8 rejects code cached under other flags that change how code is compiled (--single-threaded
@@ -118,5 +138,9 @@ t.test("start's flags keep V8's code caches valid (Node's own modules are built 
 t.test('the first line fits the 128 bytes older Android kernels read of it', async (t) => {
   const first = readFileSync(CLI, 'utf8').split('\n', 1)[0]!;
   t.ok(Buffer.byteLength(`${first}\n`) <= 128, `${Buffer.byteLength(first)} bytes: ${first}`);
-  t.same(first.split(' ').filter((w) => w.startsWith('--')), PHONE_FLAGS, 'and holds the flags whole');
+  t.same(
+    first.split(' ').filter((w) => w.startsWith('--')),
+    PHONE_FLAGS,
+    'and holds the flags whole',
+  );
 });

@@ -55,14 +55,11 @@ export function fire(port: number, spec: RequestSpec): Promise<Sample> {
       res({ kind: spec.kind, status, expect: spec.expect, ms: performance.now() - started, ...(error ? { error } : {}) });
     const headers: Record<string, string> = { ...(spec.headers ?? {}) };
     if (spec.body !== undefined) headers['content-length'] = String(Buffer.byteLength(spec.body));
-    const req = http.request(
-      { host: '127.0.0.1', port, path: spec.path, method: spec.method ?? 'GET', headers, agent: spec.caller.agent },
-      (r) => {
-        r.resume();
-        r.on('end', () => done(r.statusCode ?? 0));
-        r.on('error', (err) => done(0, err.message));
-      },
-    );
+    const req = http.request({ host: '127.0.0.1', port, path: spec.path, method: spec.method ?? 'GET', headers, agent: spec.caller.agent }, (r) => {
+      r.resume();
+      r.on('end', () => done(r.statusCode ?? 0));
+      r.on('error', (err) => done(0, err.message));
+    });
     req.on('error', (err) => done(0, (err as NodeJS.ErrnoException).code ?? err.message));
     req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(new Error('timeout')));
     req.end(spec.body);
@@ -169,7 +166,7 @@ export async function measureLoads(procs: Proc[], hz: number, spec: SpecOf, tick
         failed: s.failed + w.failed,
         unexpected: s.unexpected + w.unexpected,
         errors: [...new Set([...s.errors, ...w.errors])],
-        cpuMsPerKReq: round(((run.ticks * 1000) / tickHz) / (run.samples.length / 1000)),
+        cpuMsPerKReq: round((run.ticks * 1000) / tickHz / (run.samples.length / 1000)),
         maxLateMs: round(run.maxLateMs),
       };
     });

@@ -15,7 +15,9 @@ import { FLOOD_CALLER, FLOOD_IN_FLIGHT, FLOOD_MS, FLOOD_WITNESS, GATEWAY_PORT } 
 const witness: Caller = { address: FLOOD_WITNESS, agent: new http.Agent({ keepAlive: false, localAddress: FLOOD_WITNESS }) };
 
 export async function floodPhase() {
-  log(`flood: ${FLOOD_CALLER} opens connections for ${FLOOD_MS / 1000} s (${FLOOD_IN_FLIGHT} at a time) and keeps them; ${FLOOD_WITNESS} asks /health 5 times a second ...`);
+  log(
+    `flood: ${FLOOD_CALLER} opens connections for ${FLOOD_MS / 1000} s (${FLOOD_IN_FLIGHT} at a time) and keeps them; ${FLOOD_WITNESS} asks /health 5 times a second ...`,
+  );
   const gw = startGateway(newHome('flood'));
   try {
     await waitForHealth(gw);

@@ -28,7 +28,8 @@ const FASTEST = { SMS_GATEWAY_QUEUE_RATE: '60' };
 /** Messages the floor hands off (one a second). */
 const FLOOR_COUNT = QUICK ? 20 : 60;
 
-const recipients = (batch: number, n = RECIPIENTS) => Array.from({ length: n }, (_, i) => `+1555${String(batch).padStart(3, '0')}${String(i).padStart(4, '0')}`);
+const recipients = (batch: number, n = RECIPIENTS) =>
+  Array.from({ length: n }, (_, i) => `+1555${String(batch).padStart(3, '0')}${String(i).padStart(4, '0')}`);
 
 function post(caller: Caller, auth: Record<string, string>, batch: number, n = RECIPIENTS) {
   return fire(8080, {

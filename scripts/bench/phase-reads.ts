@@ -75,7 +75,9 @@ export async function readsPhase(tickHz: number) {
       ],
     };
 
-    log(`health: ${CALLERS * PER_CALLER_HZ} req/s open loop over ${CALLERS} callers for ${LOAD_MS / 1000} s each (after a ${WARMUP_MS / 1000} s warm-up), gateway and bare in turn, 5 windows each ...`);
+    log(
+      `health: ${CALLERS * PER_CALLER_HZ} req/s open loop over ${CALLERS} callers for ${LOAD_MS / 1000} s each (after a ${WARMUP_MS / 1000} s warm-up), gateway and bare in turn, 5 windows each ...`,
+    );
     const healthSpec = () => ({ kind: 'health', path: '/health', expect: 200 });
     const [gwHealth, bareHealth] = (await measureLoads([gw, bare], PER_CALLER_HZ, healthSpec, tickHz)) as [LoadResult, LoadResult];
     health = {

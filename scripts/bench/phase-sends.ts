@@ -60,7 +60,12 @@ export async function sendsPhase() {
           ? { kind: 'not-found', path: '/api/messages/msg_00000000000000000000000000', headers: auth, expect: 404 }
           : { kind: 'not-found', path: '/api/no-such-route', headers: auth, expect: 404 },
       ),
-      ...steady(unauthCaller, 2, total, () => ({ kind: 'unauthorized', path: '/api/messages?limit=20', headers: { authorization: 'Bearer wrong-key' }, expect: 401 })),
+      ...steady(unauthCaller, 2, total, () => ({
+        kind: 'unauthorized',
+        path: '/api/messages?limit=20',
+        headers: { authorization: 'Bearer wrong-key' },
+        expect: 401,
+      })),
       ...steady(sendCaller, 1000 / SEND_SPACING_MS, total, sendSpec, SEND_SPACING_MS),
     ];
     for (let at = SOAK_WARMUP_MS; at < total; at += 5000) events.push({ at, mark: sampleRss(at) });

@@ -14,7 +14,10 @@ export async function startupPhase(tickHz: number) {
   const warmHome = newHome('warm');
   await stopProc(await started(startGateway(warmHome)));
   for (let i = 0; i < STARTUP_RUNS; i++) {
-    for (const [home, into] of [[newHome(`startup${i}`), gwStart], [warmHome, gwWarm]] as const) {
+    for (const [home, into] of [
+      [newHome(`startup${i}`), gwStart],
+      [warmHome, gwWarm],
+    ] as const) {
       const gw = startGateway(home);
       try {
         const r = await waitForHealth(gw);

@@ -145,14 +145,11 @@ export async function waitForHealth(p: Proc, timeoutMs = 30_000): Promise<{ ms: 
 
 export function probeHealth(port: number): Promise<number> {
   return new Promise((res) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, path: '/health', agent: false, localAddress: '127.0.0.2' },
-      (r) => {
-        r.resume();
-        r.on('end', () => res(r.statusCode ?? 0));
-        r.on('error', () => res(0));
-      },
-    );
+    const req = http.request({ host: '127.0.0.1', port, path: '/health', agent: false, localAddress: '127.0.0.2' }, (r) => {
+      r.resume();
+      r.on('end', () => res(r.statusCode ?? 0));
+      r.on('error', () => res(0));
+    });
     req.on('error', () => res(0));
     req.setTimeout(2000, () => req.destroy());
     req.end();

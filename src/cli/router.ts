@@ -20,10 +20,12 @@ interface Command {
   summary: string;
 }
 
-const lazy = <M extends Record<string, unknown>>(importer: () => Promise<M>, run: keyof M, help: keyof M) => async () => {
-  const m = await importer();
-  return { run: m[run] as CommandModule['run'], help: m[help] as string };
-};
+const lazy =
+  <M extends Record<string, unknown>>(importer: () => Promise<M>, run: keyof M, help: keyof M) =>
+  async () => {
+    const m = await importer();
+    return { run: m[run] as CommandModule['run'], help: m[help] as string };
+  };
 
 const COMMANDS: Record<string, Command> = {
   start: { load: lazy(() => import('./commands/start.js'), 'startCommand', 'startHelp'), summary: `run the gateway on port ${PORT} (foreground)` },
@@ -31,9 +33,18 @@ const COMMANDS: Record<string, Command> = {
   send: { load: lazy(() => import('./commands/send.js'), 'sendCommand', 'sendHelp'), summary: 'send SMS through the running gateway (now, or queued)' },
   queue: { load: lazy(() => import('./commands/queue.js'), 'queueCommand', 'queueHelp'), summary: 'list | cancel the messages waiting in the queue' },
   status: { load: lazy(() => import('./commands/status.js'), 'statusCommand', 'statusHelp'), summary: 'how the running gateway is doing' },
-  webhook: { load: lazy(() => import('./commands/webhook.js'), 'webhookCommand', 'webhookHelp'), summary: 'list | add | remove | test the webhook targets; secret | rotate' },
-  simulate: { load: lazy(() => import('./commands/simulate.js'), 'simulateCommand', 'simulateHelp'), summary: 'receive: put an SMS into the simulated inbox (simulated mode)' },
-  service: { load: lazy(() => import('./commands/service.js'), 'serviceCommand', 'serviceHelp'), summary: 'install | uninstall the runit service (termux-services)' },
+  webhook: {
+    load: lazy(() => import('./commands/webhook.js'), 'webhookCommand', 'webhookHelp'),
+    summary: 'list | add | remove | test the webhook targets; secret | rotate',
+  },
+  simulate: {
+    load: lazy(() => import('./commands/simulate.js'), 'simulateCommand', 'simulateHelp'),
+    summary: 'receive: put an SMS into the simulated inbox (simulated mode)',
+  },
+  service: {
+    load: lazy(() => import('./commands/service.js'), 'serviceCommand', 'serviceHelp'),
+    summary: 'install | uninstall the runit service (termux-services)',
+  },
   boot: { load: lazy(() => import('./commands/boot.js'), 'bootCommand', 'bootHelp'), summary: 'install the Termux:Boot start script' },
   doctor: { load: lazy(() => import('./commands/doctor.js'), 'doctorCommand', 'doctorHelp'), summary: 'preflight checks on the phone, each with its fix' },
 };

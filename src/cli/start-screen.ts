@@ -56,11 +56,7 @@ export function modeLine(m: ScreenMode): string {
 
 export async function renderStartScreen(opts: StartScreenOptions): Promise<string> {
   const urls = urlsFor(opts.addresses);
-  const head = [
-    modeLine(opts.mode),
-    `URL:      ${urls[0]}${opts.addresses.length === 0 ? '  (no LAN address: is Wi-Fi on?)' : ''}`,
-    `API key:  ${opts.key}`,
-  ];
+  const head = [modeLine(opts.mode), `URL:      ${urls[0]}${opts.addresses.length === 0 ? '  (no LAN address: is Wi-Fi on?)' : ''}`, `API key:  ${opts.key}`];
   const side = [`sms-gateway ${opts.version} is running.`];
   if (!opts.mode.smsEnabled) side.push('Sending is switched off', '(SMS_GATEWAY_SMS_ENABLED=false).');
   side.push('', 'Scan to configure a client:', 'the QR code holds URL and key.');

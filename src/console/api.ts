@@ -3,10 +3,7 @@
 // key (401), an unreachable gateway, or the API's error envelope (code and message).
 import type { ErrorBody } from '../core/errors.js';
 
-export type Problem =
-  | { kind: 'unreachable' }
-  | { kind: 'unauthorized' }
-  | { kind: 'error'; status: number; code: string; message: string };
+export type Problem = { kind: 'unreachable' } | { kind: 'unauthorized' } | { kind: 'error'; status: number; code: string; message: string };
 
 export class ApiProblem extends Error {
   constructor(readonly problem: Problem) {
@@ -53,7 +50,12 @@ export async function api<T>(key: string, method: string, path: string, body?: u
   }
   if (!res.ok) {
     const err = (parsed as Partial<ErrorBody>).error;
-    throw new ApiProblem({ kind: 'error', status: res.status, code: err?.code ?? 'http_error', message: err?.message ?? `The gateway answered ${res.status}.` });
+    throw new ApiProblem({
+      kind: 'error',
+      status: res.status,
+      code: err?.code ?? 'http_error',
+      message: err?.message ?? `The gateway answered ${res.status}.`,
+    });
   }
   return parsed as T;
 }

@@ -32,7 +32,9 @@ export function DailyChart({ days }: { days: DayCounts[] }) {
               <title>{`${d.date}: ${d.sent} sent, ${d.failed} failed`}</title>
               <rect x={x} y={H - PAD_BOTTOM - hs} width={bar} height={hs} class="bar-sent" />
               <rect x={x + bar + 1} y={H - PAD_BOTTOM - hf} width={bar} height={hf} class="bar-failed" />
-              <text x={x + bar} y={H - 6} class="label" text-anchor="middle">{d.date.slice(8)}</text>
+              <text x={x + bar} y={H - 6} class="label" text-anchor="middle">
+                {d.date.slice(8)}
+              </text>
             </g>
           );
         })}

@@ -7,7 +7,11 @@ import { usePoll } from './poll.js';
 import { ErrorLine, when, type ViewProps } from './ui.js';
 
 /** The same sender however it was written: spaces, dashes, dots, parentheses and a leading + ignored. */
-const senderKey = (from: string | null) => (from ?? '').replace(/[\s\-.()]/g, '').replace(/^\+/, '').toLowerCase();
+const senderKey = (from: string | null) =>
+  (from ?? '')
+    .replace(/[\s\-.()]/g, '')
+    .replace(/^\+/, '')
+    .toLowerCase();
 
 export function groupBySender(rows: InboxRecord[]): { key: string; from: string; contact: string | null; messages: InboxRecord[] }[] {
   const groups = new Map<string, { key: string; from: string; contact: string | null; messages: InboxRecord[] }>();

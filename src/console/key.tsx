@@ -22,11 +22,17 @@ export function Key({ call, onRotated }: ViewProps & { onRotated: (newKey: strin
       <p>Rotating makes a new key: every client using the old one (scripts, Home Assistant, this console) is refused from the next request on.</p>
       <ErrorLine text={error} />
       {!confirming ? (
-        <button type="button" onClick={() => setConfirming(true)}>Rotate the key…</button>
+        <button type="button" onClick={() => setConfirming(true)}>
+          Rotate the key…
+        </button>
       ) : (
         <div class="row">
-          <button type="button" class="danger" onClick={() => void rotate()}>Yes, rotate it now</button>
-          <button type="button" class="secondary" onClick={() => setConfirming(false)}>Keep the current key</button>
+          <button type="button" class="danger" onClick={() => void rotate()}>
+            Yes, rotate it now
+          </button>
+          <button type="button" class="secondary" onClick={() => setConfirming(false)}>
+            Keep the current key
+          </button>
         </div>
       )}
     </section>

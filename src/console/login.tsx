@@ -33,7 +33,11 @@ export function Login({ notice, newKey, onKey }: { notice: string | undefined; n
   return (
     <main id="main" class="login">
       <h1>Sign in</h1>
-      {notice && <p class="note" role="status">{notice}</p>}
+      {notice && (
+        <p class="note" role="status">
+          {notice}
+        </p>
+      )}
       {newKey && (
         <div class="newkey">
           <label for="new-key">The new key (shown once: copy it to your other clients)</label>
@@ -49,7 +53,9 @@ export function Login({ notice, newKey, onKey }: { notice: string | undefined; n
           <label for="remember">Remember on this device</label>
         </div>
         <ErrorLine text={error} />
-        <button type="submit" disabled={busy}>Sign in</button>
+        <button type="submit" disabled={busy}>
+          Sign in
+        </button>
       </form>
     </main>
   );

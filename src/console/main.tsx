@@ -37,11 +37,17 @@ function TopBar({ signedIn, view, onSignOut }: { signedIn: boolean; view: View; 
       {signedIn && (
         <nav aria-label="Views">
           {VIEWS.map(([id, name]) => (
-            <a key={id} href={`#/${id}`} aria-current={id === view ? 'page' : undefined}>{name}</a>
+            <a key={id} href={`#/${id}`} aria-current={id === view ? 'page' : undefined}>
+              {name}
+            </a>
           ))}
         </nav>
       )}
-      {signedIn && <button type="button" class="secondary signout" onClick={onSignOut}>Sign out</button>}
+      {signedIn && (
+        <button type="button" class="secondary signout" onClick={onSignOut}>
+          Sign out
+        </button>
+      )}
     </header>
   );
 }
@@ -65,8 +71,16 @@ function CurrentView({ view, call, onRotated }: { view: View; call: Call; onRota
 function Banners({ conn, mode }: { conn: Connection; mode: string | undefined }) {
   return (
     <div class="banners">
-      {conn === 'unreachable' && <p class="banner banner-down" role="alert">The gateway cannot be reached: is it running, and is this device on the same network? Retrying every few seconds.</p>}
-      {mode === 'simulated' && <p class="banner banner-sim" role="status">Simulated mode: nothing is really sent; messages are only recorded.</p>}
+      {conn === 'unreachable' && (
+        <p class="banner banner-down" role="alert">
+          The gateway cannot be reached: is it running, and is this device on the same network? Retrying every few seconds.
+        </p>
+      )}
+      {mode === 'simulated' && (
+        <p class="banner banner-sim" role="status">
+          Simulated mode: nothing is really sent; messages are only recorded.
+        </p>
+      )}
     </div>
   );
 }
@@ -128,7 +142,9 @@ function App() {
 
   return (
     <>
-      <a class="skip" href="#main">Skip to the content</a>
+      <a class="skip" href="#main">
+        Skip to the content
+      </a>
       <TopBar signedIn={!!key} view={view} onSignOut={() => signOut('Signed out.')} />
       <Banners conn={conn} mode={mode} />
       {!key ? (

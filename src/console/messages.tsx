@@ -46,7 +46,9 @@ export function Queue({ call }: ViewProps) {
               <span class="to">{m.to}</span> <span class="muted">{m.sendAt ? `at ${when(m.sendAt)}` : 'as soon as the pace allows'}</span>
             </div>
             <p class="body">{m.body}</p>
-            <button type="button" class="secondary" onClick={() => void cancel(m)} aria-label={`Cancel the message to ${m.to}`}>Cancel</button>
+            <button type="button" class="secondary" onClick={() => void cancel(m)} aria-label={`Cancel the message to ${m.to}`}>
+              Cancel
+            </button>
           </li>
         ))}
       </ul>
@@ -74,7 +76,9 @@ function MessageDetails({ message, onClose }: { message: MessageRecord; onClose:
         <Field label="Send at" value={when(message.sendAt)} />
         <Field label="Expires" value={when(message.expiresAt)} />
       </dl>
-      <button type="button" class="secondary" onClick={onClose}>Close details</button>
+      <button type="button" class="secondary" onClick={onClose}>
+        Close details
+      </button>
     </div>
   );
 }
@@ -84,9 +88,15 @@ function Pager(p: { offset: number; shown: number; total: number; hasNext: boole
   const { offset, shown, total, hasNext, onOffset } = p;
   return (
     <nav class="pager" aria-label="Pages">
-      <button type="button" class="secondary" disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - LIMIT))}>Newer</button>
-      <span>{total === 0 ? '0' : `${offset + 1}–${offset + shown}`} of {total}</span>
-      <button type="button" class="secondary" disabled={!hasNext} onClick={() => onOffset(offset + LIMIT)}>Older</button>
+      <button type="button" class="secondary" disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - LIMIT))}>
+        Newer
+      </button>
+      <span>
+        {total === 0 ? '0' : `${offset + 1}–${offset + shown}`} of {total}
+      </span>
+      <button type="button" class="secondary" disabled={!hasNext} onClick={() => onOffset(offset + LIMIT)}>
+        Older
+      </button>
     </nav>
   );
 }
@@ -117,8 +127,19 @@ export function History({ call }: ViewProps) {
       <h1>History</h1>
       <div class="row">
         <label for="status">Status</label>
-        <select id="status" value={status} onChange={(e) => { setStatus(e.currentTarget.value); setOffset(0); }}>
-          {STATUSES.map((s) => <option key={s} value={s}>{s || 'all'}</option>)}
+        <select
+          id="status"
+          value={status}
+          onChange={(e) => {
+            setStatus(e.currentTarget.value);
+            setOffset(0);
+          }}
+        >
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s || 'all'}
+            </option>
+          ))}
         </select>
       </div>
       <ErrorLine text={error} />
@@ -131,7 +152,9 @@ export function History({ call }: ViewProps) {
               <span class={`badge badge-${m.status}`}>{m.status}</span> <span class="to">{m.to}</span> <span class="muted">{when(m.updatedAt)}</span>
             </div>
             <p class="body">{m.body}</p>
-            <button type="button" class="secondary" onClick={() => void details(m.id)} aria-label={`Details of the message to ${m.to}`}>Details</button>
+            <button type="button" class="secondary" onClick={() => void details(m.id)} aria-label={`Details of the message to ${m.to}`}>
+              Details
+            </button>
           </li>
         ))}
       </ul>

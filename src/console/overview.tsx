@@ -40,9 +40,19 @@ function Cards({ diag, host }: { diag: Diagnostics; host: HostInfo }) {
       </dl>
       <dl class="card">
         <Field label="Battery" value={battery.value.level === null ? 'unknown' : `${battery.value.level}%${battery.value.charging ? ', charging' : ''}`} />
-        <Field label="Network" value={`${telephony.value.carrier ?? host.carrier ?? 'unknown carrier'}, ${telephony.value.networkType ?? host.networkType ?? 'unknown type'}`} />
+        <Field
+          label="Network"
+          value={`${telephony.value.carrier ?? host.carrier ?? 'unknown carrier'}, ${telephony.value.networkType ?? host.networkType ?? 'unknown type'}`}
+        />
         <Field label="Wi-Fi signal" value={wifi.value.rssi === null ? 'unknown' : `${wifi.value.rssi} dBm`} />
-        <Field label="SIMs" value={host.sims.length === 0 ? 'none reported' : host.sims.map((s) => `SIM ${s.slot}${s.slot === host.defaultSimSlot ? ' (default)' : ''}${s.carrier ? `: ${s.carrier}` : ''}`).join(', ')} />
+        <Field
+          label="SIMs"
+          value={
+            host.sims.length === 0
+              ? 'none reported'
+              : host.sims.map((s) => `SIM ${s.slot}${s.slot === host.defaultSimSlot ? ' (default)' : ''}${s.carrier ? `: ${s.carrier}` : ''}`).join(', ')
+          }
+        />
       </dl>
       <dl class="card">
         <Field label="Waiting" value={String(queue.value.waiting)} />
@@ -93,7 +103,14 @@ export function Overview({ call }: ViewProps) {
     }
   }, []);
 
-  if (!diag || !host || !days) return <section><h1>Overview</h1><ErrorLine text={error} />{!error && <p>Loading…</p>}</section>;
+  if (!diag || !host || !days)
+    return (
+      <section>
+        <h1>Overview</h1>
+        <ErrorLine text={error} />
+        {!error && <p>Loading…</p>}
+      </section>
+    );
   return (
     <section>
       <h1>Overview</h1>

@@ -99,7 +99,9 @@ export function Send({ call }: ViewProps) {
         <WhenField later={later} sendAt={sendAt} onLater={setLater} onSendAt={setSendAt} />
         <ErrorLine text={error} />
         {result && <Note>{result}</Note>}
-        <button type="submit" disabled={busy}>{later ? 'Queue' : 'Send'}</button>
+        <button type="submit" disabled={busy}>
+          {later ? 'Queue' : 'Send'}
+        </button>
       </form>
     </section>
   );

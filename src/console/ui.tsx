@@ -9,11 +9,19 @@ export interface ViewProps {
 }
 
 export function ErrorLine({ text }: { text: string | undefined }) {
-  return text ? <p class="error" role="alert">{text}</p> : null;
+  return text ? (
+    <p class="error" role="alert">
+      {text}
+    </p>
+  ) : null;
 }
 
 export function Note({ children }: { children: ComponentChildren }) {
-  return <p class="note" role="status">{children}</p>;
+  return (
+    <p class="note" role="status">
+      {children}
+    </p>
+  );
 }
 
 export function when(iso: string | null | undefined): string {

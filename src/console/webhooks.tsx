@@ -14,11 +14,14 @@ function TargetList({ targets, busy, onRemove }: { targets: WebhookTarget[] | un
       {targets?.map((t) => (
         <li key={t.id} class="item">
           <div class="meta">
-            <span class="to">{t.url}</span> <span class="muted">{`${t.id}, ${t.source === 'env' ? 'from SMS_GATEWAY_WEBHOOK_URLS' : 'added over the API'}, since ${when(t.createdAt)}`}</span>
+            <span class="to">{t.url}</span>{' '}
+            <span class="muted">{`${t.id}, ${t.source === 'env' ? 'from SMS_GATEWAY_WEBHOOK_URLS' : 'added over the API'}, since ${when(t.createdAt)}`}</span>
             {t.disabled && <span class="badge badge-failing">switched off (410)</span>}
           </div>
           {t.source === 'api' && (
-            <button type="button" class="secondary" disabled={busy} onClick={() => onRemove(t)} aria-label={`Remove ${t.id}`}>Remove</button>
+            <button type="button" class="secondary" disabled={busy} onClick={() => onRemove(t)} aria-label={`Remove ${t.id}`}>
+              Remove
+            </button>
           )}
         </li>
       ))}
@@ -97,10 +100,14 @@ export function Webhooks({ call }: ViewProps) {
       <form onSubmit={add} class="stack">
         <label for="hook-url">New target URL (http:// or https://)</label>
         <input id="hook-url" type="url" autocomplete="off" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
-        <button type="submit" disabled={busy}>Add target</button>
+        <button type="submit" disabled={busy}>
+          Add target
+        </button>
       </form>
       <h2>Test</h2>
-      <button type="button" disabled={busy} onClick={test}>Send the test event to every target</button>
+      <button type="button" disabled={busy} onClick={test}>
+        Send the test event to every target
+      </button>
       {tests && <TestResults results={tests} />}
     </section>
   );

@@ -19,8 +19,7 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-const blankToUndefined = (value: unknown) =>
-  typeof value === 'string' && value.trim() === '' ? undefined : value;
+const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
 const intInRange = (min: number, max: number, fallback: number) =>
   z.preprocess(
@@ -48,7 +47,12 @@ const webhookUrls = z.preprocess(
   blankToUndefined,
   z
     .string()
-    .transform((raw) => raw.split(',').map((s) => s.trim()).filter((s) => s !== ''))
+    .transform((raw) =>
+      raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    )
     .pipe(
       z.array(
         z.string().superRefine((url, ctx) => {
@@ -68,9 +72,7 @@ export const EnvSchema = z.object({
   ),
   SMS_GATEWAY_SIMULATION: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
-    z
-      .enum(SIMULATIONS, { error: 'must be success, failure or random' })
-      .default('success'),
+    z.enum(SIMULATIONS, { error: 'must be success, failure or random' }).default('success'),
   ),
   SMS_GATEWAY_SMS_ENABLED: booleanFlag(true),
   SMS_GATEWAY_DEFAULT_SIM: intInRange(1, 8, 1),
@@ -107,7 +109,6 @@ export const EnvSchema = z.object({
 
 /** Variables whose value is never repeated in an error (a password, a webhook URL's token). */
 const SECRET_VARIABLES = new Set(['SMS_GATEWAY_MQTT_URL', 'SMS_GATEWAY_MQTT_PASSWORD', 'SMS_GATEWAY_WEBHOOK_URLS']);
-
 
 export interface Config {
   home: string;

@@ -7,7 +7,6 @@
 // sms/send-events.ts SendEvents); the whole map, with who emits and who listens, is
 // events/domain-events.ts.
 
-
 export type Listener<P> = (payload: P) => void;
 
 /** What an emitting part is given: it can announce, not listen. */
@@ -21,10 +20,11 @@ export interface Subscriber<M> {
   on<K extends keyof M & string>(name: K, listener: Listener<M[K]>): () => void;
 }
 
-export type Dispatcher<M> = Emitter<M> & Subscriber<M> & {
-  /** How many listeners an event has (diagnostics, tests). */
-  listenerCount(name: keyof M & string): number;
-};
+export type Dispatcher<M> = Emitter<M> &
+  Subscriber<M> & {
+    /** How many listeners an event has (diagnostics, tests). */
+    listenerCount(name: keyof M & string): number;
+  };
 
 export interface DispatcherOptions {
   /** A listener threw: told with the event's name; the other listeners still run. */
@@ -38,7 +38,10 @@ export function createDispatcher<M>(opts: DispatcherOptions): Dispatcher<M> {
       const list = listeners.get(name) ?? [];
       listeners.set(name, [...list, listener]);
       return () => {
-        listeners.set(name, (listeners.get(name) ?? []).filter((l) => l !== listener));
+        listeners.set(
+          name,
+          (listeners.get(name) ?? []).filter((l) => l !== listener),
+        );
       };
     },
     emit(name, payload) {

@@ -30,8 +30,7 @@ export const ERROR_MESSAGES = {
     messageSurrogate: () => 'Invalid request: body.message contains a lone UTF-16 surrogate (broken emoji?).',
     noSimSlot: (which: string, simCount: number) =>
       `Invalid request: ${which} does not exist; this phone reports ${simCount} SIM slot${simCount === 1 ? '' : 's'}.`,
-    sameRecipient: (where: string, twin: number) =>
-      `Invalid request: ${where} is the same number as body.to[${twin}]; each recipient gets one message.`,
+    sameRecipient: (where: string, twin: number) => `Invalid request: ${where} is the same number as body.to[${twin}]; each recipient gets one message.`,
     sendAtTooFar: () => 'Invalid request: body.sendAt is more than 30 days ahead.',
     expiresTooEarly: (than: 'sendAt' | 'now') => `Invalid request: body.expiresAt must be later than ${than}.`,
     payloadNotUtf8: () => 'Invalid request: the payload is not valid UTF-8.',
@@ -59,8 +58,7 @@ export const ERROR_MESSAGES = {
     notJson: () => 'Send the body as JSON with Content-Type: application/json.',
   },
   rate_limited: {
-    perAddress: (perSecond: number, seconds: number) =>
-      `Too many requests from this address (about ${perSecond} per second allowed); retry in ${seconds} s.`,
+    perAddress: (perSecond: number, seconds: number) => `Too many requests from this address (about ${perSecond} per second allowed); retry in ${seconds} s.`,
   },
   send_rate_limited: {
     spacing: (seconds: number) => `Sends must be at least 1 second apart; retry in ${seconds} s.`,
@@ -79,8 +77,7 @@ export const ERROR_MESSAGES = {
     /** What did not happen, and that it recovers by itself. */
     database: (notDone: 'sent' | 'queued' | 'changed') =>
       `The gateway cannot write its database (disk full, read-only, or deleted?); nothing was ${notDone}. Free some space on the phone; the gateway recovers by itself (a deleted database needs a restart).`,
-    keyFile: () =>
-      'The gateway cannot write its key file (disk full or read-only?); the key was not changed. Free some space on the phone and try again.',
+    keyFile: () => 'The gateway cannot write its key file (disk full or read-only?); the key was not changed. Free some space on the phone and try again.',
   },
   sender_busy: {
     restarted: (seconds: number) =>

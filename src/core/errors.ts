@@ -69,11 +69,7 @@ type Messages = typeof ERROR_MESSAGES;
 type ArgsOf<F> = F extends (...args: infer A) => string ? A : never;
 
 /** The error for `code` with its text `text` (core/error-messages.ts), from the values that text needs. */
-export function gatewayError<C extends ErrorCode, T extends keyof Messages[C] & string>(
-  code: C,
-  text: T,
-  ...args: ArgsOf<Messages[C][T]>
-): GatewayError {
+export function gatewayError<C extends ErrorCode, T extends keyof Messages[C] & string>(code: C, text: T, ...args: ArgsOf<Messages[C][T]>): GatewayError {
   // The signature above ties args to the text; here the builder is called as the table holds it.
   const build = MESSAGES_BY_CODE[code][text] as (...values: unknown[]) => string;
   return new GatewayError(code, build(...args));

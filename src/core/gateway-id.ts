@@ -24,7 +24,9 @@ export function resolveGatewayId(home: string, configured: string | undefined): 
   if (text !== undefined) {
     const id = text.trim();
     if (!TOPIC_LEVEL.test(id)) {
-      throw new StartupError(`${path} does not hold a gateway id (1 to 64 letters, digits, dashes or underscores): fix it, or remove it to make a new id (Home Assistant then sees a new device)`);
+      throw new StartupError(
+        `${path} does not hold a gateway id (1 to 64 letters, digits, dashes or underscores): fix it, or remove it to make a new id (Home Assistant then sees a new device)`,
+      );
     }
     return id;
   }

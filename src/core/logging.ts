@@ -11,17 +11,7 @@ import { pino, type Logger } from 'pino';
 import { Writable } from 'node:stream';
 import { systemClock, type Clock, type Timer } from './clock.js';
 
-const REDACT = [
-  'authorization',
-  'headers.authorization',
-  'req.headers.authorization',
-  'key',
-  'apiKey',
-  'secret',
-  'body',
-  'text',
-  'message.body',
-];
+const REDACT = ['authorization', 'headers.authorization', 'req.headers.authorization', 'key', 'apiKey', 'secret', 'body', 'text', 'message.body'];
 
 const LEVELS: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
 const SKIP = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'reqId']);

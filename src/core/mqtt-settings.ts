@@ -40,7 +40,10 @@ export const slugOf = (name: string) =>
 /** Parses `name:+number,...`; a string is the error to report. */
 export function parseContacts(raw: string): Contact[] | string {
   const out: Contact[] = [];
-  for (const part of raw.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
+  for (const part of raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')) {
     const at = part.lastIndexOf(':');
     if (at <= 0) return `"${part}" is not name:+number (for example Alice:+15551234567)`;
     const name = part.slice(0, at).trim();

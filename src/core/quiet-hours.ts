@@ -47,8 +47,7 @@ function localTime(ms: number, timeZone: string): { minute: number; second: numb
 export function quietRemainingMs(q: QuietHours | undefined, ms: number, timeZone: string): number {
   if (!q) return 0;
   const { minute, second, milli } = localTime(ms, timeZone);
-  const inside =
-    q.startMinute < q.endMinute ? minute >= q.startMinute && minute < q.endMinute : minute >= q.startMinute || minute < q.endMinute;
+  const inside = q.startMinute < q.endMinute ? minute >= q.startMinute && minute < q.endMinute : minute >= q.startMinute || minute < q.endMinute;
   if (!inside) return 0;
   const minutesLeft = (q.endMinute - minute + 1440) % 1440;
   return minutesLeft * 60_000 - second * 1000 - milli;

@@ -9,9 +9,7 @@ export type RunFailure =
   | 'api_error' // {"error": ...}, non-zero exit, or an answer that cannot be parsed
   | 'no_output'; // expected an answer, got nothing (Termux:API's internal errors)
 
-export type Outcome =
-  | { ok: true; stdout: string; json: unknown }
-  | { ok: false; failure: RunFailure; detail: string };
+export type Outcome = { ok: true; stdout: string; json: unknown } | { ok: false; failure: RunFailure; detail: string };
 
 /** What the caller expects on stdout: 'json', any non-empty 'text', or 'none' (output ignored). */
 export type Expect = 'json' | 'text' | 'none';

@@ -16,8 +16,7 @@ export interface LanDeps {
   udpProbe?: () => Promise<string | undefined>;
 }
 
-const usable = (ip: string | undefined): ip is string =>
-  !!ip && ip !== '0.0.0.0' && !ip.startsWith('127.') && isLocalAddress(ip);
+const usable = (ip: string | undefined): ip is string => !!ip && ip !== '0.0.0.0' && !ip.startsWith('127.') && isLocalAddress(ip);
 
 /** Wi-Fi, Ethernet and the phone's hotspot: what another machine on the LAN can reach. */
 const REAL_INTERFACE = /^(wlan|wlp|wlx|wl|eth|enp|ens|eno|enx|en|ap|swlan|rndis|usb)\d*/i;

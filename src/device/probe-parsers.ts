@@ -52,8 +52,7 @@ const bool = (v: unknown): boolean | null => {
   if (v === 'false') return false;
   return null;
 };
-const obj = (v: unknown): Record<string, unknown> =>
-  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
 export function parseTelephony(json: unknown): Telephony {
   const j = obj(json);
@@ -74,10 +73,7 @@ export function parseBattery(json: unknown): Battery {
   const j = obj(json);
   const status = str(j.status);
   const plugged = str(j.plugged);
-  const charging =
-    status === null && plugged === null
-      ? null
-      : status === 'CHARGING' || status === 'FULL' || (plugged !== null && plugged !== 'UNPLUGGED');
+  const charging = status === null && plugged === null ? null : status === 'CHARGING' || status === 'FULL' || (plugged !== null && plugged !== 'UNPLUGGED');
   // Newer Termux:API omits `percentage` where Android cannot tell; level/scale remain.
   const level = num(j.level);
   const scale = num(j.scale);

@@ -115,9 +115,7 @@ export function createProbes(opts: ProbeOptions) {
   const timeoutMs = opts.timeoutMs ?? 3000;
   const ttlMs = opts.ttlMs ?? 30_000;
   const run = opts.run ?? runCommand;
-  const state = Object.fromEntries(
-    PROBE_NAMES.map((n) => [n, { value: null, last: 'never', detail: null, checkedAt: null, ms: null }]),
-  ) as unknown as Snapshot;
+  const state = Object.fromEntries(PROBE_NAMES.map((n) => [n, { value: null, last: 'never', detail: null, checkedAt: null, ms: null }])) as unknown as Snapshot;
   let round: Promise<void> | undefined;
   let lastRoundAt: number | null = null;
 

@@ -44,9 +44,7 @@ export function parseSmsList(json: unknown): SmsEntry[] | undefined {
   return out;
 }
 
-export async function listSms(
-  opts: { box: SmsBox; limit: number; offset?: number; timeoutMs: number; env?: NodeJS.ProcessEnv },
-): Promise<SmsListResult> {
+export async function listSms(opts: { box: SmsBox; limit: number; offset?: number; timeoutMs: number; env?: NodeJS.ProcessEnv }): Promise<SmsListResult> {
   const args = ['-t', opts.box, '-l', String(opts.limit), '-o', String(opts.offset ?? 0)];
   const r = await runCommand('termux-sms-list', args, {
     timeoutMs: opts.timeoutMs,

@@ -185,7 +185,7 @@ function stdinFile(text: string): number {
   try {
     unlinkSync(path);
     const bytes = Buffer.from(text, 'utf8');
-    for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, done);
+    for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done, done);
     return fd;
   } catch (err) {
     closeSync(fd);

@@ -39,8 +39,7 @@ export async function postSigned(
     return { ok, status: res.status, error: ok ? null : `HTTP ${res.status}` };
   } catch (err) {
     const e = err as { name?: string; cause?: { code?: string } };
-    const error =
-      e.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : `cannot connect${e.cause?.code ? ` (${e.cause.code})` : ''}`;
+    const error = e.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : `cannot connect${e.cause?.code ? ` (${e.cause.code})` : ''}`;
     return { ok: false, status: null, error };
   }
 }

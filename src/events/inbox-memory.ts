@@ -14,8 +14,7 @@ export const BASELINE_KEY = 'inbox_baseline_at';
 
 export type Committed = { watermark: number; made: number; baseline: boolean };
 
-const keyOf = (e: SmsEntry) =>
-  `${e.id}|${e.received ?? ''}|${createHash('sha256').update(`${e.address}\u0000${e.body}`).digest('hex').slice(0, 16)}`;
+const keyOf = (e: SmsEntry) => `${e.id}|${e.received ?? ''}|${createHash('sha256').update(`${e.address}\u0000${e.body}`).digest('hex').slice(0, 16)}`;
 
 const receivedMs = (e: SmsEntry, tz: string): number | null => {
   try {

@@ -38,8 +38,7 @@ export function pageReader(opts: PageReaderOptions, isNew: IsNew, baseline: () =
   let last: { wall: number; mono: number } | null = null; // the previous complete read
 
   /** The earliest date a message that arrived since the last read can carry (either clock). */
-  const horizon = (now: number, mono: number) =>
-    (last === null ? now : Math.min(last.wall, now - (mono - last.mono))) - HORIZON_SLACK_MS;
+  const horizon = (now: number, mono: number) => (last === null ? now : Math.min(last.wall, now - (mono - last.mono))) - HORIZON_SLACK_MS;
 
   return async (mark: number | null, tz: string): Promise<Fetched | PollFailure> => {
     const now = opts.clock.now();

@@ -57,7 +57,10 @@ export function pollReport(logger: Logger | undefined, watermark: number | null)
       state.received += result.made;
       state.backlogFrom = fetched.backlogFrom;
       if (fetched.capped) {
-        logger?.warn({ pages: MAX_PAGES, from: fetched.backlogFrom, watermark: result.watermark }, 'inbox: more new messages than one poll reads; the next poll reads on from there');
+        logger?.warn(
+          { pages: MAX_PAGES, from: fetched.backlogFrom, watermark: result.watermark },
+          'inbox: more new messages than one poll reads; the next poll reads on from there',
+        );
       }
       if (result.baseline) logger?.info({ watermark: result.watermark }, 'inbox watermark set; earlier messages are not replayed');
       if (result.made > 0) logger?.info({ events: result.made, watermark: result.watermark }, 'inbox: new messages');

@@ -61,7 +61,10 @@ export function callerPlace(raw: string | undefined): CallerPlace {
   if (!isLocalAddress(address)) return { address, outside: true };
   const addr = ipaddr.parse(address);
   if (addr.kind() === 'ipv4') return { address, outside: false };
-  const prefix = `${(addr as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
+  const prefix = `${(addr as ipaddr.IPv6).parts
+    .slice(0, 4)
+    .map((p) => p.toString(16))
+    .join(':')}::/64`;
   return { address, prefix, outside: false };
 }
 

@@ -67,7 +67,5 @@ export function installErrorHandling(app: FastifyInstance) {
     request.log.error({ reqId: request.id, err, method: request.method, route: request.routeOptions.url }, 'request failed');
     return sendError(reply, gatewayError('internal_error', 'logged'));
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, gatewayError('not_found', 'route', request.method, request.url.split('?', 1)[0]!)),
-  );
+  app.setNotFoundHandler((request, reply) => sendError(reply, gatewayError('not_found', 'route', request.method, request.url.split('?', 1)[0]!)));
 }

@@ -11,26 +11,28 @@ type DocumentTransform = ReturnType<typeof createJsonSchemaTransformObject>;
 type Answer = { headers?: unknown; content?: Record<string, { example?: unknown }> };
 
 /** A route's schema as zod's transform makes it, plus the headers and examples it leaves out. */
-const transformRoute = (zodRoute: RouteTransform): RouteTransform => (input) => {
-  const source = input.schema as Record<string, unknown> | undefined;
-  const documented = source?.documentedHeaders;
-  const out = zodRoute(documented ? { ...input, schema: { ...source, headers: documented } } : input);
-  const from = source?.response as Record<string, Answer> | undefined;
-  const to = (out.schema as { response?: Record<string, Answer> } | undefined)?.response;
-  if (from && to) {
-    for (const [status, answer] of Object.entries(from)) {
-      const target = to[status];
-      if (!target) continue;
-      if (answer.headers) target.headers = answer.headers;
-      for (const [type, media] of Object.entries(answer.content ?? {})) {
-        const into = target.content?.[type];
-        if (media.example !== undefined && into) into.example = media.example;
+const transformRoute =
+  (zodRoute: RouteTransform): RouteTransform =>
+  (input) => {
+    const source = input.schema as Record<string, unknown> | undefined;
+    const documented = source?.documentedHeaders;
+    const out = zodRoute(documented ? { ...input, schema: { ...source, headers: documented } } : input);
+    const from = source?.response as Record<string, Answer> | undefined;
+    const to = (out.schema as { response?: Record<string, Answer> } | undefined)?.response;
+    if (from && to) {
+      for (const [status, answer] of Object.entries(from)) {
+        const target = to[status];
+        if (!target) continue;
+        if (answer.headers) target.headers = answer.headers;
+        for (const [type, media] of Object.entries(answer.content ?? {})) {
+          const into = target.content?.[type];
+          if (media.example !== undefined && into) into.example = media.example;
+        }
       }
     }
-  }
-  if (out.schema) delete (out.schema as Record<string, unknown>).documentedHeaders;
-  return out;
-};
+    if (out.schema) delete (out.schema as Record<string, unknown>).documentedHeaders;
+    return out;
+  };
 
 /** Every `#/components/schemas/<name>` the value refers to. */
 function refsIn(value: unknown, into: Set<string>): Set<string> {
@@ -69,22 +71,24 @@ function optionalBodies(paths: unknown): void {
 }
 
 /** The document as zod's transform makes it, without the components no operation uses. */
-const transformDocument = (zodDocument: DocumentTransform): DocumentTransform => (input) => {
-  const doc = zodDocument(input) as ReturnType<typeof zodDocument> & { paths?: unknown; components?: { schemas?: Record<string, unknown> } };
-  nullInNullableEnums(doc.paths);
-  optionalBodies(doc.paths);
-  nullInNullableEnums(doc.components);
-  const schemas = doc.components?.schemas;
-  if (!schemas) return doc;
-  const used = refsIn(doc.paths, new Set());
-  // Components refer to each other: follow until nothing new is found.
-  for (let size = -1; size !== used.size; ) {
-    size = used.size;
-    for (const name of [...used]) refsIn(schemas[name], used);
-  }
-  doc.components!.schemas = Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name)));
-  return doc;
-};
+const transformDocument =
+  (zodDocument: DocumentTransform): DocumentTransform =>
+  (input) => {
+    const doc = zodDocument(input) as ReturnType<typeof zodDocument> & { paths?: unknown; components?: { schemas?: Record<string, unknown> } };
+    nullInNullableEnums(doc.paths);
+    optionalBodies(doc.paths);
+    nullInNullableEnums(doc.components);
+    const schemas = doc.components?.schemas;
+    if (!schemas) return doc;
+    const used = refsIn(doc.paths, new Set());
+    // Components refer to each other: follow until nothing new is found.
+    for (let size = -1; size !== used.size;) {
+      size = used.size;
+      for (const name of [...used]) refsIn(schemas[name], used);
+    }
+    doc.components!.schemas = Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name)));
+    return doc;
+  };
 
 export function openApiOptions(version: string): SwaggerOptions {
   return {

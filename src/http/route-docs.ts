@@ -95,11 +95,11 @@ export function bearerErrors<const S extends RouteErrorStatus>(
   /** A route whose 503 never says Retry-After (inbox_disabled: waiting does not help). */
   opts: { noRetryAfter503?: boolean } = {},
 ) {
-  const own = Object.fromEntries(
-    statuses.map((s) => [s, error(s, describe[s] ?? DEFAULTS[s], s === 503 && !opts.noRetryAfter503)]),
-  ) as Record<S, ErrorAnswer>;
+  const own = Object.fromEntries(statuses.map((s) => [s, error(s, describe[s] ?? DEFAULTS[s], s === 503 && !opts.noRetryAfter503)])) as Record<S, ErrorAnswer>;
   return {
-    401: guard('No usable key: the Authorization: Bearer header is missing, malformed, duplicated or holds a wrong (or rotated) key.', { error: 'Unauthorized' }),
+    401: guard('No usable key: the Authorization: Bearer header is missing, malformed, duplicated or holds a wrong (or rotated) key.', {
+      error: 'Unauthorized',
+    }),
     403: FORBIDDEN(),
     429: error(429, describe[429] ?? DEFAULTS[429]),
     500: error(500, DEFAULTS[500]),

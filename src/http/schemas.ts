@@ -18,11 +18,9 @@ export const ErrorBodySchema = z
     retryAfterSeconds: z.number().int().min(1).optional().describe('429, sender_busy, queue_full: the same as Retry-After'),
     messageId: z.string().optional().describe('502: the failed message, to look it up in the history'),
   })
-  .meta({ id: 'ErrorBody', description: 'Every error but the guards\' 401 and 403' });
+  .meta({ id: 'ErrorBody', description: "Every error but the guards' 401 and 403" });
 
-export const GuardBodySchema = z
-  .object({ error: z.string() })
-  .meta({ id: 'GuardError', description: 'The guards\' answer (401 key, 403 local network)' });
+export const GuardBodySchema = z.object({ error: z.string() }).meta({ id: 'GuardError', description: "The guards' answer (401 key, 403 local network)" });
 
 export const SendRequestSchema = z
   .object({
@@ -45,9 +43,7 @@ export const SendResultSchema = z.object({
   warning: z.string().optional().describe('Present when the message is more than one segment'),
 });
 
-const isoWithZone = z.iso
-  .datetime({ offset: true })
-  .describe('ISO 8601 with a zone or Z, e.g. 2026-11-23T07:30:00+01:00');
+const isoWithZone = z.iso.datetime({ offset: true }).describe('ISO 8601 with a zone or Z, e.g. 2026-11-23T07:30:00+01:00');
 
 export const QueueRequestSchema = z
   .object({
@@ -139,15 +135,15 @@ export const StatsResponseSchema = z.object({
   }),
 });
 
-export const DailyStatsQuerySchema = z
-  .object({ days: queryInt(1, 90, 14).describe('1 to 90 days ending today, default 14') })
-  .strict();
+export const DailyStatsQuerySchema = z.object({ days: queryInt(1, 90, 14).describe('1 to 90 days ending today, default 14') }).strict();
 
 export const DailyStatsResponseSchema = z.object({
   success: z.literal(true),
   data: z.object({
     timeZone: z.string().describe('the zone days are counted in'),
-    days: z.array(CountsSchema.extend({ date: z.string().describe('YYYY-MM-DD') })).describe('every day, oldest first, today last; a day without messages has zeros'),
+    days: z
+      .array(CountsSchema.extend({ date: z.string().describe('YYYY-MM-DD') }))
+      .describe('every day, oldest first, today last; a day without messages has zeros'),
   }),
 });
 

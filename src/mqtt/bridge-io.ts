@@ -14,7 +14,12 @@ export function redactError(message: string, secrets: (string | undefined)[]): s
 }
 
 /** Publish, subscribe and unsubscribe on the current connection (none: nothing is queued). */
-export function createBridgeIo(current: () => MqttClient | undefined, health: MqttHealth, deps: { clock: Clock; logger?: Logger | undefined }, secrets: (string | undefined)[]) {
+export function createBridgeIo(
+  current: () => MqttClient | undefined,
+  health: MqttHealth,
+  deps: { clock: Clock; logger?: Logger | undefined },
+  secrets: (string | undefined)[],
+) {
   return {
     /** Publishes now if connected; false (nothing queued) when not. */
     publish(topic: string, payload: string, opts: { qos: 0 | 1; retain: boolean }): boolean {

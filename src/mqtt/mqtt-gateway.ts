@@ -52,9 +52,7 @@ type Publish = (topic: string, payload: string, opts: { qos: 0 | 1; retain: bool
 function onConnect(deps: MqttGatewayDeps, topics: Topics, b: Bridge, publish: Publish, state: StatePublisher) {
   const { settings, logger } = deps;
   b.publish(topics.availability, 'online', { qos: 1, retain: true });
-  const configs = settings.discovery
-    ? discoveryConfigs({ gatewayId: deps.gatewayId, topics, contacts: settings.contacts, version: deps.version })
-    : [];
+  const configs = settings.discovery ? discoveryConfigs({ gatewayId: deps.gatewayId, topics, contacts: settings.contacts, version: deps.version }) : [];
   try {
     announce(publish, deps.home, configs);
   } catch (err) {

@@ -65,7 +65,7 @@ export interface BuildOptions {
 
 /** Fastify names ajv's and fast-json-stringify's compilers unless the schema controller names builders. */
 function zodCompilersOnly(): never {
-  throw new Error('a default schema compiler was asked for: buildApp sets zod\'s with setValidatorCompiler and setSerializerCompiler');
+  throw new Error("a default schema compiler was asked for: buildApp sets zod's with setValidatorCompiler and setSerializerCompiler");
 }
 
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {

@@ -57,7 +57,5 @@ export function storedOutcome<O extends SendOutcome | QueueOutcome>(row: Message
 }
 
 export function segmentWarning(segments: number, encoding: Encoding): string | undefined {
-  return segments > 1
-    ? `Message is ${segments} segments long (${encoding}); it is sent as a multipart SMS and billed as ${segments}.`
-    : undefined;
+  return segments > 1 ? `Message is ${segments} segments long (${encoding}); it is sent as a multipart SMS and billed as ${segments}.` : undefined;
 }

@@ -14,7 +14,6 @@ export function normalizeRecipient(to: string): RecipientCheck {
   }
   return {
     ok: false,
-    message:
-      'to must be a phone number: an optional leading + and 3 to 15 digits (spaces, dashes, dots and parentheses are allowed between them)',
+    message: 'to must be a phone number: an optional leading + and 3 to 15 digits (spaces, dashes, dots and parentheses are allowed between them)',
   };
 }

@@ -108,7 +108,8 @@ export function createSendService(deps: SendServiceDeps) {
     deps.storage.succeeded();
     logger?.info({ id, segments: v.seg.segments, encoding: v.seg.encoding, simSlot: v.simSlot }, 'sms accepted');
     // internal_error, details only in the log
-    if (outcome.handed.error !== undefined) throw outcome.handed.error instanceof Error ? outcome.handed.error : new Error('the sender failed', { cause: outcome.handed.error });
+    if (outcome.handed.error !== undefined)
+      throw outcome.handed.error instanceof Error ? outcome.handed.error : new Error('the sender failed', { cause: outcome.handed.error });
     return deps.settler.outcomeOf(outcome.handed);
   };
 

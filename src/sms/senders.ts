@@ -11,7 +11,6 @@ export interface Sender {
   send(h: HandoffRequest, hooks?: HandoffHooks): Promise<HandoffResult>;
 }
 
-
 export function termuxSmsArgs(h: HandoffRequest): string[] {
   // termux-sms-send's -s is the 0-based physical slot.
   return ['-n', h.number, '-s', String(h.simSlot - 1)];
@@ -47,9 +46,7 @@ export function createSimulatedSender(outcome: Simulation, random: () => number 
   return {
     async send() {
       const fail = outcome === 'failure' || (outcome === 'random' && random() < 0.1);
-      return fail
-        ? { ok: false, reason: 'simulated_failure', detail: `simulated failure (SMS_GATEWAY_SIMULATION=${outcome})` }
-        : { ok: true };
+      return fail ? { ok: false, reason: 'simulated_failure', detail: `simulated failure (SMS_GATEWAY_SIMULATION=${outcome})` } : { ok: true };
     },
   };
 }

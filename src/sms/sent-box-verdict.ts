@@ -54,7 +54,14 @@ const notFound = (row: MessageRow, p: Pending): Verdict =>
     : { s: { status: 'sent', reason: 'unconfirmed', billedSegments: row.segments }, handedOff: true };
 
 /** What one look at the SMS store says about a pending message; undefined: look again later. */
-export function verdict(row: MessageRow, p: Pending, result: Awaited<ReturnType<typeof listSms>>, claimed: Set<number>, tz: string, expired: boolean): Verdict | undefined {
+export function verdict(
+  row: MessageRow,
+  p: Pending,
+  result: Awaited<ReturnType<typeof listSms>>,
+  claimed: Set<number>,
+  tz: string,
+  expired: boolean,
+): Verdict | undefined {
   if (!result.ok) {
     // A store that cannot be read now (missing, no permission) will not be readable in a
     // minute either; a hang or an odd answer may be passing.

@@ -13,9 +13,7 @@ export interface SyncJob {
 }
 
 export type SyncOutcome =
-  | { started: false; why: 'busy' | 'stopping' }
-  | { started: false; why: 'storage'; error: unknown }
-  | { started: true; handed: FinishedHandoff };
+  { started: false; why: 'busy' | 'stopping' } | { started: false; why: 'storage'; error: unknown } | { started: true; handed: FinishedHandoff };
 
 interface Waiter {
   job: SyncJob;

@@ -61,9 +61,7 @@ export const ChecksSchema = z.object({
       quietHours: z.string().nullable(),
     }),
   ),
-  androidSmsLimit: checkOf(
-    z.object({ androidDefaultLimit: z.number().int(), gatewayBudget: z.number().int(), segmentsUsedLast60s: z.number().int() }),
-  ),
+  androidSmsLimit: checkOf(z.object({ androidDefaultLimit: z.number().int(), gatewayBudget: z.number().int(), segmentsUsedLast60s: z.number().int() })),
   battery: checkOf(
     z.object({
       level: z.number().nullable(),

@@ -34,7 +34,11 @@ export function databaseCheck(f: DatabaseFacts): CheckOf<'database'> {
     lastWriteError: f.storageError ? { code: f.storageError.code, at: iso(f.storageError.at) } : null,
   };
   return f.fileDeleted
-    ? check('failing', { ...dbValue, fileDeleted: true }, 'gateway.db was deleted while the gateway runs: sends are refused (nothing would be kept). Restart the gateway (sv restart sms-gateway, or stop and start it); it makes a new database.')
+    ? check(
+        'failing',
+        { ...dbValue, fileDeleted: true },
+        'gateway.db was deleted while the gateway runs: sends are refused (nothing would be kept). Restart the gateway (sv restart sms-gateway, or stop and start it); it makes a new database.',
+      )
     : f.integrity.result !== 'ok'
       ? check('failing', dbValue, 'The database is damaged: stop the gateway, back up gateway.db, and start again (a new one is made if you remove it).')
       : f.storageError

@@ -35,7 +35,11 @@ export function webhooksCheck(targets: TargetStatus[], inbox: Readonly<InboxHeal
   };
   const off = targets.find((t) => t.disabled);
   if (off) {
-    return check('degraded', value, `${redactUrl(off.url)} answered 410 Gone and was switched off: fix the receiver, then run \`sms-gateway webhook test\` to switch it back on.`);
+    return check(
+      'degraded',
+      value,
+      `${redactUrl(off.url)} answered 410 Gone and was switched off: fix the receiver, then run \`sms-gateway webhook test\` to switch it back on.`,
+    );
   }
   const failing = targets.find((t) => t.pending > 0 && t.lastErrorAt !== null && (t.lastSuccessAt === null || t.lastErrorAt > t.lastSuccessAt));
   if (failing) {

@@ -82,9 +82,7 @@ export function probeSqlite(): string {
 export function migrate(db: Db, migrations: readonly string[] = MIGRATIONS): void {
   const current = schemaVersion(db);
   if (current > migrations.length) {
-    throw new SchemaError(
-      `the database schema is version ${current}, newer than this gateway knows (${migrations.length}): update sms-gateway`,
-    );
+    throw new SchemaError(`the database schema is version ${current}, newer than this gateway knows (${migrations.length}): update sms-gateway`);
   }
   if (current === migrations.length) return;
   db.transaction(() => {
@@ -96,8 +94,5 @@ export function migrate(db: Db, migrations: readonly string[] = MIGRATIONS): voi
 /** True for SQLite errors that mean "cannot write now" (read-only, disk full, I/O). */
 export function isStorageUnavailable(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
-  return (
-    typeof code === 'string' &&
-    /^SQLITE_(READONLY|FULL|IOERR|CANTOPEN|BUSY|LOCKED|PERM|CORRUPT|NOTADB)/.test(code)
-  );
+  return typeof code === 'string' && /^SQLITE_(READONLY|FULL|IOERR|CANTOPEN|BUSY|LOCKED|PERM|CORRUPT|NOTADB)/.test(code);
 }

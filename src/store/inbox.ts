@@ -13,7 +13,7 @@ export const INBOX_KEPT = 1000;
 export const SEEN_KEPT = 5000;
 
 export const InboxRecordSchema = z.object({
-  id: z.string().describe('in_...: the gateway\'s id of this received SMS'),
+  id: z.string().describe("in_...: the gateway's id of this received SMS"),
   from: z.string().nullable().describe('the sender as the phone stored it (a number, or a name such as "DHL")'),
   contact: z.string().nullable().describe("the phone's contact name for the sender, when one matches"),
   body: z.string(),
@@ -34,7 +34,10 @@ export interface NewInboxMessage {
 
 /** How a sender is compared: "+49 151-123" and "49151123" are the same; national and international forms are not. */
 export function fromKey(from: string): string {
-  return from.replace(/[\s\-.()]/g, '').replace(/^\+/, '').toLowerCase();
+  return from
+    .replace(/[\s\-.()]/g, '')
+    .replace(/^\+/, '')
+    .toLowerCase();
 }
 
 interface Row {
@@ -61,9 +64,7 @@ export function createInboxStore(db: Db) {
     VALUES (@id, @smsId, @from, @fromKey, @contact, @body, @receivedAt, @simSlot, @at)`);
   const columns = 'id, from_number, contact, body, received_at, sim_slot';
   const pageAll = db.prepare(`SELECT ${columns} FROM inbox_messages ORDER BY seq DESC LIMIT @limit OFFSET @offset`);
-  const pageFrom = db.prepare(
-    `SELECT ${columns} FROM inbox_messages WHERE from_key = @key ORDER BY seq DESC LIMIT @limit OFFSET @offset`,
-  );
+  const pageFrom = db.prepare(`SELECT ${columns} FROM inbox_messages WHERE from_key = @key ORDER BY seq DESC LIMIT @limit OFFSET @offset`);
   const countAll = db.prepare(`SELECT COUNT(*) AS n FROM inbox_messages`);
   const countFrom = db.prepare(`SELECT COUNT(*) AS n FROM inbox_messages WHERE from_key = @key`);
   const seenStmt = db.prepare(`SELECT 1 FROM inbox_seen WHERE key = @key`);

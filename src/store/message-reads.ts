@@ -20,8 +20,7 @@ export function messageReaders(q: Statements) {
     /** Handed off, not yet confirmed (resumed after a restart). */
     awaitingConfirmation: () => q.pendingConfirmStmt.all() as MessageRow[],
     /** Which of these SMS store ids are already matched to a message. */
-    claimedSmsStoreIds: (among: readonly number[]) =>
-      new Set((q.claimedStmt.all({ ids: JSON.stringify(among) }) as { id: number }[]).map((r) => r.id)),
+    claimedSmsStoreIds: (among: readonly number[]) => new Set((q.claimedStmt.all({ ids: JSON.stringify(among) }) as { id: number }[]).map((r) => r.id)),
     /**
      * At start, before the lane runs: queued messages whose hand-off began (or, for a 0.1
      * synchronous row, may have begun) and never completed, with the hand-off's process group
@@ -37,4 +36,3 @@ export function messageReaders(q: Statements) {
     count: () => (q.countStmt.get({ status: null }) as { n: number }).n,
   };
 }
-

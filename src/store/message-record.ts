@@ -22,22 +22,24 @@ export const MessageStatusSchema = z.enum(MESSAGE_STATUSES);
 export const ReasonSchema = z.enum(REASONS);
 export const EncodingSchema = z.enum(ENCODINGS);
 
-export const MessageRecordSchema = z.object({
-  id: z.string(),
-  to: z.string(),
-  body: z.string(),
-  segments: z.number().int(),
-  billedSegments: z.number().int(),
-  status: MessageStatusSchema,
-  reason: ReasonSchema.nullable(),
-  sourceIp: z.string(),
-  createdAt: z.string().describe('ISO 8601 UTC'),
-  updatedAt: z.string().describe('ISO 8601 UTC'),
-  encoding: EncodingSchema,
-  simSlot: z.number().int(),
-  sendAt: z.string().nullable().describe('ISO 8601 UTC: not handed off before this (queued messages); null = as soon as the pace allows'),
-  expiresAt: z.string().nullable().describe('ISO 8601 UTC: still waiting then, it fails with reason expired; null = never'),
-}).meta({ id: 'MessageRecord' });
+export const MessageRecordSchema = z
+  .object({
+    id: z.string(),
+    to: z.string(),
+    body: z.string(),
+    segments: z.number().int(),
+    billedSegments: z.number().int(),
+    status: MessageStatusSchema,
+    reason: ReasonSchema.nullable(),
+    sourceIp: z.string(),
+    createdAt: z.string().describe('ISO 8601 UTC'),
+    updatedAt: z.string().describe('ISO 8601 UTC'),
+    encoding: EncodingSchema,
+    simSlot: z.number().int(),
+    sendAt: z.string().nullable().describe('ISO 8601 UTC: not handed off before this (queued messages); null = as soon as the pace allows'),
+    expiresAt: z.string().nullable().describe('ISO 8601 UTC: still waiting then, it fails with reason expired; null = never'),
+  })
+  .meta({ id: 'MessageRecord' });
 
 export type MessageStatus = z.infer<typeof MessageStatusSchema>;
 export type Reason = z.infer<typeof ReasonSchema>;

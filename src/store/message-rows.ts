@@ -66,4 +66,3 @@ export function toMessageRecord(row: MessageRow): MessageRecord {
     expiresAt: iso(row.expiresAt),
   };
 }
-

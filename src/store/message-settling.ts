@@ -73,4 +73,3 @@ export function messageSettling(db: Db, q: Statements, stats: StatsStore, outbox
     }),
   };
 }
-

@@ -42,9 +42,7 @@ export function statements(db: Db): Statements {
     `),
     getStmt: db.prepare(`SELECT ${COLUMNS} FROM messages WHERE id = @id`),
     byKeyStmt: db.prepare(`SELECT ${COLUMNS} FROM messages WHERE idempotency_key = @key`),
-    handoffStmt: db.prepare(
-      `UPDATE messages SET handoff_started_at = @at WHERE id = @id AND status = 'queued' AND handoff_started_at IS NULL`,
-    ),
+    handoffStmt: db.prepare(`UPDATE messages SET handoff_started_at = @at WHERE id = @id AND status = 'queued' AND handoff_started_at IS NULL`),
     cancelStmt: db.prepare(`
       UPDATE messages SET status = 'cancelled', updated_at = @at
       WHERE id = @id AND status = 'queued' AND handoff_started_at IS NULL
@@ -56,13 +54,9 @@ export function statements(db: Db): Statements {
       WHERE id = @id AND status = 'queued'
     `),
     handedOffStmt: db.prepare(`UPDATE messages SET handed_off_at = @at WHERE id = @id AND status = 'queued'`),
-    pendingConfirmStmt: db.prepare(
-      `SELECT ${COLUMNS} FROM messages WHERE status = 'queued' AND handed_off_at IS NOT NULL`,
-    ),
+    pendingConfirmStmt: db.prepare(`SELECT ${COLUMNS} FROM messages WHERE status = 'queued' AND handed_off_at IS NOT NULL`),
     claimedStmt: db.prepare(CLAIMED_AMONG_SQL),
-    responseStmt: db.prepare(
-      `UPDATE messages SET response_status = @status, response_body = @body WHERE id = @id`,
-    ),
+    responseStmt: db.prepare(`UPDATE messages SET response_status = @status, response_body = @body WHERE id = @id`),
     // A hand-off that began but never completed; or a synchronous message from 0.1, which
     // recorded the start separately. Queued messages still waiting are not interrupted.
     interruptedStmt: db.prepare(`
@@ -86,4 +80,3 @@ export function statements(db: Db): Statements {
     `),
   };
 }
-

@@ -53,9 +53,7 @@ function statements(db: Db) {
         AND d.seq = (SELECT MIN(seq) FROM webhook_deliveries WHERE target = d.target)
     `),
     deleteDelivery: db.prepare(`DELETE FROM webhook_deliveries WHERE seq = @seq`),
-    retry: db.prepare(
-      `UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = @next, last_error = @error WHERE seq = @seq`,
-    ),
+    retry: db.prepare(`UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = @next, last_error = @error WHERE seq = @seq`),
   };
 }
 

@@ -14,12 +14,8 @@ const WAITING = `status = 'queued' AND handoff_started_at IS NULL`;
 
 export function createQueueStore(db: Db, messages: Pick<MessageStore, 'settle'>) {
   const nextStmt = db.prepare(`SELECT ${COLUMNS} FROM messages WHERE ${WAITING} ORDER BY due_at, seq LIMIT 1`);
-  const nextExpiryStmt = db.prepare(
-    `SELECT MIN(expires_at) AS at FROM messages WHERE ${WAITING} AND expires_at IS NOT NULL`,
-  );
-  const expiredStmt = db.prepare(
-    `SELECT id FROM messages WHERE ${WAITING} AND expires_at IS NOT NULL AND expires_at <= @now ORDER BY expires_at LIMIT 500`,
-  );
+  const nextExpiryStmt = db.prepare(`SELECT MIN(expires_at) AS at FROM messages WHERE ${WAITING} AND expires_at IS NOT NULL`);
+  const expiredStmt = db.prepare(`SELECT id FROM messages WHERE ${WAITING} AND expires_at IS NOT NULL AND expires_at <= @now ORDER BY expires_at LIMIT 500`);
   const summaryStmt = db.prepare(`SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM messages WHERE ${WAITING}`);
   const listStmt = db.prepare(`SELECT ${COLUMNS} FROM messages WHERE ${WAITING} ORDER BY due_at, seq LIMIT @limit OFFSET @offset`);
 

@@ -48,15 +48,11 @@ function statements(db: Db) {
        WHERE id IS NOT NULL ORDER BY created_at, id`,
     ),
     countApi: db.prepare(`SELECT COUNT(*) AS n FROM webhook_targets WHERE source = 'api'`),
-    insertApi: db.prepare(
-      `INSERT INTO webhook_targets (url, id, source, created_at, api_registered) VALUES (@url, @id, 'api', @at, 1)`,
-    ),
+    insertApi: db.prepare(`INSERT INTO webhook_targets (url, id, source, created_at, api_registered) VALUES (@url, @id, 'api', @at, 1)`),
     markRegistered: db.prepare(`UPDATE webhook_targets SET api_registered = 1 WHERE id = @id`),
     byId: db.prepare(`SELECT id, url, source FROM webhook_targets WHERE id = @id`),
     ok: db.prepare(`UPDATE webhook_targets SET delivered = delivered + 1, last_success_at = @at WHERE url = @url`),
-    failed: db.prepare(
-      `UPDATE webhook_targets SET failed_attempts = failed_attempts + 1, last_error = @error, last_error_at = @at WHERE url = @url`,
-    ),
+    failed: db.prepare(`UPDATE webhook_targets SET failed_attempts = failed_attempts + 1, last_error = @error, last_error_at = @at WHERE url = @url`),
     expired: db.prepare(`UPDATE webhook_targets SET expired = expired + 1 WHERE url = @url`),
     disable: db.prepare(`UPDATE webhook_targets SET disabled_at = @at, last_error = @error, last_error_at = @at WHERE url = @url`),
     enable: db.prepare(`UPDATE webhook_targets SET disabled_at = NULL WHERE url = @url`),
@@ -109,8 +105,7 @@ export function createWebhookTargetsTable(db: Db) {
     giveIds(at: number): void {
       for (const { url } of s.noId.all() as { url: string }[]) s.giveId.run({ url, id: newId('wh', at), at });
     },
-    enabledUrls: () =>
-      (s.all.all() as { url: string; disabledAt: number | null }[]).filter((t) => t.disabledAt === null).map((t) => t.url),
+    enabledUrls: () => (s.all.all() as { url: string; disabledAt: number | null }[]).filter((t) => t.disabledAt === null).map((t) => t.url),
     drop(url: string): void {
       s.drop.run({ url });
     },

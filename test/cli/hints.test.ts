@@ -18,7 +18,10 @@ t.test('unreachable: asks whether the gateway runs', async (t) => {
 });
 
 t.test("anything else: the gateway's own message, which says what to do", async (t) => {
-  t.equal(describeRequestError(new GatewayRequestError(400, 'invalid_request', 'Invalid request: body.to must be a phone number'), '/k'), 'Invalid request: body.to must be a phone number');
+  t.equal(
+    describeRequestError(new GatewayRequestError(400, 'invalid_request', 'Invalid request: body.to must be a phone number'), '/k'),
+    'Invalid request: body.to must be a phone number',
+  );
 });
 
 t.test('send: a timeout says the outcome is unknown and how to check, never "not sent"', async (t) => {
@@ -29,5 +32,8 @@ t.test('send: a timeout says the outcome is unknown and how to check, never "not
   const failed = new GatewayRequestError(502, 'send_failed', failureError('permission_denied').message);
   t.match(sendErrorLine(failed, '/k', false), /^sms-gateway: The SMS was not sent \(permission_denied\)/, 'said once, not "not sent: The SMS was not sent"');
   t.equal(sendErrorLine(new GatewayRequestError(400, 'invalid_request', 'Invalid request: x'), '/k', true), 'sms-gateway: not queued: Invalid request: x\n');
-  t.match(sendErrorLine(new GatewayRequestError(401, 'unauthorized', 'Unauthorized'), '/h/api-key', false), /^sms-gateway: not sent: Unauthorized: the running gateway does not accept the API key in \/h\/api-key/);
+  t.match(
+    sendErrorLine(new GatewayRequestError(401, 'unauthorized', 'Unauthorized'), '/h/api-key', false),
+    /^sms-gateway: not sent: Unauthorized: the running gateway does not accept the API key in \/h\/api-key/,
+  );
 });

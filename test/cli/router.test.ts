@@ -18,7 +18,11 @@ t.test('help and usage errors', async (t) => {
   const unknown = await run(['launch']);
   t.equal(unknown.code, 2);
   t.match(unknown.err, /unknown command "launch"/);
-  for (const cmd of [['start', '--help'], ['key', '--help'], ['key', 'show', '-h']]) {
+  for (const cmd of [
+    ['start', '--help'],
+    ['key', '--help'],
+    ['key', 'show', '-h'],
+  ]) {
     const r = await run(cmd);
     t.equal(r.code, 0, cmd.join(' '));
     t.match(r.out, /^Usage: sms-gateway/, cmd.join(' '));

@@ -57,7 +57,11 @@ t.test('fits 80x24 with the longest IPv4 URL and many addresses: mode, URL and k
 
 t.test('a narrow terminal gets the same lines under the QR code', async (t) => {
   const lines = rows(await screen({ addresses: ['192.168.1.5', '10.0.0.7'], columns: 60 }));
-  t.same(lines.filter((l) => l.includes('█') && /[a-z]/.test(l)), [], 'nothing beside the QR code');
+  t.same(
+    lines.filter((l) => l.includes('█') && /[a-z]/.test(l)),
+    [],
+    'nothing beside the QR code',
+  );
   t.ok(lines.indexOf('  http://10.0.0.7:8080') > lines.findLastIndex((l) => l.includes('█')), 'the other URL below the QR code');
   t.match(lines.at(-1), /^API key: /, 'the key still last');
 });

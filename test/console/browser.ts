@@ -14,7 +14,16 @@ import { testApp, type TestAppOptions } from '../helpers/test-app.js';
 import type { FakeClock } from '../helpers/fake-clock.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
-export const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 export const PHONE = { width: 360, height: 740 };
 export const DESKTOP = { width: 1280, height: 860 };
 export const hasChromium = existsSync(CHROMIUM);
@@ -35,7 +44,13 @@ export async function consoleApp(t: Test, opts: TestAppOptions = {}) {
 
 /** POST /api/sms/send with the key (the test helper's send() moves a fake clock: not here). */
 export async function sendNow(gw: Awaited<ReturnType<typeof consoleApp>>, body: { to: string; message: string }) {
-  const res = await gw.app.inject({ method: 'POST', url: '/api/sms/send', remoteAddress: '127.0.0.1', headers: { ...gw.auth, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  const res = await gw.app.inject({
+    method: 'POST',
+    url: '/api/sms/send',
+    remoteAddress: '127.0.0.1',
+    headers: { ...gw.auth, 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
   if (res.statusCode !== 200) throw new Error(`send: ${res.statusCode} ${res.body}`);
 }
 
@@ -71,7 +86,8 @@ export async function openBrowser(t: Test, viewport = DESKTOP): Promise<Watched>
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => {
     // An API answer of 4xx/5xx (e.g. 503 inbox_disabled) is logged by the browser itself: the view says it.
-    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource: the server responded with a status of')) problems.push(`console error: ${m.text()}`);
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource: the server responded with a status of'))
+      problems.push(`console error: ${m.text()}`);
   });
   return { page, context, problems };
 }
@@ -95,7 +111,11 @@ export async function axeViolations(page: Page): Promise<string[]> {
   // Evaluated through the debugger protocol: the page's CSP does not apply to it.
   await page.evaluate(axeSource);
   const found = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const axe = (
+      globalThis as unknown as {
+        axe: { run: (ctx: Document, o: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
+      }
+    ).axe;
     const r = await axe.run(document, { resultTypes: ['violations'] });
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 3) }));
   });

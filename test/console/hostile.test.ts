@@ -77,7 +77,10 @@ t.test('a stopped gateway: the console says it cannot be reached', { skip }, asy
   await signIn(page, gw.key);
   gw.app.server.closeAllConnections();
   await new Promise<void>((resolve) => gw.app.server.close(() => resolve()));
-  await page.getByText(/^The gateway cannot be reached/).first().waitFor({ timeout: 15_000 });
+  await page
+    .getByText(/^The gateway cannot be reached/)
+    .first()
+    .waitFor({ timeout: 15_000 });
   t.pass('unreachable said plainly');
 });
 

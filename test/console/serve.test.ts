@@ -16,7 +16,7 @@ const CSP =
 const URLS = { '/': /^text\/html/, '/console/app.js': /^text\/javascript/, '/console/app.css': /^text\/css/ };
 
 t.test('each file: public, the exact headers, the right type', async (t) => {
-  t.equal(CONSOLE_CSP, CSP, 'the contract\'s CSP, byte for byte');
+  t.equal(CONSOLE_CSP, CSP, "the contract's CSP, byte for byte");
   const { app } = await testApp(t);
   for (const [url, type] of Object.entries(URLS)) {
     const res = await app.inject({ url, remoteAddress: '192.168.1.40' });
@@ -89,7 +89,11 @@ t.test('the page: no inline script or style, nothing from outside', async (t) =>
   const dir = join(ROOT, 'src/console');
   for (const f of readdirSync(dir).filter((n) => /\.tsx?$/.test(n))) {
     const code = readFileSync(join(dir, f), 'utf8');
-    t.notMatch(code, /dangerouslySetInnerHTML|innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function\(/, `${f}: no HTML from strings, no eval`);
+    t.notMatch(
+      code,
+      /dangerouslySetInnerHTML|innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function\(/,
+      `${f}: no HTML from strings, no eval`,
+    );
     const computed = code.match(/\b(href|src|action)=\{/g)?.length ?? 0;
     const ownViews = code.split('href={`#/${id}`}').length - 1;
     t.equal(computed, ownViews, `${f}: a computed href only from the views' own names, never from data`);
@@ -103,5 +107,8 @@ t.test('under 100 KB gzip-compressed in all; not in the OpenAPI document', async
   t.ok(total <= 100 * 1024, `${total} bytes`);
   const { get } = await testApp(t);
   const paths = Object.keys((await get('/openapi.json')).json().paths as object);
-  t.notOk(paths.some((p) => p === '/' || p.startsWith('/console')), 'the console is not an API route');
+  t.notOk(
+    paths.some((p) => p === '/' || p.startsWith('/console')),
+    'the console is not an API route',
+  );
 });

@@ -94,7 +94,8 @@ t.test('SMS_GATEWAY_INBOX is a strict boolean', async (t) => {
   const home = tempDir(t);
   for (const v of ['true', '1', 'on', 'YES']) t.equal(loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_INBOX: v }).inbox, true, v);
   for (const v of ['false', '0', 'off', 'no', '', '  ']) t.equal(loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_INBOX: v }).inbox, false, JSON.stringify(v));
-  for (const v of ['ja', 'truee', '2']) t.throws(() => loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_INBOX: v }), /^invalid SMS_GATEWAY_INBOX=.*must be true or false/, v);
+  for (const v of ['ja', 'truee', '2'])
+    t.throws(() => loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_INBOX: v }), /^invalid SMS_GATEWAY_INBOX=.*must be true or false/, v);
 });
 
 t.test('the inbox watcher runs with a webhook target (env or API) or SMS_GATEWAY_INBOX=true', async (t) => {

@@ -15,7 +15,11 @@ t.test('advance fires due timers in order, each seeing its own time', async (t) 
   clock.setTimer(note('late'), 1000);
   clock.setTimer(note('gone'), 200).cancel();
   clock.advance(999);
-  t.same(fired, [['a', 100, 100], ['b', 100, 100], ['c', 300, 300]]);
+  t.same(fired, [
+    ['a', 100, 100],
+    ['b', 100, 100],
+    ['c', 300, 300],
+  ]);
   t.equal(clock.monotonicMs() - t0, 999);
   t.equal(clock.pendingTimers(), 1);
   clock.advance(1);

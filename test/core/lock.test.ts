@@ -37,7 +37,10 @@ t.test('one holder at a time; released, it can be taken again', async (t) => {
   const release = acquireLock(home);
   t.equal(statSync(join(home, LOCK_FILE)).mode & 0o777, 0o600);
   t.equal(readFileSync(join(home, PID_FILE), 'utf8'), `${process.pid}\n`);
-  t.throws(() => acquireLock(home), new LockError(`another gateway (pid ${process.pid}) is already running on ${home}; stop it first (or use another SMS_GATEWAY_HOME)`));
+  t.throws(
+    () => acquireLock(home),
+    new LockError(`another gateway (pid ${process.pid}) is already running on ${home}; stop it first (or use another SMS_GATEWAY_HOME)`),
+  );
   release();
   t.equal(existsSync(join(home, PID_FILE)), false);
   acquireLock(home)();

@@ -106,10 +106,14 @@ t.test('the request line writer writes the bytes pino writes for the same fields
   const write = requestLineWriter(logger);
   write(line);
   write({ ...line, route: '(no route)', status: 400, ms: 0, caller: '::ffff:10.0.0.7', method: 'M-SEARCH' });
-  t.equal(writes.length, 1, 'the first line at once, the next three wait in the batcher (the writer\'s too)');
+  t.equal(writes.length, 1, "the first line at once, the next three wait in the batcher (the writer's too)");
   logger.flush();
   await Promise.resolve();
-  const lines = writes.join('').trim().split('\n').map((l) => l.replace(/"time":\d+/, '"time":0'));
+  const lines = writes
+    .join('')
+    .trim()
+    .split('\n')
+    .map((l) => l.replace(/"time":\d+/, '"time":0'));
   t.equal(lines.length, 4);
   t.equal(lines[2], lines[0], 'byte for byte what logger.info writes');
   t.equal(lines[3], lines[1], 'and for the other fields');

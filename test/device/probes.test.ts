@@ -21,7 +21,16 @@ t.test('parsers read real Termux:API answers', async (t) => {
 });
 
 t.test('parsers never invent: missing, odd or placeholder values are null', async (t) => {
-  t.same(parseTelephony({}), { carrier: null, networkType: null, simState: null, simCarrier: null, simCount: null, roaming: null, dataState: null, dataEnabled: null });
+  t.same(parseTelephony({}), {
+    carrier: null,
+    networkType: null,
+    simState: null,
+    simCarrier: null,
+    simCount: null,
+    roaming: null,
+    dataState: null,
+    dataEnabled: null,
+  });
   t.same(parseTelephony({ phone_count: 0, data_enabled: 'maybe', network_roaming: 'no', network_operator_name: '' }).simCount, null);
   t.equal(parseTelephony({ data_enabled: 'false' }).dataEnabled, false, 'data_enabled is a string');
   t.same(parseBattery({}), { level: null, charging: null, status: null, plugged: null, temperatureC: null, health: null });
@@ -143,7 +152,9 @@ t.test('a request during the first round waits for all of it, not just its first
   const pending: Array<() => void> = [];
   const run = async (command: string) =>
     command === 'getprop'
-      ? new Promise<{ ok: true; stdout: string; json: undefined; ms: number }>((res) => pending.push(() => res({ ok: true, stdout: '[ro.product.model]: [Pixel 6a]\n', json: undefined, ms: 1 })))
+      ? new Promise<{ ok: true; stdout: string; json: undefined; ms: number }>((res) =>
+          pending.push(() => res({ ok: true, stdout: '[ro.product.model]: [Pixel 6a]\n', json: undefined, ms: 1 })),
+        )
       : { ok: true as const, stdout: '{}', json: {}, ms: 1 };
   const probes = createProbes({ clock, run, env: { PATH: '' } });
   probes.start();

@@ -53,7 +53,7 @@ t.test('a line cut short or not of the right shape is skipped', async (t) => {
   t.same(r.ok && r.entries.map((e) => e.body), ['kept', 'after']);
 });
 
-t.test('local time text and the watcher\'s reading of it are inverse', async (t) => {
+t.test("local time text and the watcher's reading of it are inverse", async (t) => {
   for (const tz of ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata']) {
     for (const at of [AT, Date.UTC(2026, 0, 15, 23, 59, 59)]) {
       t.equal(localTimeToMs(localTimeText(at, tz), tz), at, `${tz} ${new Date(at).toISOString()}`);

@@ -45,7 +45,10 @@ t.test('connections', async (t) => {
 
   await t.test('a second Authorization header after 2000 others is still a 401', async (t) => {
     const filler = Array.from({ length: 2000 }, (_, i) => `X-F${i}: 1\r\n`).join('');
-    const r = await raw(`GET /api/stats HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n${filler}Authorization: Bearer ${key}\r\nConnection: close\r\n\r\n`, '127.0.0.61');
+    const r = await raw(
+      `GET /api/stats HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n${filler}Authorization: Bearer ${key}\r\nConnection: close\r\n\r\n`,
+      '127.0.0.61',
+    );
     t.match(r.answer, /^HTTP\/1\.1 401 /);
     const one = await raw(`GET /api/stats HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n${filler}Connection: close\r\n\r\n`, '127.0.0.61');
     t.match(one.answer, /^HTTP\/1\.1 200 /, 'one key with the same 2000 headers is served');

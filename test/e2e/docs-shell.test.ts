@@ -11,7 +11,7 @@ import { assign, newSession, onSystemPath, run } from '../docs/shell-run.js';
 
 const commands = docCommands().filter((c) => 'run' in classify(c));
 
-const noCurl = onSystemPath('curl') ? false : 'curl is not installed (looked in /usr/local/bin, /usr/bin, /bin): nothing to run the docs\' curl examples with';
+const noCurl = onSystemPath('curl') ? false : "curl is not installed (looked in /usr/local/bin, /usr/bin, /bin): nothing to run the docs' curl examples with";
 
 t.test('every runnable command of the docs runs as written against a simulated gateway', { skip: noCurl }, async (t) => {
   const session = newSession(t);

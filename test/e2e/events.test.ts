@@ -21,7 +21,16 @@ t.test('sms.sent, sms.received, and a receiver that was down', async (t) => {
   const fake = fakeTermux(t, PHONE_COMMANDS);
   healthyPhone(fake);
   const store = [
-    { threadid: 1, type: 'inbox', read: true, address: '+4915100000001', number: '+4915100000001', received: '2026-01-01 10:00:00', body: 'old, never replayed', _id: 5 },
+    {
+      threadid: 1,
+      type: 'inbox',
+      read: true,
+      address: '+4915100000001',
+      number: '+4915100000001',
+      received: '2026-01-01 10:00:00',
+      body: 'old, never replayed',
+      _id: 5,
+    },
     { threadid: 2, type: 'sent', read: true, address: '+4915112345678', number: '+4915112345678', received: null, body: 'Hello receiver', _id: 6 },
   ];
   fake.output('termux-sms-list', JSON.stringify(store));
@@ -32,7 +41,8 @@ t.test('sms.sent, sms.received, and a receiver that was down', async (t) => {
   const secret = spawnSync(process.execPath, [CLI, 'webhook', 'secret'], { env, encoding: 'utf8' }).stdout.trim();
   t.match(secret, /^whsec_/);
   const wh = new Webhook(secret);
-  const events = () => rx.received.map((r: Received) => ({ r, e: wh.verify(r.body, r.headers as Record<string, string>) as { type: string; data: Record<string, unknown> } }));
+  const events = () =>
+    rx.received.map((r: Received) => ({ r, e: wh.verify(r.body, r.headers as Record<string, string>) as { type: string; data: Record<string, unknown> } }));
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
 
   const sent = await httpGet('/api/sms/send', headers, caller, 'POST', JSON.stringify({ to: '+49 151 1234 5678', message: 'Hello receiver' }));
@@ -42,10 +52,28 @@ t.test('sms.sent, sms.received, and a receiver that was down', async (t) => {
   t.match(sentEvent.e.data, { id, status: 'sent', reason: null, body: 'Hello receiver', to: '+49 151 1234 5678', billedSegments: 1 });
 
   // A new text arrives on the phone.
-  fake.output('termux-sms-list', JSON.stringify([...store, { threadid: 3, type: 'inbox', read: false, address: '+4915199999999', number: '+4915199999999', received: '2026-11-21 10:30:00', body: 'Ping from a friend', _id: 7 }]));
+  fake.output(
+    'termux-sms-list',
+    JSON.stringify([
+      ...store,
+      {
+        threadid: 3,
+        type: 'inbox',
+        read: false,
+        address: '+4915199999999',
+        number: '+4915199999999',
+        received: '2026-11-21 10:30:00',
+        body: 'Ping from a friend',
+        _id: 7,
+      },
+    ]),
+  );
   const received = await waitFor('sms.received', () => events().find((x) => x.e.type === 'sms.received'), 40_000);
   t.match(received.e.data, { smsId: 7, from: '+4915199999999', body: 'Ping from a friend', simSlot: null });
-  t.notOk(events().some((x) => x.e.data.body === 'old, never replayed'), 'old inbox messages are not replayed');
+  t.notOk(
+    events().some((x) => x.e.data.body === 'old, never replayed'),
+    'old inbox messages are not replayed',
+  );
 
   // The receiver goes down; a failed send's event waits and arrives once it is back.
   down = true;
@@ -55,10 +83,14 @@ t.test('sms.sent, sms.received, and a receiver that was down', async (t) => {
   t.equal(failed.status, 502);
   const firstTry = await waitFor('a refused delivery', () => rx.received.find((r) => r.body.includes('sms.failed')), 40_000);
   down = false;
-  const delivered = await waitFor('the retried sms.failed', () => {
-    const tries = rx.received.filter((r) => r.body.includes('sms.failed'));
-    return tries.length >= 2 ? tries : undefined;
-  }, 40_000);
+  const delivered = await waitFor(
+    'the retried sms.failed',
+    () => {
+      const tries = rx.received.filter((r) => r.body.includes('sms.failed'));
+      return tries.length >= 2 ? tries : undefined;
+    },
+    40_000,
+  );
   t.equal(delivered[1]!.headers['webhook-id'], firstTry.headers['webhook-id'], 'the retry kept its webhook-id');
   t.equal(events().filter((x) => x.e.type === 'sms.failed').length, 2, 'two tries, both signed');
   await sleep(1100); // request lines are written in batches, at most a second late

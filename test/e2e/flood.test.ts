@@ -23,7 +23,19 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CLI, tempDir } from '../helpers/paths.js';
 import { holdPort8080 } from '../helpers/gateway-process.js';
 import { ip, mustIp, namespacesUnavailable } from '../fixtures/ip.js';
-import { MEMORY_BOUND_MB, READY_MS, readyAt, rssMb, runClient, runShape, SHAPES, V6_ATTACKER, V6_NEIGHBOURS, WITNESS_SERVED, type ClientLine } from '../fixtures/flood-shapes.js';
+import {
+  MEMORY_BOUND_MB,
+  READY_MS,
+  readyAt,
+  rssMb,
+  runClient,
+  runShape,
+  SHAPES,
+  V6_ATTACKER,
+  V6_NEIGHBOURS,
+  WITNESS_SERVED,
+  type ClientLine,
+} from '../fixtures/flood-shapes.js';
 
 const NS = `smsgw-flood-${process.pid}`;
 const FLOOD_MS = 3_000;
@@ -81,8 +93,14 @@ t.test('a new caller is served during every flood shape', { skip: unavailable ? 
     await t.test(shape.name, async (t) => {
       const overflowsBefore = listenOverflows();
       const { ready, seen, flooded, peakMb: peak } = await runShape(IN_NS, shape, pid, FLOOD_MS, 2000);
-      t.comment(`${shape.name}: witness ${seen.served}/${seen.total}, p50 ${seen.p50} ms, p99 ${seen.p99} ms, RSS idle ${idle.toFixed(1)} peak ${peak.toFixed(1)} MB; accept queue overflows ${listenOverflows() - overflowsBefore}; flood ${JSON.stringify(flooded)}`);
-      t.ok(ready, `the flood reached its shape (${readyAt(shape.flood)} ${shape.flood.mode === 'churn' ? 'addresses used' : 'connections made'}) within ${READY_MS / 1000} s`, flooded);
+      t.comment(
+        `${shape.name}: witness ${seen.served}/${seen.total}, p50 ${seen.p50} ms, p99 ${seen.p99} ms, RSS idle ${idle.toFixed(1)} peak ${peak.toFixed(1)} MB; accept queue overflows ${listenOverflows() - overflowsBefore}; flood ${JSON.stringify(flooded)}`,
+      );
+      t.ok(
+        ready,
+        `the flood reached its shape (${readyAt(shape.flood)} ${shape.flood.mode === 'churn' ? 'addresses used' : 'connections made'}) within ${READY_MS / 1000} s`,
+        flooded,
+      );
       t.ok(Number(seen.total) >= 20, 'the witness asked', seen);
       t.ok(Number(seen.served) >= WITNESS_SERVED * Number(seen.total), `the witness was served ${seen.served}/${seen.total}`, seen);
       t.ok(peak <= idle + MEMORY_BOUND_MB, `RSS peak ${peak.toFixed(1)} MB within idle ${idle.toFixed(1)} + ${MEMORY_BOUND_MB} MB`);

@@ -23,7 +23,11 @@ const phoneDate = (ms: number) => new Date(ms).toISOString().replace('T', ' ').s
 type Stored = { from: string; body: string; receivedAt: string };
 
 /** As GET /api/inbox shows a message: the phone prints its time to the second. */
-const shown = (m: { from: string; at: number; body: string }) => ({ from: m.from, body: m.body, receivedAt: new Date(Math.floor(m.at / 1000) * 1000).toISOString() });
+const shown = (m: { from: string; at: number; body: string }) => ({
+  from: m.from,
+  body: m.body,
+  receivedAt: new Date(Math.floor(m.at / 1000) * 1000).toISOString(),
+});
 
 t.test('more new messages than a page between two polls, then the clock set back: each in /api/inbox once, in order', async (t) => {
   await holdPort8080(t);
@@ -72,7 +76,11 @@ t.test('more new messages than a page between two polls, then the clock set back
   // Past the deadline the comparison below says which ones are missing.
   await waitFor('250 messages received', async () => ((await inboxCheck()).received >= 250 ? true : undefined), 15_000, POLL_MS).catch(() => {});
   const afterBurst = await stored();
-  t.same(afterBurst.map((m) => m.body), burst.map((m) => m.body), 'every one of the 250, once, in the order they arrived');
+  t.same(
+    afterBurst.map((m) => m.body),
+    burst.map((m) => m.body),
+    'every one of the 250, once, in the order they arrived',
+  );
   t.match(afterBurst, burst.map(shown), 'with their sender and time');
 
   // The phone's clock moves back ten minutes: two more arrive, dated before all 250 (so they
@@ -82,14 +90,24 @@ t.test('more new messages than a page between two polls, then the clock set back
     { from: '+15550200000', at: t0 - 599_000, body: 'and one more' },
   ];
   arrive(...back);
-  await waitFor('the two messages of the moved-back clock', async () => ((await inboxCheck()).received >= 252 ? true : undefined), 15_000, POLL_MS).catch(() => {});
+  await waitFor('the two messages of the moved-back clock', async () => ((await inboxCheck()).received >= 252 ? true : undefined), 15_000, POLL_MS).catch(
+    () => {},
+  );
   const afterBack = await stored();
   await nextPoll(); // a message announced twice would show now
   const final = await stored();
   t.same(final, afterBack, 'nothing more in later polls');
-  t.same(final.map((m) => m.body), [...burst, ...back].map((m) => m.body), 'each once, none of the old ones');
+  t.same(
+    final.map((m) => m.body),
+    [...burst, ...back].map((m) => m.body),
+    'each once, none of the old ones',
+  );
   t.match(final.slice(250), back.map(shown), 'with their sender and time');
-  t.match(await inboxCheck(), { lastOk: true, consecutiveFailures: 0, received: 252, backlogFrom: null }, 'the watcher counted 252, no failed poll, no backlog');
+  t.match(
+    await inboxCheck(),
+    { lastOk: true, consecutiveFailures: 0, received: 252, backlogFrom: null },
+    'the watcher counted 252, no failed poll, no backlog',
+  );
   const offsets = fake.calls('termux-sms-list').map((c) => Number(c.argv[c.argv.indexOf('-o') + 1]));
   t.ok(offsets.includes(200), 'the third page was read');
   t.comment(`${Date.now() - start} ms from the start`);

@@ -15,7 +15,13 @@ t.test('simulated inbox, /api/inbox, a webhook registered over the API, across a
   await holdPort8080(t);
   const rx = await startReceiver(t);
   const home = tempDir(t);
-  const env: NodeJS.ProcessEnv = { ...process.env, PATH: '/usr/bin:/bin', SMS_GATEWAY_HOME: home, SMS_GATEWAY_INBOX: 'true', SMS_GATEWAY_INBOX_POLL_SECONDS: '1' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PATH: '/usr/bin:/bin',
+    SMS_GATEWAY_HOME: home,
+    SMS_GATEWAY_INBOX: 'true',
+    SMS_GATEWAY_INBOX_POLL_SECONDS: '1',
+  };
   const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8' });
   const caller = '127.0.0.9';
   const gw = await startGateway(t, env, caller);
@@ -41,7 +47,9 @@ t.test('simulated inbox, /api/inbox, a webhook registered over the API, across a
   const secret = cli('webhook', 'secret').stdout.trim();
   const wh = new Webhook(secret);
   const event = await waitFor('sms.received at the new target', () =>
-    rx.received.length > 0 ? (wh.verify(rx.received[0]!.body, rx.received[0]!.headers as Record<string, string>) as { type: string; data: { body: string } }) : undefined,
+    rx.received.length > 0
+      ? (wh.verify(rx.received[0]!.body, rx.received[0]!.headers as Record<string, string>) as { type: string; data: { body: string } })
+      : undefined,
   );
   t.match(event, { type: 'sms.received', data: { body: 'Second' } });
 
@@ -58,5 +66,8 @@ t.test('simulated inbox, /api/inbox, a webhook registered over the API, across a
     ['Second', 'Third'],
     'no event from before the registration, none twice',
   );
-  t.same((await inbox()).data.map((m) => m.body), ['Third', 'Second', 'Garage door opened']);
+  t.same(
+    (await inbox()).data.map((m) => m.body),
+    ['Third', 'Second', 'Garage door opened'],
+  );
 });

@@ -30,7 +30,6 @@ const INTENDED_TIMEOUT_BOUND_MS = 25_000;
  */
 const HARD_TIMEOUT_BOUND_MS = 30_000;
 
-
 type Step = string | Buffer | number; // bytes to write, or milliseconds to wait
 
 interface Outcome {
@@ -129,8 +128,7 @@ function headerDrip(bytesPerDrip = 3): () => string {
   };
 }
 
-const describe = (o: Outcome) =>
-  `${o.kind}${o.status ? ` ${o.status}` : ''} after ${o.ms} ms${o.error ? ` (${o.error})` : ''}: ${JSON.stringify(o.raw)}`;
+const describe = (o: Outcome) => `${o.kind}${o.status ? ` ${o.status}` : ''} after ${o.ms} ms${o.error ? ` (${o.error})` : ''}: ${JSON.stringify(o.raw)}`;
 
 /** The gateway answered a 4xx or closed the socket, within the bound, and never a 5xx. */
 function assertRefused(t: Test, o: Outcome, boundMs: number) {
@@ -260,7 +258,10 @@ t.test('malformed HTTP on raw sockets against the real process', async (t) => {
   await t.test('GET /health from another address kept answering 200 meanwhile', async (t) => {
     const bad = samples.filter((s) => s.status !== 200 || s.ms > 5_000);
     t.same(bad, [], 'every sample was a 200 within 5 s');
-    t.ok(samples.filter((s) => s.whileStalled).length >= 10, `at least 10 samples while stalled sockets were open (got ${samples.filter((s) => s.whileStalled).length})`);
+    t.ok(
+      samples.filter((s) => s.whileStalled).length >= 10,
+      `at least 10 samples while stalled sockets were open (got ${samples.filter((s) => s.whileStalled).length})`,
+    );
   });
 
   await t.test('afterwards: the process runs and GET /health from a fresh address is 200', async (t) => {

@@ -25,7 +25,6 @@ const NETS = [1, 2].map((n) => ({
   nsIp: `10.77.${n}.2`,
 }));
 
-
 function unavailable(): string | false {
   if (noBroker) return noBroker;
   const why = namespacesUnavailable(`smsgw-mq-probe-${process.pid}`);
@@ -51,7 +50,10 @@ t.test('two gateways share one send topic: each message handed off exactly once,
     mustIp(['addr', 'add', `${n.rootIp}/30`, 'dev', n.root]);
     mustIp(['-n', n.ns, 'addr', 'add', `${n.nsIp}/30`, 'dev', n.peer]);
   }
-  const broker = await startBroker(t, NETS.map((n) => n.rootIp));
+  const broker = await startBroker(
+    t,
+    NETS.map((n) => n.rootIp),
+  );
   const { heard } = await listen(t, broker.url, ['sms-gateway/+/availability', 'sms-gateway/+/events/sms.sent', 'sms-gateway/+/events/sms.failed']);
 
   const phones = NETS.map((n, i) => {
@@ -126,7 +128,11 @@ t.test('two gateways share one send topic: each message handed off exactly once,
   });
   const counts = new Map<string, number>();
   for (const text of all()) counts.set(text, (counts.get(text) ?? 0) + 1);
-  t.same([...counts.entries()].filter(([, n]) => n > 1), [], 'none handed off twice');
+  t.same(
+    [...counts.entries()].filter(([, n]) => n > 1),
+    [],
+    'none handed off twice',
+  );
   t.ok(interrupted().length <= 1, 'at most the one hand-off the kill cut short is interrupted');
   t.equal(all().length + interrupted().filter((x) => !all().includes(x)).length, 50, 'exactly 50 hand-offs in all');
   t.same([...settled()].sort(), [...texts].sort(), 'each message dealt with once');

@@ -41,7 +41,11 @@ t.test('availability and will, a send over the topic, the same id after a restar
   await waitFor(() => availability() === 'offline', 'the will');
   const retained = await listen(t, broker.url, [`sms-gateway/${id}/availability`]);
   await waitFor(() => retained.heard.length > 0, 'the retained availability');
-  t.same(retained.heard.map((h) => [h.payload, h.retain]), [['offline', true]], 'the broker keeps offline (retained)');
+  t.same(
+    retained.heard.map((h) => [h.payload, h.retain]),
+    [['offline', true]],
+    'the broker keeps offline (retained)',
+  );
 
   await startGateway(t, env, '127.0.0.51');
   t.equal(readFileSync(join(home, 'gateway-id'), 'utf8').trim(), id, 'the same id after a restart');

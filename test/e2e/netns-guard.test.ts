@@ -153,7 +153,7 @@ t.test(
         t.equal(res.error, undefined, 'the client got an answer');
         t.equal(res.local?.split('%')[0], c.client, 'the connection left from the intended source address');
         t.equal(res.status, c.expect, `status ${c.expect}`);
-        if (c.expect === 403) t.equal(res.body, FORBIDDEN, 'exactly the guard\'s 403 body');
+        if (c.expect === 403) t.equal(res.body, FORBIDDEN, "exactly the guard's 403 body");
         else t.equal(JSON.parse(res.body ?? '{}').status, 'ok', 'the /health body');
         t.ok(await logged(c.client, c.expect), `the gateway logged caller ${c.client} with ${c.expect}`);
       });
@@ -163,7 +163,7 @@ t.test(
       const claims = { 'x-forwarded-for': '192.168.1.10', forwarded: 'for=192.168.1.10', 'x-real-ip': '127.0.0.1' };
       const fromPublic = await inNamespace({ host: '8.8.4.1', localAddress: '8.8.4.2', headers: claims });
       t.equal(fromPublic.status, 403, 'a public peer claiming a local address is refused');
-      t.equal(fromPublic.body, FORBIDDEN, 'exactly the guard\'s 403 body');
+      t.equal(fromPublic.body, FORBIDDEN, "exactly the guard's 403 body");
       const fromPrivate = await inNamespace({
         host: '192.168.77.1',
         localAddress: '192.168.77.2',
@@ -174,7 +174,10 @@ t.test(
 
     await t.test("Node's parser never answers a public caller before the guard", async (t) => {
       const tricks: [string, string][] = [
-        ['Expect: 100-continue', 'POST /api/sms/send HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10\r\nExpect: 100-continue\r\n\r\n'],
+        [
+          'Expect: 100-continue',
+          'POST /api/sms/send HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10\r\nExpect: 100-continue\r\n\r\n',
+        ],
         ['no Host header', 'GET /health HTTP/1.1\r\n\r\n'],
         ['Expect: 999', 'GET /health HTTP/1.1\r\nHost: x\r\nExpect: 999\r\n\r\n'],
       ];
@@ -189,7 +192,11 @@ t.test(
       const res = await inNamespace({ host: '203.0.113.1', localAddress: '203.0.113.2', raw: 'HELLO WORLD\r\n\r\n' });
       const status = /^HTTP\/1\.1 (\d{3}) /.exec(res.raw ?? '');
       t.ok(res.raw === '' || (status && Number(status[1]) < 500), 'a 4xx or a closed socket, never a 5xx', { found: res });
-      t.match(res.raw, /^HTTP\/1\.1 403 [\s\S]*\r\n\r\n\{"error":"Forbidden: local network access only"\}$/, 'refused by the guard (403), like every other answer to a public peer');
+      t.match(
+        res.raw,
+        /^HTTP\/1\.1 403 [\s\S]*\r\n\r\n\{"error":"Forbidden: local network access only"\}$/,
+        'refused by the guard (403), like every other answer to a public peer',
+      );
     });
   },
 );

@@ -49,7 +49,13 @@ t.test('a fake phone on PATH: healthy, then failing to send', async (t) => {
   t.match(healthy.stdout, /Today: {2}0 sent, 0 failed, 0 queued, 0 segments billed \(Pacific\/Auckland\)/);
 
   // simSlot 2 exists on this phone (phone_count 2) and reaches termux-sms-send as -s 1.
-  const sent = await httpGet('/api/sms/send', { ...auth, 'content-type': 'application/json' }, caller, 'POST', JSON.stringify({ to: '+64 21 765 4321', message: 'kia ora', simSlot: 2 }));
+  const sent = await httpGet(
+    '/api/sms/send',
+    { ...auth, 'content-type': 'application/json' },
+    caller,
+    'POST',
+    JSON.stringify({ to: '+64 21 765 4321', message: 'kia ora', simSlot: 2 }),
+  );
   t.equal(sent.status, 200, sent.body);
   t.same(fake.calls('termux-sms-send')[0]!.argv, ['-n', '+64217654321', '-s', '1']);
   t.equal(fake.calls('termux-sms-send')[0]!.stdin.toString(), 'kia ora');
@@ -58,7 +64,13 @@ t.test('a fake phone on PATH: healthy, then failing to send', async (t) => {
   fake.mode('termux-sms-send', 'permission');
   for (let i = 0; i < 3; i++) {
     await new Promise((r) => setTimeout(r, 1050));
-    const res = await httpGet('/api/sms/send', { ...auth, 'content-type': 'application/json' }, caller, 'POST', JSON.stringify({ to: '12345', message: `try ${i}` }));
+    const res = await httpGet(
+      '/api/sms/send',
+      { ...auth, 'content-type': 'application/json' },
+      caller,
+      'POST',
+      JSON.stringify({ to: '12345', message: `try ${i}` }),
+    );
     t.equal(res.status, 502);
   }
   const broken = status(env);

@@ -9,7 +9,6 @@ import { fakeTermux } from '../helpers/fake-termux.js';
 import { holdPort8080, startGateway } from '../helpers/gateway-process.js';
 import { httpGet } from '../helpers/http.js';
 
-
 type Rec = { id: string; status: string };
 
 async function allMessages(auth: Record<string, string>, caller: string): Promise<Rec[]> {

@@ -17,8 +17,28 @@ t.test('nothing secret reaches the log', async (t) => {
   const down = await startReceiver(t, () => 500); // failed deliveries get logged too
   const fake = fakeTermux(t, PHONE_COMMANDS);
   healthyPhone(fake);
-  fake.output('termux-sms-list', JSON.stringify([{ threadid: 1, type: 'inbox', read: false, address: '+4915100000009', number: '+4915100000009', received: '2026-11-21 10:00:00', body: 'INBOUND-SECRET-TEXT-0', _id: 1 }]));
-  const env = { ...fake.env, SMS_GATEWAY_HOME: tempDir(t), LOG_LEVEL: 'trace', SMS_GATEWAY_WEBHOOK_URLS: `${rx.url},${down.url}`, SMS_GATEWAY_INBOX_POLL_SECONDS: '1' };
+  fake.output(
+    'termux-sms-list',
+    JSON.stringify([
+      {
+        threadid: 1,
+        type: 'inbox',
+        read: false,
+        address: '+4915100000009',
+        number: '+4915100000009',
+        received: '2026-11-21 10:00:00',
+        body: 'INBOUND-SECRET-TEXT-0',
+        _id: 1,
+      },
+    ]),
+  );
+  const env = {
+    ...fake.env,
+    SMS_GATEWAY_HOME: tempDir(t),
+    LOG_LEVEL: 'trace',
+    SMS_GATEWAY_WEBHOOK_URLS: `${rx.url},${down.url}`,
+    SMS_GATEWAY_INBOX_POLL_SECONDS: '1',
+  };
   const caller = '127.0.0.11';
   const gw = await startGateway(t, env, caller);
   const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8' }).stdout.trim();
@@ -26,7 +46,13 @@ t.test('nothing secret reaches the log', async (t) => {
   const secrets = [cli('webhook', 'secret')];
   const bodies: string[] = [];
   const post = (key: string, body: unknown, headers: Record<string, string> = {}) =>
-    httpGet('/api/sms/send', { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, caller, 'POST', typeof body === 'string' ? body : JSON.stringify(body));
+    httpGet(
+      '/api/sms/send',
+      { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
+      caller,
+      'POST',
+      typeof body === 'string' ? body : JSON.stringify(body),
+    );
 
   for (let i = 0; i < 3; i++) {
     const text = `OUTBOUND-SECRET-TEXT-${i} ${'é'.repeat(i * 40)}`;
@@ -49,13 +75,37 @@ t.test('nothing secret reaches the log', async (t) => {
   t.equal((await post(keys.at(-1)!, { to: '+4915112345678', message: 'AFTER-ROTATION-SECRET-TEXT' })).status, 200);
   t.equal((await post(keys[0]!, { to: '+4915112345678', message: 'x' })).status, 401, 'the old key');
   // An inbound SMS arrives; events are delivered (the first try of each fails).
-  fake.output('termux-sms-list', JSON.stringify([
-    { threadid: 1, type: 'inbox', read: false, address: '+4915100000009', number: '+4915100000009', received: '2026-11-21 10:00:00', body: 'INBOUND-SECRET-TEXT-0', _id: 1 },
-    { threadid: 1, type: 'inbox', read: false, address: '+4915100000009', number: '+4915100000009', received: '2026-11-21 10:05:00', body: 'INBOUND-SECRET-TEXT-1', _id: 2 },
-  ]));
+  fake.output(
+    'termux-sms-list',
+    JSON.stringify([
+      {
+        threadid: 1,
+        type: 'inbox',
+        read: false,
+        address: '+4915100000009',
+        number: '+4915100000009',
+        received: '2026-11-21 10:00:00',
+        body: 'INBOUND-SECRET-TEXT-0',
+        _id: 1,
+      },
+      {
+        threadid: 1,
+        type: 'inbox',
+        read: false,
+        address: '+4915100000009',
+        number: '+4915100000009',
+        received: '2026-11-21 10:05:00',
+        body: 'INBOUND-SECRET-TEXT-1',
+        _id: 2,
+      },
+    ]),
+  );
   bodies.push('INBOUND-SECRET-TEXT-1');
   for (let i = 0; i < 100 && !rx.received.some((r) => r.body.includes('INBOUND-SECRET-TEXT-1')); i++) await sleep(100);
-  t.ok(rx.received.some((r) => r.body.includes('INBOUND-SECRET-TEXT-1')), 'the inbound SMS was delivered as an event');
+  t.ok(
+    rx.received.some((r) => r.body.includes('INBOUND-SECRET-TEXT-1')),
+    'the inbound SMS was delivered as an event',
+  );
   t.ok(down.received.length > 0, 'the failing target was tried');
   await httpGet('/api/diagnostics', { authorization: `Bearer ${keys.at(-1)}` }, caller);
   gw.proc.kill('SIGTERM');

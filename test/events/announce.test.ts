@@ -53,7 +53,11 @@ t.test('committed events only are announced, once, after the commit, under the n
   outbox.record('sms.received', alone, 3000); // outside any transaction: committed at once
   await tick();
   await tick();
-  t.same(heard, [`message.settled ${kept.id}`, `sms.received ${alone.id}`], 'the rolled-back event is never announced, the others once each; no target, no delivery.due');
+  t.same(
+    heard,
+    [`message.settled ${kept.id}`, `sms.received ${alone.id}`],
+    'the rolled-back event is never announced, the others once each; no target, no delivery.due',
+  );
   t.notOk(
     db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'event_announcements'`).get(),
     'nothing kept for the announcement (migration 8 dropped the table)',
@@ -77,8 +81,18 @@ t.test('a settled message announces its event after the commit; a rolled-back se
   const queued = (at: number) => {
     const id = newMessageId(at);
     messages.insertQueued({
-      id, to: '+15551234567', sendTo: '+15551234567', body: 'hi', segments: 1, encoding: 'gsm7', simSlot: 1,
-      sourceIp: '127.0.0.1', createdAt: at, statsDay: '2026-11-21', idempotencyKey: null, requestHash: null,
+      id,
+      to: '+15551234567',
+      sendTo: '+15551234567',
+      body: 'hi',
+      segments: 1,
+      encoding: 'gsm7',
+      simSlot: 1,
+      sourceIp: '127.0.0.1',
+      createdAt: at,
+      statsDay: '2026-11-21',
+      idempotencyKey: null,
+      requestHash: null,
     });
     return id;
   };
@@ -128,9 +142,15 @@ t.test('an API registration outlives the URL leaving the environment', async (t)
   outbox.syncTargets([envOnly], 4000);
   t.equal(targets.add(envOnly, 4500).created, false, 'registering an env URL: the same target');
   outbox.syncTargets([], 5000);
-  t.ok(targets.list().some((x) => x.url === envOnly && x.source === 'api'), 'registered while in the environment: kept too');
+  t.ok(
+    targets.list().some((x) => x.url === envOnly && x.source === 'api'),
+    'registered while in the environment: kept too',
+  );
   const plainEnv = 'http://192.168.1.12:9000/hook';
   outbox.syncTargets([plainEnv], 6000);
   outbox.syncTargets([], 7000);
-  t.notOk(targets.list().some((x) => x.url === plainEnv), 'an env-only target goes with the environment');
+  t.notOk(
+    targets.list().some((x) => x.url === plainEnv),
+    'an env-only target goes with the environment',
+  );
 });

@@ -232,11 +232,7 @@ t.test('(d) a permission error is recorded, retried, and nothing is lost', async
   c.setInbox([sms(1, '2026-11-21 10:00:00', 'a'), sms(2, '2026-11-21 10:01:00', 'b')]);
   const w = c.watcher();
   await w.pollOnce();
-  c.setInbox([
-    sms(1, '2026-11-21 10:00:00', 'a'),
-    sms(2, '2026-11-21 10:01:00', 'b'),
-    sms(3, '2026-11-21 10:02:00', 'secret body text', '+4915155566677'),
-  ]);
+  c.setInbox([sms(1, '2026-11-21 10:00:00', 'a'), sms(2, '2026-11-21 10:01:00', 'b'), sms(3, '2026-11-21 10:02:00', 'secret body text', '+4915155566677')]);
   c.fake.mode('termux-sms-list', 'permission');
   c.clock.advance(15_000);
   const failedAt = c.clock.now();
@@ -364,11 +360,17 @@ t.test('(g) more than ten pages of new messages: the newest thousand first, and 
   t.equal(c.watermarkRow(), '0');
   ids = range(1, 1200);
   await w.pollOnce();
-  t.same(inbox.offsets.slice(1), range(0, 9).map((p) => p * 100));
+  t.same(
+    inbox.offsets.slice(1),
+    range(0, 9).map((p) => p * 100),
+  );
   const got = c.events().map((e) => e.event.data.smsId);
   t.same(got, range(201, 1200));
   t.equal(c.watermarkRow(), '1200');
-  t.ok(c.logLines().some((l) => l.level === 40 && /reads on/.test(String(l.msg))), 'the cap is said in the log');
+  t.ok(
+    c.logLines().some((l) => l.level === 40 && /reads on/.test(String(l.msg))),
+    'the cap is said in the log',
+  );
   t.equal(w.health().backlogFrom, 990, 'and in the health: where the next poll reads on');
 });
 
@@ -379,7 +381,16 @@ function datedInbox(rows: () => { id: number; at: string }[]) {
     offsets.push(o.offset ?? 0);
     const newestFirst = [...rows()].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : b.id - a.id));
     const page = newestFirst.slice(o.offset ?? 0, (o.offset ?? 0) + o.limit).reverse();
-    const entries: SmsEntry[] = page.map((r) => ({ id: r.id, threadId: 1, type: 'inbox', address: '+4915100000000', sender: null, received: r.at, body: `m${r.id}`, read: false }));
+    const entries: SmsEntry[] = page.map((r) => ({
+      id: r.id,
+      threadId: 1,
+      type: 'inbox',
+      address: '+4915100000000',
+      sender: null,
+      received: r.at,
+      body: `m${r.id}`,
+      read: false,
+    }));
     return { ok: true, entries };
   };
   return { list, offsets };
@@ -399,7 +410,10 @@ t.test('150 new messages between two polls (dated as they came): each announced 
   rows = [...rows, ...range(31, 180).map((id) => ({ id, at: berlin(start + (id - 30) * 200) }))];
   await w.pollOnce();
   await w.pollOnce();
-  t.same(c.events().map((e) => e.event.data.smsId), range(31, 180));
+  t.same(
+    c.events().map((e) => e.event.data.smsId),
+    range(31, 180),
+  );
 });
 
 t.test('1200 new messages between two polls: the cap reads on at the next poll, nothing missed, each once', async (t) => {
@@ -413,15 +427,33 @@ t.test('1200 new messages between two polls: the cap reads on at the next poll, 
   c.clock.advance(3_600_000);
   inbox.offsets.length = 0;
   await w.pollOnce();
-  t.same(inbox.offsets, range(0, 9).map((p) => p * 100), 'ten pages');
-  t.same(c.events().map((e) => e.event.data.smsId), range(221, 1220), 'the newest thousand first');
-  t.ok(c.logLines().some((l) => l.level === 40 && /reads on/.test(String(l.msg))), 'the cap is said in the log');
+  t.same(
+    inbox.offsets,
+    range(0, 9).map((p) => p * 100),
+    'ten pages',
+  );
+  t.same(
+    c.events().map((e) => e.event.data.smsId),
+    range(221, 1220),
+    'the newest thousand first',
+  );
+  t.ok(
+    c.logLines().some((l) => l.level === 40 && /reads on/.test(String(l.msg))),
+    'the cap is said in the log',
+  );
   t.equal(w.health().backlogFrom, 990, 'and in the health');
   c.clock.advance(15_000);
   inbox.offsets.length = 0;
   await w.pollOnce();
   t.same(inbox.offsets, [990, 1090, 1190], 'the next poll reads on below the cap, until a page without new ones (here: the last, short one)');
-  t.same(c.events().map((e) => Number(e.event.data.smsId)).sort((a, b) => a - b), range(21, 1220), 'nothing missed, each once');
+  t.same(
+    c
+      .events()
+      .map((e) => Number(e.event.data.smsId))
+      .sort((a, b) => a - b),
+    range(21, 1220),
+    'nothing missed, each once',
+  );
   t.equal(w.health().backlogFrom, null);
   c.clock.advance(15_000);
   inbox.offsets.length = 0;
@@ -430,7 +462,7 @@ t.test('1200 new messages between two polls: the cap reads on at the next poll, 
   t.equal(c.events().length, 1200);
 });
 
-t.test('the phone\'s clock moved back: a new message dated before 150 known ones is announced, once', async (t) => {
+t.test("the phone's clock moved back: a new message dated before 150 known ones is announced, once", async (t) => {
   const c = setup(t);
   const start = c.clock.now();
   // 150 messages of the last 25 minutes, all announced.
@@ -450,7 +482,14 @@ t.test('the phone\'s clock moved back: a new message dated before 150 known ones
   c.clock.advance(15_000);
   await w.pollOnce();
   await w.pollOnce();
-  t.same(c.events().slice(150).map((e) => e.event.data.smsId), [301], 'announced once');
+  t.same(
+    c
+      .events()
+      .slice(150)
+      .map((e) => e.event.data.smsId),
+    [301],
+    'announced once',
+  );
   t.ok(inbox.offsets.includes(300), 'read past the 300 messages dated after it');
 });
 
@@ -552,10 +591,13 @@ t.test('only inbox entries become events, whatever else the list holds', async (
   await w.pollOnce();
   ctx.setInbox([...OLD, { ...sms(110, '2026-11-21 08:00:00', 'a sent one'), type: 'sent' }, sms(111, '2026-11-21 08:01:00', 'a real one')]);
   await w.pollOnce();
-  t.same(ctx.events().map((e) => e.event.data.body), ['a real one']);
+  t.same(
+    ctx.events().map((e) => e.event.data.body),
+    ['a real one'],
+  );
 });
 
-t.test('a new message that reuses a deleted message\'s _id is announced, once', async (t) => {
+t.test("a new message that reuses a deleted message's _id is announced, once", async (t) => {
   const c = setup(t);
   c.setInbox(OLD);
   const w = c.watcher();
@@ -565,7 +607,11 @@ t.test('a new message that reuses a deleted message\'s _id is announced, once', 
   c.setInbox([OLD[0]!, OLD[1]!, reused]);
   await w.pollOnce();
   await w.pollOnce();
-  t.same(c.events().map((e) => [e.event.data.smsId, e.event.data.body]), [[107, 'new text, old id']], 'announced once');
+  t.same(
+    c.events().map((e) => [e.event.data.smsId, e.event.data.body]),
+    [[107, 'new text, old id']],
+    'announced once',
+  );
   t.equal(c.watermarkRow(), '107');
 });
 
@@ -583,7 +629,13 @@ t.test('pages in date order with ids out of order: every new message once, no ol
   ]);
   await w.pollOnce();
   await w.pollOnce();
-  t.same(c.events().map((e) => e.event.data.body).sort(), ['middle', 'newest, low id', 'oldest new, lowest id']);
+  t.same(
+    c
+      .events()
+      .map((e) => e.event.data.body)
+      .sort(),
+    ['middle', 'newest, low id', 'oldest new, lowest id'],
+  );
 });
 
 t.test('a home from 0.1 (watermark only): nothing old is replayed, new messages still come', async (t) => {
@@ -595,5 +647,8 @@ t.test('a home from 0.1 (watermark only): nothing old is replayed, new messages 
   t.same(c.events(), [], 'no replay');
   c.setInbox([sms(108, '2026-11-21 14:00:00', 'after the upgrade'), ...OLD]);
   await w.pollOnce();
-  t.same(c.events().map((e) => e.event.data.smsId), [108]);
+  t.same(
+    c.events().map((e) => e.event.data.smsId),
+    [108],
+  );
 });

@@ -17,12 +17,30 @@ const verify = (r: { headers: Record<string, unknown>; body: string }) =>
 
 t.test('backoff: first retry within 30 s, doubling, capped at 1 h, with jitter', async (t) => {
   t.ok(retryDelayMs(1, () => 1) <= 30_000, 'first retry at the latest');
-  t.equal(retryDelayMs(1, () => 0.5), 15_000);
-  t.equal(retryDelayMs(2, () => 0.5), 30_000);
-  t.equal(retryDelayMs(3, () => 0.5), 60_000);
-  t.equal(retryDelayMs(20, () => 0.5), MAX_RETRY_DELAY_MS);
-  t.equal(retryDelayMs(20, () => 1), MAX_RETRY_DELAY_MS * 1.2);
-  t.equal(retryDelayMs(1, () => 0), 12_000);
+  t.equal(
+    retryDelayMs(1, () => 0.5),
+    15_000,
+  );
+  t.equal(
+    retryDelayMs(2, () => 0.5),
+    30_000,
+  );
+  t.equal(
+    retryDelayMs(3, () => 0.5),
+    60_000,
+  );
+  t.equal(
+    retryDelayMs(20, () => 0.5),
+    MAX_RETRY_DELAY_MS,
+  );
+  t.equal(
+    retryDelayMs(20, () => 1),
+    MAX_RETRY_DELAY_MS * 1.2,
+  );
+  t.equal(
+    retryDelayMs(1, () => 0),
+    12_000,
+  );
 });
 
 t.test('a sent SMS becomes a verified sms.sent event; a failed one sms.failed', async (t) => {
@@ -85,11 +103,18 @@ t.test('per target in order: a later event waits for the earlier one', async (t)
   await services.delivery.runDue();
   t.equal(rx.received.length, 1, 'only the head was tried');
   t.equal(verify(rx.received[0]!).data.body, 'one');
-  t.same(other.received.map((r) => verify(r).data.body), ['one', 'two'], 'a healthy target is not held up');
+  t.same(
+    other.received.map((r) => verify(r).data.body),
+    ['one', 'two'],
+    'a healthy target is not held up',
+  );
   down = false;
   clock.advance(15_000);
   await services.delivery.runDue();
-  t.same(rx.received.slice(1).map((r) => verify(r).data.body), ['one', 'two']);
+  t.same(
+    rx.received.slice(1).map((r) => verify(r).data.body),
+    ['one', 'two'],
+  );
 });
 
 t.test('410 Gone switches the target off and diagnostics says so', async (t) => {
@@ -147,7 +172,11 @@ t.test('after 24 hours an event is given up and counted as expired; no attempt a
   t.equal(s.pending, 0);
   t.equal(s.expired, 1);
   t.ok(attempts.length >= 24, `tried ${attempts.length} times`);
-  t.same(attempts.filter((at) => at >= started + GIVE_UP_AFTER_MS), [], 'no attempt at or after 24 hours');
+  t.same(
+    attempts.filter((at) => at >= started + GIVE_UP_AFTER_MS),
+    [],
+    'no attempt at or after 24 hours',
+  );
 });
 
 t.test('an event older than 24 hours is never attempted, also after the phone was off for days', async (t) => {
@@ -197,14 +226,19 @@ t.test('a frozen target (accepts, never answers): each event of a burst reaches 
   const ids = (await queue({ to: Array.from({ length: 5 }, (_, i) => `+1555071000${i}`), message: 'burst' })).json().data.map((r: { id: string }) => r.id);
   t.equal(ids.length, 5);
   for (let i = 0; i < 400 && arrivals.length < 5; i++) await new Promise((r) => setTimeout(r, 20));
-  const committed = new Map(
-    (db.prepare(`SELECT id, created_at AS at FROM webhook_events`).all() as { id: string; at: number }[]).map((e) => [e.id, e.at]),
-  );
+  const committed = new Map((db.prepare(`SELECT id, created_at AS at FROM webhook_events`).all() as { id: string; at: number }[]).map((e) => [e.id, e.at]));
   t.equal(committed.size, 5, 'five events (sms.sent)');
   t.equal(arrivals.length, 5, 'all five reached the healthy target, each once');
-  t.same(arrivals.map((a) => a.id), [...committed.keys()], 'in order');
+  t.same(
+    arrivals.map((a) => a.id),
+    [...committed.keys()],
+    'in order',
+  );
   const waits = arrivals.map((a) => a.at - committed.get(a.id)!);
-  t.ok(waits.every((w) => w <= 1000), `each within 1 s of its commit (waited ${waits.join(', ')} ms)`);
+  t.ok(
+    waits.every((w) => w <= 1000),
+    `each within 1 s of its commit (waited ${waits.join(', ')} ms)`,
+  );
   t.equal(frozen.received.length, 1, 'the frozen target holds one attempt, no more');
   frozen.server.closeAllConnections(); // its attempt ends now, not after the 8 s timeout
 });
@@ -221,7 +255,10 @@ t.test('logs and diagnostics show a target as scheme, host and port only', async
   const diag = JSON.stringify((await get('/api/diagnostics')).json().data.checks.webhooks);
   t.notMatch(diag, /SECRET/, 'not in diagnostics');
   t.match(diag, new RegExp(new URL(rx.url).host.replace(/[.]/g, '\\.')));
-  t.ok(lines.some((l) => l.includes('webhook delivery failed')), 'the failure was logged');
+  t.ok(
+    lines.some((l) => l.includes('webhook delivery failed')),
+    'the failure was logged',
+  );
   t.notMatch(lines.join('\n'), /SECRET/, 'not in the log');
 });
 

@@ -17,7 +17,7 @@ function readmeReceiver(): string {
   return m[1]!;
 }
 
-t.test("the Node receiver of docs/receiving.md prints a line for every event type, gateway.test included", async (t) => {
+t.test('the Node receiver of docs/receiving.md prints a line for every event type, gateway.test included', async (t) => {
   const code = readmeReceiver();
   t.match(code, '.listen(9000)');
   const dir = tempDir(t);

@@ -8,7 +8,11 @@ import { spawnSync } from 'node:child_process';
  * the same compile-relevant flags as a plain Node.
  */
 export function plainCodeCache(source: string): Buffer {
-  const r = spawnSync(process.execPath, ['-e', `process.stdout.write(new (require('node:vm').Script)(${JSON.stringify(source)}).createCachedData().toString('base64'))`], { encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    ['-e', `process.stdout.write(new (require('node:vm').Script)(${JSON.stringify(source)}).createCachedData().toString('base64'))`],
+    { encoding: 'utf8' },
+  );
   if (r.status !== 0 || !r.stdout) throw new Error(`no code cache made: ${r.stderr}`);
   return Buffer.from(r.stdout, 'base64');
 }

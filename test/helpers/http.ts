@@ -24,14 +24,11 @@ export async function httpGet(path: string, headers: Record<string, string> = {}
 async function plainHttp(path: string, headers: Record<string, string>, caller: string, method = 'GET', body?: string): Promise<HttpAnswer> {
   const http = await import('node:http');
   return new Promise((res, rej) => {
-    const req = http.request(
-      { host: '127.0.0.1', port: PORT, path, method, headers, localAddress: caller, agent: false },
-      (r) => {
-        let data = '';
-        r.on('data', (d: Buffer) => (data += d.toString()));
-        r.on('end', () => res({ status: r.statusCode ?? 0, headers: r.headers, body: data }));
-      },
-    );
+    const req = http.request({ host: '127.0.0.1', port: PORT, path, method, headers, localAddress: caller, agent: false }, (r) => {
+      let data = '';
+      r.on('data', (d: Buffer) => (data += d.toString()));
+      r.on('end', () => res({ status: r.statusCode ?? 0, headers: r.headers, body: data }));
+    });
     req.on('error', rej);
     req.setTimeout(10_000, () => req.destroy(new Error('timeout')));
     req.end(body);

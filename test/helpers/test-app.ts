@@ -196,7 +196,6 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
       headers: { ...auth, 'content-type': 'application/json', ...headers },
       payload: typeof body === 'string' ? body : JSON.stringify(body),
     });
-  const cancel = (id: string, caller = '192.168.1.22') =>
-    app.inject({ method: 'DELETE', url: `/api/messages/${id}`, remoteAddress: caller, headers: auth });
+  const cancel = (id: string, caller = '192.168.1.22') => app.inject({ method: 'DELETE', url: `/api/messages/${id}`, remoteAddress: caller, headers: auth });
   return { app, gateway, home, keyFile, key, auth, clock, services, db, probes, handoffs: recorder.handoffs, send, get, queue, cancel };
 }

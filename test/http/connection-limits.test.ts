@@ -73,7 +73,7 @@ t.test('callerPlace', async (t) => {
   t.same(callerPlace('not an address'), { address: 'unknown', outside: true });
 });
 
-t.test("an address at its ceiling makes room from its own connections, idle first", async (t) => {
+t.test('an address at its ceiling makes room from its own connections, idle first', async (t) => {
   const { open, served, table } = setup();
   const a = [open('10.0.0.1', 'a1'), open('10.0.0.1', 'a2'), open('10.0.0.1', 'a3')];
   served(a[1]!); // a2 is idle keep-alive; a1 and a3 have not finished their headers
@@ -256,32 +256,33 @@ t.test('the grace never holds more than its size, and a whole of busy connection
   t.same(alive(s.slice(0, 2)), [], 'the two that went idle made the room');
 });
 
-for (const limits of [LIMITS, { ...LIMITS, grace: 3, graceMs: 50 }]) t.test(`random operations keep the counts true (against a plain model), grace ${limits.grace}`, async (t) => {
-  const { open, entry, table, timers } = setup(limits);
-  const sockets: FakeSocket[] = [];
-  let seed = 7;
-  const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
-  const addrs = ['10.0.0.1', '10.0.0.2', '10.0.0.3', 'fd00::1', 'fd00::2', 'fd00::3', '203.0.113.1', '203.0.113.2'];
-  for (let step = 0; step < 5000; step++) {
-    const live = sockets.filter((s) => !s.destroyed);
-    const op = rnd(4);
-    if (op === 0 || live.length === 0) sockets.push(open(addrs[rnd(addrs.length)]!));
-    else {
-      const s = live[rnd(live.length)]!;
-      const e = entry(s);
-      if (op === 1) table.requestStarted(e);
-      else if (op === 2) table.requestEnded(e);
+for (const limits of [LIMITS, { ...LIMITS, grace: 3, graceMs: 50 }])
+  t.test(`random operations keep the counts true (against a plain model), grace ${limits.grace}`, async (t) => {
+    const { open, entry, table, timers } = setup(limits);
+    const sockets: FakeSocket[] = [];
+    let seed = 7;
+    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
+    const addrs = ['10.0.0.1', '10.0.0.2', '10.0.0.3', 'fd00::1', 'fd00::2', 'fd00::3', '203.0.113.1', '203.0.113.2'];
+    for (let step = 0; step < 5000; step++) {
+      const live = sockets.filter((s) => !s.destroyed);
+      const op = rnd(4);
+      if (op === 0 || live.length === 0) sockets.push(open(addrs[rnd(addrs.length)]!));
       else {
-        s.destroy();
-        table.closed(e);
+        const s = live[rnd(live.length)]!;
+        const e = entry(s);
+        if (op === 1) table.requestStarted(e);
+        else if (op === 2) table.requestEnded(e);
+        else {
+          s.destroy();
+          table.closed(e);
+        }
+      }
+      const count = sockets.filter((s) => !s.destroyed).length;
+      if (step % 7 === 0) timers.advance(10); // the grace's timer runs between events
+      if (count !== table.size() || count > limits.total + limits.grace) {
+        t.fail(`step ${step}: ${count} open, table says ${table.size()}`);
+        return;
       }
     }
-    const count = sockets.filter((s) => !s.destroyed).length;
-    if (step % 7 === 0) timers.advance(10); // the grace's timer runs between events
-    if (count !== table.size() || count > limits.total + limits.grace) {
-      t.fail(`step ${step}: ${count} open, table says ${table.size()}`);
-      return;
-    }
-  }
-  t.pass('5000 steps, counts agree, never above the total and its grace');
-});
+    t.pass('5000 steps, counts agree, never above the total and its grace');
+  });

@@ -18,7 +18,11 @@ function readmeDiagnosticsTable(): Map<string, string[]> {
   for (const line of section.split('\n')) {
     const m = /^\| `(\w+)` \| (.*?) \|[^|]*\|$/.exec(line);
     // "with MQTT on: ..." lists fields that exist only while the bridge is configured.
-    if (m) rows.set(m[1]!, [...m[2]!.split('with MQTT on')[0]!.matchAll(/`(\w+)`/g)].map((f) => f[1]!));
+    if (m)
+      rows.set(
+        m[1]!,
+        [...m[2]!.split('with MQTT on')[0]!.matchAll(/`(\w+)`/g)].map((f) => f[1]!),
+      );
   }
   return rows;
 }
@@ -37,7 +41,16 @@ t.test('no phone: every fact the phone would tell is null; the rest is right', a
   t.equal(res.statusCode, 200);
   const d = res.json().data;
   t.same(
-    { phoneNumber: d.phoneNumber, carrier: d.carrier, networkType: d.networkType, simState: d.simState, roaming: d.roaming, simCount: d.simCount, sims: d.sims, device: d.device },
+    {
+      phoneNumber: d.phoneNumber,
+      carrier: d.carrier,
+      networkType: d.networkType,
+      simState: d.simState,
+      roaming: d.roaming,
+      simCount: d.simCount,
+      sims: d.sims,
+      device: d.device,
+    },
     {
       phoneNumber: null,
       carrier: null,
@@ -60,7 +73,15 @@ t.test('no phone: every fact the phone would tell is null; the rest is right', a
   t.equal(d.counters.timeZone, 'UTC');
   t.same(
     { ...d.gateway, uptimeSeconds: typeof d.gateway.uptimeSeconds },
-    { version: '0.1.0', mode: 'simulated', simulation: 'success', smsEnabled: true, startedAt: '2026-11-21T12:00:00.000Z', uptimeSeconds: 'number', lanUrls: [] },
+    {
+      version: '0.1.0',
+      mode: 'simulated',
+      simulation: 'success',
+      smsEnabled: true,
+      startedAt: '2026-11-21T12:00:00.000Z',
+      uptimeSeconds: 'number',
+      lanUrls: [],
+    },
   );
   t.notMatch(res.body, key);
 });
@@ -73,11 +94,18 @@ t.test("simulated mode with no phone: every check and field docs/api.md's diagno
   t.same([...table.keys()].sort(), Object.keys(checks).sort(), 'the same checks, no more, no fewer');
   for (const [name, fields] of table) {
     const keys = keysOf(checks[name]?.value);
-    t.same(fields.filter((f) => !keys.has(f)), [], `${name}: every listed field is there`);
+    t.same(
+      fields.filter((f) => !keys.has(f)),
+      [],
+      `${name}: every listed field is there`,
+    );
   }
   for (const name of ['battery', 'wifi', 'telephony']) {
     t.equal(checks[name]!.status, 'unknown', `${name}: unknown without a phone`);
-    t.ok(Object.values(checks[name]!.value as object).every((v) => v === null), `${name}: every value null`);
+    t.ok(
+      Object.values(checks[name]!.value as object).every((v) => v === null),
+      `${name}: every value null`,
+    );
   }
 });
 
@@ -103,15 +131,34 @@ t.test('a healthy fake phone: host info filled, diagnostics ok', async (t) => {
   t.equal(info.simState, 'ready');
   t.equal(info.roaming, false);
   t.equal(info.simCount, 2);
-  t.same(info.sims, [
-    { slot: 1, carrier: null, state: null },
-    { slot: 2, carrier: null, state: null },
-  ], 'Termux:API describes only the default subscription: per-slot facts stay null with two slots');
+  t.same(
+    info.sims,
+    [
+      { slot: 1, carrier: null, state: null },
+      { slot: 2, carrier: null, state: null },
+    ],
+    'Termux:API describes only the default subscription: per-slot facts stay null with two slots',
+  );
   t.same(info.device, { manufacturer: 'Google', model: 'Pixel 6a', androidVersion: '14' });
   const diagRes = await get('/api/diagnostics');
   const diag = diagRes.json().data;
   t.equal(diag.status, 'ok', JSON.stringify(Object.entries(diag.checks).filter(([, c]) => (c as { status: string }).status !== 'ok')));
-  t.same(Object.keys(diag.checks).sort(), ['androidSmsLimit', 'apiKey', 'battery', 'database', 'disk', 'mqtt', 'process', 'queue', 'sendBudget', 'sms', 'telephony', 'termuxApi', 'webhooks', 'wifi']);
+  t.same(Object.keys(diag.checks).sort(), [
+    'androidSmsLimit',
+    'apiKey',
+    'battery',
+    'database',
+    'disk',
+    'mqtt',
+    'process',
+    'queue',
+    'sendBudget',
+    'sms',
+    'telephony',
+    'termuxApi',
+    'webhooks',
+    'wifi',
+  ]);
   t.same(diag.checks.battery.value, { level: 87, charging: true, temperatureC: 31.4, health: 'GOOD' });
   t.same(diag.checks.wifi.value, { ssid: 'home-net', ip: '192.168.1.50', rssi: -58, linkSpeedMbps: 433 });
   t.equal(diag.checks.database.value.integrity, 'ok');
@@ -194,14 +241,18 @@ const snapWith = (over: Partial<Record<keyof Snapshot, unknown>>): Snapshot => {
 const st = (value: unknown, last = 'ok') => ({ value, last, detail: null, checkedAt: 1, ms: 1 });
 
 t.test('check rules', async (t) => {
-  const bat = (level: number, charging: boolean, temperatureC = 30) => batteryCheck(snapWith({ battery: st({ level, charging, temperatureC, status: null, plugged: null, health: null }) })).status;
+  const bat = (level: number, charging: boolean, temperatureC = 30) =>
+    batteryCheck(snapWith({ battery: st({ level, charging, temperatureC, status: null, plugged: null, health: null }) })).status;
   t.equal(bat(50, false), 'ok');
   t.equal(bat(19, false), 'degraded');
   t.equal(bat(9, false), 'failing');
   t.equal(bat(5, true), 'ok', 'charging');
   t.equal(bat(80, true, 46), 'degraded', 'hot');
   t.equal(batteryCheck(snapWith({})).status, 'unknown');
-  const tel = (simState: string, roaming = false) => telephonyCheck(snapWith({ telephony: st({ simState, roaming, carrier: null, networkType: null, simCarrier: null, simCount: 1, dataState: null, dataEnabled: null }) }));
+  const tel = (simState: string, roaming = false) =>
+    telephonyCheck(
+      snapWith({ telephony: st({ simState, roaming, carrier: null, networkType: null, simCarrier: null, simCount: 1, dataState: null, dataEnabled: null }) }),
+    );
   t.equal(tel('ready').status, 'ok');
   t.equal(tel('absent').status, 'failing');
   t.match(tel('pin_required').hint, /not ready \(pin_required\)/);
@@ -213,7 +264,13 @@ t.test('check rules', async (t) => {
   t.equal(termuxApiCheck(snapWith({ apiApp: st({ installed: false }) }), 'real').status, 'failing');
   t.match(termuxApiCheck(snapWith({ apiApp: st({ installed: false }) }), 'real').hint, /F-Droid/);
   t.equal(termuxApiCheck(snapWith({ battery: st(null, 'permission_denied') }), 'real').status, 'degraded');
-  t.match(termuxApiCheck(snapWith({ telephony: st(null, 'not_found'), battery: st(null, 'not_found'), wifi: st(null, 'not_found') }), 'real').hint, /pkg install termux-api/);
-  t.equal(termuxApiCheck(snapWith({ telephony: st(null, 'not_found'), battery: st(null, 'not_found'), wifi: st(null, 'not_found') }), 'simulated').status, 'unknown');
+  t.match(
+    termuxApiCheck(snapWith({ telephony: st(null, 'not_found'), battery: st(null, 'not_found'), wifi: st(null, 'not_found') }), 'real').hint,
+    /pkg install termux-api/,
+  );
+  t.equal(
+    termuxApiCheck(snapWith({ telephony: st(null, 'not_found'), battery: st(null, 'not_found'), wifi: st(null, 'not_found') }), 'simulated').status,
+    'unknown',
+  );
   t.equal(termuxApiCheck(snapWith({}), 'real').status, 'ok');
 });

@@ -18,7 +18,13 @@ t.test('a JSON body with invalid UTF-8 is a 400, and nothing is recorded or sent
   }
   t.equal(handoffs.length, 0);
   t.equal(services.messages.count(), 0);
-  const ok = await app.inject({ method: 'POST', url: '/api/sms/send', remoteAddress: '10.0.0.9', headers: { ...auth, 'content-type': 'application/json' }, payload: Buffer.from(`{"to":"${TO}","message":"café ✓"}`) });
+  const ok = await app.inject({
+    method: 'POST',
+    url: '/api/sms/send',
+    remoteAddress: '10.0.0.9',
+    headers: { ...auth, 'content-type': 'application/json' },
+    payload: Buffer.from(`{"to":"${TO}","message":"café ✓"}`),
+  });
   t.equal(ok.statusCode, 200, 'valid UTF-8 is fine');
   t.equal(handoffs[0]!.text, 'café ✓');
 });

@@ -83,10 +83,16 @@ t.test('each received SMS is stored once, in the same transaction as its event',
 t.test('paging: limit, offset, hasNext', async (t) => {
   const a = await withInbox(t);
   const p1 = (await a.get('/api/inbox?limit=3')).json();
-  t.same(p1.data.map((m: { body: string }) => m.body), ['Your parcel is on its way', 'third', 'second']);
+  t.same(
+    p1.data.map((m: { body: string }) => m.body),
+    ['Your parcel is on its way', 'third', 'second'],
+  );
   t.same(p1.pagination, { limit: 3, offset: 0, total: 4, hasNext: true });
   const p2 = (await a.get('/api/inbox?limit=3&offset=3')).json();
-  t.same(p2.data.map((m: { body: string }) => m.body), ['first']);
+  t.same(
+    p2.data.map((m: { body: string }) => m.body),
+    ['first'],
+  );
   t.same(p2.pagination, { limit: 3, offset: 3, total: 4, hasNext: false });
   const past = (await a.get('/api/inbox?offset=50')).json();
   t.same(past.data, []);
@@ -113,7 +119,19 @@ t.test('from: the stored sender, ignoring spaces, punctuation, a leading + and l
 
 t.test('bad queries are 400 invalid_request naming the parameter', async (t) => {
   const a = await withInbox(t);
-  for (const q of ['limit=0', 'limit=101', 'limit=abc', 'limit=1.5', 'offset=-1', 'offset=x', 'from=', 'from=%20', `from=${'1'.repeat(65)}`, 'status=sent', 'limit=1&limit=2']) {
+  for (const q of [
+    'limit=0',
+    'limit=101',
+    'limit=abc',
+    'limit=1.5',
+    'offset=-1',
+    'offset=x',
+    'from=',
+    'from=%20',
+    `from=${'1'.repeat(65)}`,
+    'status=sent',
+    'limit=1&limit=2',
+  ]) {
     const res = await a.get(`/api/inbox?${q}`);
     t.equal(res.statusCode, 400, q);
     t.equal(res.json().error.code, 'invalid_request', q);
@@ -193,7 +211,11 @@ t.test('a watcher that was off starts afresh: what arrived while nobody listened
     fake.output('termux-sms-list', JSON.stringify([...OLD, ...NEW]));
     await a.services.inbox.pollOnce();
     const page = (await a.get('/api/inbox')).json();
-    t.same(page.data.map((m: { body: string }) => m.body), ['Your parcel is on its way', 'first'], 'only the one stored before and the one after');
+    t.same(
+      page.data.map((m: { body: string }) => m.body),
+      ['Your parcel is on its way', 'first'],
+      'only the one stored before and the one after',
+    );
     const removed = await a.app.inject({ method: 'DELETE', url: `/api/webhooks/${added.json().data.id}`, remoteAddress: '192.168.1.21', headers: a.auth });
     t.equal(removed.statusCode, 204);
     t.equal(a.services.inbox.running(), false, 'stopped with the last listener');
@@ -209,7 +231,10 @@ t.test('a watcher that was off starts afresh: what arrived while nobody listened
     });
     t.equal(again.statusCode, 201);
     await a.services.inbox.pollOnce();
-    fake.output('termux-sms-list', JSON.stringify([...OLD, ...NEW, sms(15, '2026-11-21 12:30:00', 'while off again'), sms(16, '2026-11-21 12:59:00', 'back on')]));
+    fake.output(
+      'termux-sms-list',
+      JSON.stringify([...OLD, ...NEW, sms(15, '2026-11-21 12:30:00', 'while off again'), sms(16, '2026-11-21 12:59:00', 'back on')]),
+    );
     await a.services.inbox.pollOnce();
     t.same(
       (await a.get('/api/inbox')).json().data.map((m: { body: string }) => m.body),
@@ -226,13 +251,23 @@ t.test('newest first by the time received, whatever order the _ids come in', asy
   // A backlog read at once: _id 120 arrived before _id 105 (ids reused after a deletion).
   fake.output('termux-sms-list', JSON.stringify([...OLD, sms(120, '2026-11-21 14:30:00', 'earlier'), sms(105, '2026-11-21 15:00:00', 'later')]));
   await a.services.inbox.pollOnce();
-  t.same((await a.get('/api/inbox')).json().data.map((m: { body: string }) => m.body), ['later', 'earlier']);
+  t.same(
+    (await a.get('/api/inbox')).json().data.map((m: { body: string }) => m.body),
+    ['later', 'earlier'],
+  );
 });
 
 t.test('an SMS that arrives between switching the watcher on and its first read is announced', async (t) => {
   const clock = fakeClock(Date.UTC(2026, 10, 21, 12, 0, 0));
   const entry = (id: number, received: string, body: string) => ({
-    id, threadId: 3, type: 'inbox', address: '+15551230001', sender: null, received, body, read: false,
+    id,
+    threadId: 3,
+    type: 'inbox',
+    address: '+15551230001',
+    sender: null,
+    received,
+    body,
+    read: false,
   });
   const a = await testApp(t, {
     clock,
@@ -246,5 +281,8 @@ t.test('an SMS that arrives between switching the watcher on and its first read 
   a.services.startInbox();
   await a.services.inbox.pollOnce();
   await a.services.stopInbox();
-  t.same((await a.get('/api/inbox')).json().data.map((m: { body: string }) => m.body), ['just after']);
+  t.same(
+    (await a.get('/api/inbox')).json().data.map((m: { body: string }) => m.body),
+    ['just after'],
+  );
 });

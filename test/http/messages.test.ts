@@ -17,7 +17,10 @@ t.test('history: newest first, pages, status filter, exact pagination', async (t
   t.equal(first.data[19].body, 'm5');
   const second = (await get('/api/messages?limit=20&offset=20')).json();
   t.same(second.pagination, { limit: 20, offset: 20, total: 25, hasNext: false });
-  t.same(second.data.map((m: { body: string }) => m.body), ['m4', 'm3', 'm2', 'm1', 'm0']);
+  t.same(
+    second.data.map((m: { body: string }) => m.body),
+    ['m4', 'm3', 'm2', 'm1', 'm0'],
+  );
   const failed = (await get('/api/messages?status=failed&limit=100')).json();
   t.equal(failed.pagination.total, 8);
   t.equal(failed.data.length, 8, 'every failed one is on the page');
@@ -35,7 +38,20 @@ t.test('history: newest first, pages, status filter, exact pagination', async (t
 
 t.test('bad queries are 400 invalid_request naming the parameter', async (t) => {
   const { get } = await testApp(t);
-  const bad = ['limit=0', 'limit=101', 'limit=abc', 'limit=1.5', 'limit=-1', 'limit=', 'offset=-1', 'offset=x', 'status=sending', 'status=', 'foo=bar', 'limit=1&limit=2'];
+  const bad = [
+    'limit=0',
+    'limit=101',
+    'limit=abc',
+    'limit=1.5',
+    'limit=-1',
+    'limit=',
+    'offset=-1',
+    'offset=x',
+    'status=sending',
+    'status=',
+    'foo=bar',
+    'limit=1&limit=2',
+  ];
   for (const q of bad) {
     const res = await get(`/api/messages?${q}`);
     t.equal(res.statusCode, 400, q);

@@ -34,8 +34,7 @@ async function scripted(t: Parameters<typeof testApp>[0], answers: HandoffResult
   return testApp(t, { clock, sender });
 }
 
-const scrape = (app: Awaited<ReturnType<typeof testApp>>) =>
-  app.app.inject({ url: '/metrics', remoteAddress: '192.168.1.30', headers: app.auth });
+const scrape = (app: Awaited<ReturnType<typeof testApp>>) => app.app.inject({ url: '/metrics', remoteAddress: '192.168.1.30', headers: app.auth });
 
 t.test('3 sent and 2 failed: every counter moves by exactly that, with its labels', async (t) => {
   const gw = await scripted(t, [
@@ -83,7 +82,10 @@ t.test('3 sent and 2 failed: every counter moves by exactly that, with its label
     'sms_gateway_info{version="0.1.0",mode="simulated"}': 1,
   };
   for (const [name, value] of Object.entries(expected)) t.equal(m.get(name), value, name);
-  t.notOk([...m.keys()].some((k) => k.startsWith('sms_gateway_battery_level_percent')), 'a battery the phone did not report has no sample');
+  t.notOk(
+    [...m.keys()].some((k) => k.startsWith('sms_gateway_battery_level_percent')),
+    'a battery the phone did not report has no sample',
+  );
 });
 
 t.test('a queued message waits; webhook deliveries per target id, never the URL', async (t) => {
@@ -176,7 +178,11 @@ t.test('the metrics schedule nothing: no fake timer, no real one', async (t) => 
   await scrape(gw);
   await scrape(gw);
   t.equal(gw.clock.pendingTimers(), pending, 'scraping a gateway sets no fake timer');
-  t.same(calls.filter((c) => c !== 'setImmediate'), [], 'nor a real one (inject() itself answers on immediates)');
+  t.same(
+    calls.filter((c) => c !== 'setImmediate'),
+    [],
+    'nor a real one (inject() itself answers on immediates)',
+  );
 });
 
 t.test('what happened before the first scrape (prom-client not loaded yet) is counted exactly, and what follows too', async (t) => {

@@ -79,7 +79,11 @@ function readmeCalls(section: string): Call[] {
 
 /** One openapi-fetch call per call in the docs, each in its own function. */
 function callsSource(doc: Doc, calls: Call[]): string {
-  const parts = [`import createClient from 'openapi-fetch';`, `import type { paths } from './sms-gateway.js';`, `const gw = createClient<paths>({ baseUrl: 'http://192.168.1.50:8080' });`];
+  const parts = [
+    `import createClient from 'openapi-fetch';`,
+    `import type { paths } from './sms-gateway.js';`,
+    `const gw = createClient<paths>({ baseUrl: 'http://192.168.1.50:8080' });`,
+  ];
   calls.forEach((call, n) => {
     const [pathname, search] = call.url.split('?') as [string, string | undefined];
     // A literal path before a templated one (POST /api/webhooks/test is not /api/webhooks/{id}).
@@ -169,12 +173,19 @@ t.test("a client generated from the document type-checks the docs' calls", async
   ]) {
     t.ok(seen.includes(expected), `the docs show ${expected}`);
   }
-  t.match(calls.find((c) => c.url.startsWith('/api/messages?')), { url: /limit=/ }, 'a history query with limit');
-  t.ok(calls.some((c) => c.headers['Idempotency-Key']), 'a call with an Idempotency-Key');
+  t.match(
+    calls.find((c) => c.url.startsWith('/api/messages?')),
+    { url: /limit=/ },
+    'a history query with limit',
+  );
+  t.ok(
+    calls.some((c) => c.headers['Idempotency-Key']),
+    'a call with an Idempotency-Key',
+  );
   writeFileSync(join(dir, 'calls.ts'), callsSource(doc, calls));
   // The openapi-fetch snippet (the client package's own snippet is test/scripts/pack-client.test.ts's).
   const snippets = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((s) => s.includes("from 'openapi-fetch'"));
-  t.equal(snippets.length, 1, "the openapi-fetch snippet of docs/api.md");
+  t.equal(snippets.length, 1, 'the openapi-fetch snippet of docs/api.md');
   mkdirSync(join(dir, 'snippet'));
   writeFileSync(join(dir, 'snippet', 'readme.ts'), snippets[0]!);
   symlinkSync(join(dir, 'sms-gateway.ts'), join(dir, 'snippet', 'sms-gateway.ts'));
@@ -186,7 +197,13 @@ t.test('and refuses a wrong one: an unknown field, a string limit, a wrong answe
   const { doc, dir } = await generatedClient(t);
   const wrong: Call[] = [
     { line: 1, method: 'POST', url: '/api/sms/send', headers: {}, body: { to: '+15551234567', message: 'x', sim: 2 } },
-    { line: 2, method: 'GET', url: '/api/messages', headers: {}, answer: { success: true, data: [], pagination: { limit: '2', offset: 0, total: 0, hasNext: false } } },
+    {
+      line: 2,
+      method: 'GET',
+      url: '/api/messages',
+      headers: {},
+      answer: { success: true, data: [], pagination: { limit: '2', offset: 0, total: 0, hasNext: false } },
+    },
     { line: 3, method: 'GET', url: '/api/messages/msg_x', headers: {}, answer: { success: true, data: { id: 'msg_x', status: 'sending' } } },
     { line: 4, method: 'GET', url: '/api/nothing', headers: {} },
   ];

@@ -70,7 +70,10 @@ t.test('every route, with its own id, summary, tag, example and key requirement'
     t.match(op.operationId, /^[a-z][A-Za-z]+$/, `${key}: operationId`);
     t.ok(op.summary && op.tags?.length, `${key}: summary and tag`);
     const examples = Object.values(op.responses).flatMap((r) => Object.values(r.content ?? {}).map((m) => m.example));
-    t.ok(examples.some((e) => e !== undefined), `${key}: an example answer`);
+    t.ok(
+      examples.some((e) => e !== undefined),
+      `${key}: an example answer`,
+    );
     for (const [status, answer] of Object.entries(op.responses)) {
       t.not(answer.description, 'Default Response', `${key} ${status}: described`);
       // GET /metrics answers 200 in the Prometheus text format; every other body is JSON.
@@ -118,7 +121,11 @@ t.test('statuses: only those each route really answers', async (t) => {
   t.ok(send.responses['503']!.headers?.['Retry-After'], 'sender_busy sends Retry-After');
   t.notOk(send.responses['400']!.headers, 'a 400 has no Retry-After');
   t.notOk(doc.paths['/api/inbox']!.get!.responses['503']!.headers, 'inbox_disabled sends no Retry-After');
-  for (const [path, method] of [['/api/messages/{id}', 'delete'], ['/api/webhooks', 'post'], ['/api/webhooks/{id}', 'delete']] as const) {
+  for (const [path, method] of [
+    ['/api/messages/{id}', 'delete'],
+    ['/api/webhooks', 'post'],
+    ['/api/webhooks/{id}', 'delete'],
+  ] as const) {
     t.notOk(doc.paths[path]![method]!.responses['503']!.headers, `${method} ${path}: storage_unavailable sends no Retry-After`);
   }
   const declared = new Set(((doc as { tags?: { name: string }[] }).tags ?? []).map((x) => x.name));
@@ -160,7 +167,9 @@ t.test('answers without a body declare none; bodies that are accepted are declar
   const { doc } = await documentOf(t);
   const removed = doc.paths['/api/webhooks/{id}']!.delete!.responses['204']!;
   t.equal(removed.content, undefined, 'DELETE /api/webhooks/{id} 204: no content (a validating proxy would refuse the empty answer)');
-  const test = doc.paths['/api/webhooks/test']!.post! as Operation & { requestBody?: { required?: boolean; content: Record<string, { schema: { type?: string } }> } };
+  const test = doc.paths['/api/webhooks/test']!.post! as Operation & {
+    requestBody?: { required?: boolean; content: Record<string, { schema: { type?: string } }> };
+  };
   t.ok(test.requestBody, 'POST /api/webhooks/test declares the {} it accepts');
   t.not(test.requestBody?.required, true, 'optional: no body is fine too');
   t.equal(test.requestBody?.content['application/json']?.schema.type, 'object');
@@ -169,7 +178,13 @@ t.test('answers without a body declare none; bodies that are accepted are declar
 t.test('a real 204 has no content-type and no body; the test route takes {} and no body', async (t) => {
   const a = await testApp(t);
   const headers = { ...a.auth, 'content-type': 'application/json' };
-  const added = await a.app.inject({ method: 'POST', url: '/api/webhooks', remoteAddress: '192.168.1.30', headers, payload: '{"url":"https://hooks.example.net/x"}' });
+  const added = await a.app.inject({
+    method: 'POST',
+    url: '/api/webhooks',
+    remoteAddress: '192.168.1.30',
+    headers,
+    payload: '{"url":"https://hooks.example.net/x"}',
+  });
   t.equal(added.statusCode, 201);
   a.clock.advance(1000);
   const gone = await a.app.inject({ method: 'DELETE', url: `/api/webhooks/${added.json().data.id}`, remoteAddress: '192.168.1.30', headers: a.auth });

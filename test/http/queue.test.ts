@@ -85,9 +85,21 @@ t.test('sms_disabled, a text body and an oversized body are refused like on the 
   t.equal(res.statusCode, 503);
   t.equal(res.json().error.code, 'sms_disabled');
   const { app, auth } = await testApp(t);
-  const text = await app.inject({ method: 'POST', url: '/api/messages', remoteAddress: '10.0.0.1', headers: { ...auth, 'content-type': 'text/plain' }, payload: 'hi' });
+  const text = await app.inject({
+    method: 'POST',
+    url: '/api/messages',
+    remoteAddress: '10.0.0.1',
+    headers: { ...auth, 'content-type': 'text/plain' },
+    payload: 'hi',
+  });
   t.equal(text.statusCode, 415);
-  const big = await app.inject({ method: 'POST', url: '/api/messages', remoteAddress: '10.0.0.1', headers: { ...auth, 'content-type': 'application/json' }, payload: JSON.stringify({ to: '1234', message: 'x'.repeat(17_000) }) });
+  const big = await app.inject({
+    method: 'POST',
+    url: '/api/messages',
+    remoteAddress: '10.0.0.1',
+    headers: { ...auth, 'content-type': 'application/json' },
+    payload: JSON.stringify({ to: '1234', message: 'x'.repeat(17_000) }),
+  });
   t.equal(big.statusCode, 413);
   const noKey = await app.inject({ method: 'POST', url: '/api/messages', remoteAddress: '10.0.0.1', payload: {} });
   t.equal(noKey.statusCode, 401);
@@ -104,7 +116,10 @@ t.test('Idempotency-Key: the first answer again, nothing queued twice; a differe
   t.equal(again.statusCode, 202);
   t.same(again.json(), first.json(), 'the same records, byte for byte');
   // Two at once: the first is committed synchronously, so the second finds it.
-  const [a, b] = await Promise.all([queue({ to: '+15550100009', message: 'race' }, { 'idempotency-key': 'race' }), queue({ to: '+15550100009', message: 'race' }, { 'idempotency-key': 'race' })]);
+  const [a, b] = await Promise.all([
+    queue({ to: '+15550100009', message: 'race' }, { 'idempotency-key': 'race' }),
+    queue({ to: '+15550100009', message: 'race' }, { 'idempotency-key': 'race' }),
+  ]);
   t.same(b.json(), a.json());
   t.equal(services.stats.allTime().accepted, 3, 'three records in all');
   await services.lane.runDue();
@@ -156,14 +171,33 @@ t.test('retention: 1200 waiting and 1000 settled; settling more prunes settled o
   const m = services.messages;
   const ids: string[] = [];
   for (let i = 0; i < 12; i++) {
-    const res = await queue({ to: Array.from({ length: 100 }, (_, k) => `+1555${String(i).padStart(2, '0')}${String(k).padStart(5, '0')}`), message: `wave ${i}` });
+    const res = await queue({
+      to: Array.from({ length: 100 }, (_, k) => `+1555${String(i).padStart(2, '0')}${String(k).padStart(5, '0')}`),
+      message: `wave ${i}`,
+    });
     t.equal(res.statusCode, 202);
     ids.push(...res.json().data.map((r: { id: string }) => r.id));
   }
   // 1000 settled messages from the send path.
   const settled: string[] = [];
   for (let i = 0; i < 1000; i++) {
-    const row = m.insertStarted({ id: newMessageId(Date.now()), to: '1234', sendTo: '1234', body: `s${i}`, segments: 1, encoding: 'gsm7', simSlot: 1, sourceIp: '10.0.0.1', createdAt: 1, statsDay: '2026-11-21', idempotencyKey: null, requestHash: null }, 2);
+    const row = m.insertStarted(
+      {
+        id: newMessageId(Date.now()),
+        to: '1234',
+        sendTo: '1234',
+        body: `s${i}`,
+        segments: 1,
+        encoding: 'gsm7',
+        simSlot: 1,
+        sourceIp: '10.0.0.1',
+        createdAt: 1,
+        statsDay: '2026-11-21',
+        idempotencyKey: null,
+        requestHash: null,
+      },
+      2,
+    );
     m.settle(row.id, { status: 'sent', reason: null, billedSegments: 0, at: 3, handedOff: true });
     settled.push(row.id);
   }

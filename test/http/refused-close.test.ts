@@ -6,8 +6,7 @@ import { testApp } from '../helpers/test-app.js';
 
 t.test('401, 403 and 429 close the connection; 200 and 404 keep it', async (t) => {
   const c = await testApp(t);
-  const ask = (remoteAddress: string, headers: Record<string, string> = {}, url = '/api/messages') =>
-    c.app.inject({ url, remoteAddress, headers });
+  const ask = (remoteAddress: string, headers: Record<string, string> = {}, url = '/api/messages') => c.app.inject({ url, remoteAddress, headers });
   const ok = await c.get('/health');
   t.equal(ok.statusCode, 200);
   t.not(ok.headers.connection, 'close', '200: kept');

@@ -24,7 +24,25 @@ t.test('success: 200 send result, record sent, one hand-off with the normalized 
   t.same(handoffs, [{ number: '+15551234567', text: 'Hello', simSlot: 1 }]);
   const rec = (await get(`/api/messages/${body.messageId}`)).json();
   t.equal(rec.success, true);
-  t.same(Object.keys(rec.data).sort(), ['billedSegments', 'body', 'createdAt', 'encoding', 'id', 'reason', 'segments', 'simSlot', 'sourceIp', 'status', 'to', 'updatedAt', 'sendAt', 'expiresAt'].sort());
+  t.same(
+    Object.keys(rec.data).sort(),
+    [
+      'billedSegments',
+      'body',
+      'createdAt',
+      'encoding',
+      'id',
+      'reason',
+      'segments',
+      'simSlot',
+      'sourceIp',
+      'status',
+      'to',
+      'updatedAt',
+      'sendAt',
+      'expiresAt',
+    ].sort(),
+  );
   t.equal(rec.data.status, 'sent');
   t.equal(rec.data.reason, null);
   t.equal(rec.data.to, to, 'stored exactly as sent');
@@ -61,7 +79,10 @@ t.test('simSlot: given, default, out of range', async (t) => {
   t.equal((await send({ to, message: 'd', simSlot: 0 })).statusCode, 400);
   t.equal((await send({ to, message: 'd', simSlot: 1.5 })).statusCode, 400);
   t.equal((await send({ to, message: 'd', simSlot: '1' })).statusCode, 400);
-  t.same(handoffs.map((h) => h.simSlot), [2, 1]);
+  t.same(
+    handoffs.map((h) => h.simSlot),
+    [2, 1],
+  );
 });
 
 t.test('a default SIM the phone does not have is refused with the variable named', async (t) => {
@@ -102,10 +123,22 @@ t.test('every rejected request leaves the sender uninvoked and nothing recorded'
   const tooLarge = await send({ to, message: 'x'.repeat(17_000) });
   t.equal(tooLarge.statusCode, 413);
   t.equal(tooLarge.json().error.code, 'payload_too_large');
-  const text = await app.inject({ method: 'POST', url: '/api/sms/send', remoteAddress: '10.0.0.1', headers: { ...auth, 'content-type': 'text/plain' }, payload: 'hi' });
+  const text = await app.inject({
+    method: 'POST',
+    url: '/api/sms/send',
+    remoteAddress: '10.0.0.1',
+    headers: { ...auth, 'content-type': 'text/plain' },
+    payload: 'hi',
+  });
   t.equal(text.statusCode, 415);
   t.equal(text.json().error.code, 'unsupported_media_type');
-  const form = await app.inject({ method: 'POST', url: '/api/sms/send', remoteAddress: '10.0.0.1', headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'to=1&message=2' });
+  const form = await app.inject({
+    method: 'POST',
+    url: '/api/sms/send',
+    remoteAddress: '10.0.0.1',
+    headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'to=1&message=2',
+  });
   t.equal(form.statusCode, 415);
   t.equal(handoffs.length, 0, 'the sender was never invoked');
   t.equal((await get('/api/messages')).json().pagination.total, 0, 'nothing recorded');
@@ -125,7 +158,13 @@ t.test('61 segments is message_too_long with the count; 60 is accepted', async (
 t.test('spacing and budget: 429 send_rate_limited with Retry-After telling exactly when', async (t) => {
   const { app, auth, clock, handoffs } = await testApp(t);
   const post = (message: string) =>
-    app.inject({ method: 'POST', url: '/api/sms/send', remoteAddress: '10.0.0.2', headers: { ...auth, 'content-type': 'application/json' }, payload: { to, message } });
+    app.inject({
+      method: 'POST',
+      url: '/api/sms/send',
+      remoteAddress: '10.0.0.2',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: { to, message },
+    });
   t.equal((await post('one')).statusCode, 200);
   clock.advance(400);
   const early = await post('two');
@@ -161,7 +200,10 @@ t.test('spacing and budget: 429 send_rate_limited with Retry-After telling exact
 t.test('a failed hand-off: 502 send_failed with the reason, record failed', async (t) => {
   const reasons = [
     ['permission_denied', /Termux:API has no permission to send SMS/],
-    ['timeout', /the phone may still send it; the gateway records it as failed and never resends it\. Before sending again, look in the phone's sent messages \(in Termux: `termux-sms-list -t sent -l 5`\)/],
+    [
+      'timeout',
+      /the phone may still send it; the gateway records it as failed and never resends it\. Before sending again, look in the phone's sent messages \(in Termux: `termux-sms-list -t sent -l 5`\)/,
+    ],
     ['sender_unavailable', /pkg install termux-api/],
     ['termux_api_error', /sms-gateway doctor/],
   ] as const;
@@ -192,8 +234,18 @@ t.test('simulated failure mode', async (t) => {
   const res = await send({ to, message: 'x' });
   t.equal(res.statusCode, 502);
   t.match(res.json().error.message, /simulated_failure/);
-  const random = createSimulatedSender('random', (() => { let i = 0; return () => [0.05, 0.5][i++ % 2]!; })());
-  t.same(await random.send({ number: '1', text: 'x', simSlot: 1 }), { ok: false, reason: 'simulated_failure', detail: 'simulated failure (SMS_GATEWAY_SIMULATION=random)' });
+  const random = createSimulatedSender(
+    'random',
+    (() => {
+      let i = 0;
+      return () => [0.05, 0.5][i++ % 2]!;
+    })(),
+  );
+  t.same(await random.send({ number: '1', text: 'x', simSlot: 1 }), {
+    ok: false,
+    reason: 'simulated_failure',
+    detail: 'simulated failure (SMS_GATEWAY_SIMULATION=random)',
+  });
   t.same(await random.send({ number: '1', text: 'x', simSlot: 1 }), { ok: true });
 });
 
@@ -237,7 +289,13 @@ t.test('Idempotency-Key: a failed first answer is replayed too, and a retry is n
   const { sender, handoffs } = recordingSender(() => ({ ok: false, reason: 'timeout', detail: 'no answer within 30000 ms' }));
   const { app, auth } = await testApp(t, { sender });
   const post = () =>
-    app.inject({ method: 'POST', url: '/api/sms/send', remoteAddress: '10.0.0.3', headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': 'k1' }, payload: { to, message: 'x' } });
+    app.inject({
+      method: 'POST',
+      url: '/api/sms/send',
+      remoteAddress: '10.0.0.3',
+      headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': 'k1' },
+      payload: { to, message: 'x' },
+    });
   const first = await post();
   const retry = await post(); // within the 1 s spacing: a new send would be 429
   t.equal(first.statusCode, 502);
@@ -255,7 +313,13 @@ t.test('Idempotency-Key: a repeat during the first hand-off waits for it and get
   });
   const { app, auth } = await testApp(t, { sender });
   const post = () =>
-    app.inject({ method: 'POST', url: '/api/sms/send', remoteAddress: '10.0.0.4', headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': 'slow' }, payload: { to, message: 'x' } });
+    app.inject({
+      method: 'POST',
+      url: '/api/sms/send',
+      remoteAddress: '10.0.0.4',
+      headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': 'slow' },
+      payload: { to, message: 'x' },
+    });
   const a = post();
   await new Promise((r) => setTimeout(r, 20));
   const b = post();
@@ -281,7 +345,15 @@ t.test('hand-offs run one at a time in arrival order', async (t) => {
   const pending = [];
   for (let i = 0; i < 5; i++) {
     clock.advance(1000);
-    pending.push(app.inject({ method: 'POST', url: '/api/sms/send', remoteAddress: '10.0.0.5', headers: { ...auth, 'content-type': 'application/json' }, payload: { to, message: `m${i}` } }));
+    pending.push(
+      app.inject({
+        method: 'POST',
+        url: '/api/sms/send',
+        remoteAddress: '10.0.0.5',
+        headers: { ...auth, 'content-type': 'application/json' },
+        payload: { to, message: `m${i}` },
+      }),
+    );
     // Let this request reach the lane (waiting or handed off) before the next one arrives.
     while (services.lane.pendingSyncSegments() + handoffs.length < i + 1) await new Promise((r) => setImmediate(r));
   }
@@ -291,9 +363,15 @@ t.test('hand-offs run one at a time in arrival order', async (t) => {
     await services.lane.runDue();
   }
   const results = await Promise.all(pending);
-  t.same(results.map((r) => r.statusCode), [200, 200, 200, 200, 200]);
+  t.same(
+    results.map((r) => r.statusCode),
+    [200, 200, 200, 200, 200],
+  );
   t.equal(maxActive, 1);
-  t.same(handoffs.map((h) => h.text), ['m0', 'm1', 'm2', 'm3', 'm4']);
+  t.same(
+    handoffs.map((h) => h.text),
+    ['m0', 'm1', 'm2', 'm3', 'm4'],
+  );
 });
 
 t.test('storage unavailable: 503 storage_unavailable on send, reads keep working', async (t) => {
@@ -330,4 +408,3 @@ t.test('the OpenAPI document describes the send route and the history', async (t
   t.ok(doc.paths['/api/messages/{id}'].get);
   t.ok(doc.paths['/api/stats'].get.responses['200']);
 });
-

@@ -26,18 +26,27 @@ t.test('sent and failed land on their own day; every day is there', async (t) =>
   t.match(days[11], { date: '2026-11-19', accepted: 2, sent: 1, failed: 1, queued: 0 });
   t.match(days[13], { date: '2026-11-21', accepted: 3, sent: 2, failed: 1 });
   t.same(days[12], { date: '2026-11-20', accepted: 0, sent: 0, failed: 0, cancelled: 0, queued: 0, segments: 0, billedSegments: 0 });
-  t.equal(days.reduce((a, d) => a + d.sent, 0), 3);
+  t.equal(
+    days.reduce((a, d) => a + d.sent, 0),
+    3,
+  );
   const three = (await get('/api/stats/daily?days=3')).json().data.days;
-  t.same(three.map((d: { date: string }) => d.date), ['2026-11-19', '2026-11-20', '2026-11-21']);
+  t.same(
+    three.map((d: { date: string }) => d.date),
+    ['2026-11-19', '2026-11-20', '2026-11-21'],
+  );
   t.equal((await get('/api/stats/daily?days=90')).json().data.days.length, 90);
 });
 
-t.test('the day is the phone\'s: 23:30 UTC is tomorrow in Berlin', async (t) => {
+t.test("the day is the phone's: 23:30 UTC is tomorrow in Berlin", async (t) => {
   const { send, get, clock } = await testApp(t, { timeZone: 'Europe/Berlin' });
   clock.advance(11.5 * 3_600_000 - 1000); // 23:30 UTC (send() moves one more second)
   await send({ to: '12345', message: 'late' });
   const days = (await get('/api/stats/daily?days=2')).json().data.days;
-  t.match(days, [{ date: '2026-11-21', sent: 0 }, { date: '2026-11-22', sent: 1 }]);
+  t.match(days, [
+    { date: '2026-11-21', sent: 0 },
+    { date: '2026-11-22', sent: 1 },
+  ]);
 });
 
 t.test('days outside 1..90, not a whole number, or an unknown parameter: 400', async (t) => {

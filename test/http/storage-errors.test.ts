@@ -49,7 +49,11 @@ async function everyWriteRefused(t: Test, a: App, ids: { messageId: string; targ
   for (const [name, method, url, payload] of writes) {
     const res = await call(a, method, url, payload);
     t.equal(res.statusCode, 503, `${name}: 503`);
-    t.match(res.body ? res.json() : null, { success: false, smsSent: false, error: { code: 'storage_unavailable', message: STORAGE } }, `${name}: storage_unavailable`);
+    t.match(
+      res.body ? res.json() : null,
+      { success: false, smsSent: false, error: { code: 'storage_unavailable', message: STORAGE } },
+      `${name}: storage_unavailable`,
+    );
   }
   t.equal(a.handoffs.length, handedBefore, 'nothing handed off');
   const messages = await call(a, 'GET', '/api/messages');
@@ -57,7 +61,11 @@ async function everyWriteRefused(t: Test, a: App, ids: { messageId: string; targ
   t.match(messages.json().data, [{ id: ids.messageId, status: 'queued' }], 'the queued message is still queued');
   const targets = await call(a, 'GET', '/api/webhooks');
   t.equal(targets.statusCode, 200, 'reads keep working: the targets');
-  t.same(targets.json().data.map((w: { id: string }) => w.id), [ids.targetId], 'the target is still there, none added');
+  t.same(
+    targets.json().data.map((w: { id: string }) => w.id),
+    [ids.targetId],
+    'the target is still there, none added',
+  );
   t.equal((await call(a, 'GET', '/api/stats')).statusCode, 200, 'reads keep working: the stats');
 }
 

@@ -139,11 +139,20 @@ t.test('registered targets persist across a restart; env targets follow SMS_GATE
   await t.test('same env: both, with the same ids', async (t) => {
     const a = await testApp(t, { home, webhookUrls: ['http://192.168.1.10/env'] });
     const list = (await api(a).list()).json().data;
-    t.same(list.map((x: { id: string; source: string }) => [x.id, x.source]), [[envId, 'env'], [registered!.id, 'api']]);
+    t.same(
+      list.map((x: { id: string; source: string }) => [x.id, x.source]),
+      [
+        [envId, 'env'],
+        [registered!.id, 'api'],
+      ],
+    );
   });
   await t.test('the env URL gone from the configuration: only the registered one', async (t) => {
     const a = await testApp(t, { home });
-    t.same((await api(a).list()).json().data.map((x: { id: string }) => x.id), [registered!.id]);
+    t.same(
+      (await api(a).list()).json().data.map((x: { id: string }) => x.id),
+      [registered!.id],
+    );
     t.equal((await a.get('/api/inbox')).statusCode, 200, 'a registered target keeps the inbox watcher on after a restart');
   });
 });
@@ -199,9 +208,18 @@ t.test('POST /api/webhooks/test posts the test event to every target and reports
   t.equal(res.statusCode, 200);
   const results = res.json().data;
   t.equal(results.length, 3);
-  t.match(results.find((r: { url: string }) => r.url === good.url), { source: 'env', delivered: true, status: 200, error: null, switchedBackOn: false });
-  t.match(results.find((r: { id: string }) => r.id === badTarget.id), { source: 'api', delivered: false, status: 500, error: 'HTTP 500', switchedBackOn: false });
-  t.match(results.find((r: { id: string }) => r.id === goneTarget.id), { delivered: true, switchedBackOn: true });
+  t.match(
+    results.find((r: { url: string }) => r.url === good.url),
+    { source: 'env', delivered: true, status: 200, error: null, switchedBackOn: false },
+  );
+  t.match(
+    results.find((r: { id: string }) => r.id === badTarget.id),
+    { source: 'api', delivered: false, status: 500, error: 'HTTP 500', switchedBackOn: false },
+  );
+  t.match(
+    results.find((r: { id: string }) => r.id === goneTarget.id),
+    { delivered: true, switchedBackOn: true },
+  );
   t.equal((await w.list()).json().data.find((x: { id: string }) => x.id === goneTarget.id).disabled, false, 'switched back on');
   const event = new Webhook(SECRET).verify(good.received[0]!.body, good.received[0]!.headers as Record<string, string>) as { type: string };
   t.equal(event.type, 'gateway.test');

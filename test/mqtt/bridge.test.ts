@@ -60,9 +60,18 @@ t.test('no PUBACK before onMessage settles: the message comes back to the same s
 });
 
 t.test('reconnect delays double from 1 s to at most 60 s, with ±20 % jitter', async (t) => {
-  t.same([1, 2, 3, 7, 8, 20].map((n) => reconnectDelayMs(n, () => 0.5)), [1000, 2000, 4000, 60_000, 60_000, 60_000]);
-  t.equal(reconnectDelayMs(1, () => 0), 800);
-  t.equal(reconnectDelayMs(1, () => 1), 1200);
+  t.same(
+    [1, 2, 3, 7, 8, 20].map((n) => reconnectDelayMs(n, () => 0.5)),
+    [1000, 2000, 4000, 60_000, 60_000, 60_000],
+  );
+  t.equal(
+    reconnectDelayMs(1, () => 0),
+    800,
+  );
+  t.equal(
+    reconnectDelayMs(1, () => 1),
+    1200,
+  );
 });
 
 t.test('errors lose their credentials', async (t) => {

@@ -20,9 +20,21 @@ t.test('ids that differ only in - and _ give two devices, nothing shared', async
     return b.map(pick).filter((x) => seen.has(x));
   };
   t.equal(a.length, 8, 'seven sensors and one notify each');
-  t.same(shared((c) => c.topic), [], 'no config topic in common');
-  t.same(shared((c) => String(c.config.unique_id)), [], 'no unique_id in common');
-  t.same(shared((c) => JSON.stringify((c.config.device as { identifiers: string[] }).identifiers)), [], 'two devices');
+  t.same(
+    shared((c) => c.topic),
+    [],
+    'no config topic in common',
+  );
+  t.same(
+    shared((c) => String(c.config.unique_id)),
+    [],
+    'no unique_id in common',
+  );
+  t.same(
+    shared((c) => JSON.stringify((c.config.device as { identifiers: string[] }).identifiers)),
+    [],
+    'two devices',
+  );
 });
 
 t.test('every config topic has the shape Home Assistant accepts', async (t) => {

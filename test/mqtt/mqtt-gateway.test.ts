@@ -50,16 +50,13 @@ t.test('availability, discovery configs Home Assistant accepts, no API key anywh
   t.equal(last(heard, 'sms-gateway/gw1/availability')?.payload, 'online');
   t.ok(last(heard, 'sms-gateway/gw1/availability')?.retain, 'availability is retained');
   const configs = heard.filter((h) => h.topic.startsWith('homeassistant/'));
-  t.same(
-    configs.map((c) => c.topic).sort(),
-    [
-      'homeassistant/notify/sms_gateway_gw1/alice/config',
-      'homeassistant/notify/sms_gateway_gw1/bob/config',
-      ...['battery', 'failed_today', 'last_received', 'queue_waiting', 'sent_today', 'status', 'wifi_signal'].map(
-        (s) => `homeassistant/sensor/sms_gateway_gw1/${s}/config`,
-      ),
-    ],
-  );
+  t.same(configs.map((c) => c.topic).sort(), [
+    'homeassistant/notify/sms_gateway_gw1/alice/config',
+    'homeassistant/notify/sms_gateway_gw1/bob/config',
+    ...['battery', 'failed_today', 'last_received', 'queue_waiting', 'sent_today', 'status', 'wifi_signal'].map(
+      (s) => `homeassistant/sensor/sms_gateway_gw1/${s}/config`,
+    ),
+  ]);
   const ids = new Set<string>();
   for (const c of configs) {
     t.ok(c.retain, `${c.topic} retained`);
@@ -93,7 +90,10 @@ t.test('a send over the topic is handed off once; the same id again is not; the 
   await pub.publishAsync('sms-gateway/send', JSON.stringify({ to: '+15551238888', message: 'shared' }), { qos: 1 });
   await waitFor(() => app.services.stats.allTime().accepted === 2, 'the shared one');
   await drain(app);
-  t.same(app.handoffs.map((h) => [h.number, h.text]).sort(), [['+15551238888', 'shared'], ['+15551239999', 'over mqtt']]);
+  t.same(app.handoffs.map((h) => [h.number, h.text]).sort(), [
+    ['+15551238888', 'shared'],
+    ['+15551239999', 'over mqtt'],
+  ]);
   t.equal(heard.filter((h) => h.topic.endsWith('/errors')).length, 0, 'nothing refused');
   await waitFor(() => heard.filter((h) => h.topic === 'sms-gateway/gw1/events/sms.sent').length === 2, 'two sms.sent events');
   const ev = JSON.parse(heard.find((h) => h.topic === 'sms-gateway/gw1/events/sms.sent')!.payload);
@@ -126,7 +126,11 @@ t.test('invalid payloads are answered on the errors topic and never sent', { ski
   t.match(answers[4], { id: 'k', error: { message: /Idempotency-Key reused with a different request/ } });
   t.match(answers[5], { topic: 'sms-gateway/gw1/notify/carol', error: { message: /no contact "carol"/ } });
   await drain(app);
-  t.same(app.handoffs.map((h) => h.text), ['first'], 'only the valid one went out');
+  t.same(
+    app.handoffs.map((h) => h.text),
+    ['first'],
+    'only the valid one went out',
+  );
 });
 
 t.test('a notify entity turns into a queued send to its contact', { skip: noBroker }, async (t) => {
@@ -137,7 +141,10 @@ t.test('a notify entity turns into a queued send to its contact', { skip: noBrok
   await pub.publishAsync('sms-gateway/gw1/notify/bob', 'The alarm went off', { qos: 1 });
   await waitFor(() => app.services.stats.allTime().accepted === 1, 'queued');
   await drain(app);
-  t.same(app.handoffs.map((h) => [h.number, h.text]), [['+15551230002', 'The alarm went off']]);
+  t.same(
+    app.handoffs.map((h) => [h.number, h.text]),
+    [['+15551230002', 'The alarm went off']],
+  );
 });
 
 t.test('a removed contact gets an empty retained config; discovery off clears everything', { skip: noBroker }, async (t) => {
@@ -155,13 +162,23 @@ t.test('a removed contact gets an empty retained config; discovery off clears ev
   await marker.publishAsync('homeassistant/zz-test-marker', 'end', { qos: 1 });
   await marker.endAsync(true);
   await waitFor(() => retained.heard.some((h) => h.topic === 'homeassistant/zz-test-marker'), 'the marker');
-  t.notOk(retained.heard.some((h) => h.topic.includes('/notify/sms_gateway_gw1/bob/')), 'bob is gone from the broker');
-  t.ok(retained.heard.some((h) => h.topic === 'homeassistant/notify/sms_gateway_gw1/alice/config'), 'alice stays');
+  t.notOk(
+    retained.heard.some((h) => h.topic.includes('/notify/sms_gateway_gw1/bob/')),
+    'bob is gone from the broker',
+  );
+  t.ok(
+    retained.heard.some((h) => h.topic === 'homeassistant/notify/sms_gateway_gw1/alice/config'),
+    'alice stays',
+  );
   await second.gateway.mqtt!.stop();
   await mqttApp(t, broker.url, { discovery: false }, home);
   const after = await listen(t, broker.url, ['homeassistant/#', 'sms-gateway/gw1/availability']);
   await waitFor(() => after.heard.some((h) => h.topic.endsWith('availability')), 'availability');
-  t.same(after.heard.filter((h) => h.topic.startsWith('homeassistant/') && h.payload !== ''), [], 'no retained config is left');
+  t.same(
+    after.heard.filter((h) => h.topic.startsWith('homeassistant/') && h.payload !== ''),
+    [],
+    'no retained config is left',
+  );
 });
 
 t.test('the broker down and back: the gateway reconnects; HTTP sending is never held up', { skip: noBroker }, async (t) => {
@@ -208,7 +225,18 @@ t.test('with MQTT and no webhook target the inbox is read: sms.received and the 
   const inbox = (list: { id: number; body: string }[]) =>
     fake.output(
       'termux-sms-list',
-      JSON.stringify(list.map((m) => ({ threadid: 1, type: 'inbox', read: false, address: '+4915112345678', number: '+4915112345678', received: '2026-11-21 12:00:00', body: m.body, _id: m.id }))),
+      JSON.stringify(
+        list.map((m) => ({
+          threadid: 1,
+          type: 'inbox',
+          read: false,
+          address: '+4915112345678',
+          number: '+4915112345678',
+          received: '2026-11-21 12:00:00',
+          body: m.body,
+          _id: m.id,
+        })),
+      ),
     );
   inbox([{ id: 1, body: 'old' }]);
   const app = await testApp(t, { deviceEnv: fake.env, inboxPollMs: 15_000, mqtt: { settings: settings(broker.url), gatewayId: 'gw1', backoffMs: () => 100 } });
@@ -217,7 +245,10 @@ t.test('with MQTT and no webhook target the inbox is read: sms.received and the 
   app.gateway.mqtt!.start();
   await waitFor(() => app.gateway.mqtt!.bridge.connected(), 'connected');
   await app.services.inbox!.pollOnce(); // the baseline
-  inbox([{ id: 2, body: 'Door open' }, { id: 1, body: 'old' }]);
+  inbox([
+    { id: 2, body: 'Door open' },
+    { id: 1, body: 'old' },
+  ]);
   app.clock.advance(1000);
   await app.services.inbox!.pollOnce();
   await waitFor(() => heard.some((h) => h.topic.endsWith('/last-received')), 'the last received SMS');

@@ -92,7 +92,9 @@ t.test('a payload over 16 KB: payload_too_large on the errors topic, acknowledge
   const big = { to: '+15551230001', message: 'x'.repeat(16 * 1024), id: 'big' };
   await i.handle(big);
   t.equal(i.calls.n, 0);
-  t.match(i.published, [{ topic: i.topics.errors, body: { error: { code: 'payload_too_large', message: 'The payload is larger than 16 KB.' }, topic: i.topics.send } }]);
+  t.match(i.published, [
+    { topic: i.topics.errors, body: { error: { code: 'payload_too_large', message: 'The payload is larger than 16 KB.' }, topic: i.topics.send } },
+  ]);
   const exact = Buffer.alloc(16 * 1024, 0x20);
   await i.raw(i.topics.send, exact);
   t.match(i.published[1], { body: { error: { code: 'invalid_request' } } }, '16 KB exactly is read (and refused for what it is)');
@@ -118,7 +120,15 @@ t.test('the notify topic takes the contact as written in SMS_GATEWAY_MQTT_CONTAC
   for (const level of ['Alice', 'alice', 'ALICE', 'Bob Smith', 'bob smith', 'bob_smith', 'Bob_Smith']) {
     await it.handle(`sms-gateway/gw1/notify/${level}`, Buffer.from(level));
   }
-  t.same(sent, ['+15551230001 Alice', '+15551230001 alice', '+15551230001 ALICE', '+15551230002 Bob Smith', '+15551230002 bob smith', '+15551230002 bob_smith', '+15551230002 Bob_Smith']);
+  t.same(sent, [
+    '+15551230001 Alice',
+    '+15551230001 alice',
+    '+15551230001 ALICE',
+    '+15551230002 Bob Smith',
+    '+15551230002 bob smith',
+    '+15551230002 bob_smith',
+    '+15551230002 Bob_Smith',
+  ]);
   // The topic Home Assistant's discovery config names (its command_topic) keeps working.
   for (const c of contacts) await it.handle(topics.notify(c.slug), Buffer.from('from HA'));
   t.same(sent.slice(-2), ['+15551230001 from HA', '+15551230002 from HA']);

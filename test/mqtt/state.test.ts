@@ -32,7 +32,10 @@ t.test('simulated mode: state and status agree (every check is ok, unknown is no
   const a = await testApp(t);
   const diag = (await a.get('/api/diagnostics')).json().data as Diagnostics;
   const info = (await a.get('/api/host/info')).json().data as HostInfo;
-  t.ok(Object.values(diag.checks).some((c) => c.status === 'unknown'), 'simulated mode has unknown checks');
+  t.ok(
+    Object.values(diag.checks).some((c) => c.status === 'unknown'),
+    'simulated mode has unknown checks',
+  );
   const r = await both(t, diag, info);
   t.match(r.text, /Every check is ok\./);
   t.same(r.stateProblems, [], 'the state topic lists no problem either');

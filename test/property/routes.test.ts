@@ -10,15 +10,7 @@ import assert from 'node:assert/strict';
 import { BlockList } from 'node:net';
 import { testApp } from '../helpers/test-app.js';
 import type { Sender } from '../../src/sms/senders.js';
-import {
-  anyChar,
-  authArb,
-  callerAddresses,
-  checkEnvelope,
-  percentEncode,
-  refAuthorized,
-  type AuthHeader,
-} from './fixtures/support.js';
+import { anyChar, authArb, callerAddresses, checkEnvelope, percentEncode, refAuthorized, type AuthHeader } from './fixtures/support.js';
 
 interface Seeded {
   id: string;
@@ -57,14 +49,33 @@ const queryValue = fc.oneof(
   { arbitrary: fc.integer({ min: 0, max: 999_999_999 }).map(String), weight: 2 },
   { arbitrary: fc.constantFrom('queued', 'sent', 'failed'), weight: 4 },
   {
-    arbitrary: fc.constantFrom('SENT', 'Sent', 'delivered', '', ' ', '1.0', '+1', '0x10', '1e1', '-0', '01', '007', ' 5', '5 ', '\u0661\u0662', 'sent ', 'null'),
+    arbitrary: fc.constantFrom(
+      'SENT',
+      'Sent',
+      'delivered',
+      '',
+      ' ',
+      '1.0',
+      '+1',
+      '0x10',
+      '1e1',
+      '-0',
+      '01',
+      '007',
+      ' 5',
+      '5 ',
+      '\u0661\u0662',
+      'sent ',
+      'null',
+    ),
     weight: 2,
   },
   { arbitrary: fc.string({ unit: anyChar, maxLength: 6 }), weight: 1 },
 );
 /** How a pair is written: percent-encoded where needed, everything encoded, or '+' for spaces. */
 const encoding = fc.constantFrom('min', 'all', 'plus');
-const encode = (s: string, how: string) => (how === 'all' ? percentEncode(s, true) : how === 'plus' ? percentEncode(s).replaceAll('%20', '+') : percentEncode(s));
+const encode = (s: string, how: string) =>
+  how === 'all' ? percentEncode(s, true) : how === 'plus' ? percentEncode(s).replaceAll('%20', '+') : percentEncode(s);
 
 const query = fc.array(fc.tuple(queryKey, queryValue, encoding), { maxLength: 4 }).map((pairs) => ({
   pairs: pairs.map(([k, v]) => [k.toWellFormed(), v.toWellFormed()] as const),
@@ -146,22 +157,19 @@ t.test('GET /api/messages: random query strings get the page or 400 invalid_requ
   t.ok(seen.ok > 50 && seen.bad > 50, `both outcomes met (${JSON.stringify(seen)})`);
 });
 
-t.test(
-  'GET /api/messages: any offset of 0 or more is a page (empty past the end)',
-  async (t) => {
-    const { app, auth, seeded } = await seededApp(t);
-    const caller = callerAddresses();
-    await fc.assert(
-      fc.asyncProperty(fc.bigInt({ min: 0n, max: 10n ** 15n }), async (offset) => {
-        const res = await app.inject({ url: `/api/messages?offset=${offset}`, remoteAddress: caller(), headers: auth });
-        checkEnvelope(res);
-        assert.equal(res.statusCode, 200, res.payload);
-        checkPage(res, { status: 200, limit: 20, offset: Number(offset), filter: undefined }, seeded);
-      }),
-      { numRuns: 100 },
-    );
-  },
-);
+t.test('GET /api/messages: any offset of 0 or more is a page (empty past the end)', async (t) => {
+  const { app, auth, seeded } = await seededApp(t);
+  const caller = callerAddresses();
+  await fc.assert(
+    fc.asyncProperty(fc.bigInt({ min: 0n, max: 10n ** 15n }), async (offset) => {
+      const res = await app.inject({ url: `/api/messages?offset=${offset}`, remoteAddress: caller(), headers: auth });
+      checkEnvelope(res);
+      assert.equal(res.statusCode, 200, res.payload);
+      checkPage(res, { status: 200, limit: 20, offset: Number(offset), filter: undefined }, seeded);
+    }),
+    { numRuns: 100 },
+  );
+});
 
 // ---------------------------------------------------------------------------------------
 // GET /api/messages/:id
@@ -215,22 +223,19 @@ t.test('GET /api/messages/:id: known id 200, unknown msg_ id 404, anything else 
   t.ok(seen.get(200) && seen.get(400) && seen.get(404), `every outcome met: ${JSON.stringify(Object.fromEntries(seen))}`);
 });
 
-t.test(
-  'GET /api/messages/:id: an unknown msg_ id of any length is 404 not_found',
-  async (t) => {
-    const { app, auth } = await seededApp(t);
-    const caller = callerAddresses();
-    await fc.assert(
-      fc.asyncProperty(fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'), minLength: 60, maxLength: 300 }), async (tail) => {
-        const res = await app.inject({ url: `/api/messages/msg_${tail}`, remoteAddress: caller(), headers: auth });
-        const code = checkEnvelope(res);
-        assert.equal(res.statusCode, 404, `msg_${tail} (${tail.length + 4} chars): ${res.payload}`);
-        assert.equal(code, 'not_found');
-      }),
-      { numRuns: 100 },
-    );
-  },
-);
+t.test('GET /api/messages/:id: an unknown msg_ id of any length is 404 not_found', async (t) => {
+  const { app, auth } = await seededApp(t);
+  const caller = callerAddresses();
+  await fc.assert(
+    fc.asyncProperty(fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'), minLength: 60, maxLength: 300 }), async (tail) => {
+      const res = await app.inject({ url: `/api/messages/msg_${tail}`, remoteAddress: caller(), headers: auth });
+      const code = checkEnvelope(res);
+      assert.equal(res.statusCode, 404, `msg_${tail} (${tail.length + 4} chars): ${res.payload}`);
+      assert.equal(code, 'not_found');
+    }),
+    { numRuns: 100 },
+  );
+});
 
 // ---------------------------------------------------------------------------------------
 // Any method, any path, any Authorization header.
@@ -245,7 +250,16 @@ const pathSegment = fc
   )
   .map((s) => s.toWellFormed())
   .filter((s) => s !== '.' && s !== '..');
-const KNOWN_PATHS = [['health'], ['openapi.json'], ['api', 'host', 'info'], ['api', 'diagnostics'], ['api', 'messages'], ['api', 'stats'], ['api', 'sms', 'send'], ['api', 'messages', 'msg_x']];
+const KNOWN_PATHS = [
+  ['health'],
+  ['openapi.json'],
+  ['api', 'host', 'info'],
+  ['api', 'diagnostics'],
+  ['api', 'messages'],
+  ['api', 'stats'],
+  ['api', 'sms', 'send'],
+  ['api', 'messages', 'msg_x'],
+];
 const path = fc
   .tuple(
     fc.oneof(
@@ -265,7 +279,11 @@ function route(method: string, segs: string[]): 'public' | 'protected' | null {
   if (get && p === 'health') return 'public';
   // The console's page and files (http/routes/console.ts): public like /health.
   if (get && (segs.length === 0 || p === '' || p === 'console\u0000app.js' || p === 'console\u0000app.css')) return 'public';
-  if (get && ['openapi.json', 'api\u0000host\u0000info', 'api\u0000diagnostics', 'api\u0000messages', 'api\u0000stats', 'api\u0000stats\u0000daily'].includes(p)) return 'protected';
+  if (
+    get &&
+    ['openapi.json', 'api\u0000host\u0000info', 'api\u0000diagnostics', 'api\u0000messages', 'api\u0000stats', 'api\u0000stats\u0000daily'].includes(p)
+  )
+    return 'protected';
   if (method === 'POST' && p === 'api\u0000key\u0000rotate') return 'protected';
   if (get && segs.length === 3 && segs[0] === 'api' && segs[1] === 'messages') return 'protected';
   if (method === 'POST' && p === 'api\u0000sms\u0000send') return 'protected';
@@ -342,11 +360,19 @@ t.test('local-network guard: 403 exactly for callers outside the allowed ranges,
   const address = fc.oneof(
     fc.ipV4().map((a) => ({ a, v: 'ipv4' as const })),
     fc.ipV4().map((a) => ({ a: `::ffff:${a}`, v: 'ipv6' as const })),
-    fc.ipV6().filter((a) => !a.includes('.')).map((a) => ({ a, v: 'ipv6' as const })),
     fc
-      .tuple(fc.constantFrom('10', '172.16', '172.31', '192.168', '100.64', '100.127', '169.254', '127'), fc.array(fc.nat({ max: 255 }), { minLength: 3, maxLength: 3 }))
+      .ipV6()
+      .filter((a) => !a.includes('.'))
+      .map((a) => ({ a, v: 'ipv6' as const })),
+    fc
+      .tuple(
+        fc.constantFrom('10', '172.16', '172.31', '192.168', '100.64', '100.127', '169.254', '127'),
+        fc.array(fc.nat({ max: 255 }), { minLength: 3, maxLength: 3 }),
+      )
       .map(([p, rest]) => ({ a: [...p.split('.'), ...rest].slice(0, 4).join('.'), v: 'ipv4' as const })),
-    fc.constantFrom('172.15.255.255', '172.32.0.0', '100.63.255.255', '100.128.0.0', '0.0.0.0', '::', 'fe7f::1', 'fec0::1', '::2').map((a) => ({ a, v: a.includes(':') ? ('ipv6' as const) : ('ipv4' as const) })),
+    fc
+      .constantFrom('172.15.255.255', '172.32.0.0', '100.63.255.255', '100.128.0.0', '0.0.0.0', '::', 'fe7f::1', 'fec0::1', '::2')
+      .map((a) => ({ a, v: a.includes(':') ? ('ipv6' as const) : ('ipv4' as const) })),
   );
   const seen = { allowed: 0, forbidden: 0 };
   await fc.assert(

@@ -29,7 +29,6 @@ import {
 } from './fixtures/support.js';
 import { BODY_LIMIT } from '../../src/server/app.js';
 
-
 // ---------------------------------------------------------------------------------------
 // JSON text, built as text so that number literals JavaScript cannot hold (1e400, 1e-400,
 // 2^53 + 1) and escaped lone surrogates reach the parser as a client would send them.
@@ -55,18 +54,9 @@ const keyLiteral = fc.oneof(
 );
 const ws = fc.constantFrom('', '', '', ' ', '\n', '\t ', '\r\n');
 const { jsonText } = fc.letrec<{ jsonText: string; array: string; object: string }>((tie) => ({
-  jsonText: fc.oneof(
-    { depthSize: 'small' },
-    numberLiteral,
-    stringLiteral,
-    fc.constantFrom('true', 'false', 'null'),
-    tie('array'),
-    tie('object'),
-  ),
+  jsonText: fc.oneof({ depthSize: 'small' }, numberLiteral, stringLiteral, fc.constantFrom('true', 'false', 'null'), tie('array'), tie('object')),
   array: fc.array(tie('jsonText'), { maxLength: 5 }).map((xs) => `[${xs.join(',')}]`),
-  object: fc
-    .array(fc.tuple(keyLiteral, ws, tie('jsonText')), { maxLength: 5 })
-    .map((kv) => `{${kv.map(([k, w, v]) => `${k}${w}:${w}${v}`).join(',')}}`),
+  object: fc.array(fc.tuple(keyLiteral, ws, tie('jsonText')), { maxLength: 5 }).map((kv) => `{${kv.map(([k, w, v]) => `${k}${w}:${w}${v}`).join(',')}}`),
 }));
 
 /** Nesting deep enough to hurt a recursive walker, within and beyond 16 KB. */
@@ -96,7 +86,10 @@ const present = (text: string): Field => ({ text, value: JSON.parse(text) });
 const toField: fc.Arbitrary<Field> = fc.oneof(
   { arbitrary: validTo(2).map(({ to }) => present(JSON.stringify(to))), weight: 16 },
   { arbitrary: fc.string({ unit: anyChar, maxLength: 20 }).map((s) => present(JSON.stringify(s))), weight: 1 },
-  { arbitrary: fc.constantFrom('12', '+12', '1234567890123456', '123,456', '123;456', '12\t34', '١٢٣٤', '+1+23', 'abc').map((s) => present(JSON.stringify(s))), weight: 1 },
+  {
+    arbitrary: fc.constantFrom('12', '+12', '1234567890123456', '123,456', '123;456', '12\t34', '١٢٣٤', '+1+23', 'abc').map((s) => present(JSON.stringify(s))),
+    weight: 1,
+  },
   { arbitrary: fc.oneof(numberLiteral, fc.constantFrom('null', 'true', '[]', '{}', '["123"]')).map(present), weight: 1 },
   { arbitrary: fc.constant<Field>({ text: undefined }), weight: 1 },
 );
@@ -165,18 +158,16 @@ function expectNearValid(to: Field, message: Field, simSlot: Field, extra: boole
   return { codes, status: 200, number: refNormalize(to.value as string)!, message: message.value as string, simSlot: slot };
 }
 
-const nearValid = fc
-  .tuple(toField, messageField, simSlotField, extraField, fc.boolean(), ws)
-  .map(([to, message, simSlot, extra, reversed, w]) => {
-    const entries: string[] = [];
-    if (to.text !== undefined) entries.push(`"to":${w}${to.text}`);
-    if (message.text !== undefined) entries.push(`"message":${w}${message.text}`);
-    if (simSlot.text !== undefined) entries.push(`"simSlot":${w}${simSlot.text}`);
-    if (extra) entries.push(`${JSON.stringify(extra[0])}:${extra[1]}`);
-    if (reversed) entries.reverse();
-    const text = `{${w}${entries.join(`,${w}`)}${w}}`;
-    return { text, expected: expectNearValid(to, message, simSlot, extra !== null, Buffer.byteLength(text)) };
-  });
+const nearValid = fc.tuple(toField, messageField, simSlotField, extraField, fc.boolean(), ws).map(([to, message, simSlot, extra, reversed, w]) => {
+  const entries: string[] = [];
+  if (to.text !== undefined) entries.push(`"to":${w}${to.text}`);
+  if (message.text !== undefined) entries.push(`"message":${w}${message.text}`);
+  if (simSlot.text !== undefined) entries.push(`"simSlot":${w}${simSlot.text}`);
+  if (extra) entries.push(`${JSON.stringify(extra[0])}:${extra[1]}`);
+  if (reversed) entries.reverse();
+  const text = `{${w}${entries.join(`,${w}`)}${w}}`;
+  return { text, expected: expectNearValid(to, message, simSlot, extra !== null, Buffer.byteLength(text)) };
+});
 
 /** Bodies of exactly 16 KB +- 2 bytes (a 107-segment message: 400 message_too_long, or 413). */
 const edgeOfLimit = fc.integer({ min: -2, max: 2 }).map((d) => {

@@ -24,7 +24,6 @@ import {
 } from './fixtures/support.js';
 import { BODY_LIMIT } from '../../src/server/app.js';
 
-
 /** Short texts of every kind, repeated chunks, and runs right at the 60-segment edge. */
 const message = fc.oneof(
   { arbitrary: fc.string({ unit: gsmChar, minLength: 1, maxLength: 300 }), weight: 3 },
@@ -113,28 +112,25 @@ t.test('every valid send: 200, countSegments, one exact hand-off, record as sent
 
 // decisions.md "Recipient": decorations are removed and what remains is checked; no
 // length limit on `to` is documented, but SendRequestSchema caps it at 64 characters.
-t.test(
-  'a valid recipient with many decorations (over 64 characters) is accepted',
-  async (t) => {
-    const { app, auth, clock, handoffs } = await testApp(t);
-    const caller = callerAddresses();
-    const longTo = validTo(8).filter(({ to }) => to.length > 64);
-    await fc.assert(
-      fc.asyncProperty(longTo, async ({ to, number }) => {
-        clock.advance(61_000);
-        const before = handoffs.length;
-        const res = await app.inject({
-          method: 'POST',
-          url: '/api/sms/send',
-          remoteAddress: caller(),
-          headers: { ...auth, 'content-type': 'application/json' },
-          payload: JSON.stringify({ to, message: 'hi' }),
-        });
-        checkEnvelope(res, 'POST');
-        assert.equal(res.statusCode, 200, `${JSON.stringify(to)} (${to.length} chars): ${res.payload}`);
-        assert.deepEqual(handoffs.slice(before), [{ number, text: 'hi', simSlot: 1 }]);
-      }),
-      { numRuns: 20 },
-    );
-  },
-);
+t.test('a valid recipient with many decorations (over 64 characters) is accepted', async (t) => {
+  const { app, auth, clock, handoffs } = await testApp(t);
+  const caller = callerAddresses();
+  const longTo = validTo(8).filter(({ to }) => to.length > 64);
+  await fc.assert(
+    fc.asyncProperty(longTo, async ({ to, number }) => {
+      clock.advance(61_000);
+      const before = handoffs.length;
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/sms/send',
+        remoteAddress: caller(),
+        headers: { ...auth, 'content-type': 'application/json' },
+        payload: JSON.stringify({ to, message: 'hi' }),
+      });
+      checkEnvelope(res, 'POST');
+      assert.equal(res.statusCode, 200, `${JSON.stringify(to)} (${to.length} chars): ${res.payload}`);
+      assert.deepEqual(handoffs.slice(before), [{ number, text: 'hi', simSlot: 1 }]);
+    }),
+    { numRuns: 20 },
+  );
+});

@@ -7,6 +7,12 @@ import t from 'tap';
 
 t.test('this test process has no @tapjs/typescript loader: tap was built for our plugin list', async (t) => {
   const loaders = process.execArgv.filter((a) => a.startsWith('--import') || a.startsWith('--loader') || a.startsWith('--require'));
-  t.notOk(loaders.some((a) => a.includes('@tapjs/typescript')), `node arguments: ${loaders.join(' ')}`);
-  t.ok(loaders.some((a) => a.includes('test/fixtures/ts-loader.mjs')), "the project's loader (package.json tap node-arg) is there");
+  t.notOk(
+    loaders.some((a) => a.includes('@tapjs/typescript')),
+    `node arguments: ${loaders.join(' ')}`,
+  );
+  t.ok(
+    loaders.some((a) => a.includes('test/fixtures/ts-loader.mjs')),
+    "the project's loader (package.json tap node-arg) is there",
+  );
 });

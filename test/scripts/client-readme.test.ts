@@ -25,9 +25,30 @@ t.test("the README's TypeScript blocks type-check against the client (strict)", 
   const file = join(ROOT, 'test/scripts/__client-readme-example.ts');
   const host = ts.createCompilerHost({});
   const read = host.getSourceFile;
-  host.getSourceFile = (name, ...rest) => (name === file ? ts.createSourceFile(name, `export {};\n${code}`, ts.ScriptTarget.Latest, true) : read.call(host, name, ...rest));
-  host.fileExists = ((exists) => (name: string) => name === file || exists(name))(host.fileExists);
-  const prog = ts.createProgram([file], { strict: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, allowImportingTsExtensions: true, skipLibCheck: true, types: ['node'] }, host);
+  host.getSourceFile = (name, ...rest) =>
+    name === file ? ts.createSourceFile(name, `export {};\n${code}`, ts.ScriptTarget.Latest, true) : read.call(host, name, ...rest);
+  host.fileExists = (
+    (exists) => (name: string) =>
+      name === file || exists(name)
+  )(host.fileExists);
+  const prog = ts.createProgram(
+    [file],
+    {
+      strict: true,
+      noEmit: true,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      allowImportingTsExtensions: true,
+      skipLibCheck: true,
+      types: ['node'],
+    },
+    host,
+  );
   const errors = ts.getPreEmitDiagnostics(prog, prog.getSourceFile(file));
-  t.same(errors.map((e) => ts.flattenDiagnosticMessageText(e.messageText, '\n')), [], 'compiles');
+  t.same(
+    errors.map((e) => ts.flattenDiagnosticMessageText(e.messageText, '\n')),
+    [],
+    'compiles',
+  );
 });

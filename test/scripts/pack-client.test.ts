@@ -48,10 +48,10 @@ function typeCheck(dir: string, file: string): { errors: string[]; resolved: str
 
 t.test('pack:client builds a package that installs offline alone, works, and type-checks the docs/api.md snippet', async (t) => {
   const out = tempDir(t);
-  writeFileSync(join(out, 'keep-me.txt'), 'someone else\'s file'); // --out may name a folder in use
+  writeFileSync(join(out, 'keep-me.txt'), "someone else's file"); // --out may name a folder in use
   const packed = spawnSync(process.execPath, [join(ROOT, 'scripts/pack-client.mjs'), '--out', out], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
   t.equal(packed.status, 0, packed.stderr);
-  t.equal(readFileSync(join(out, 'keep-me.txt'), 'utf8'), 'someone else\'s file', 'nothing else in --out is removed');
+  t.equal(readFileSync(join(out, 'keep-me.txt'), 'utf8'), "someone else's file", 'nothing else in --out is removed');
   t.equal(packed.stdout.trim(), join(out, TARBALL), 'it prints the tarball');
 
   const pkg = JSON.parse(readFileSync(join(out, 'package/package.json'), 'utf8'));

@@ -34,12 +34,24 @@ function fakeTermux(t: Test, nodeVersion = 'v24.21.0') {
   }
   // Each Termux package provides one command the script looks for.
   const provides: Record<string, string> = {
-    'nodejs-lts': 'node', python: 'python3', make: 'make', clang: 'clang', binutils: 'ar', 'termux-api': 'termux-sms-send', 'termux-services': 'sv',
+    'nodejs-lts': 'node',
+    python: 'python3',
+    make: 'make',
+    clang: 'clang',
+    binutils: 'ar',
+    'termux-api': 'termux-sms-send',
+    'termux-services': 'sv',
   };
   const cases = Object.entries(provides)
-    .map(([pkg, cmd]) => `      ${pkg}) printf '#!/bin/bash\\nexec "${tools}/fake-${cmd === 'node' ? 'node' : 'cmd'}" "$@"\\n' > "$PREFIX/bin/${cmd}"; chmod 755 "$PREFIX/bin/${cmd}";;`)
+    .map(
+      ([pkg, cmd]) =>
+        `      ${pkg}) printf '#!/bin/bash\\nexec "${tools}/fake-${cmd === 'node' ? 'node' : 'cmd'}" "$@"\\n' > "$PREFIX/bin/${cmd}"; chmod 755 "$PREFIX/bin/${cmd}";;`,
+    )
     .join('\n');
-  script(join(tools, 'pkg'), `echo "pkg $*" >> '${log}'\n[ "$1" = install ] || exit 1\nshift\nfor p in "$@"; do\n  case "$p" in\n      -y) ;;\n${cases}\n      *) echo "unknown package $p" >&2; exit 1;;\n  esac\ndone`);
+  script(
+    join(tools, 'pkg'),
+    `echo "pkg $*" >> '${log}'\n[ "$1" = install ] || exit 1\nshift\nfor p in "$@"; do\n  case "$p" in\n      -y) ;;\n${cases}\n      *) echo "unknown package $p" >&2; exit 1;;\n  esac\ndone`,
+  );
   script(join(tools, 'fake-cmd'), 'exit 0');
   script(join(tools, 'fake-node'), `if [ "$1" = --version ]; then echo '${nodeVersion}'; exit 0; fi\necho "node $*" >> '${log}'`);
   script(join(tools, 'npm'), `echo "npm $* (in $PWD)" >> '${log}'`);
@@ -83,7 +95,10 @@ t.test('a Node older than 22 stops the setup with the fix, before npm install', 
   const r = phone.run();
   t.equal(r.code, 1);
   t.match(r.err, /Node v20\.11\.1 is too old: 22 or newer is needed\. Fix: pkg upgrade && pkg install nodejs-lts/);
-  t.notOk(phone.calls().some((c) => c.startsWith('npm')), 'npm never ran');
+  t.notOk(
+    phone.calls().some((c) => c.startsWith('npm')),
+    'npm never ran',
+  );
 });
 
 t.test('an include.gypi without the variable is not overwritten; the fix is printed', async (t) => {

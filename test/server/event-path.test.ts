@@ -29,5 +29,9 @@ t.test('a queued message goes out, settles, and every listener hears of it', asy
   const metrics = await a.gateway.status.metrics.scrape();
   t.match(metrics, /sms_gateway_segments_handed_off_total 1\b/, 'metrics heard handoff.finished');
   await a.gateway.webhooks.delivery.runDue();
-  t.same(receiver.received.map((r) => (JSON.parse(r.body) as { type: string }).type), ['sms.sent'], 'delivery.due woke webhook delivery');
+  t.same(
+    receiver.received.map((r) => (JSON.parse(r.body) as { type: string }).type),
+    ['sms.sent'],
+    'delivery.due woke webhook delivery',
+  );
 });

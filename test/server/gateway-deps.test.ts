@@ -20,7 +20,18 @@ function depsFor(t: Test, config: Config, mode: 'real' | 'simulated', ports: Gat
   const clock = fakeClock();
   const env = { PATH: '/nonexistent' };
   const probes = createProbes({ clock, env });
-  return { config, db, clock, runtime: testRuntime({ mode }), probes, apiKey: createApiKeyFile(config.home), env, webhookSecret: () => 'whsec_test', bootId: 'boot-1', ports };
+  return {
+    config,
+    db,
+    clock,
+    runtime: testRuntime({ mode }),
+    probes,
+    apiKey: createApiKeyFile(config.home),
+    env,
+    webhookSecret: () => 'whsec_test',
+    bootId: 'boot-1',
+    ports,
+  };
 }
 
 t.test('simulated: no sent-box confirmation, the simulated inbox, two SIM slots', async (t) => {

@@ -16,7 +16,8 @@ async function gatewayWith(t: Test, env: NodeJS.ProcessEnv) {
   t.teardown(() => gw.stop());
   const auth = { authorization: `Bearer ${gw.apiKey.current()}`, 'content-type': 'application/json' };
   const health = async () => (await gw.app.inject({ url: '/health', remoteAddress: '127.0.0.1' })).json();
-  const send = (body: unknown) => gw.app.inject({ method: 'POST', url: '/api/sms/send', remoteAddress: '127.0.0.1', headers: auth, payload: JSON.stringify(body) });
+  const send = (body: unknown) =>
+    gw.app.inject({ method: 'POST', url: '/api/sms/send', remoteAddress: '127.0.0.1', headers: auth, payload: JSON.stringify(body) });
   return { gw, health, send };
 }
 
@@ -77,14 +78,17 @@ t.test('SMS_GATEWAY_SEND_TIMEOUT_SECONDS bounds a hanging hand-off: 502 with rea
 });
 
 t.test('start-up errors are one StartupError each', async (t) => {
-  await t.rejects(createGateway({ config: loadConfig({ ...NO_TERMUX, SMS_GATEWAY_HOME: tempDir(t), SMS_GATEWAY_MODE: 'real' }), env: NO_TERMUX }), StartupError);
+  await t.rejects(
+    createGateway({ config: loadConfig({ ...NO_TERMUX, SMS_GATEWAY_HOME: tempDir(t), SMS_GATEWAY_MODE: 'real' }), env: NO_TERMUX }),
+    StartupError,
+  );
   const home = tempDir(t);
   const Database = (await import('better-sqlite3')).default;
   const db = new Database(join(home, 'gateway.db'));
   db.pragma('user_version = 99');
   db.close();
-  await t.rejects(
-    createGateway({ config: loadConfig({ ...NO_TERMUX, SMS_GATEWAY_HOME: home }), env: NO_TERMUX }),
-    { name: 'StartupError', message: /^cannot open .*gateway\.db: the database schema is version 99, newer than this gateway knows/ },
-  );
+  await t.rejects(createGateway({ config: loadConfig({ ...NO_TERMUX, SMS_GATEWAY_HOME: home }), env: NO_TERMUX }), {
+    name: 'StartupError',
+    message: /^cannot open .*gateway\.db: the database schema is version 99, newer than this gateway knows/,
+  });
 });

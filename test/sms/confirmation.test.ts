@@ -38,8 +38,7 @@ function sms(id: number, type: string, address: string, body: string, received: 
 }
 
 /** The phone-local "yyyy-MM-dd HH:mm:ss" of an instant in a zone offsetHours east of UTC. */
-const local = (ms: number, offsetHours = 0) =>
-  new Date(ms + offsetHours * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
+const local = (ms: number, offsetHours = 0) => new Date(ms + offsetHours * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
 
 interface SetupOptions {
   timeZone?: string;
@@ -338,10 +337,7 @@ t.test('7. matching rules', async (t) => {
     const first = await c.sendOk(TO, 'same text');
     const second = await c.sendOk(TO, 'same text');
     t.equal(c.row(second).handedOffAt! - c.row(first).handedOffAt!, 1000, 'sent 1 s apart');
-    c.phone([
-      sms(400, 'sent', TO, 'same text', local(c.row(first).handedOffAt!)),
-      sms(401, 'sent', TO, 'same text', local(c.row(second).handedOffAt!)),
-    ]);
+    c.phone([sms(400, 'sent', TO, 'same text', local(c.row(first).handedOffAt!)), sms(401, 'sent', TO, 'same text', local(c.row(second).handedOffAt!))]);
     await c.at(second, 5); // both are due now
     t.equal(c.calls(), 1, 'one termux-sms-list call serves every message due');
     t.match(await c.record(first), { status: 'sent', reason: null });
@@ -349,7 +345,7 @@ t.test('7. matching rules', async (t) => {
     t.same([c.row(first).smsStoreId, c.row(second).smsStoreId], [400, 401], 'the older message gets the older row');
   });
 
-  t.test('two identical messages checked apart: the second does not take the first one\'s row', async (t) => {
+  t.test("two identical messages checked apart: the second does not take the first one's row", async (t) => {
     const c = await setup(t);
     const first = await c.sendOk(TO, 'same text');
     const second = await c.sendOk(TO, 'same text');
@@ -360,10 +356,7 @@ t.test('7. matching rules', async (t) => {
     await c.at(second, 5);
     t.equal((await c.record(second)).status, 'queued', 'row 410 is already claimed');
     t.equal(c.row(second).smsStoreId, null);
-    c.phone([
-      sms(410, 'sent', TO, 'same text', local(c.row(first).handedOffAt!)),
-      sms(411, 'failed', TO, 'same text', local(c.row(second).handedOffAt!)),
-    ]);
+    c.phone([sms(410, 'sent', TO, 'same text', local(c.row(first).handedOffAt!)), sms(411, 'failed', TO, 'same text', local(c.row(second).handedOffAt!))]);
     await c.at(second, 15);
     t.match(await c.record(second), { status: 'failed', reason: 'not_in_sent_box', billedSegments: 0 });
     t.equal(c.row(second).smsStoreId, 411);
@@ -495,36 +488,33 @@ t.test('9b. stop() leaves no timer behind', async (t) => {
   t.equal(c.confirmer.hasTimer(), false, 'stop() clears it');
 });
 
-t.test(
-  '9c. a check that cannot write its result waits for the next check instead of re-reading the store at once',
-  async (t) => {
-    const c = await setup(t);
-    const id = await c.sendOk(TO, 'x');
-    let n = 0;
-    const list: typeof listSms = async () => {
-      n++;
-      return { ok: true, entries: [] };
-    };
-    const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
-    const store = {
-      ...c.services.messages,
-      settle: (): boolean => {
-        throw full;
-      },
-    };
-    c.clock.advance(c.row(id).handedOffAt! + 200_000 - c.clock.now()); // past the window: unconfirmed is due
-    const confirmer = createConfirmer({ store, clock: c.clock, timeZone: () => 'UTC', list });
-    t.teardown(() => confirmer.stop());
-    confirmer.track(id);
-    await c.clock.tick(0);
-    t.equal(n, 1, 'the overdue check ran');
-    await c.clock.tick(29_999);
-    t.equal(n, 1, 'termux-sms-list is not re-run before the 30 s pause');
-    await c.clock.tick(1);
-    t.equal(n, 2, 'the next check after the pause');
-    await confirmer.stop();
-  },
-);
+t.test('9c. a check that cannot write its result waits for the next check instead of re-reading the store at once', async (t) => {
+  const c = await setup(t);
+  const id = await c.sendOk(TO, 'x');
+  let n = 0;
+  const list: typeof listSms = async () => {
+    n++;
+    return { ok: true, entries: [] };
+  };
+  const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+  const store = {
+    ...c.services.messages,
+    settle: (): boolean => {
+      throw full;
+    },
+  };
+  c.clock.advance(c.row(id).handedOffAt! + 200_000 - c.clock.now()); // past the window: unconfirmed is due
+  const confirmer = createConfirmer({ store, clock: c.clock, timeZone: () => 'UTC', list });
+  t.teardown(() => confirmer.stop());
+  confirmer.track(id);
+  await c.clock.tick(0);
+  t.equal(n, 1, 'the overdue check ran');
+  await c.clock.tick(29_999);
+  t.equal(n, 1, 'termux-sms-list is not re-run before the 30 s pause');
+  await c.clock.tick(1);
+  t.equal(n, 2, 'the next check after the pause');
+  await confirmer.stop();
+});
 
 t.test('no confirmer without confirmSends; a send then settles at once', async (t) => {
   const app = await testApp(t, { runtime: { mode: 'real', simulation: 'none' } });
@@ -543,7 +533,7 @@ t.test('one termux-sms-list serves every message awaiting confirmation', async (
   const h1 = c.row(first).handedOffAt!;
   c.phone([sms(401, 'sent', TO, 'first of a batch', local(h1)), sms(402, 'sent', OTHER, 'second of a batch', local(h1 + 1000))]);
   await c.at(first, 5);
-  t.equal(c.calls(), 1, 'one list at the first message\'s 5 s check');
+  t.equal(c.calls(), 1, "one list at the first message's 5 s check");
   t.match(c.row(first), { status: 'sent', smsStoreId: 401 });
   t.match(c.row(second), { status: 'sent', smsStoreId: 402 }, 'the second, not due yet, found in the same list');
   t.equal(c.confirmer.pending(), 0);

@@ -47,7 +47,13 @@ async function setup(t: Test, opts: { queueRate?: number; quietHours?: QuietHour
   const status = async (id: string) => (await app.get(`/api/messages/${id}`)).json().data.status as string;
   /** POST /api/sms/send without moving the clock; resolves once the request waits in the lane. */
   const arrive = async (body: unknown) => {
-    const res = app.app.inject({ method: 'POST', url: '/api/sms/send', remoteAddress: '10.0.0.7', headers: { ...app.auth, 'content-type': 'application/json' }, payload: body as object });
+    const res = app.app.inject({
+      method: 'POST',
+      url: '/api/sms/send',
+      remoteAddress: '10.0.0.7',
+      headers: { ...app.auth, 'content-type': 'application/json' },
+      payload: body as object,
+    });
     for (let i = 0; i < 1000 && lane.pendingSyncSegments() === 0; i++) await new Promise((r) => setImmediate(r));
     return { res }; // wrapped: awaiting arrive() must not wait for the answer
   };
@@ -83,7 +89,10 @@ t.test('queued messages leave one at a time, 1 s apart, in acceptance order', as
   await c.run(1);
   t.equal(c.log.length, 2);
   await c.run(1000);
-  t.same(c.log.map((h) => h.number), ['+15550000001', '+15550000002', '+15550000003']);
+  t.same(
+    c.log.map((h) => h.number),
+    ['+15550000001', '+15550000002', '+15550000003'],
+  );
   t.same(await Promise.all(ids.map(c.status)), ['sent', 'sent', 'sent']);
   t.equal(c.lane.hasTimer(), false, 'nothing waits: no timer');
 });
@@ -95,7 +104,11 @@ t.test('100 recipients: 100 records, each handed off once, at the queue rate', a
   t.equal(res.statusCode, 202);
   const data = res.json().data as { id: string; to: string; status: string }[];
   t.equal(data.length, 100);
-  t.same(data.map((r) => r.to), to, 'in the order given');
+  t.same(
+    data.map((r) => r.to),
+    to,
+    'in the order given',
+  );
   t.equal(new Set(data.map((r) => r.id)).size, 100, 'each with its own id');
   t.ok(data.every((r) => r.status === 'queued'));
   await c.run(240_000, 500);
@@ -169,11 +182,20 @@ t.test('sendAt: not before its time; order by sendAt, then acceptance', async (t
   await c.queue({ to: '+15550500003', message: 'now' });
   await c.queue({ to: '+15550500004', message: 'sooner too', sendAt: at(60) });
   await c.run(59_000, 1000);
-  t.same(c.log.map((h) => h.text), ['now']);
+  t.same(
+    c.log.map((h) => h.text),
+    ['now'],
+  );
   await c.run(5_000, 500);
-  t.same(c.log.map((h) => h.text), ['now', 'sooner', 'sooner too']);
+  t.same(
+    c.log.map((h) => h.text),
+    ['now', 'sooner', 'sooner too'],
+  );
   await c.run(60_000, 1000);
-  t.same(c.log.map((h) => h.text), ['now', 'sooner', 'sooner too', 'later']);
+  t.same(
+    c.log.map((h) => h.text),
+    ['now', 'sooner', 'sooner too', 'later'],
+  );
   t.ok(c.log[3]!.at - c.log[0]!.at >= 120_000, 'not before its sendAt');
 });
 
@@ -218,7 +240,11 @@ t.test('expiry while waiting: failed/expired with an sms.failed event, never han
   await c.run(2_000, 500);
   t.match((await c.get(`/api/messages/${id}`)).json().data, { status: 'failed', reason: 'expired', billedSegments: 0 });
   await c.run(60_000, 1000);
-  t.same(c.log.map((h) => h.text), ['first'], 'never handed off');
+  t.same(
+    c.log.map((h) => h.text),
+    ['first'],
+    'never handed off',
+  );
   const events = c.db.prepare(`SELECT type, body FROM webhook_events`).all() as { type: string; body: string }[];
   const failed = events.filter((e) => e.type === 'sms.failed').map((e) => JSON.parse(e.body).data);
   t.match(failed, [{ id, status: 'failed', reason: 'expired' }], 'one sms.failed event, for it');
@@ -228,7 +254,9 @@ t.test('expiry while waiting: failed/expired with an sms.failed event, never han
 t.test('a timed-out hand-off fails that message and pauses the queue: 30 s, 1, 2 min; recovery drains at the pace', async (t) => {
   let hung = true;
   const c = await setup(t, { answer: () => (hung ? { ok: false, reason: 'timeout', detail: 'no answer within 30000 ms' } : { ok: true }) });
-  const ids = (await c.queue({ to: Array.from({ length: 10 }, (_, i) => `+155508000${String(i).padStart(2, '0')}`), message: 'backlog' })).json().data.map((r: { id: string }) => r.id);
+  const ids = (await c.queue({ to: Array.from({ length: 10 }, (_, i) => `+155508000${String(i).padStart(2, '0')}`), message: 'backlog' }))
+    .json()
+    .data.map((r: { id: string }) => r.id);
   await c.lane.runDue();
   t.equal(c.log.length, 1);
   t.match((await c.get(`/api/messages/${ids[0]}`)).json().data, { status: 'failed', reason: 'timeout' }, 'the hung one fails, never resent');
@@ -289,7 +317,6 @@ t.test('events and stats treat a queued message like a synchronous one: sms.sent
   t.match(c.services.stats.day('2026-11-23'), { accepted: 0, sent: 0 });
 });
 
-
 t.test('a synchronous send that gets no slot within 5 s is refused (503 sender_busy), never recorded', async (t) => {
   const clock = fakeClock();
   let release: ((r: HandoffResult) => void) | undefined;
@@ -299,7 +326,13 @@ t.test('a synchronous send that gets no slot within 5 s is refused (503 sender_b
   app.services.lane.notify();
   for (let i = 0; i < 100 && !release; i++) await new Promise((r) => setImmediate(r));
   t.ok(release, 'the queued hand-off is in progress');
-  const res = app.app.inject({ method: 'POST', url: '/api/sms/send', remoteAddress: '10.0.0.7', headers: { ...app.auth, 'content-type': 'application/json' }, payload: { to: TO, message: 'now' } });
+  const res = app.app.inject({
+    method: 'POST',
+    url: '/api/sms/send',
+    remoteAddress: '10.0.0.7',
+    headers: { ...app.auth, 'content-type': 'application/json' },
+    payload: { to: TO, message: 'now' },
+  });
   for (let i = 0; i < 1000 && app.services.lane.pendingSyncSegments() === 0; i++) await new Promise((r) => setImmediate(r));
   let answered = false;
   void res.then(() => (answered = true));

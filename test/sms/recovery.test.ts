@@ -16,7 +16,14 @@ const TO = '+4915112345678';
 const GROUP: ProcessGroup = { pgid: 4242, boot: 'boot-a', startTicks: 777 };
 const local = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 const sms = (id: number, type: string, body: string, at: number) => ({
-  threadid: 1, type, read: true, address: TO, number: TO, received: local(at), body, _id: id,
+  threadid: 1,
+  type,
+  read: true,
+  address: TO,
+  number: TO,
+  received: local(at),
+  body,
+  _id: id,
 });
 
 /** A sender whose hand-off starts (its group reported) and never ends: the process dies in it. */
@@ -79,7 +86,7 @@ async function crashDuringHandoff(t: Test, how: 'sync' | 'queue', o: { noList?: 
   return { again, id, ended, fake, record, check, replay, after, restartedAt };
 }
 
-t.test('the hand-off\'s process group is recorded and ended at the next start', async (t) => {
+t.test("the hand-off's process group is recorded and ended at the next start", async (t) => {
   const c = await crashDuringHandoff(t, 'sync');
   t.same(c.ended, [GROUP], 'the recorded group (pgid, boot, start time) is handed to endLeftover once');
   t.match(c.record(), { status: 'queued', handedOffAt: null }, 'not judged yet');

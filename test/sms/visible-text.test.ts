@@ -59,7 +59,10 @@ t.test('the rule itself: every named class is invisible, every visible sample is
 t.test('HTTP: send and queue refuse invisible-only text with 400; nothing handed off, recorded or counted', async (t) => {
   const { send, queue, handoffs, services, get } = await testApp(t);
   for (const [name, message] of INVISIBLE) {
-    for (const [path, call] of [['/api/sms/send', send], ['/api/messages', queue]] as const) {
+    for (const [path, call] of [
+      ['/api/sms/send', send],
+      ['/api/messages', queue],
+    ] as const) {
       const res = await call({ to: TO, message });
       t.equal(res.statusCode, 400, `${path} ${name}`);
       t.match(res.json(), { success: false, error: { code: 'invalid_request', message: NO_VISIBLE } }, `${path} ${name}`);
@@ -77,7 +80,11 @@ t.test('HTTP: text with a visible character is taken as before', async (t) => {
   // spacing the next send's fake-clock second was meant for (the clock moves only in send()).
   for (const [name, message] of VISIBLE) t.equal((await send({ to: TO, message })).statusCode, 200, `send ${name}`);
   for (const [name, message] of VISIBLE) t.equal((await queue({ to: TO, message })).statusCode, 202, `queue ${name}`);
-  t.same(handoffs.map((h) => h.text), VISIBLE.map(([, m]) => m), 'handed off exactly as given');
+  t.same(
+    handoffs.map((h) => h.text),
+    VISIBLE.map(([, m]) => m),
+    'handed off exactly as given',
+  );
   t.equal(services.messages.count(), VISIBLE.length * 2);
 });
 

@@ -23,8 +23,15 @@ t.test('the newest 1000 are kept, newest first', async (t) => {
   tx();
   const { rows, total } = store.list({ limit: 2, offset: 0 });
   t.equal(total, 1000);
-  t.same(rows.map((r) => r.body), ['m1005', 'm1004']);
-  t.same(store.list({ limit: 1, offset: 999 }).rows.map((r) => r.body), ['m6'], 'the five oldest went');
+  t.same(
+    rows.map((r) => r.body),
+    ['m1005', 'm1004'],
+  );
+  t.same(
+    store.list({ limit: 1, offset: 999 }).rows.map((r) => r.body),
+    ['m6'],
+    'the five oldest went',
+  );
   t.equal(store.list({ limit: 1, offset: 0 }).rows[0]!.receivedAt, new Date(1_700_000_000_000 + 1005).toISOString());
 });
 

@@ -144,11 +144,7 @@ t.test('insertQueued then get; settle to sent; settle refuses unknown and settle
     'an already-settled message cannot be settled again',
   );
   t.match(messages.get(m.id), { status: 'sent', reason: null, billedSegments: 3, updatedAt: BASE + 50 });
-  t.equal(
-    messages.settle(m.id, { status: 'sent', reason: null, billedSegments: 3, at: BASE + 99, handedOff: true }),
-    false,
-    'not even to the same status',
-  );
+  t.equal(messages.settle(m.id, { status: 'sent', reason: null, billedSegments: 3, at: BASE + 99, handedOff: true }), false, 'not even to the same status');
   t.same(stats.day(DAY), afterSent, 'no double count');
 
   const unknown = newMessageId(BASE);
@@ -164,10 +160,7 @@ t.test('settle to failed keeps handedOffAt null and counts failed', async (t) =>
   const { messages, stats } = open(t);
   const m = newMsg({ segments: 2 });
   messages.insertQueued(m);
-  t.equal(
-    messages.settle(m.id, { status: 'failed', reason: 'permission_denied', billedSegments: 0, at: BASE + 5, handedOff: false }),
-    true,
-  );
+  t.equal(messages.settle(m.id, { status: 'failed', reason: 'permission_denied', billedSegments: 0, at: BASE + 5, handedOff: false }), true);
   t.match(messages.get(m.id), { status: 'failed', reason: 'permission_denied', billedSegments: 0, handedOffAt: null });
   t.same(stats.day(DAY), { ...ZERO, accepted: 1, failed: 1, segments: 2 });
 });
@@ -294,24 +287,42 @@ t.test('list: newest first by createdAt, ties by id descending; filter, limit, o
     [tieC.id, tieB.id, tieA.id, m2.id, m1.id],
   );
   t.equal(all.total, 5);
-  t.same(all.rows.map((r) => r.status), ['queued', 'sent', 'queued', 'failed', 'sent']);
+  t.same(
+    all.rows.map((r) => r.status),
+    ['queued', 'sent', 'queued', 'failed', 'sent'],
+  );
 
   const page = messages.list({ limit: 2, offset: 1 });
-  t.same(page.rows.map((r) => r.id), [tieB.id, tieA.id]);
+  t.same(
+    page.rows.map((r) => r.id),
+    [tieB.id, tieA.id],
+  );
   t.equal(page.total, 5, 'total ignores limit and offset');
 
   const sent = messages.list({ limit: 100, offset: 0, status: 'sent' });
-  t.same(sent.rows.map((r) => r.id), [tieB.id, m1.id]);
+  t.same(
+    sent.rows.map((r) => r.id),
+    [tieB.id, m1.id],
+  );
   t.equal(sent.total, 2);
   const sentPage = messages.list({ limit: 1, offset: 1, status: 'sent' });
-  t.same(sentPage.rows.map((r) => r.id), [m1.id]);
+  t.same(
+    sentPage.rows.map((r) => r.id),
+    [m1.id],
+  );
   t.equal(sentPage.total, 2);
 
   const queued = messages.list({ limit: 1, offset: 0, status: 'queued' });
-  t.same(queued.rows.map((r) => r.id), [tieC.id]);
+  t.same(
+    queued.rows.map((r) => r.id),
+    [tieC.id],
+  );
   t.equal(queued.total, 2);
   const failed = messages.list({ limit: 100, offset: 0, status: 'failed' });
-  t.same(failed.rows.map((r) => r.id), [m2.id]);
+  t.same(
+    failed.rows.map((r) => r.id),
+    [m2.id],
+  );
   t.equal(failed.total, 1);
 
   const beyond = messages.list({ limit: 10, offset: 5 });
@@ -338,14 +349,35 @@ t.test('unfinishedHandoffs + settleInterrupted: queued messages whose hand-off d
 
   const at = BASE + 60_000;
   const unfinished = messages.unfinishedHandoffs();
-  t.same(unfinished.map((u) => u.row.id), [never.id, started.id], 'the two interrupted rows, in acceptance order');
-  t.same(unfinished.map((u) => u.group), [null, null], 'no process group was recorded for them');
-  const recovered = messages.settleInterrupted(unfinished.map((u) => u.row.id), at);
+  t.same(
+    unfinished.map((u) => u.row.id),
+    [never.id, started.id],
+    'the two interrupted rows, in acceptance order',
+  );
+  t.same(
+    unfinished.map((u) => u.group),
+    [null, null],
+    'no process group was recorded for them',
+  );
+  const recovered = messages.settleInterrupted(
+    unfinished.map((u) => u.row.id),
+    at,
+  );
   t.same(recovered.map((r) => r.id).sort(), [never.id, started.id].sort(), 'the two interrupted rows are returned');
-  t.ok(recovered.every((r) => r.status === 'failed' && r.reason === 'interrupted' && r.updatedAt === at), 'as they are now');
+  t.ok(
+    recovered.every((r) => r.status === 'failed' && r.reason === 'interrupted' && r.updatedAt === at),
+    'as they are now',
+  );
 
   t.match(messages.get(never.id), { status: 'failed', reason: 'interrupted', handedOffAt: null, billedSegments: 0, updatedAt: at, handoffStartedAt: null });
-  t.match(messages.get(started.id), { status: 'failed', reason: 'interrupted', handedOffAt: null, billedSegments: 0, updatedAt: at, handoffStartedAt: BASE + 1100 });
+  t.match(messages.get(started.id), {
+    status: 'failed',
+    reason: 'interrupted',
+    handedOffAt: null,
+    billedSegments: 0,
+    updatedAt: at,
+    handoffStartedAt: BASE + 1100,
+  });
   t.match(messages.get(handed.id), { status: 'queued', reason: null, handedOffAt: 1, updatedAt: handed.createdAt }, 'a handed-off message is left alone');
   t.match(messages.get(sent.id), { status: 'sent', reason: null, updatedAt: BASE + 3100 });
   t.match(messages.get(failed.id), { status: 'failed', reason: 'timeout', updatedAt: BASE + 4100 });
@@ -403,11 +435,15 @@ t.test('handoffsSince returns hand-off starts with segments and path, oldest fir
   t.equal(messages.markHandoffStarted(b.id, BASE + 1020), false, 'a hand-off starts once');
   messages.insertStarted(c, BASE + 2010);
   messages.settle(c.id, { status: 'sent', reason: null, billedSegments: 3, at: BASE + 3000, handedOff: true });
-  t.same(messages.handoffsSince(BASE - 1), [
-    { at: BASE + 10, segments: 1, via: 'sync' },
-    { at: BASE + 1010, segments: 2, via: 'queue' },
-    { at: BASE + 2010, segments: 3, via: 'sync' },
-  ], 'settled or not; never a message still waiting');
+  t.same(
+    messages.handoffsSince(BASE - 1),
+    [
+      { at: BASE + 10, segments: 1, via: 'sync' },
+      { at: BASE + 1010, segments: 2, via: 'queue' },
+      { at: BASE + 2010, segments: 3, via: 'sync' },
+    ],
+    'settled or not; never a message still waiting',
+  );
   t.same(messages.handoffsSince(BASE + 10), [
     { at: BASE + 1010, segments: 2, via: 'queue' },
     { at: BASE + 2010, segments: 3, via: 'sync' },
@@ -524,16 +560,14 @@ t.test('claimedSmsStoreIds: which of the asked store ids a message holds, throug
   messages.insertQueued(newMsg({ id: newMessageId(BASE + 9), createdAt: BASE + 9 })); // no store id
   t.same([...messages.claimedSmsStoreIds([102, 103, 104, 7])].sort(), [102, 103], 'only the asked ones that are claimed');
   t.same([...messages.claimedSmsStoreIds([])], [], 'nothing asked: nothing (no read of the history)');
-  const plan = db
-    .prepare(`EXPLAIN QUERY PLAN ${CLAIMED_AMONG_SQL}`)
-    .all({ ids: '[1]' }) as { detail: string }[];
+  const plan = db.prepare(`EXPLAIN QUERY PLAN ${CLAIMED_AMONG_SQL}`).all({ ids: '[1]' }) as { detail: string }[];
   t.ok(
     plan.some((p) => p.detail.includes('USING COVERING INDEX messages_sms_store_id')),
     `a search of the index, not a scan of the history: ${plan.map((p) => p.detail).join('; ')}`,
   );
 });
 
-t.test('which hand-off marks are fsync\'d: the start and the settlement; the handed-off mark and the process group are not', async (t) => {
+t.test("which hand-off marks are fsync'd: the start and the settlement; the handed-off mark and the process group are not", async (t) => {
   const dir = tempDir(t);
   const db = openDatabase(join(dir, 'gateway.db'));
   t.teardown(() => db.close());
@@ -560,18 +594,31 @@ t.test('which hand-off marks are fsync\'d: the start and the settlement; the han
     t.equal(Number(db.pragma('synchronous', { simple: true })), 2, 'FULL again afterwards');
     return [...new Set(writes)];
   };
-  t.same(levelOf(() => t.ok(messages.markHandoffStarted(m.id, BASE + 1))), [2], 'the hand-off start: fsync\'d (never sent twice)');
+  t.same(
+    levelOf(() => t.ok(messages.markHandoffStarted(m.id, BASE + 1))),
+    [2],
+    "the hand-off start: fsync'd (never sent twice)",
+  );
   // SQLite applies a PRAGMA synchronous setting when it compiles the statement: the store's
   // prepared NORMAL statement, compiled before its FULL one, does nothing at its first run,
   // so the first lazy mark of a store's life is fsync'd (src/store/messages.ts withoutFsync).
-  t.same(levelOf(() => messages.recordHandoffProcess(m.id, { pgid: 4242, boot: 'b', startTicks: 7 })), [1], 'the process group: not fsync\'d', {
-    todo: 'the first lazy mark after createMessageStore runs at FULL (the prepared PRAGMA applies from its second run)',
-  });
-  t.same(levelOf(() => messages.markHandedOff(m.id, BASE + 2)), [1], 'the handed-off mark: not fsync\'d');
+  t.same(
+    levelOf(() => messages.recordHandoffProcess(m.id, { pgid: 4242, boot: 'b', startTicks: 7 })),
+    [1],
+    "the process group: not fsync'd",
+    {
+      todo: 'the first lazy mark after createMessageStore runs at FULL (the prepared PRAGMA applies from its second run)',
+    },
+  );
+  t.same(
+    levelOf(() => messages.markHandedOff(m.id, BASE + 2)),
+    [1],
+    "the handed-off mark: not fsync'd",
+  );
   t.same(
     levelOf(() => t.ok(messages.settle(m.id, { status: 'sent', reason: null, billedSegments: 1, at: BASE + 3, handedOff: true }))),
     [2],
-    'the settlement: fsync\'d, and with it the marks before',
+    "the settlement: fsync'd, and with it the marks before",
   );
   t.match(messages.get(m.id), { status: 'sent', handedOffAt: BASE + 2 }, 'the lazy mark was kept');
 });

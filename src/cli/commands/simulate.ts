@@ -48,7 +48,7 @@ export async function simulateCommand(args: string[], ctx: CommandContext): Prom
     mode = 'real'; // SMS_GATEWAY_MODE=real without termux-sms-send: the gateway would not start as simulated
   }
   if (mode === 'real') {
-    ctx.stderr.write('sms-gateway: note: the gateway runs in real mode here and reads the phone\'s inbox, not the simulated one.\n');
+    ctx.stderr.write("sms-gateway: note: the gateway runs in real mode here and reads the phone's inbox, not the simulated one.\n");
     return 0;
   }
   return await watcherCheck(config.home, ctx);

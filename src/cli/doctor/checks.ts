@@ -15,8 +15,7 @@ import type { Finding } from './report.js';
 
 const PKG_TERMUX_API = 'pkg install termux-api';
 const OPEN_API_APP = 'open the Termux:API app once; exempt Termux and Termux:API from battery optimisation';
-const INSTALL_API_APP =
-  'install Termux:API from F-Droid (https://f-droid.org/packages/com.termux.api/), the same source as Termux, and open it once';
+const INSTALL_API_APP = 'install Termux:API from F-Droid (https://f-droid.org/packages/com.termux.api/), the same source as Termux, and open it once';
 
 /** better-sqlite3 13 (and Fastify's cookie@2) need Node 22; Termux ships 24 (nodejs-lts) and 26. */
 export function nodeVersionOk(version: string): boolean {
@@ -69,7 +68,12 @@ export function apiAppCheck(r: RunResult): Finding {
     };
   }
   if (!r.ok && r.failure === 'timeout') {
-    return { status: 'fail', name, finding: `\`pm path com.termux.api\` did not answer (${r.detail})`, fix: ['restart Termux and run sms-gateway doctor again'] };
+    return {
+      status: 'fail',
+      name,
+      finding: `\`pm path com.termux.api\` did not answer (${r.detail})`,
+      fix: ['restart Termux and run sms-gateway doctor again'],
+    };
   }
   // An answer without a package line is "not installed" too.
   const failed = r.ok || installed === false || r.failure === 'no_output' ? undefined : r.detail;
@@ -143,10 +147,7 @@ export function smsSendInfo(): Finding {
     status: 'info',
     name: 'SEND_SMS permission',
     finding: 'cannot be checked without sending an SMS',
-    fix: [
-      'Settings > Apps > Termux:API > Permissions > SMS: Allow',
-      'after `sms-gateway start`, try: sms-gateway send <your own number> test',
-    ],
+    fix: ['Settings > Apps > Termux:API > Permissions > SMS: Allow', 'after `sms-gateway start`, try: sms-gateway send <your own number> test'],
   };
 }
 /** The home, or the nearest folder above it that exists: where `start` will create it. */
@@ -174,7 +175,7 @@ export function dataDirCheck(home: string): Finding {
       finding: `${where === home ? home : `${where} (where \`sms-gateway start\` would create ${home})`} is not writable: ${e.code ?? firstLine(e.message)}`,
       fix: [
         `make ${home} a directory Termux's user can write (mkdir -p ${home} && chmod 700 ${home}),`,
-        'or set SMS_GATEWAY_HOME to a directory inside Termux\'s home (default ~/.sms-gateway)',
+        "or set SMS_GATEWAY_HOME to a directory inside Termux's home (default ~/.sms-gateway)",
       ],
     };
   }
@@ -185,10 +186,7 @@ export function wakeLockInfo(): Finding {
     status: 'info',
     name: 'wake lock and battery',
     finding: 'Android stops background apps that hold no wake lock',
-    fix: [
-      'run termux-wake-lock before starting (the Termux:Boot script does it)',
-      'Android Settings > Apps > Termux and Termux:API > Battery: Unrestricted',
-    ],
+    fix: ['run termux-wake-lock before starting (the Termux:Boot script does it)', 'Android Settings > Apps > Termux and Termux:API > Battery: Unrestricted'],
   };
 }
 

@@ -24,7 +24,8 @@ export const CONSOLE_FILES: Readonly<Record<string, { file: string; type: string
 /** dist/console of this package, from source (tests) and from the bundle (dist/chunks/) alike. */
 export const CONSOLE_DIR = join(PACKAGE_ROOT, 'dist', 'console');
 
-const NOT_BUILT = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>sms-gateway</title></head><body><p>The console is not built: run npm run build in the gateway\'s folder, then reload.</p></body></html>';
+const NOT_BUILT =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>sms-gateway</title></head><body><p>The console is not built: run npm run build in the gateway\'s folder, then reload.</p></body></html>';
 
 interface Loaded {
   body: Buffer;

@@ -28,10 +28,14 @@ export function inboxRoutes(deps: InboxRoutesDeps): FastifyPluginAsyncZod {
           querystring: InboxQuerySchema,
           response: {
             200: json('A page of received SMS, newest first.', InboxPageSchema, inboxExample),
-            ...bearerErrors([400, 503], {
-              400: 'invalid_request: a bad or unknown query parameter (limit, offset, from); the message names it.',
-              503: 'inbox_disabled: the inbox watcher is off; the message says how to switch it on.',
-            }, { noRetryAfter503: true }),
+            ...bearerErrors(
+              [400, 503],
+              {
+                400: 'invalid_request: a bad or unknown query parameter (limit, offset, from); the message names it.',
+                503: 'inbox_disabled: the inbox watcher is off; the message says how to switch it on.',
+              },
+              { noRetryAfter503: true },
+            ),
           },
         },
       },

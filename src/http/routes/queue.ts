@@ -24,7 +24,11 @@ export function queueRoutes(enqueue: Enqueue, bodyLimit: number): FastifyPluginA
           body: QueueRequestSchema,
           documentedHeaders: IdempotencyKeyHeaderSchema,
           response: {
-            202: json('Queued: one record per recipient, in the order given (or the first answer again for a known Idempotency-Key).', QueuedResponseSchema, queueExample),
+            202: json(
+              'Queued: one record per recipient, in the order given (or the first answer again for a known Idempotency-Key).',
+              QueuedResponseSchema,
+              queueExample,
+            ),
             ...bearerErrors([400, 413, 415, 503], {
               400: 'invalid_request (any invalid recipient, field or time refuses the whole request; nothing queued) or message_too_long.',
               503: 'sms_disabled, storage_unavailable, or queue_full (10 000 messages already wait; Retry-After): nothing queued.',

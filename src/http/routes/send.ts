@@ -23,7 +23,11 @@ export function sendRoutes(service: SendService, bodyLimit: number): FastifyPlug
           body: SendRequestSchema,
           documentedHeaders: IdempotencyKeyHeaderSchema,
           response: {
-            200: json('Handed to the phone (or, in simulated mode, to the simulated sender); the record is queued until it settles.', SendResultSchema, sendExample),
+            200: json(
+              'Handed to the phone (or, in simulated mode, to the simulated sender); the record is queued until it settles.',
+              SendResultSchema,
+              sendExample,
+            ),
             ...bearerErrors([400, 413, 415, 502, 503], {
               400: 'invalid_request (a bad field, an Idempotency-Key reused with a different request) or message_too_long (more than 60 segments).',
               429: 'rate_limited (more than about 10 requests per second from this address) or send_rate_limited (the 60-segment minute or the 1-second spacing); wait Retry-After seconds.',

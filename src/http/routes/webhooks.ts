@@ -9,13 +9,7 @@ import type { Clock } from '../../core/clock.js';
 import { redactUrl } from '../../core/redact.js';
 import type { TargetStore } from '../../events/targets.js';
 import type { WebhookTester } from '../../events/ping-targets.js';
-import {
-  WebhookListSchema,
-  WebhookParamsSchema,
-  WebhookRequestSchema,
-  WebhookResponseSchema,
-  WebhookTestResponseSchema,
-} from '../integration-schemas.js';
+import { WebhookListSchema, WebhookParamsSchema, WebhookRequestSchema, WebhookResponseSchema, WebhookTestResponseSchema } from '../integration-schemas.js';
 import { bearerErrors, json, noContent } from '../route-docs.js';
 import { webhookExample, webhookListExample, webhookTestExample } from '../integration-examples.js';
 

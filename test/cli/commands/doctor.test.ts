@@ -134,10 +134,29 @@ t.test('checks that need port 8080 to themselves', async (t) => {
     t.match(r.out, /\nSummary: 9 ok, 0 FAIL, 0 warn, 3 info: ready for `sms-gateway start`\.\n$/);
     // Check order, as documented.
     t.same(
-      r.out.split('\n').filter((l) => /^\[/.test(l)).map((l) => l.slice(7).split(':')[0]),
-      ['Node.js', 'better-sqlite3', 'termux-api package', 'Termux', 'Termux', 'READ_SMS permission', 'SEND_SMS permission', 'port 8080', 'data directory', 'wake lock and battery', 'phantom process killer', 'Android SMS limit'],
+      r.out
+        .split('\n')
+        .filter((l) => /^\[/.test(l))
+        .map((l) => l.slice(7).split(':')[0]),
+      [
+        'Node.js',
+        'better-sqlite3',
+        'termux-api package',
+        'Termux',
+        'Termux',
+        'READ_SMS permission',
+        'SEND_SMS permission',
+        'port 8080',
+        'data directory',
+        'wake lock and battery',
+        'phantom process killer',
+        'Android SMS limit',
+      ],
     );
-    t.same(fake.calls('termux-sms-list').map((c) => c.argv), [['-l', '1']]);
+    t.same(
+      fake.calls('termux-sms-list').map((c) => c.argv),
+      [['-l', '1']],
+    );
     // (no argv check: fake-termux's `printf '%s\0' "$@"` records a call without arguments as one empty one)
     t.equal(fake.calls('termux-telephony-deviceinfo').length, 1, 'telephony asked once');
     t.same(fake.calls('termux-sms-send'), [], 'nothing is sent');
@@ -172,11 +191,11 @@ t.test('checks that need port 8080 to themselves', async (t) => {
     t.match(fixOf(r.out, /^\[FAIL\] Termux:API app/), /^ {7}fix: install Termux:API from F-Droid .*the same source as Termux, and open it once$/);
     t.equal(fixOf(r.out, /^\[FAIL\] Termux:API and SIM/), '       fix: Settings > Apps > Termux:API > Permissions > Phone: Allow');
     // Both hanging probes were cut off by the one short timeout (run in parallel).
-    t.match(r.out, /\n\[warn\] READ_SMS permission: termux-sms-list does not answer \(no answer within 2000 ms\); only needed for sent-box confirmation and sms\.received events\n/);
-    t.equal(
-      fixOf(r.out, /^\[warn\] READ_SMS/),
-      '       fix: open the Termux:API app once; exempt Termux and Termux:API from battery optimisation',
+    t.match(
+      r.out,
+      /\n\[warn\] READ_SMS permission: termux-sms-list does not answer \(no answer within 2000 ms\); only needed for sent-box confirmation and sms\.received events\n/,
     );
+    t.equal(fixOf(r.out, /^\[warn\] READ_SMS/), '       fix: open the Termux:API app once; exempt Termux and Termux:API from battery optimisation');
     t.match(r.out, /\n\[info\] phantom process killer: cannot tell the Android version/);
     t.equal(fixOf(r.out, /^\[info\] phantom/), `       fix: Android 12L/13+: ${PHANTOM_12L}`);
     t.match(r.out, `\n            Android 12 (SDK 31): ${PHANTOM_12}\n`);
@@ -226,7 +245,10 @@ t.test('checks that need port 8080 to themselves', async (t) => {
         const r = await run(['doctor'], env);
         t.equal(r.code, 1);
         t.same(lines(r.out, '[FAIL]'), ['[FAIL] port 8080: port 8080 is used by another program (it does not answer /health like a gateway)']);
-        t.equal(fixOf(r.out, /^\[FAIL\] port 8080/), "       fix: stop the other program that listens on port 8080 (the gateway's port is fixed); `ss -ltnp 'sport = :8080'` shows which");
+        t.equal(
+          fixOf(r.out, /^\[FAIL\] port 8080/),
+          "       fix: stop the other program that listens on port 8080 (the gateway's port is fixed); `ss -ltnp 'sport = :8080'` shows which",
+        );
       } finally {
         await new Promise((res) => server.close(res));
       }

@@ -52,7 +52,10 @@ t.test('rotate on a full home, then a read-only one: one line, exit 1, the old k
   const full = await runCli(['key', 'rotate'], env);
   t.equal(full.code, 1, 'full: exit 1');
   t.equal(full.out, '', 'full: no key printed');
-  t.match(full.err, /^sms-gateway: cannot write the API key in \S+ \(no space left on the device\)\. The key was not rotated: the old one stays in use\. [^\n]*\n$/);
+  t.match(
+    full.err,
+    /^sms-gateway: cannot write the API key in \S+ \(no space left on the device\)\. The key was not rotated: the old one stays in use\. [^\n]*\n$/,
+  );
   t.equal((await runCli(['key', 'show'], env)).out, before, 'full: the old key is still the key');
 
   rmSync(join(dir, 'filler'));

@@ -30,7 +30,11 @@ t.test('a home that does not exist: one line, exit 1, nothing created', async (t
     const name = args.join(' ');
     t.equal(r.code, 1, `${name}: exit 1`);
     t.equal(r.out, '', `${name}: nothing on stdout`);
-    t.equal(r.err, `sms-gateway: no gateway home at ${home} (SMS_GATEWAY_HOME); start the gateway once with \`sms-gateway start\` to create it\n`, `${name}: the line`);
+    t.equal(
+      r.err,
+      `sms-gateway: no gateway home at ${home} (SMS_GATEWAY_HOME); start the gateway once with \`sms-gateway start\` to create it\n`,
+      `${name}: the line`,
+    );
     t.equal(existsSync(home), false, `${name}: no home created`);
   }
 });
@@ -47,7 +51,10 @@ t.test('key show and webhook secret on a home without them: say so, create nothi
   t.equal(status.err, key.err, 'status needs the key too');
   const secret = await runCli(['webhook', 'secret'], env);
   t.equal(secret.code, 1);
-  t.equal(secret.err, `sms-gateway: no webhook signing secret yet in ${home}: \`sms-gateway start\` creates one, or \`sms-gateway webhook rotate\` makes one now\n`);
+  t.equal(
+    secret.err,
+    `sms-gateway: no webhook signing secret yet in ${home}: \`sms-gateway start\` creates one, or \`sms-gateway webhook rotate\` makes one now\n`,
+  );
   t.same(readdirSync(home), [], 'nothing written');
 
   const rotated = await runCli(['key', 'rotate'], env);

@@ -15,7 +15,15 @@ import { startReceiver } from '../../fixtures/receiver.js';
 
 t.test('usage errors exit 2', async (t) => {
   const env = { SMS_GATEWAY_HOME: tempDir(t), PATH: '/nonexistent' };
-  for (const args of [[], ['receive'], ['receive', 'text'], ['receive', '--from', '+1555'], ['receive', '--from', '+1', 'a', 'b'], ['send', '--from', '+1', 'x'], ['receive', '--from', ' ', 'x']]) {
+  for (const args of [
+    [],
+    ['receive'],
+    ['receive', 'text'],
+    ['receive', '--from', '+1555'],
+    ['receive', '--from', '+1', 'a', 'b'],
+    ['send', '--from', '+1', 'x'],
+    ['receive', '--from', ' ', 'x'],
+  ]) {
     t.equal((await runCli(['simulate', ...args], env)).code, 2, args.join(' '));
   }
 });
@@ -28,7 +36,10 @@ async function listening(t: Test, opts: TestAppOptions = {}) {
   await a.app.listen({ port: PORT, host: '127.0.0.1' });
   // A pooled connection to the previous test's app (closed under it) is used up here, not by the CLI.
   for (let i = 0; i < 3; i++) {
-    const ok = await fetch(`http://127.0.0.1:${PORT}/health`).then((r) => r.text().then(() => r.ok), () => false);
+    const ok = await fetch(`http://127.0.0.1:${PORT}/health`).then(
+      (r) => r.text().then(() => r.ok),
+      () => false,
+    );
     if (ok) break;
   }
   return { ...a, home };
@@ -75,7 +86,7 @@ t.test('on a phone (termux-sms-send on PATH) it says the simulated inbox is not 
   t.match(r.err, /real mode here and reads the phone's inbox, not the simulated one/);
 });
 
-t.test('the running gateway\'s inbox watcher is off: says so and how to switch it on, exit 1', async (t) => {
+t.test("the running gateway's inbox watcher is off: says so and how to switch it on, exit 1", async (t) => {
   const a = await listening(t); // no webhook target, no SMS_GATEWAY_INBOX, no MQTT
   const r = await runCli(['simulate', 'receive', '--from', '+15551230001', 'Door opened'], { SMS_GATEWAY_HOME: a.home, PATH: '/nonexistent' });
   t.equal(r.code, 1, 'the SMS is in the file, but this gateway never shows it');

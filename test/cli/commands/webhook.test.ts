@@ -22,7 +22,10 @@ async function listening(t: Test, webhookUrls: string[] = []) {
   // The CLI runs in this process and shares its fetch connection pool: a pooled
   // connection to the previous test's app (closed under it) is used up here, not by the CLI.
   for (let i = 0; i < 3; i++) {
-    const ok = await fetch(`http://127.0.0.1:${PORT}/health`).then((r) => r.text().then(() => r.ok), () => false);
+    const ok = await fetch(`http://127.0.0.1:${PORT}/health`).then(
+      (r) => r.text().then(() => r.ok),
+      () => false,
+    );
     if (ok) break;
   }
   // A fresh home's `secret` would be another one: the CLI reads the key from this home.
@@ -63,7 +66,7 @@ t.test('without a running gateway: exit 1 and the hint', async (t) => {
   t.match(r.err, /cannot reach the gateway at http:\/\/127\.0\.0\.1:8080.*is `sms-gateway start` running\?/);
 });
 
-t.test('another home\'s key: the line names the key file and SMS_GATEWAY_HOME', async (t) => {
+t.test("another home's key: the line names the key file and SMS_GATEWAY_HOME", async (t) => {
   await listening(t);
   const other = await keyedHome(t);
   const r = await run(['webhook', 'list'], { SMS_GATEWAY_HOME: other });
@@ -82,14 +85,21 @@ t.test('add, list, remove through the running gateway', async (t) => {
   t.equal(added.code, 0, added.err);
   const id = /^(wh_[0-9a-z]{26}) {2}https:\/\/hooks\.example\.net\/sms\?token=abc\n/.exec(added.out)?.[1];
   t.ok(id, added.out);
-  t.same(g.services.targets.list().map((x) => x.url), ['http://192.168.1.10:8123/api/webhook/env', 'https://hooks.example.net/sms?token=abc'], 'stored by the gateway');
+  t.same(
+    g.services.targets.list().map((x) => x.url),
+    ['http://192.168.1.10:8123/api/webhook/env', 'https://hooks.example.net/sms?token=abc'],
+    'stored by the gateway',
+  );
 
   const list = await run(['webhook', 'list'], g.env);
   t.equal(list.code, 0);
   t.match(list.out, /^wh_[0-9a-z]{26} {2}env {2}on {3}http:\/\/192\.168\.1\.10:8123\/api\/webhook\/env\n/);
   t.match(list.out, new RegExp(`\\n${id}  api  on   https://hooks\\.example\\.net/sms\\?token=abc\\n$`));
   const json = JSON.parse((await run(['webhook', 'list', '--json'], g.env)).out);
-  t.same(json.map((x: { source: string }) => x.source), ['env', 'api']);
+  t.same(
+    json.map((x: { source: string }) => x.source),
+    ['env', 'api'],
+  );
 
   const envRemove = await run(['webhook', 'remove', json[0].id], g.env);
   t.equal(envRemove.code, 1);
@@ -104,7 +114,7 @@ t.test('add, list, remove through the running gateway', async (t) => {
   t.match(again.err, /No webhook target/);
 });
 
-t.test('test: the running gateway sends the test event to its own targets, not the shell\'s', async (t) => {
+t.test("test: the running gateway sends the test event to its own targets, not the shell's", async (t) => {
   const good = await startReceiver(t);
   const bad = await startReceiver(t, () => 401);
   const shellOnly = await startReceiver(t);
@@ -116,7 +126,10 @@ t.test('test: the running gateway sends the test event to its own targets, not t
   const r = await run(['webhook', 'test'], { ...g.env, SMS_GATEWAY_WEBHOOK_URLS: shellOnly.url });
   t.equal(r.code, 1, 'one target failed');
   t.match(r.out, new RegExp(`${good.url}: delivered \\(HTTP 200\\)\\n`));
-  t.match(r.out, /\/api: FAILED \(HTTP 401\): the receiver refused the signature\. The likely cause is the secret: give the receiver the one in .*webhook-secret \(`sms-gateway webhook secret`, with the same SMS_GATEWAY_HOME as the gateway\)/);
+  t.match(
+    r.out,
+    /\/api: FAILED \(HTTP 401\): the receiver refused the signature\. The likely cause is the secret: give the receiver the one in .*webhook-secret \(`sms-gateway webhook secret`, with the same SMS_GATEWAY_HOME as the gateway\)/,
+  );
   t.equal(shellOnly.received.length, 0);
   const event = new Webhook(SECRET).verify(good.received[0]!.body, good.received[0]!.headers as Record<string, string>) as { type: string };
   t.equal(event.type, 'gateway.test');
