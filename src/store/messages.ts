@@ -80,21 +80,22 @@ function intake(db: Db, q: Statements, stats: StatsStore) {
 /** The hand-off's marks on a queued message: started, handed off, its process group, the stored answer. */
 function handoffMarks(db: Db, q: Statements) {
   const { handoffStmt, handedOffStmt, responseStmt, processStmt } = q;
-  const syncNormal = db.prepare('PRAGMA synchronous = NORMAL');
-  const syncFull = db.prepare('PRAGMA synchronous = FULL');
   /**
    * A commit without an fsync (synchronous=NORMAL for it alone; inside an enclosing
    * transaction, that one's commit decides). It survives the gateway being killed (the WAL
    * is in the system's page cache), not a power cut before the next fsync'd commit, which
-   * makes it durable too. Only for marks whose loss a restart reads truthfully.
+   * makes it durable too. Only for marks whose loss a restart reads truthfully. The level
+   * is set through db.pragma each time, not a statement prepared once: SQLite applies a
+   * synchronous setting when it compiles the statement, so a prepared one did nothing at
+   * its first run (the first lazy mark of a store's life was fsync'd).
    */
   const withoutFsync = (write: () => void): void => {
     const lazy = !db.inTransaction;
-    if (lazy) syncNormal.run();
+    if (lazy) db.pragma('synchronous = NORMAL');
     try {
       write();
     } finally {
-      if (lazy) syncFull.run();
+      if (lazy) db.pragma('synchronous = FULL');
     }
   };
 

@@ -599,16 +599,12 @@ t.test("which hand-off marks are fsync'd: the start and the settlement; the hand
     [2],
     "the hand-off start: fsync'd (never sent twice)",
   );
-  // SQLite applies a PRAGMA synchronous setting when it compiles the statement: the store's
-  // prepared NORMAL statement, compiled before its FULL one, does nothing at its first run,
-  // so the first lazy mark of a store's life is fsync'd (src/store/messages.ts withoutFsync).
+  // The first lazy mark of a store's life too (SQLite applies a synchronous setting when it
+  // compiles the statement: a PRAGMA prepared once did nothing at its first run).
   t.same(
     levelOf(() => messages.recordHandoffProcess(m.id, { pgid: 4242, boot: 'b', startTicks: 7 })),
     [1],
     "the process group: not fsync'd",
-    {
-      todo: 'the first lazy mark after createMessageStore runs at FULL (the prepared PRAGMA applies from its second run)',
-    },
   );
   t.same(
     levelOf(() => messages.markHandedOff(m.id, BASE + 2)),
