@@ -90,11 +90,16 @@ function answerError(status: number, json: Record<string, unknown>, retryAfter: 
   return new GatewayRequestError(status, error?.code ?? 'http_error', error?.message ?? `HTTP ${status}`, Number.isFinite(retryAfter) ? retryAfter : undefined);
 }
 
+/** The client's defaults (ClientOptions says what each is). */
+const DEFAULT_MAX_RETRIES = 3;
+const DEFAULT_MAX_WAIT_SECONDS = 60;
+const DEFAULT_TIMEOUT_MS = 60_000;
+
 /** One request with the key: JSON in and out, retried after 429, a 503 with Retry-After and, when asked, a lost connection. */
 function createCaller(opts: ClientOptions) {
   const base = opts.baseUrl.replace(/\/+$/, '');
-  const maxRetries = opts.maxRetries ?? 3;
-  const maxWait = opts.maxWaitSeconds ?? 60;
+  const maxRetries = opts.maxRetries ?? DEFAULT_MAX_RETRIES;
+  const maxWait = opts.maxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS;
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
 
   return async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, retryOnNetworkError = false): Promise<T> {
@@ -109,7 +114,7 @@ function createCaller(opts: ClientOptions) {
             ...headers,
           },
           ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-          signal: AbortSignal.timeout(opts.timeoutMs ?? 60_000),
+          signal: AbortSignal.timeout(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS),
         });
       } catch (err) {
         if (retryOnNetworkError && attempt < maxRetries) {

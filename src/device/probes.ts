@@ -111,9 +111,14 @@ export interface ProbeOptions {
   run?: Runner;
 }
 
+/** How long one probe may take before it is cut off. */
+export const PROBE_TIMEOUT_MS = 3000;
+/** How long a probed fact is fresh; older ones are read again in the background. */
+export const PROBE_TTL_MS = 30_000;
+
 export function createProbes(opts: ProbeOptions) {
-  const timeoutMs = opts.timeoutMs ?? 3000;
-  const ttlMs = opts.ttlMs ?? 30_000;
+  const timeoutMs = opts.timeoutMs ?? PROBE_TIMEOUT_MS;
+  const ttlMs = opts.ttlMs ?? PROBE_TTL_MS;
   const run = opts.run ?? runCommand;
   const state = Object.fromEntries(PROBE_NAMES.map((n) => [n, { value: null, last: 'never', detail: null, checkedAt: null, ms: null }])) as unknown as Snapshot;
   let round: Promise<void> | undefined;

@@ -54,10 +54,12 @@ export function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env): 
 /** A timeout timer this late means the process was frozen, not the command slow. */
 const FREEZE_LATE_MS = 500;
 const FREEZE_GRACE_MS = 1000;
+/** The most a command may print before it is cut off (a Termux:API answer is a few KB). */
+const MAX_OUTPUT_BYTES = 1024 * 1024;
 
 export function runCommand(command: string, args: string[], opts: RunOptions): Promise<RunResult> {
   const started = performance.now();
-  const maxBytes = opts.maxOutputBytes ?? 1024 * 1024;
+  const maxBytes = opts.maxOutputBytes ?? MAX_OUTPUT_BYTES;
   const env = opts.env ?? process.env;
   const stdin = prepare(command, env, opts.input);
   if (typeof stdin === 'object') return Promise.resolve(stdin);

@@ -22,6 +22,8 @@ export { CONFIRM_WINDOW_MS, RECOVERY_WINDOW_MS } from './sent-box-verdict.js';
 const ERROR_PAUSE_MS = 30_000;
 /** Two looks at the SMS store are at least this far apart. */
 export const LIST_EVERY_MS = 5_000;
+/** One read of the phone's SMS store (termux-sms-list) may take this long. */
+const SENT_BOX_READ_TIMEOUT_MS = 10_000;
 
 export interface ConfirmerOptions {
   store: MessageStore;
@@ -43,7 +45,7 @@ async function lookAt(
   settle: (row: MessageRow, s: Omit<Settlement, 'at' | 'handedOff'>, handedOff?: boolean) => void,
 ): Promise<void> {
   const list = opts.list ?? listSms;
-  const result = await list({ box: 'all', limit: 50, timeoutMs: opts.timeoutMs ?? 10_000, ...(opts.env ? { env: opts.env } : {}) });
+  const result = await list({ box: 'all', limit: 50, timeoutMs: opts.timeoutMs ?? SENT_BOX_READ_TIMEOUT_MS, ...(opts.env ? { env: opts.env } : {}) });
   // Only a read that worked is matched against, so only then are its entries' claims asked.
   const claimed = result.ok ? opts.store.claimedSmsStoreIds(result.entries.map((e) => e.id)) : new Set<number>();
   const tz = opts.timeZone();
