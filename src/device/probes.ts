@@ -20,20 +20,6 @@ import {
   type Wifi,
 } from './probe-parsers.js';
 
-export {
-  parseBattery,
-  parseProps,
-  parseTelephony,
-  parseWifi,
-  PM_PATH,
-  termuxApiInstalled,
-  type ApiApp,
-  type Battery,
-  type DeviceProps,
-  type Telephony,
-  type Wifi,
-} from './probe-parsers.js';
-
 export interface ProbeValues {
   telephony: Telephony;
   battery: Battery;

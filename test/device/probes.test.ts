@@ -1,5 +1,6 @@
 import t from 'tap';
-import { createProbes, parseBattery, parseProps, parseTelephony, parseWifi } from '../../src/device/probes.js';
+import { createProbes } from '../../src/device/probes.js';
+import { parseBattery, parseProps, parseTelephony, parseWifi } from '../../src/device/probe-parsers.js';
 import { fakeClock } from '../helpers/fake-clock.js';
 import { fakeTermux } from '../helpers/fake-termux.js';
 import { BATTERY, GETPROP, PHONE_COMMANDS, TELEPHONY, WIFI, healthyPhone } from '../fixtures/phone.js';

@@ -8,7 +8,7 @@ import { ConfigError, loadConfig } from '../../core/config.js';
 import { PORT } from '../../core/constants.js';
 import { resolveHome } from '../../core/home.js';
 import { runCommand } from '../../device/termux.js';
-import { PM_PATH } from '../../device/probes.js';
+import { PM_PATH } from '../../device/probe-parsers.js';
 import type { CommandContext } from '../context.js';
 import {
   apiAppCheck,

@@ -8,7 +8,7 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PACKAGE_ROOT } from '../../core/package-root.js';
 import { findOnPath, type RunResult } from '../../device/termux.js';
-import { parseProps, parseTelephony, termuxApiInstalled } from '../../device/probes.js';
+import { parseProps, parseTelephony, termuxApiInstalled } from '../../device/probe-parsers.js';
 import { ANDROID_SMS_LIMIT } from '../../status/diagnostics.js';
 import { BUDGET_SEGMENTS } from '../../sms/pacing.js';
 import type { Finding } from './report.js';
