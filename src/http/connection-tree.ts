@@ -60,7 +60,7 @@ export function group(key: string, ceiling: number, parent: Group | undefined): 
 }
 
 /** Moves `child` from the bucket of `from` evictable connections to that of `to`. */
-export function rebucket(parent: Group, child: Group, from: number, to: number): void {
+function rebucket(parent: Group, child: Group, from: number, to: number): void {
   if (from > 0) {
     const bucket = parent.buckets.get(from)!;
     bucket.delete(child);

@@ -37,5 +37,3 @@ export function createSendHealth(storage: Pick<StorageHealth, 'error'>) {
     },
   };
 }
-
-export type SendHealthTracker = ReturnType<typeof createSendHealth>;
