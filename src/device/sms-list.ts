@@ -1,7 +1,10 @@
 // termux-sms-list through the one runner: the phone's SMS store (inbox and sent box).
 // Each element has _id, threadid, type, read, address (older versions: number), sender
 // (only when a contact matches), received (local time "yyyy-MM-dd HH:mm:ss", no zone) and
-// body. The newest N are printed oldest first (newest last).
+// body. The newest N are printed oldest first (newest last). Termux:API formats `received`
+// with SimpleDateFormat in the phone's locale, so its digits are the locale's: Arabic-Indic
+// (Arabic), Extended Arabic-Indic (Persian), Devanagari, Bengali...: any Unicode decimal
+// digit is read as its ASCII digit (asciiDigits).
 import { runCommand, type RunResult } from './termux.js';
 
 export type SmsBox = 'all' | 'inbox' | 'sent' | 'draft' | 'outbox';
@@ -86,9 +89,23 @@ function zoneFields(ms: number, timeZone: string) {
   return { year: +p.year!, month: +p.month!, day: +p.day!, hour: +p.hour!, minute: +p.minute!, second: +p.second! };
 }
 
-/** Phone-local "yyyy-MM-dd HH:mm:ss" in a time zone -> epoch ms (null if unreadable). */
+const DECIMAL_DIGIT = /\p{Nd}/u;
+
+/** A decimal digit's value: Unicode assigns them in runs of ten, 0 to 9, so it is the distance from its run's start, mod 10. */
+function digitValue(codePoint: number): number {
+  let start = codePoint;
+  while (start > 0 && DECIMAL_DIGIT.test(String.fromCodePoint(start - 1))) start--;
+  return (codePoint - start) % 10;
+}
+
+/** Every Unicode decimal digit (٣, ۳, ३, ৩, ...) as its ASCII digit; invisible format marks dropped; the rest as it is. */
+export function asciiDigits(text: string): string {
+  return text.replace(/\p{Cf}/gu, '').replace(/\p{Nd}/gu, (d) => (d >= '0' && d <= '9' ? d : String(digitValue(d.codePointAt(0)!))));
+}
+
+/** Phone-local "yyyy-MM-dd HH:mm:ss" (in any decimal digits) in a time zone -> epoch ms (null if unreadable). */
 export function localTimeToMs(text: string | null, timeZone: string): number | null {
-  const m = text ? /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)$/.exec(text) : null;
+  const m = text ? /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)$/.exec(asciiDigits(text)) : null;
   if (!m) return null;
   const asUtc = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
   // The zone's offset at that moment: format the UTC guess in the zone and compare.

@@ -1,7 +1,8 @@
 // What the inbox watcher remembers and what it commits (inbox-watcher.ts polls): the
-// watermark, the baseline and the keys already announced (what is new), and one poll's
-// outcome stored in one transaction: each new SMS kept for GET /api/inbox, its sms.received
-// event in the outbox, its key marked seen, the watermark moved on.
+// watermark, the baseline and the keys already announced or taken as old at the first poll
+// (what is new), and one poll's outcome stored in one transaction: each new SMS kept for
+// GET /api/inbox, its sms.received event in the outbox, its key marked seen, the watermark
+// moved on.
 import { createHash } from 'node:crypto';
 import { localTimeToMs, type SmsEntry } from '../device/sms-list.js';
 import type { InboxStore } from '../store/inbox.js';
@@ -55,12 +56,18 @@ export function memory(opts: { meta: MetaStore; inbox: InboxStore }) {
         opts.meta.delete(WATERMARK_KEY);
         opts.meta.delete(BASELINE_KEY);
       }),
-    /** New: never announced, and above the watermark or received after the baseline. */
-    isNew: (e: SmsEntry, mark: number, baselineAt: number, tz: string): boolean => {
+    /** Whether this entry was announced (or taken as old at the baseline). */
+    seen: (e: SmsEntry) => opts.inbox.seen(keyOf(e)),
+    /**
+     * New: never announced, and above the watermark, or (a deleted message's _id reused)
+     * received after the baseline; with an unreadable date, when the top page shows it
+     * above a message already seen (`aboveSeen`: it sorts newer, so it arrived since).
+     */
+    isNew: (e: SmsEntry, mark: number, baselineAt: number, tz: string, aboveSeen = false): boolean => {
       if (opts.inbox.seen(keyOf(e))) return false;
       if (e.id > mark) return true;
-      const at = localTimeToMs(e.received, tz);
-      return at !== null && at > baselineAt;
+      const at = receivedMs(e, tz);
+      return at === null ? aboveSeen : at > baselineAt;
     },
   };
 }
@@ -69,47 +76,52 @@ export type Memory = ReturnType<typeof memory>;
 
 /**
  * Storing and announcing: the committed outcome of one poll. The first poll stores a
- * baseline; later ones turn every new entry into a stored SMS and its sms.received event.
- * The watermark is read again inside the transaction (IMMEDIATE: read, then written), so a
- * poll can never emit what another already did. `switchedOnAt`: when start() found no
- * watermark (a fresh or forgotten watcher), the first poll's baseline.
+ * baseline and takes every message it read as old, judged by _id whatever its date (a
+ * phone clock that was ahead leaves messages dated after the start): its keys are marked
+ * seen. Only one dated between the switch-on and the end of that read is announced: it
+ * arrived meanwhile. Later polls turn every new entry into a stored SMS and its
+ * sms.received event. The watermark is read again inside the transaction (IMMEDIATE: read,
+ * then written), so a poll can never emit what another already did. `switchedOnAt`: when
+ * start() found no watermark (a fresh or forgotten watcher).
  */
 export function committer(opts: { inbox: InboxStore; outbox: Pick<OutboxStore, 'record'> }, mem: Memory, switchedOnAt: () => number | null) {
-  const firstPoll = (highest: number, now: number) => {
-    // The baseline is when the watcher was switched on (to the second, as the phone
-    // prints times): an SMS that arrived between that and this first read is announced.
+  /** The first poll's baseline: when the watcher was switched on (to the second, as the phone prints times). */
+  const firstBaseline = (now: number) => {
     const on = switchedOnAt();
-    mem.setWatermark(highest);
-    mem.setBaseline(on === null ? now : Math.floor(on / 1000) * 1000 - 1);
+    return on === null ? now : Math.floor(on / 1000) * 1000 - 1;
   };
+  /** At the first poll: what is dated between the switch-on and now arrived during the read. */
+  const arrivedDuringRead = (entries: SmsEntry[], baselineAt: number, now: number, tz: string) =>
+    entries.filter((e) => {
+      const at = receivedMs(e, tz);
+      return at !== null && at > baselineAt && at <= now;
+    });
   const store = (e: SmsEntry, now: number, tz: string) => {
     const at = receivedMs(e, tz);
     opts.inbox.add({ smsId: e.id, from: e.address, contact: e.sender, body: e.body, receivedAt: at, simSlot: null }, now);
     opts.outbox.record('sms.received', makeEvent('sms.received', eventData(e, at), now), now);
     opts.inbox.markSeen(keyOf(e), now);
   };
-  return (entries: SmsEntry[], now: number, tz: string): Committed =>
+  return (entries: SmsEntry[], now: number, tz: string, aboveSeen: ReadonlySet<number> = new Set()): Committed =>
     opts.inbox.exclusive(() => {
-      let mark = mem.watermark();
-      const first = mark === null;
-      if (mark === null) {
-        mark = entries.reduce((m, e) => Math.max(m, e.id), 0);
-        firstPoll(mark, now);
+      const stored = mem.watermark();
+      const first = stored === null;
+      const mark = stored ?? entries.reduce((m, e) => Math.max(m, e.id), 0);
+      // A home from 0.1 (watermark only): the baseline is now; nothing old is replayed.
+      const baselineAt = first ? firstBaseline(now) : (mem.baseline() ?? now);
+      const fresh = first ? arrivedDuringRead(entries, baselineAt, now, tz) : entries.filter((e) => mem.isNew(e, mark, baselineAt, tz, aboveSeen.has(e.id)));
+      if (first) {
+        mem.setWatermark(mark);
+        // Everything the first poll read is old (but what arrived during it): its keys are marked seen.
+        for (const e of entries) opts.inbox.markSeen(keyOf(e), now);
       }
-      let baselineAt = mem.baseline();
-      if (baselineAt === null) {
-        // A home from 0.1 (watermark only): the baseline is now; nothing old is replayed.
-        baselineAt = now;
-        mem.setBaseline(now);
-      }
+      if (first || mem.baseline() === null) mem.setBaseline(baselineAt);
       // In the order they arrived (the phone's time, then _id): GET /api/inbox lists newest first.
-      const fresh = entries
-        .filter((e) => mem.isNew(e, mark, baselineAt, tz))
-        .sort((a, b) => (receivedMs(a, tz) ?? 0) - (receivedMs(b, tz) ?? 0) || a.id - b.id);
+      fresh.sort((a, b) => (receivedMs(a, tz) ?? 0) - (receivedMs(b, tz) ?? 0) || a.id - b.id);
       for (const e of fresh) store(e, now, tz);
       const next = Math.max(mark, ...fresh.map((e) => e.id));
       if (next !== mark) mem.setWatermark(next);
-      if (fresh.length > 0) opts.inbox.pruneSeen();
+      if (fresh.length > 0 || first) opts.inbox.pruneSeen();
       return { watermark: next, made: fresh.length, baseline: first };
     });
 }

@@ -6,9 +6,14 @@
 // clock set back, those sit below messages dated "in the future", so the horizon is taken
 // by the monotonic clock too. A poll that hits the cap says so (log, health), and the next
 // one reads on from there (a little overlap: a deletion shifts the pages up) until a page
-// holds nothing new: nothing is skipped.
+// holds nothing new: nothing is skipped. The first poll (the baseline) reads on while a page
+// reaches past its start (messages dated ahead: a phone clock that was ahead), so all of
+// them are taken as old. Below that, the deep sweep (inbox-sweep.ts) finds a new _id dated
+// older than every page read. The top page also says which entries sort above one already
+// seen: with an unreadable date, that is how a reused _id is told from an old message.
 import type { Clock } from '../core/clock.js';
 import { listSms, localTimeToMs, type SmsEntry } from '../device/sms-list.js';
+import { deepSweep } from './inbox-sweep.js';
 
 export const PAGE_SIZE = 100;
 export const MAX_PAGES = 10;
@@ -18,7 +23,7 @@ export const RESUME_OVERLAP = 10;
 const HORIZON_SLACK_MS = 60_000;
 
 export type PollFailure = { kind: string; detail: string };
-export type Fetched = { entries: SmsEntry[]; capped: boolean; backlogFrom: number | null };
+export type Fetched = { entries: SmsEntry[]; capped: boolean; backlogFrom: number | null; aboveSeen: Set<number> };
 
 export interface PageReaderOptions {
   clock: Clock;
@@ -29,11 +34,39 @@ export interface PageReaderOptions {
 }
 
 /** Whether an entry is new (never announced and after the watermark or baseline). */
-export type IsNew = (e: SmsEntry, mark: number, baselineAt: number, tz: string) => boolean;
+export type IsNew = (e: SmsEntry, mark: number, baselineAt: number, tz: string, aboveSeen?: boolean) => boolean;
 
-export function pageReader(opts: PageReaderOptions, isNew: IsNew, baseline: () => number | null) {
+/** What the reader asks the watcher's memory (inbox-memory.ts). */
+export interface Judge {
+  isNew: IsNew;
+  seen: (e: SmsEntry) => boolean;
+  baseline: () => number | null;
+}
+
+const datedIn = (tz: string) => (e: SmsEntry) => {
+  try {
+    return localTimeToMs(e.received, tz);
+  } catch {
+    return null;
+  }
+};
+
+/** The ids on a page (printed oldest first) that sort above an entry already seen; only asked when a date is unreadable. */
+function aboveSeenOn(page: SmsEntry[], judge: Judge, dated: (e: SmsEntry) => number | null): Set<number> {
+  const out = new Set<number>();
+  if (page.every((e) => dated(e) !== null)) return out;
+  let below = false;
+  for (const e of page) {
+    if (below) out.add(e.id);
+    else below = judge.seen(e);
+  }
+  return out;
+}
+
+export function pageReader(opts: PageReaderOptions, judge: Judge) {
   const list = opts.list ?? listSms;
   const timeoutMs = opts.timeoutMs ?? Math.min(opts.pollMs, 10_000);
+  const sweep = deepSweep({ clock: opts.clock, list, timeoutMs, env: opts.env, firstOffset: PAGE_SIZE - RESUME_OVERLAP, overlap: RESUME_OVERLAP });
   let backlogFrom: number | null = null; // a capped poll's successor reads on from here
   let last: { wall: number; mono: number } | null = null; // the previous complete read
 
@@ -43,43 +76,48 @@ export function pageReader(opts: PageReaderOptions, isNew: IsNew, baseline: () =
   return async (mark: number | null, tz: string): Promise<Fetched | PollFailure> => {
     const now = opts.clock.now();
     const mono = opts.clock.monotonicMs();
-    const baselineAt = baseline() ?? now;
+    const baselineAt = judge.baseline() ?? now;
     const recentFrom = horizon(now, mono);
     const resuming = backlogFrom !== null;
     const start = backlogFrom ?? 0;
-    const dated = (e: SmsEntry) => {
-      try {
-        return localTimeToMs(e.received, tz);
-      } catch {
-        return null;
-      }
-    };
+    const dated = datedIn(tz);
+    let aboveSeen = new Set<number>();
     /** A full page may have more that is new below it. */
     const readOn = (page: SmsEntry[]) => {
-      if (mark === null || page.length < PAGE_SIZE) return false; // first poll: the top page is the watermark
-      const fresh = page.filter((e) => isNew(e, mark, baselineAt, tz)).length;
+      if (page.length < PAGE_SIZE) return false;
+      // Dates run newest first: the page's oldest entry tells how far down it reaches.
+      const oldest = Math.min(...page.map((e) => dated(e) ?? -Infinity));
+      // The baseline: on while messages dated after the start may lie below (all old).
+      if (mark === null) return oldest >= now - HORIZON_SLACK_MS;
+      const fresh = page.filter((e) => judge.isNew(e, mark, baselineAt, tz, aboveSeen.has(e.id))).length;
       // Reading on below a cap: until a page holds nothing new.
       if (resuming) return fresh > 0;
       if (fresh === page.length) return true;
-      // Dates run newest first: the page's oldest entry tells whether it reaches the horizon.
-      const oldest = Math.min(...page.map((e) => dated(e) ?? -Infinity));
       return oldest >= recentFrom;
     };
     // Messages arriving between two page reads shift the pages: an entry may show up
     // twice, never be skipped. The map drops the duplicates.
     const byId = new Map<number, SmsEntry>();
+    let topFull = false;
     for (let page = 0; page < MAX_PAGES; page++) {
       const r = await list({ box: 'inbox', limit: PAGE_SIZE, offset: start + page * PAGE_SIZE, timeoutMs, env: opts.env });
       if (!r.ok) return { kind: r.failure, detail: r.detail };
       // Only received messages, whatever else an older Termux:API or a filter lets through.
       for (const e of r.entries) if (e.type === 'inbox') byId.set(e.id, e);
-      if (page === 0 && !resuming) last = { wall: now, mono }; // the top was read: the next horizon
+      if (page === 0 && !resuming) {
+        last = { wall: now, mono }; // the top was read: the next horizon
+        topFull = r.entries.length >= PAGE_SIZE;
+        if (mark !== null) aboveSeen = aboveSeenOn(r.entries, judge, dated);
+      }
       if (!readOn(r.entries)) {
         backlogFrom = null;
-        return { entries: [...byId.values()], capped: false, backlogFrom };
+        // The deep sweep only adds new _ids: a deep old message is never judged by its date.
+        if (mark !== null && !resuming) for (const e of await sweep.step(topFull)) if (e.id > mark) byId.set(e.id, e);
+        return { entries: [...byId.values()], capped: false, backlogFrom, aboveSeen };
       }
     }
-    backlogFrom = start + MAX_PAGES * PAGE_SIZE - RESUME_OVERLAP;
-    return { entries: [...byId.values()], capped: true, backlogFrom };
+    // The baseline takes what it read as old and moves on: the sweep covers the rest.
+    backlogFrom = mark === null ? null : start + MAX_PAGES * PAGE_SIZE - RESUME_OVERLAP;
+    return { entries: [...byId.values()], capped: backlogFrom !== null, backlogFrom, aboveSeen };
   };
 }

@@ -22,6 +22,8 @@ export interface InboxPartDeps {
   /** How many webhook targets were registered over the API (they listen too). */
   registeredTargets: () => number;
   timeZone: () => string;
+  /** Settles once timeZone() tells the phone's zone: the watcher's first poll waits for it. */
+  timeZoneKnown?: () => Promise<unknown>;
   /** The inbox to read: termux-sms-list in this environment, or a list of its own (simulated mode). */
   source: { env: NodeJS.ProcessEnv } | { list: NonNullable<InboxWatcherOptions['list']> };
   logger?: Logger | undefined;
@@ -37,6 +39,7 @@ export function createInboxPart(deps: InboxPartDeps) {
     inbox: store,
     pollMs: config.inboxPollMs,
     timeZone: deps.timeZone,
+    ...(deps.timeZoneKnown ? { timeZoneKnown: deps.timeZoneKnown } : {}),
     logger: deps.logger,
     ...deps.source,
   });

@@ -4,8 +4,12 @@
 // `inbox_seen`), so a new message that reuses a deleted message's _id is still announced,
 // whatever order the pages come in (termux-sms-list pages by date; how far a poll reads:
 // inbox-pages.ts). An entry is new when its key is unseen and its _id is above the
-// watermark (the highest _id seen) or it was received after the baseline. The very first poll only records the watermark and the
-// baseline time: old messages are never replayed. Events, keys and watermark are written
+// watermark (the highest _id seen) or it was received after the baseline (a date in any
+// digits the phone's locale prints; with an unreadable one, when it sorts above a message
+// already seen). The very first poll records the watermark and the baseline and takes every
+// message it read as old, judged by _id whatever its date: old messages are never replayed.
+// Every poll waits for the phone's time zone to be known (TZ, else the first device probe
+// round): before it, the phone's local times would be read in the wrong zone. Events, keys and watermark are written
 // in one transaction with the stored copy (store/inbox.ts, for GET /api/inbox), so a crash
 // neither loses nor repeats one. forget() drops watermark and baseline: a watcher that was
 // off starts afresh, never announcing what arrived while nobody listened. This file polls;
@@ -35,6 +39,8 @@ export interface InboxWatcherOptions {
   pollMs: number;
   /** The phone's time zone, asked at every poll (it can change while running). */
   timeZone: () => string;
+  /** Settles once timeZone() tells the phone's zone (TZ set, or the device probes answered); asked once. */
+  timeZoneKnown?: () => Promise<unknown>;
   env?: NodeJS.ProcessEnv;
   /** Per termux-sms-list call; default min(pollMs, 10 s). */
   timeoutMs?: number;
@@ -56,15 +62,18 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
   const mem = memory(opts);
   const report = pollReport(opts.logger, mem.watermark());
   let switchedOnAt: number | null = null;
-  const fetchNew = pageReader(opts, mem.isNew, mem.baseline);
+  const fetchNew = pageReader(opts, mem);
   const commit = committer(opts, mem, () => switchedOnAt);
+  let zoneKnown: Promise<unknown> | undefined;
 
   const poll = async (): Promise<void> => {
     try {
+      // A probe that fails still settles (the zone is then UTC); a rejection must not block the inbox.
+      await (zoneKnown ??= (opts.timeZoneKnown?.() ?? Promise.resolve()).catch(() => undefined));
       const tz = opts.timeZone();
       const fetched = await fetchNew(mem.watermark(), tz);
       if ('kind' in fetched) return report.failed(fetched, opts.clock.now());
-      report.ok(fetched, commit(fetched.entries, opts.clock.now(), tz));
+      report.ok(fetched, commit(fetched.entries, opts.clock.now(), tz, fetched.aboveSeen));
     } catch (err) {
       report.threw(err, opts.clock.now());
     } finally {

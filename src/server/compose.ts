@@ -13,6 +13,7 @@
 //      deliveries, pending confirmations, the inbox watcher (while someone listens), the
 //      MQTT bridge (it only begins connecting: a broker that is down holds up nothing)
 import { createDispatcher, type Dispatcher } from '../core/dispatcher.js';
+import { isValidTimeZone } from '../core/time-zone.js';
 import type { GatewayEvents } from '../events/domain-events.js';
 import { createEventsPart, type EventsPart } from '../events/events-part.js';
 import { createInboxPart, type InboxPart } from '../events/inbox-part.js';
@@ -51,6 +52,8 @@ export async function composeGateway(deps: GatewayDeps) {
     ...base,
     outbox: webhooks.outbox,
     timeZone: () => calendar().timeZone,
+    // TZ set counts as known; else the first probe round (getprop) tells the phone's zone.
+    timeZoneKnown: async () => isValidTimeZone(deps.env.TZ?.trim() ?? '') || (await probes.get()),
     registeredTargets: () => webhooks.targets.registeredCount(),
     source: ports.inboxList ? { list: ports.inboxList } : { env: deps.env },
   });

@@ -2,7 +2,7 @@ import t from 'tap';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { listSms, localTimeToMs, parseSmsList, sameNumber } from '../../src/device/sms-list.js';
+import { asciiDigits, listSms, localTimeToMs, parseSmsList, sameNumber } from '../../src/device/sms-list.js';
 import { fakeTermux } from '../helpers/fake-termux.js';
 
 t.test('parseSmsList reads current and older Termux:API elements', async (t) => {
@@ -102,4 +102,24 @@ t.test("the fake's inbox store pages as Termux:API does: by date, newest first, 
     'address and number both, as Termux:API 0.51+',
   );
   t.same(await listSms({ box: 'sent', limit: 10, timeoutMs: 5000, env: fake.env }), { ok: true, entries: [] }, 'only received messages in this store');
+});
+
+t.test('dates in any decimal digits the phone locale prints (SimpleDateFormat in the locale: Arabic, Persian, Hindi, Bengali...)', async (t) => {
+  const want = Date.UTC(2026, 10, 21, 12, 0, 0);
+  const zeros: [string, number][] = [
+    ['Arabic-Indic', 0x0660],
+    ['Extended Arabic-Indic (Persian)', 0x06f0],
+    ['Devanagari', 0x0966],
+    ['Bengali', 0x09e6],
+    ['Thai', 0x0e50],
+    ['Myanmar', 0x1040],
+    ['fullwidth', 0xff10],
+    ['mathematical monospace (the last of five runs in a row)', 0x1d7f6],
+  ];
+  for (const [name, zero] of zeros) {
+    const local = '2026-11-21 13:00:00'.replace(/\d/g, (d) => String.fromCodePoint(zero + Number(d)));
+    t.equal(localTimeToMs(local, 'Europe/Berlin'), want, name);
+  }
+  t.equal(asciiDigits('\u200f٢٠٢٦-١١-٢١ ١٣:٠٠:٠٠'), '2026-11-21 13:00:00', 'a direction mark dropped');
+  t.equal(localTimeToMs('21/11/2026 13:00', 'Europe/Berlin'), null, 'another shape stays unreadable');
 });
