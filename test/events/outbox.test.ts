@@ -215,6 +215,7 @@ t.test('a frozen target (accepts, never answers): each event of a burst reaches 
     tick: async () => undefined, // the teardown's tick: real time passes by itself
     runAll: async () => undefined,
     pendingTimers: () => 0,
+    firedTimers: () => 0,
   };
   const frozen = await startReceiver(t, () => 'hang');
   const arrivals: { id: string; at: number }[] = [];
