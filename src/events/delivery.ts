@@ -65,9 +65,12 @@ const isDue = (h: Head, now: number) =>
 /** One attempt of one head: delivered, switched off (410), failed with its next try, or expired. */
 async function attempt(opts: DeliveryOptions, post: typeof postSigned, h: Head, state: RoundState): Promise<void> {
   const jumpedBefore = state.jumpedMs;
+  /** Its deadline, moved by any jump seen since h was read (the stored time moved too). */
+  const deadline = () => h.createdAt + (state.jumpedMs - jumpedBefore) + GIVE_UP_AFTER_MS;
   const target = redactUrl(h.target);
   // Never attempted past its 24 hours, also when the phone was off for days.
-  if (opts.clock.now() >= h.createdAt + GIVE_UP_AFTER_MS) {
+  const now = opts.clock.now(); // a jump seen here moves deadline() too
+  if (now >= deadline()) {
     opts.store.failed(h, opts.clock.now(), 'expired: older than 24 hours', null);
     opts.logger?.warn({ event: h.eventId, target, attempts: h.attempts }, 'webhook event expired unsent (older than 24 hours)');
     return;
@@ -82,8 +85,8 @@ async function attempt(opts: DeliveryOptions, post: typeof postSigned, h: Head, 
     opts.logger?.warn({ target }, 'webhook target answered 410 Gone: switched off');
   } else {
     const error = r.error ?? 'failed';
-    const deadline = h.createdAt + (state.jumpedMs - jumpedBefore) + GIVE_UP_AFTER_MS; // h was read before any jump since
-    const next = at >= deadline ? null : Math.min(deadline, at + retryDelayMs(h.attempts + 1, opts.random));
+    const end = deadline();
+    const next = at >= end ? null : Math.min(end, at + retryDelayMs(h.attempts + 1, opts.random));
     opts.store.failed(h, at, error, next);
     opts.logger?.warn({ event: h.eventId, target, attempts: h.attempts + 1, error, gaveUp: next === null }, 'webhook delivery failed');
   }
