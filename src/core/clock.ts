@@ -2,6 +2,8 @@
 // reading for intervals (rate limits, budget, spacing, backoff), which a phone's clock
 // change cannot move; and the one place that schedules a callback for later (every loop
 // and wait in the gateway goes through setTimer, so a test's fake clock moves them all).
+// The system clock arms a long wait in steps of at most MAX_TIMER_STEP_MS: Node replaces a
+// delay past 2^31-1 ms with 1 ms (a TimeoutOverflowWarning, and a loop that spins).
 import { performance } from 'node:perf_hooks';
 
 /** A scheduled callback; cancel() is harmless after it ran or was cancelled. */
@@ -18,15 +20,37 @@ export interface Clock {
   setTimer(fn: () => void, ms: number): Timer;
 }
 
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  monotonicMs: () => performance.now(),
-  setTimer(fn, ms) {
-    const t = setTimeout(fn, Math.max(0, ms));
-    t.unref();
-    return { cancel: () => clearTimeout(t) };
-  },
-};
+/** The longest delay Node's setTimeout takes as given (2^31-1 ms, about 24.86 days). */
+export const MAX_TIMER_STEP_MS = 2 ** 31 - 1;
+
+/**
+ * The real clock. A timer longer than `maxStepMs` is armed in steps, each re-armed for what
+ * is left on the monotonic clock, so no setTimeout ever gets more than Node takes.
+ */
+export function createSystemClock(opts: { maxStepMs?: number } = {}): Clock {
+  const maxStep = Math.max(1, Math.min(MAX_TIMER_STEP_MS, opts.maxStepMs ?? MAX_TIMER_STEP_MS));
+  return {
+    now: () => Date.now(),
+    monotonicMs: () => performance.now(),
+    setTimer(fn, ms) {
+      const dueAt = performance.now() + Math.max(0, ms);
+      let t: NodeJS.Timeout | undefined;
+      const arm = (left: number) => {
+        t = setTimeout(step, Math.min(maxStep, Math.max(0, left)));
+        t.unref();
+      };
+      const step = () => {
+        const left = dueAt - performance.now();
+        if (left >= 1) arm(Math.ceil(left));
+        else fn();
+      };
+      arm(Math.ceil(dueAt - performance.now()));
+      return { cancel: () => clearTimeout(t) };
+    },
+  };
+}
+
+export const systemClock: Clock = createSystemClock();
 
 /** Resolves after ms on the clock (for a bounded wait, e.g. a stop's grace). */
 export function sleepFor(clock: Clock, ms: number): { done: Promise<void>; cancel(): void } {

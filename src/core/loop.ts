@@ -4,7 +4,15 @@
 // the earliest wake-up asked for; a run that throws is reported and retried after a delay;
 // stop() ends the wake-ups and waits for the run in flight. Time comes from the Clock, so a
 // test's fake clock drives every loop built on it.
+// No timer sleeps longer than MAX_WAIT_STEP_MS: a longer wait (a sendAt weeks ahead, quiet
+// hours, a retry an hour away, a slow poll) is armed in steps. Each step only reads the
+// wall clock, so a wall clock that jumped while the gateway idled is seen within one step
+// (core/clock-watch.ts: its listeners may set an earlier wake-up), and arms the next step;
+// the run itself comes at its time. At most 4 wake-ups an hour, only while a wait is that long.
 import { sleepFor, type Clock, type Timer } from './clock.js';
+
+/** The longest a loop sleeps at once (15 minutes). */
+export const MAX_WAIT_STEP_MS = 15 * 60_000;
 
 export interface LoopOptions {
   clock: Clock;
@@ -18,7 +26,7 @@ export interface LoopOptions {
 export interface Loop {
   /** Runs now, or once more after the run in flight; resolves when that run has finished. */
   kick(): Promise<void>;
-  /** Runs in ms (monotonic) unless an earlier wake-up is already set. */
+  /** Runs in ms (monotonic; armed in steps of at most MAX_WAIT_STEP_MS) unless an earlier wake-up is already set. */
   wakeIn(ms: number): void;
   /** Allows runs again after stop() (does not run by itself). */
   start(): void;
@@ -28,6 +36,34 @@ export interface Loop {
   hasTimer(): boolean;
   /** Resolves when no run is in flight. */
   idle(): Promise<void>;
+}
+
+/**
+ * Runs fn at monotonic time dueAt, armed in steps of at most MAX_WAIT_STEP_MS. Every step
+ * reads the wall clock first (a jump's listeners may cancel this timer and set another).
+ */
+function steppedTimer(clock: Clock, dueAt: number, fn: () => void): Timer {
+  let current: Timer | undefined;
+  let cancelled = false;
+  const arm = () => {
+    const left = Math.max(0, dueAt - clock.monotonicMs());
+    current = clock.setTimer(
+      () => {
+        clock.now(); // a jump is seen here (core/clock-watch.ts)
+        if (cancelled) return;
+        if (dueAt - clock.monotonicMs() >= 1) arm();
+        else fn();
+      },
+      Math.min(MAX_WAIT_STEP_MS, left),
+    );
+  };
+  arm();
+  return {
+    cancel() {
+      cancelled = true;
+      current?.cancel();
+    },
+  };
 }
 
 export function createLoop(opts: LoopOptions): Loop {
@@ -45,15 +81,14 @@ export function createLoop(opts: LoopOptions): Loop {
 
   const wakeIn = (ms: number) => {
     if (stopped) return;
-    const delay = Math.max(0, ms);
-    const at = clock.monotonicMs() + delay;
+    const at = clock.monotonicMs() + Math.max(0, ms);
     if (timer && wakeAt <= at) return;
     cancel();
     wakeAt = at;
-    timer = clock.setTimer(() => {
+    timer = steppedTimer(clock, at, () => {
       timer = undefined;
       void kick();
-    }, delay);
+    });
   };
 
   const once = async () => {

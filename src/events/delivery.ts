@@ -1,7 +1,9 @@
 // Webhook delivery: signs and posts each stored event to its target (postSigned), one lane
 // per target so a slow or hanging target holds up only itself, retrying with backoff for
 // 24 hours and never attempting an older event. A timer only while something is pending
-// (the loop and its timer are core/loop.ts's, on the injected clock).
+// (the loop and its timer are core/loop.ts's, on the injected clock). A wall-clock jump
+// (`clock.jumped`) moves the stored times with it (store/outbox.ts shiftTimes) and wakes
+// delivery; an attempt in flight across the jump adds it to the head it read before.
 import type { Logger } from 'pino';
 import { sleepFor, type Clock } from '../core/clock.js';
 import { createLoop } from '../core/loop.js';
@@ -61,10 +63,14 @@ const isDue = (h: Head, now: number) =>
   h.nextAttemptAt <= now || h.nextAttemptAt - now > MAX_RETRY_DELAY_MS * 1.25;
 
 /** One attempt of one head: delivered, switched off (410), failed with its next try, or expired. */
-async function attempt(opts: DeliveryOptions, post: typeof postSigned, h: Head): Promise<void> {
+async function attempt(opts: DeliveryOptions, post: typeof postSigned, h: Head, state: RoundState): Promise<void> {
+  const jumpedBefore = state.jumpedMs;
+  /** Its deadline, moved by any jump seen since h was read (the stored time moved too). */
+  const deadline = () => h.createdAt + (state.jumpedMs - jumpedBefore) + GIVE_UP_AFTER_MS;
   const target = redactUrl(h.target);
   // Never attempted past its 24 hours, also when the phone was off for days.
-  if (opts.clock.now() >= h.createdAt + GIVE_UP_AFTER_MS) {
+  const now = opts.clock.now(); // a jump seen here moves deadline() too
+  if (now >= deadline()) {
     opts.store.failed(h, opts.clock.now(), 'expired: older than 24 hours', null);
     opts.logger?.warn({ event: h.eventId, target, attempts: h.attempts }, 'webhook event expired unsent (older than 24 hours)');
     return;
@@ -79,8 +85,8 @@ async function attempt(opts: DeliveryOptions, post: typeof postSigned, h: Head):
     opts.logger?.warn({ target }, 'webhook target answered 410 Gone: switched off');
   } else {
     const error = r.error ?? 'failed';
-    const deadline = h.createdAt + GIVE_UP_AFTER_MS;
-    const next = at >= deadline ? null : Math.min(deadline, at + retryDelayMs(h.attempts + 1, opts.random));
+    const end = deadline();
+    const next = at >= end ? null : Math.min(end, at + retryDelayMs(h.attempts + 1, opts.random));
     opts.store.failed(h, at, error, next);
     opts.logger?.warn({ event: h.eventId, target, attempts: h.attempts + 1, error, gaveUp: next === null }, 'webhook delivery failed');
   }
@@ -104,6 +110,8 @@ interface RoundState {
   ended: number;
   /** Wakes a round that waits on attempts in flight: a new event was stored. */
   poke: (() => void) | undefined;
+  /** The sum of the wall-clock jumps seen so far (ms). */
+  jumpedMs: number;
 }
 
 /**
@@ -120,7 +128,7 @@ async function runDueRound(opts: DeliveryOptions, post: typeof postSigned, state
     const now = opts.clock.now();
     const heads = state.stopped || failure !== undefined ? [] : opts.store.heads();
     for (const h of heads.filter((x) => isDue(x, now) && !inFlight.has(x.target))) {
-      const run = attempt(opts, post, h)
+      const run = attempt(opts, post, h, state)
         .catch((err: unknown) => {
           failure ??= { err }; // e.g. the database cannot be written: the round ends, the loop pauses
         })
@@ -145,7 +153,7 @@ async function runDueRound(opts: DeliveryOptions, post: typeof postSigned, state
 
 export function createWebhookDelivery(opts: DeliveryOptions) {
   const post = opts.post ?? postSigned;
-  const state: RoundState = { stopped: false, ended: 0, poke: undefined };
+  const state: RoundState = { stopped: false, ended: 0, poke: undefined, jumpedMs: 0 };
 
   /** Ms until the next head is due; undefined when nothing is pending (idle: no timer). */
   const nextWait = (): number | undefined => waitMs(opts.store.heads(), new Map(), opts.clock.now());
@@ -166,6 +174,12 @@ export function createWebhookDelivery(opts: DeliveryOptions) {
     onError: (err) => opts.logger?.error({ err }, 'webhook delivery loop failed; trying again in 30 s'),
   });
 
+  const notify = () => {
+    if (state.stopped) return;
+    state.poke?.(); // a round waiting on a slow target hands it to the others now
+    loop.wakeIn(0);
+  };
+
   return {
     /**
      * Attempts what is due now (after the run in flight, if any); resolves to how many
@@ -177,10 +191,11 @@ export function createWebhookDelivery(opts: DeliveryOptions) {
       return state.ended - before;
     },
     /** After an event was enqueued (or at start): deliver soon, after the caller's transaction. */
-    notify() {
-      if (state.stopped) return;
-      state.poke?.(); // a round waiting on a slow target hands it to the others now
-      loop.wakeIn(0);
+    notify,
+    /** The wall clock jumped by deltaMs (the outbox's times were moved with it): look again now. */
+    clockJumped(deltaMs: number) {
+      state.jumpedMs += deltaMs;
+      notify();
     },
     async stop() {
       state.stopped = true;

@@ -12,10 +12,17 @@
 //                     -> metrics (status/status-part.ts), MQTT (mqtt/mqtt-gateway.ts)
 //   delivery.due      store/outbox.ts, after the commit, for an event a webhook target is to get
 //                     -> webhook delivery wakes (events/events-part.ts)
+//   clock.jumped      core/clock-watch.ts (wired in server/compose.ts), inside the first now()
+//                     that sees the wall clock move against the monotonic clock, before that
+//                     now() returns; listeners must not run work there, only move times and
+//                     arm a wake-up
+//                     -> the lane and its expiry look again (sms/sending-part.ts); the outbox's
+//                        pending times move by the jump and delivery wakes (events/events-part.ts)
+import type { ClockEvents } from '../core/clock-watch.js';
 import type { Dispatcher } from '../core/dispatcher.js';
 import type { SendEvents } from '../sms/send-events.js';
 import type { OutboxEvents } from '../store/outbox.js';
 
-export type GatewayEvents = SendEvents & OutboxEvents;
+export type GatewayEvents = SendEvents & OutboxEvents & ClockEvents;
 
 export type GatewayEventPath = Dispatcher<GatewayEvents>;

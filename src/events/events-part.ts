@@ -5,6 +5,7 @@
 // waits from before, stop() ends it.
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
+import type { ClockEvents } from '../core/clock-watch.js';
 import type { Config } from '../core/config.js';
 import type { Emitter, Subscriber } from '../core/dispatcher.js';
 import type { RuntimeInfo } from '../core/runtime.js';
@@ -23,7 +24,7 @@ export interface EventsPartDeps {
   clock: Clock;
   runtime: RuntimeInfo;
   config: EventsConfig;
-  events: Emitter<OutboxEvents> & Subscriber<OutboxEvents>;
+  events: Emitter<OutboxEvents> & Subscriber<OutboxEvents & ClockEvents>;
   /** The webhook signing secret (events/signing.ts keeps it in the home). */
   secret: () => string;
   /** Tests: a short delivery timeout, fixed jitter. */
@@ -51,6 +52,10 @@ export function createEventsPart(deps: EventsPartDeps) {
   const tester = createWebhookTester({ targets, outbox, clock, secret: deps.secret, userAgent, version: deps.runtime.version, logger, ...timing });
 
   deps.events.on('delivery.due', () => delivery.notify());
+  deps.events.on('clock.jumped', (jump) => {
+    outbox.shiftTimes(jump.deltaMs);
+    delivery.clockJumped(jump.deltaMs);
+  });
 
   return {
     outbox,

@@ -12,6 +12,7 @@
 //   3. background work: the lane (queued messages waiting from before), pending
 //      deliveries, pending confirmations, the inbox watcher (while someone listens), the
 //      MQTT bridge (it only begins connecting: a broker that is down holds up nothing)
+import { watchClock } from '../core/clock-watch.js';
 import { createDispatcher, type Dispatcher } from '../core/dispatcher.js';
 import { isValidTimeZone } from '../core/time-zone.js';
 import type { GatewayEvents } from '../events/domain-events.js';
@@ -30,10 +31,17 @@ export const PROBES_AFTER_LISTEN_MS = 1000;
 export type { GatewayDeps, Ports } from './gateway-deps.js';
 
 export async function composeGateway(deps: GatewayDeps) {
-  const { config, clock, probes, logger } = deps;
+  const { config, probes, logger } = deps;
   const ports = portsFor(deps);
   const events = createDispatcher<GatewayEvents>({
     onListenerError: (err, name) => logger?.error({ err, event: name }, 'a listener of a gateway event failed'),
+  });
+  // Every part reads the time through the watch: a wall-clock jump is announced as `clock.jumped`.
+  const clock = watchClock(deps.clock, {
+    onJump(jump) {
+      logger?.warn({ deltaMs: jump.deltaMs }, 'the wall clock jumped: every schedule is looked at again');
+      events.emit('clock.jumped', jump);
+    },
   });
   const { timings, calendar } = ports;
   // What every part is built from; each takes its own section of the configuration.

@@ -8,7 +8,9 @@
 // hand-off that times out pauses the queue (30 s, then 1, 2, 4 ... up to 10 minutes) until
 // one succeeds. Expiry has its own wake-up, at the next expiresAt: a waiting message expires
 // on time whatever holds the lane (a pause, quiet hours, sendAt, a hand-off still hanging).
-// A timer runs only while something waits; nothing in memory is the truth.
+// A timer runs only while something waits; nothing in memory is the truth. sendAt, expiry
+// and quiet hours are wall-clock times, looked at again at once when the wall clock jumps
+// (clockJumped); the pause is a duration, on the monotonic clock, which no jump moves.
 import type { Clock } from '../core/clock.js';
 import { createLoop } from '../core/loop.js';
 import type { MessageRow, MessageStore } from '../store/messages.js';
@@ -139,6 +141,11 @@ export function createLane(deps: LaneDeps) {
     notify() {
       void expiry.kick();
       void loop.kick();
+    },
+    /** The wall clock jumped (`clock.jumped`): sendAt, quiet hours and expiry are looked at again now. */
+    clockJumped() {
+      expiry.wakeIn(0); // a timer, not a run inside the now() that saw the jump
+      loop.wakeIn(0);
     },
     /** Hands off what is due now; resolves when that run has finished. */
     runDue() {

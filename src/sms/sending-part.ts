@@ -6,6 +6,7 @@
 // Building has no side effects; start() runs the background work, stop() ends it.
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
+import type { ClockEvents } from '../core/clock-watch.js';
 import type { Config } from '../core/config.js';
 import type { Emitter, Subscriber } from '../core/dispatcher.js';
 import type { RuntimeInfo } from '../core/runtime.js';
@@ -34,7 +35,7 @@ export interface SendingPartDeps {
   clock: Clock;
   runtime: RuntimeInfo;
   config: SendingConfig;
-  events: Emitter<SendEvents> & Subscriber<SendEvents>;
+  events: Emitter<SendEvents> & Subscriber<SendEvents & ClockEvents>;
   /** Where settled messages' events are stored and announced from. */
   outbox: Pick<OutboxStore, 'record'>;
   sender: Sender;
@@ -63,6 +64,7 @@ export function createSendingPart(deps: SendingPartDeps) {
 
   events.on('handoff.finished', (h) => sendHealth.handoffFinished(h));
   events.on('message.queued', () => lane.notify());
+  events.on('clock.jumped', () => lane.clockJumped());
 
   return {
     stats,

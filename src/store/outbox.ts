@@ -5,6 +5,13 @@
 // its cause gave it (OutboxEvents), once, and `delivery.due` when a target is to get it; a
 // rolled-back event is never announced (store/transaction.ts). Delivery's rules (order,
 // retries) are in events/.
+// Times here are wall-clock (an event's created_at bounds its 24-hour life, a delivery's
+// next_attempt_at is its next try). A wall-clock jump (core/clock-watch.ts) must neither
+// shorten nor stretch them: when a jump of delta is seen, shiftTimes(delta) moves every
+// pending event's created_at and next try by delta, so ages are measured as if the jump
+// had not happened (an event made while the clock was years behind lives its 24 hours
+// after the correction; one made before the clock was set back still ends on time). The
+// jump is seen before anything is stamped with the new time, so only older rows move.
 import type { Emitter } from '../core/dispatcher.js';
 import type { Db } from './database.js';
 import type { WebhookEvent } from './event-record.js';
@@ -54,6 +61,8 @@ function statements(db: Db) {
     `),
     deleteDelivery: db.prepare(`DELETE FROM webhook_deliveries WHERE seq = @seq`),
     retry: db.prepare(`UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = @next, last_error = @error WHERE seq = @seq`),
+    shiftEvents: db.prepare(`UPDATE webhook_events SET created_at = created_at + @delta WHERE id IN (SELECT event_id FROM webhook_deliveries)`),
+    shiftDeliveries: db.prepare(`UPDATE webhook_deliveries SET next_attempt_at = next_attempt_at + @delta`),
   };
 }
 
@@ -115,6 +124,12 @@ export function createOutboxStore(db: Db, targets: WebhookTargetsTable, events?:
     disable: transaction(db, (url: string, at: number, error: string) => {
       targets.disable(url, at, error);
       s.dropDeliveries.run({ url });
+    }),
+    /** The wall clock jumped by delta ms: pending events' lives and next tries move with it. */
+    shiftTimes: transaction(db, (deltaMs: number) => {
+      const delta = Math.round(deltaMs);
+      s.shiftEvents.run({ delta });
+      s.shiftDeliveries.run({ delta });
     }),
     enable: (url: string) => targets.enable(url),
     status: (): TargetStatus[] => targets.status(),

@@ -51,3 +51,10 @@ t.test('tick lets a promise chain started by a timer settle before the next time
   await clock.tick(20);
   t.same(seen, ['chain of the first', 'second']);
 });
+
+t.test('a timer past 2^31-1 ms is an error (Node would fire it after 1 ms)', async (t) => {
+  const clock = fakeClock();
+  t.throws(() => clock.setTimer(() => {}, 2 ** 31), /Node would fire it after 1 ms/);
+  clock.setTimer(() => {}, 2 ** 31 - 1).cancel();
+  t.equal(clock.pendingTimers(), 0);
+});

@@ -3,7 +3,8 @@
 // wakeIn keeps the earliest, a failing run is reported and retried after retryMs, stop()
 // ends the wake-ups and waits for the run in flight (bounded by a grace when given).
 import t from 'tap';
-import { createLoop } from '../../src/core/loop.js';
+import { watchClock } from '../../src/core/clock-watch.js';
+import { createLoop, MAX_WAIT_STEP_MS } from '../../src/core/loop.js';
 import { fakeClock } from '../helpers/fake-clock.js';
 
 /** A loop whose runs are counted and can be held open until released. */
@@ -155,4 +156,31 @@ t.test('stop(grace) gives up waiting after the grace', async (t) => {
   await stopping;
   t.equal(stopped, true, 'done after 35 s although the run still hangs');
   h.release();
+});
+
+t.test('a wait of 30 days is armed in steps: the run comes at its time, never on a step', async (t) => {
+  const h = harness((n) => (n === 1 ? 30 * 86_400_000 : undefined));
+  await h.loop.kick();
+  const fired = h.clock.firedTimers();
+  await h.clock.tick(30 * 86_400_000 - 1); // the fake clock throws at a timer past 2^31-1 ms
+  t.equal(h.runs(), 1, 'no run before its time');
+  t.equal(h.clock.firedTimers() - fired, Math.floor((30 * 86_400_000 - 1) / MAX_WAIT_STEP_MS), 'one wake-up a step');
+  await h.clock.tick(1);
+  t.equal(h.runs(), 2, 'run at its time');
+  t.equal(h.loop.hasTimer(), false);
+});
+
+t.test('a step sees a wall-clock jump; a listener asking for an earlier wake-up gets it', async (t) => {
+  const fake = fakeClock();
+  let runs = 0;
+  // eslint-disable-next-line prefer-const -- the listener needs the loop, the loop the clock
+  let loop: ReturnType<typeof createLoop> | undefined;
+  const clock = watchClock(fake, { onJump: () => loop?.wakeIn(0) });
+  loop = createLoop({ clock, retryMs: 1000, onError: () => undefined, run: () => (++runs === 1 ? 86_400_000 : undefined) });
+  await loop.kick();
+  fake.set(fake.now() + 3_600_000);
+  await fake.tick(MAX_WAIT_STEP_MS - 1);
+  t.equal(runs, 1, 'nothing reads the clock before the first step');
+  await fake.tick(1);
+  t.equal(runs, 2, 'the step saw the jump and the loop ran at once');
 });

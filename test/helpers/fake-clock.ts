@@ -1,6 +1,12 @@
 // The tests' clock: it moves only when told (advance, tick, runAll), firing each timer due
 // on the way at its own time; and letSettle, which lets promise chains run a few turns.
+// Wall and monotonic time move together unless set() moves the wall clock alone (a phone's
+// clock corrected or changed). A timer asked for past 2^31-1 ms throws, as Node would
+// silently fire it after 1 ms instead.
 import type { Clock } from '../../src/core/clock.js';
+
+/** The longest delay Node's setTimeout takes as given (core/clock.ts MAX_TIMER_STEP_MS). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface FakeClock extends Clock {
   /** Moves time on, firing each timer due on the way at its own time, in order. */
@@ -13,6 +19,8 @@ export interface FakeClock extends Clock {
   set(wallMs: number): void;
   /** Timers set and not yet fired or cancelled. */
   pendingTimers(): number;
+  /** Timers fired since the clock was made (wake-ups: the phone's battery pays for each). */
+  firedTimers(): number;
 }
 
 /** Lets promise chains and immediate callbacks settle (a few event-loop turns). */
@@ -31,11 +39,13 @@ export function fakeClock(start = Date.UTC(2026, 10, 21, 12, 0, 0)): FakeClock {
     mono = at;
   };
   let fired = 0; // in the current advance/tick: a loop re-arming at 0 ms must fail, not hang
+  let firedEver = 0;
   /** The earliest timer due by `until` (ties: the one set first), taken off the list. */
   const nextDue = (until: number) => {
     let best: [number, { at: number; fn: () => void }] | undefined;
     for (const e of timers) if (e[1].at <= until && (!best || e[1].at < best[1].at)) best = e;
     if (best) timers.delete(best[0]);
+    if (best) firedEver++;
     if (best && ++fired > 10_000) throw new Error('fake clock: over 10 000 timers fired in one move (a timer loop?)');
     return best?.[1];
   };
@@ -43,6 +53,7 @@ export function fakeClock(start = Date.UTC(2026, 10, 21, 12, 0, 0)): FakeClock {
     now: () => wall,
     monotonicMs: () => mono,
     setTimer(fn, ms) {
+      if (ms > MAX_TIMER_MS) throw new Error(`fake clock: a timer of ${ms} ms (Node would fire it after 1 ms)`);
       const id = ++seq;
       timers.set(id, { at: mono + Math.max(0, ms), fn });
       return { cancel: () => void timers.delete(id) };
@@ -81,6 +92,7 @@ export function fakeClock(start = Date.UTC(2026, 10, 21, 12, 0, 0)): FakeClock {
       wall = wallMs;
     },
     pendingTimers: () => timers.size,
+    firedTimers: () => firedEver,
   };
   return clock;
 }
