@@ -39,7 +39,7 @@ export interface SendingPartDeps {
   outbox: Pick<OutboxStore, 'record'>;
   sender: Sender;
   calendar: () => Calendar;
-  simCount: () => number;
+  simCount: () => number | null;
   /** Real mode: the phone's sent box is read to confirm hand-offs (in this environment). */
   sentBox: { env: NodeJS.ProcessEnv } | undefined;
   logger?: Logger | undefined;
