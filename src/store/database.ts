@@ -41,9 +41,17 @@ const inodes = new WeakMap<Db, number>();
 
 type Execute = (...params: unknown[]) => unknown;
 
+/** Whether a writing statement's result says it changed rows (one that matched none wrote nothing). */
+function changedRows(result: unknown): boolean {
+  if (Array.isArray(result)) return result.length > 0;
+  if (result !== null && typeof result === 'object' && 'changes' in result) return Number(result.changes) > 0;
+  return result !== undefined;
+}
+
 /**
  * Every statement prepared from now on that writes reports to write-watch.ts: a refusal
- * the disk gave (isStorageUnavailable) and a write made. Statements that only read, and
+ * the disk gave (isStorageUnavailable) and a write made (rows changed: a statement that
+ * matched none touched no page, so it says nothing about the disk). Statements that only read, and
  * the statements better-sqlite3 runs for its own transactions, are left as they are.
  */
 function reportWrites(db: Db): void {
@@ -61,7 +69,7 @@ function reportWrites(db: Db): void {
           if (isStorageUnavailable(err)) writeFailed(db, err);
           throw err;
         }
-        statementWrote(db);
+        if (changedRows(result)) statementWrote(db);
         return result;
       };
       Object.assign(stmt, { [name]: reported });

@@ -25,6 +25,8 @@ t.test('statements and transactions report their writes', async (t) => {
   const { db, seen, stop, write, read } = watched(t);
   read.get('a');
   t.same(seen, [], 'a read reports nothing');
+  db.prepare(`DELETE FROM meta WHERE key = 'none such'`).run();
+  t.same(seen, [], 'a write that changed no row reports nothing');
   write.run('a', '1');
   t.same(seen, ['ok'], 'a write outside a transaction: committed at once');
   seen.length = 0;
