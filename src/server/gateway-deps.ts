@@ -45,8 +45,8 @@ export interface Ports {
   sender: Sender;
   /** The phone's calendar: TZ, else the phone's zone, else UTC. */
   calendar: () => Calendar;
-  /** SIM slots the phone has. */
-  simCount: () => number;
+  /** SIM slots the phone has; null while it has not told (nothing is refused on a guess). */
+  simCount: () => number | null;
   /** The phone's sent box is read to confirm hand-offs (real mode). */
   confirmSends: boolean;
   /** The inbox to read instead of termux-sms-list (simulated mode: device/simulated-inbox.ts). */
@@ -92,13 +92,15 @@ export function portsFor(deps: GatewayDeps): Ports {
   let gatewayId: string | undefined;
   return {
     sender: port('sender', () =>
-      real ? createTermuxSender({ timeoutMs: config.sendTimeoutMs, env, bootId: deps.bootId }) : createSimulatedSender(config.simulation),
+      real
+        ? createTermuxSender({ timeoutMs: config.sendTimeoutMs, env, bootId: deps.bootId, simCount: () => probes.known().telephony.value?.simCount ?? null })
+        : createSimulatedSender(config.simulation),
     ),
     calendar,
-    // The SIM count comes from the phone; until it answers (or when it cannot tell) only
-    // slot 1 is known to exist. Simulated mode with no phone offers two slots, so
-    // dual-SIM clients can be tried.
-    simCount: port('simCount', () => () => probes.peek().telephony.value?.simCount ?? (real ? 1 : SIMULATED_SIM_COUNT)),
+    // The SIM count comes from the phone; until it answers (or when it cannot tell) the
+    // count is unknown (null), and an unknown count refuses no slot. Simulated mode with no
+    // phone offers two slots, so dual-SIM clients can be tried.
+    simCount: port('simCount', () => () => probes.peek().telephony.value?.simCount ?? (real ? null : SIMULATED_SIM_COUNT)),
     confirmSends: port('confirmSends', () => real),
     // No phone, no inbox: simulated mode reads the simulated one (`sms-gateway simulate receive`).
     inboxList: port('inboxList', () => (real ? undefined : simulatedSmsList(config.home, () => calendar().timeZone))),

@@ -1,7 +1,8 @@
 // Senders: hand one SMS to the phone. The termux sender runs termux-sms-send with the
 // number as its own argv element and the text on stdin (never in argv: the script would
-// echo it, reading a leading "-" as an option and expanding backslashes). The simulated
-// sender touches no radio.
+// echo it, reading a leading "-" as an option and expanding backslashes). A slot the phone
+// has since said it lacks is not handed over (Termux:API would fail silently, exit 0). The
+// simulated sender touches no radio.
 import { runCommand } from '../device/termux.js';
 import { describeGroup } from '../device/kill-leftover.js';
 import type { Simulation } from '../core/runtime.js';
@@ -16,10 +17,24 @@ export function termuxSmsArgs(h: HandoffRequest): string[] {
   return ['-n', h.number, '-s', String(h.simSlot - 1)];
 }
 
-export function createTermuxSender(opts: { timeoutMs: number; env?: NodeJS.ProcessEnv; bootId?: string | null }): Sender {
+export interface TermuxSenderOptions {
+  timeoutMs: number;
+  env?: NodeJS.ProcessEnv;
+  bootId?: string | null;
+  /** The SIM slots the phone has said it has; null (or absent): not told, no slot refused. */
+  simCount?: () => number | null;
+}
+
+export function createTermuxSender(opts: TermuxSenderOptions): Sender {
   const bootId = opts.bootId ?? null;
   return {
     async send(h, hooks) {
+      // A message accepted before the phone told its count may name a slot it lacks.
+      const simCount = opts.simCount?.() ?? null;
+      if (simCount !== null && h.simSlot > simCount) {
+        const slots = `${simCount} SIM slot${simCount === 1 ? '' : 's'}`;
+        return { ok: false, reason: 'termux_api_error', detail: `SIM slot ${h.simSlot} does not exist; this phone reports ${slots}` };
+      }
       const r = await runCommand('termux-sms-send', termuxSmsArgs(h), {
         timeoutMs: opts.timeoutMs,
         input: h.text,

@@ -16,6 +16,7 @@ import { createMessageStore } from '../store/messages.js';
 import type { OutboxStore } from '../store/outbox.js';
 import { createQueueStore } from '../store/queue.js';
 import { createStatsStore } from '../store/stats.js';
+import { watchWrites } from '../store/write-watch.js';
 import { createConfirmer } from './confirmation.js';
 import { createEnqueue } from './enqueue.js';
 import { createLane } from './lane.js';
@@ -40,7 +41,7 @@ export interface SendingPartDeps {
   outbox: Pick<OutboxStore, 'record'>;
   sender: Sender;
   calendar: () => Calendar;
-  simCount: () => number;
+  simCount: () => number | null;
   /** Real mode: the phone's sent box is read to confirm hand-offs (in this environment). */
   sentBox: { env: NodeJS.ProcessEnv } | undefined;
   logger?: Logger | undefined;
@@ -55,6 +56,7 @@ export function createSendingPart(deps: SendingPartDeps) {
   const timeZone = () => deps.calendar().timeZone;
   const confirmer = deps.sentBox ? createConfirmer({ store: messages, clock, timeZone, env: deps.sentBox.env, logger }) : undefined;
   const storage = createStorageHealth(clock);
+  watchWrites(db, storage.writes); // every write the store makes, background ones too
   const sendHealth = createSendHealth(storage);
   const settler = createSettler({ store: messages, clock, runtime, events, storage, confirmer, logger });
   const lane = createLane({ store: messages, queue, pacing, sender: deps.sender, clock, timeZone, quietHours: config.quietHours, settler, logger });

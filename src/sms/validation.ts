@@ -1,7 +1,8 @@
 // Send validation after the zod schema has checked the shape: a message that is not
 // empty, has a visible character and is well-formed, a recipient that normalizes, a SIM
-// slot the phone has, and a length that fits the per-minute send budget. Every refusal is
-// a GatewayError (invalid_request or message_too_long).
+// slot the phone has (any slot while it has not told its count), and a length that fits
+// the per-minute send budget. Every refusal is a GatewayError (invalid_request or
+// message_too_long).
 import { gatewayError } from '../core/errors.js';
 import { newMessageId } from '../core/ids.js';
 import type { NewMessage } from '../store/messages.js';
@@ -25,8 +26,11 @@ export interface ValidSend {
 
 export interface SimSlots {
   defaultSim: number;
-  /** SIM slots the phone reports (1-based slots 1..n are valid); asked only when needed. */
-  simCount: () => number;
+  /**
+   * SIM slots the phone reports (1-based slots 1..n are valid); asked only when needed.
+   * null: the phone has not told (yet), and no slot is refused on a guess.
+   */
+  simCount: () => number | null;
 }
 
 export function validateSend(req: SendRequest, sims: SimSlots): ValidSend {
@@ -46,7 +50,7 @@ export function validateSend(req: SendRequest, sims: SimSlots): ValidSend {
   if (!recipient.ok) throw gatewayError('invalid_request', 'problem', `body.${recipient.message}.`);
   const simSlot = req.simSlot ?? sims.defaultSim;
   const simCount = sims.simCount();
-  if (simSlot > simCount) {
+  if (simCount !== null && simSlot > simCount) {
     const which = req.simSlot === undefined ? `the default SIM slot ${simSlot} (SMS_GATEWAY_DEFAULT_SIM)` : `simSlot ${simSlot}`;
     throw gatewayError('invalid_request', 'noSimSlot', which, simCount);
   }

@@ -1,9 +1,11 @@
 // Opens $SMS_GATEWAY_HOME/gateway.db: WAL, a busy timeout, full fsync on commit (an
 // accepted message must survive a power cut), and numbered migrations run at start.
-// A schema newer than this code knows stops the start with a clear message.
+// A schema newer than this code knows stops the start with a clear message. Every
+// statement that writes tells write-watch.ts how it went (diagnostics sees every write).
 import Database from 'better-sqlite3';
 import { chmodSync, existsSync, statSync } from 'node:fs';
 import { MIGRATIONS } from './migrations.js';
+import { statementWrote, writeFailed } from './write-watch.js';
 
 export type Db = Database.Database;
 
@@ -27,6 +29,7 @@ export function openDatabase(path: string): Db {
     // The owner's messages: readable by the owner only (the home is 0700 as well).
     for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
     inodes.set(db, statSync(path).ino);
+    reportWrites(db);
   } catch (err) {
     db.close();
     throw err;
@@ -35,6 +38,45 @@ export function openDatabase(path: string): Db {
 }
 
 const inodes = new WeakMap<Db, number>();
+
+type Execute = (...params: unknown[]) => unknown;
+
+/** Whether a writing statement's result says it changed rows (one that matched none wrote nothing). */
+function changedRows(result: unknown): boolean {
+  if (Array.isArray(result)) return result.length > 0;
+  if (result !== null && typeof result === 'object' && 'changes' in result) return Number(result.changes) > 0;
+  return result !== undefined;
+}
+
+/**
+ * Every statement prepared from now on that writes reports to write-watch.ts: a refusal
+ * the disk gave (isStorageUnavailable) and a write made (rows changed: a statement that
+ * matched none touched no page, so it says nothing about the disk). Statements that only read, and
+ * the statements better-sqlite3 runs for its own transactions, are left as they are.
+ */
+function reportWrites(db: Db): void {
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((source: string) => {
+    const stmt = prepare(source);
+    if (stmt.readonly) return stmt;
+    for (const name of ['run', 'get', 'all'] as const) {
+      const execute: Execute = stmt[name].bind(stmt);
+      const reported: Execute = (...params) => {
+        let result: unknown;
+        try {
+          result = execute(...params);
+        } catch (err) {
+          if (isStorageUnavailable(err)) writeFailed(db, err);
+          throw err;
+        }
+        if (changedRows(result)) statementWrote(db);
+        return result;
+      };
+      Object.assign(stmt, { [name]: reported });
+    }
+    return stmt;
+  }) as Db['prepare'];
+}
 
 /**
  * True when the database file was deleted (or replaced) while the gateway runs: SQLite

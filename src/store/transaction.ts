@@ -4,8 +4,10 @@
 // OUTERMOST transaction committed; a rolled-back transaction (or nested savepoint) drops
 // the callbacks registered inside it. Every store transaction goes through here, so what a
 // committed change announces (webhook delivery, MQTT) is never heard of before its commit
-// and never at all when it rolled back.
-import type { Db } from './database.js';
+// and never at all when it rolled back. The outermost commit (or the disk's refusal of it)
+// is told to write-watch.ts, as each statement's write is by database.ts.
+import { isStorageUnavailable, type Db } from './database.js';
+import { transactionCommitted, transactionRolledBack, writeFailed } from './write-watch.js';
 
 interface State {
   /** How many of our transactions are open on this connection. */
@@ -46,13 +48,21 @@ export function transaction<A extends unknown[], R>(db: Db, fn: (...args: A) => 
       result = begin(...args);
     } catch (err) {
       s.pending.length = mark; // rolled back: what it registered is dropped
+      if (outermost && !s.enclosed) reportRollback(db, err);
       throw err;
     } finally {
       s.depth--;
     }
+    if (outermost && !s.enclosed) transactionCommitted(db);
     if (outermost) runPending(s);
     return result;
   };
+}
+
+/** A rollback's cause to write-watch.ts: the disk's refusal (of a statement or the commit), or the transaction's own. */
+function reportRollback(db: Db, err: unknown): void {
+  if (isStorageUnavailable(err)) writeFailed(db, err);
+  else transactionRolledBack(db);
 }
 
 /** Runs cb once the outermost transaction open now has committed (never if it rolls back). */

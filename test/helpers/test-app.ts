@@ -13,7 +13,7 @@ import { createCalendar } from '../../src/core/time-zone.js';
 import type { QuietHours } from '../../src/core/quiet-hours.js';
 import type { HandoffRequest, HandoffResult } from '../../src/sms/handoff.js';
 import type { Sender } from '../../src/sms/senders.js';
-import { createProbes } from '../../src/device/probes.js';
+import { createProbes, type ProbeOptions } from '../../src/device/probes.js';
 import { checkAnswersAgainstOpenApi } from '../fixtures/openapi-contract.js';
 import { fakeClock, type FakeClock } from './fake-clock.js';
 import { tempDir } from './paths.js';
@@ -30,7 +30,8 @@ export const testRuntime = (over: Partial<RuntimeInfo> = {}): RuntimeInfo => ({
 export interface TestAppOptions {
   runtime?: Partial<RuntimeInfo>;
   sender?: Sender;
-  simCount?: number;
+  /** The SIM count port; 'probes': the real one, read from the probes (`probeRun` answers them). */
+  simCount?: number | 'probes';
   defaultSim?: number;
   timeZone?: string;
   clock?: FakeClock;
@@ -39,6 +40,8 @@ export interface TestAppOptions {
   /** Environment the device probes run in (fake termux-* on PATH); default: none found. */
   probeEnv?: NodeJS.ProcessEnv;
   probeTimeoutMs?: number;
+  /** Runs the probes' commands instead of spawning them (a phone that answers when the test says). */
+  probeRun?: ProbeOptions['run'];
   phoneNumber?: string;
   webhookUrls?: string[];
   webhookSecret?: string;
@@ -128,8 +131,14 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
   const recorder = recordingSender();
   const db = openDatabase(join(home, 'gateway.db'));
   const calendar = createCalendar(opts.timeZone ?? 'UTC');
-  const probes = createProbes({ clock, env: opts.probeEnv ?? { PATH: '/nonexistent' }, timeoutMs: opts.probeTimeoutMs ?? 1000 });
+  const probes = createProbes({
+    clock,
+    env: opts.probeEnv ?? { PATH: '/nonexistent' },
+    timeoutMs: opts.probeTimeoutMs ?? 1000,
+    ...(opts.probeRun ? { run: opts.probeRun } : {}),
+  });
   const config = testConfig(home, runtime, opts);
+  const simCount = opts.simCount;
   const gateway = await composeGateway({
     config,
     db,
@@ -144,7 +153,7 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
     ports: {
       sender: opts.sender ?? recorder.sender,
       calendar: () => calendar,
-      simCount: () => opts.simCount ?? 2,
+      ...(simCount === 'probes' ? {} : { simCount: () => simCount ?? 2 }),
       interfaces: () => ({}),
       confirmSends: opts.confirmSends ?? false,
       inboxList: opts.inboxList,

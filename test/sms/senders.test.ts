@@ -78,3 +78,22 @@ t.test('fails, permission error with exit 0, hang past the timeout, slow but in 
   r = await missing.send(h);
   t.equal(!r.ok && r.reason, 'sender_unavailable');
 });
+
+t.test('a slot the phone has since said it lacks is not handed over; an unknown count refuses nothing', async (t) => {
+  const fake = fakeTermux(t, ['termux-sms-send']);
+  let count: number | null = null;
+  const sender = createTermuxSender({ timeoutMs: 5000, env: fake.env, simCount: () => count });
+  t.same(await sender.send({ number: '123', text: 'x', simSlot: 2 }), { ok: true }, 'not told yet: handed over');
+  count = 1;
+  t.same(await sender.send({ number: '123', text: 'y', simSlot: 2 }), {
+    ok: false,
+    reason: 'termux_api_error',
+    detail: 'SIM slot 2 does not exist; this phone reports 1 SIM slot',
+  });
+  t.same(await sender.send({ number: '123', text: 'z', simSlot: 1 }), { ok: true }, 'slot 1 still handed over');
+  t.same(
+    fake.calls('termux-sms-send').map((c) => c.argv[3]),
+    ['1', '0'],
+    'termux-sms-send ran for the two slots that exist (or may)',
+  );
+});
