@@ -2,7 +2,9 @@
 // share under a hostile LAN"). Answers on one connection are made one at a time: a pipelined
 // request is handed to the app only once the answer before it has been flushed to the kernel,
 // and meanwhile the connection is not read further (its socket paused), so a pipeline queues
-// neither work nor answers; more than MAX_WAITING_REQUESTS waiting closes it. Once an answer
+// neither work nor answers; more than MAX_WAITING_REQUESTS waiting closes it. While an answer
+// of an address waits for the kernel, the address's requests on its other connections wait
+// too (one stuck answer per address; other addresses are not affected). Once an answer
 // is handed to its socket, the bytes the kernel has not taken yet (socket.writableLength) count
 // against the connection (MAX_QUEUED_BYTES_PER_CONNECTION), its caller's address (the
 // connection table's grouping, MAX_QUEUED_BYTES_PER_ADDRESS) and the whole
@@ -70,6 +72,11 @@ function watchWrites(clock: Clock, bytes: QueuedBytes, close: (line: Line, reaso
   };
 }
 
+/** A connection's line, read until a request has to wait. */
+function newLine(socket: Socket): Line {
+  return { socket, holder: callerPlace(socket.remoteAddress).address, waiting: [], answering: false, queued: 0, left: 0, paused: false, closed: false };
+}
+
 /** The app's request handler, answering each connection's requests one at a time within the bounds above. */
 export function answerInTurn(app: RequestListener, deps: SlowReaderDeps): RequestListener {
   const { clock, logger } = deps;
@@ -77,6 +84,7 @@ export function answerInTurn(app: RequestListener, deps: SlowReaderDeps): Reques
   const bytes = createQueuedBytes(
     { connection: MAX_QUEUED_BYTES_PER_CONNECTION, address: MAX_QUEUED_BYTES_PER_ADDRESS, total: MAX_QUEUED_BYTES },
     (line, reason) => close(line, reason),
+    (line) => next(line),
   );
 
   function close(line: Line, reason: SlowReaderReason): void {
@@ -96,51 +104,46 @@ export function answerInTurn(app: RequestListener, deps: SlowReaderDeps): Reques
     bytes.leave(line);
   }
 
-  function open(socket: Socket): Line {
-    const line: Line = {
-      socket,
-      holder: callerPlace(socket.remoteAddress).address,
-      waiting: [],
-      answering: false,
-      queued: 0,
-      left: 0,
-      paused: false,
-      closed: false,
-    };
-    lines.set(socket, line);
-    socket.once('close', () => forget(line));
-    return line;
-  }
-
-  /** The answer is flushed to the kernel (or abandoned): the next waiting request, else read on. */
-  function answered(line: Line): void {
-    line.answering = false;
-    line.timer?.cancel();
-    line.timer = undefined;
-    if (line.closed) return;
-    bytes.set(line, 0);
-    const next = line.waiting.shift();
-    if (next) return answer(line, next[0], next[1]);
-    if (!line.paused) return;
-    line.paused = false;
-    line.socket.resume();
+  /** The next waiting request, unless an answer of this connection or of its address is still going out; else read on. */
+  function next(line: Line): void {
+    if (line.closed || line.answering) return;
+    const waiting = line.waiting.shift();
+    if (waiting && !bytes.mayAnswer(line)) line.waiting.unshift(waiting);
+    else if (waiting) return answer(line, waiting[0], waiting[1]);
+    else if (line.paused) {
+      line.paused = false;
+      line.socket.resume();
+    }
   }
 
   function answer(line: Line, req: IncomingMessage, res: ServerResponse): void {
     line.answering = true;
     // 'prefinish': end() has handed the last byte to the socket (emitted inside end(), so looked at after it).
     res.once('prefinish', () => queueMicrotask(() => handedOver(line)));
-    res.once('close', () => answered(line));
+    // Flushed to the kernel, or abandoned: its bytes no longer count (lines of the address waiting for that go on).
+    res.once('close', () => {
+      line.answering = false;
+      line.timer?.cancel();
+      line.timer = undefined;
+      if (line.closed) return;
+      bytes.set(line, 0);
+      next(line);
+    });
     app(req, res);
   }
 
   return (req, res) => {
-    const line = lines.get(req.socket) ?? open(req.socket);
+    let line = lines.get(req.socket);
+    if (!line) {
+      const opened = (line = newLine(req.socket));
+      lines.set(req.socket, opened);
+      req.socket.once('close', () => forget(opened));
+    }
     if (line.closed) return;
-    if (!line.answering) return answer(line, req, res);
     if (line.waiting.length >= MAX_WAITING_REQUESTS) return close(line, 'pipeline');
     line.waiting.push([req, res]);
-    if (line.paused) return;
+    next(line);
+    if (line.waiting.length === 0 || line.paused) return;
     line.paused = true;
     line.socket.pause();
   };
