@@ -2,10 +2,8 @@
 // caller address and in all, and which connection closes when a bound is passed: the one
 // whose answer passed its own or its address's bound; past the whole's, the largest
 // connection of the address holding the most (found by a scan, only then: at most a few
-// hundred connections). While an address holds unsent bytes, its other connections' requests
-// wait (mayAnswer), and go on (`proceed`) once they are gone: one stuck answer per address.
-// Pure bookkeeping over the lines it is given: the socket calls are its owner's, in
-// `overflow` and `proceed`.
+// hundred connections). Pure bookkeeping over the lines it is given: the socket calls are its
+// owner's, in `overflow`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Timer } from '../core/clock.js';
@@ -35,19 +33,9 @@ export interface QueuedBytesLimits {
   total: number;
 }
 
-export function createQueuedBytes(limits: QueuedBytesLimits, overflow: (line: Line, reason: SlowReaderReason) => void, proceed: (line: Line) => void) {
+export function createQueuedBytes(limits: QueuedBytesLimits, overflow: (line: Line, reason: SlowReaderReason) => void) {
   const holders = new Map<string, { bytes: number; lines: Set<Line> }>();
-  /** Lines with a request waiting until their address's unsent bytes are gone. */
-  const held = new Map<string, Set<Line>>();
   let total = 0;
-
-  /** The address holds nothing now: its waiting lines go on, one by one (the first may hold bytes again). */
-  function release(address: string): void {
-    const lines = held.get(address);
-    if (!lines) return;
-    held.delete(address);
-    for (const line of lines) proceed(line);
-  }
 
   function count(line: Line, bytes: number): void {
     const delta = bytes - line.queued;
@@ -59,9 +47,7 @@ export function createQueuedBytes(limits: QueuedBytesLimits, overflow: (line: Li
     total += delta;
     if (bytes > 0) holder.lines.add(line);
     else holder.lines.delete(line);
-    if (holder.lines.size > 0) return;
-    holders.delete(line.holder);
-    release(line.holder);
+    if (holder.lines.size === 0) holders.delete(line.holder);
   }
 
   /** The largest connection of the address holding the most. */
@@ -83,19 +69,7 @@ export function createQueuedBytes(limits: QueuedBytesLimits, overflow: (line: Li
     },
     /** A line closed: its bytes no longer count. */
     leave(line: Line): void {
-      held.get(line.holder)?.delete(line);
       count(line, 0);
-    },
-    /**
-     * True when no answer of the line's address is waiting for the kernel to take it: only
-     * then is its next request answered (else it waits, and goes on when they are gone).
-     */
-    mayAnswer(line: Line): boolean {
-      if (!holders.has(line.holder)) return true;
-      let lines = held.get(line.holder);
-      if (!lines) held.set(line.holder, (lines = new Set()));
-      lines.add(line);
-      return false;
     },
     total: () => total,
   };

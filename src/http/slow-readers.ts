@@ -1,18 +1,21 @@
 // What a caller that does not read its answers can hold (issue 34, case 1; decisions, "Fair
-// share under a hostile LAN"). Answers on one connection are made one at a time: a pipelined
-// request is handed to the app only once the answer before it has been flushed to the kernel,
-// and meanwhile the connection is not read further (its socket paused), so a pipeline queues
-// neither work nor answers; more than MAX_WAITING_REQUESTS waiting closes it. While an answer
-// of an address waits for the kernel, the address's requests on its other connections wait
-// too (one stuck answer per address; other addresses are not affected). Once an answer
-// is handed to its socket, the bytes the kernel has not taken yet (socket.writableLength) count
-// against the connection (MAX_QUEUED_BYTES_PER_CONNECTION), its caller's address (the
-// connection table's grouping, MAX_QUEUED_BYTES_PER_ADDRESS) and the whole
-// (MAX_QUEUED_BYTES); past the first two the connection is closed, past the whole the
-// largest connection of the address holding the most. An answer whose unsent bytes have not
-// gone down for WRITE_STALL_MS closes its connection (one timer per answer being written, on
-// the gateway's clock). Every such close is counted (onClosed: /metrics) and logged with the
-// caller's address and the reason: never a header, path or body.
+// share under a hostile LAN"). No request goes to the app as Node reads it: it waits for its
+// turn (http/fair-turns.ts: one per event-loop turn, the address with the least answer bytes
+// served lately first, at the pace of http/answer-budget.ts), so a newcomer is answered within
+// a turn or two however much others have queued, and a flood of large pages is built no
+// faster than the budget. Answers on one connection are made one at a time: a pipelined
+// request waits until the answer before it has been flushed to the kernel, and meanwhile the
+// connection is not read further (its socket paused), so a pipeline queues neither work nor
+// answers; more than MAX_WAITING_REQUESTS waiting closes it. Once an answer is handed to its
+// socket, the bytes the kernel has not taken yet (socket.writableLength) count against the
+// connection (MAX_QUEUED_BYTES_PER_CONNECTION), its caller's address (the connection table's
+// grouping, MAX_QUEUED_BYTES_PER_ADDRESS) and the whole (MAX_QUEUED_BYTES); past the first two
+// the connection is closed, past the whole the largest connection of the address holding the
+// most. An answer whose unsent bytes have not gone down for WRITE_STALL_MS closes its
+// connection (one timer per answer being written, on the gateway's clock). Every such close is
+// counted (onClosed: /metrics) and logged with the caller's address and the reason: never a
+// header, path or body. The gate says on the server when it hands a request over (onStart,
+// http/answer-started.ts): the connection table counts a connection busy only from then.
 // The numbers: the largest answer the API gives is about 1.7 MB (100 messages of the 16 KB
 // body limit); a phone on slow Wi-Fi (1 Mbit/s) takes 8 s for 1 MB and progresses every few
 // hundred ms, so none of these ever cuts it. A client that never reads holds at most one
@@ -23,6 +26,7 @@ import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import { callerPlace } from './connection-limits.js';
+import { createFairTurns, type FairTurns } from './fair-turns.js';
 import { createQueuedBytes, type Line, type QueuedBytes, type SlowReaderReason } from './queued-bytes.js';
 
 export type { SlowReaderReason } from './queued-bytes.js';
@@ -43,6 +47,8 @@ export interface SlowReaderDeps {
   /** A connection closed for not reading its answers (the /metrics counter). */
   onClosed?: ((reason: SlowReaderReason) => void) | undefined;
   logger?: Logger | undefined;
+  /** A request is handed to the app (after its turn: http/answer-started.ts). */
+  onStart?: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
 }
 
 /** The bytes the kernel has not taken yet: libuv's count shrinks as a large answer goes out; Node's only when it is all gone. */
@@ -77,15 +83,15 @@ function newLine(socket: Socket): Line {
   return { socket, holder: callerPlace(socket.remoteAddress).address, waiting: [], answering: false, queued: 0, left: 0, paused: false, closed: false };
 }
 
-/** The app's request handler, answering each connection's requests one at a time within the bounds above. */
+/** The app's request handler, answering each connection's requests one at a time, in fair turns, within the bounds above. */
 export function answerInTurn(app: RequestListener, deps: SlowReaderDeps): RequestListener {
   const { clock, logger } = deps;
   const lines = new WeakMap<Socket, Line>();
   const bytes = createQueuedBytes(
     { connection: MAX_QUEUED_BYTES_PER_CONNECTION, address: MAX_QUEUED_BYTES_PER_ADDRESS, total: MAX_QUEUED_BYTES },
     (line, reason) => close(line, reason),
-    (line) => next(line),
   );
+  const turns: FairTurns<Line> = createFairTurns<Line>({ clock, start: (line) => answerNext(line) });
 
   function close(line: Line, reason: SlowReaderReason): void {
     const queued = line.queued;
@@ -101,26 +107,33 @@ export function answerInTurn(app: RequestListener, deps: SlowReaderDeps): Reques
     line.closed = true;
     line.timer?.cancel();
     line.waiting.length = 0;
+    turns.leave(line);
     bytes.leave(line);
   }
 
-  /** The next waiting request, unless an answer of this connection or of its address is still going out; else read on. */
+  /** Its next request waits for its turn; with none, the connection is read again. */
   function next(line: Line): void {
     if (line.closed || line.answering) return;
-    const waiting = line.waiting.shift();
-    if (waiting && !bytes.mayAnswer(line)) line.waiting.unshift(waiting);
-    else if (waiting) return answer(line, waiting[0], waiting[1]);
-    else if (line.paused) {
-      line.paused = false;
-      line.socket.resume();
-    }
+    if (line.waiting.length > 0) return turns.ready(line);
+    if (!line.paused) return;
+    line.paused = false;
+    line.socket.resume();
   }
 
-  function answer(line: Line, req: IncomingMessage, res: ServerResponse): void {
+  function answerNext(line: Line): void {
+    const waiting = line.waiting.shift();
+    if (line.closed || line.answering || !waiting) return;
+    const [req, res] = waiting;
+    const before = line.socket.bytesWritten;
     line.answering = true;
     // 'prefinish': end() has handed the last byte to the socket (emitted inside end(), so looked at after it).
-    res.once('prefinish', () => queueMicrotask(() => handedOver(line)));
-    // Flushed to the kernel, or abandoned: its bytes no longer count (lines of the address waiting for that go on).
+    res.once('prefinish', () =>
+      queueMicrotask(() => {
+        turns.charge(line, line.socket.bytesWritten - before);
+        handedOver(line);
+      }),
+    );
+    // Flushed to the kernel, or abandoned: its bytes no longer count, and the connection's next request may have its turn.
     res.once('close', () => {
       line.answering = false;
       line.timer?.cancel();
@@ -129,6 +142,7 @@ export function answerInTurn(app: RequestListener, deps: SlowReaderDeps): Reques
       bytes.set(line, 0);
       next(line);
     });
+    deps.onStart?.(req, res);
     app(req, res);
   }
 
@@ -143,7 +157,8 @@ export function answerInTurn(app: RequestListener, deps: SlowReaderDeps): Reques
     if (line.waiting.length >= MAX_WAITING_REQUESTS) return close(line, 'pipeline');
     line.waiting.push([req, res]);
     next(line);
-    if (line.waiting.length === 0 || line.paused) return;
+    // A request pipelined behind another: the connection is not read further until they are answered.
+    if (line.paused || (!line.answering && line.waiting.length < 2)) return;
     line.paused = true;
     line.socket.pause();
   };
