@@ -30,7 +30,7 @@ const BODIES = [
 ];
 const FAILURE_REASONS: Reason[] = ['timeout', 'permission_denied', 'termux_api_error'];
 
-export async function fillHistory(home: string, rows: number): Promise<void> {
+export async function fillHistory(home: string, rows: number, bodies: readonly string[] = BODIES): Promise<void> {
   const db = openDatabase(join(home, 'gateway.db'));
   const calendar = createCalendar(chooseTimeZone([process.env.TZ]));
   const clock = systemClock;
@@ -56,7 +56,7 @@ export async function fillHistory(home: string, rows: number): Promise<void> {
     const fill = transaction(db, () => {
       for (let i = 0; i < rows; i++) {
         const createdAt = now - 600_000 - Math.round(((rows - 1 - i) / rows) * span) - (i % 7) * 1000;
-        const body = BODIES[i % BODIES.length]!;
+        const body = bodies[i % bodies.length]!;
         const seg = countSegments(body);
         const to = `+49 151 ${String(2_000_000 + ((i * 7919) % 7_000_000)).padStart(8, '0')}`;
         const sendTo = to.replace(/[ \-.()]/g, '');

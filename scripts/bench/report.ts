@@ -229,4 +229,5 @@ export function printFairShareTable(fair: Awaited<ReturnType<typeof fairSharePha
     `fair share: idle RSS ${fair.idleRssMb} MB; met = >= ${WITNESS_SERVED * 100} % served, p99 < ${WITNESS_P99_MS} ms, RSS peak <= idle + ${MEMORY_BOUND_MB} MB`,
   );
   printTable(header, rows);
+  for (const s of fair.shapes) if (s.closed) log(`${s.name}: the gateway closed ${s.closed}`);
 }

@@ -19,6 +19,7 @@ import type { FastifyInstance } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import { canonicalAddress, isLocalAddress } from '../core/addresses.js';
 import type { Clock } from '../core/clock.js';
+import { ANSWER_STARTED } from './answer-started.js';
 import { createConnectionTable, type CallerPlace, type Entry, type TableLimits } from './connection-table.js';
 
 export const MAX_CONNECTIONS_PER_ADDRESS = 32;
@@ -88,8 +89,9 @@ export function limitConnections(app: FastifyInstance, clock: Clock): void {
     entries.set(socket, entry);
     socket.once('close', () => table.closed(entry));
   });
-  // Headers complete: the connection is busy until its answer is written or abandoned.
-  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
+  // Handed to the app (not merely read: it may wait its turn, http/answer-started.ts): the
+  // connection is busy until its answer is written or abandoned.
+  server.prependListener(ANSWER_STARTED, (req: IncomingMessage, res: ServerResponse) => {
     const entry = entries.get(req.socket);
     if (!entry) return;
     table.requestStarted(entry);

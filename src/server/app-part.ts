@@ -33,6 +33,7 @@ export function buildGatewayApp({ deps, ports, sending, webhooks, inbox, status 
     inbox: { store: inbox.store, enabled: inbox.enabled },
     webhooks: { targets: webhooks.targets, tester: webhooks.tester, clock, logger, changed: () => inbox.switchOver() },
     scrapeMetrics: status.metrics.scrape,
+    slowReaderClosed: (reason) => status.metrics.onSlowReaderClosed(reason),
     logger,
   });
 }

@@ -24,8 +24,10 @@ import { statsRoutes } from '../http/routes/stats.js';
 import type { SendService } from '../sms/send.js';
 import type { Enqueue } from '../sms/enqueue.js';
 import { queueRoutes } from '../http/routes/queue.js';
-import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_MS, limitConnections, PARSER_OPTIONS } from '../http/connection-limits.js';
-import { limitRequestTime, REQUEST_TIMEOUT_MS } from '../http/request-deadline.js';
+import { limitConnections } from '../http/connection-limits.js';
+import { createHttpServer } from '../http/http-server.js';
+import { limitRequestTime } from '../http/request-deadline.js';
+import type { SlowReaderReason } from '../http/slow-readers.js';
 import type { MessageStore } from '../store/messages.js';
 import type { StatsStore } from '../store/stats.js';
 import type { Calendar } from '../core/time-zone.js';
@@ -55,6 +57,8 @@ export interface AppDeps {
   webhooks: WebhookRoutesDeps;
   /** GET /metrics: every series, in the Prometheus text format (status/metrics.ts). */
   scrapeMetrics: () => Promise<string>;
+  /** A connection closed for not reading its answers (http/slow-readers.ts), for /metrics. */
+  slowReaderClosed?: ((reason: SlowReaderReason) => void) | undefined;
   logger?: Logger | undefined;
 }
 
@@ -84,10 +88,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     // Slow or stalled clients must not hold the phone's sockets for long. Incomplete headers
     // are closed on time by limitConnections' own timer (armed only while such a connection
     // exists), a body not complete within 15 s by limitRequestTime's (one per such request);
-    // Node checks these two only every 30 s (its default: few wake-ups when idle).
-    requestTimeout: REQUEST_TIMEOUT_MS,
-    http: { headersTimeout: HEADERS_TIMEOUT_MS, ...PARSER_OPTIONS },
-    keepAliveTimeout: KEEP_ALIVE_MS,
+    // Node checks these two only every 30 s (its default: few wake-ups when idle). The server
+    // is made by http/http-server.ts: Node's parser options and deadlines, and each
+    // connection's answers one at a time within the slow-reader bounds (http/slow-readers.ts).
+    serverFactory: (handler) => createHttpServer(handler, { clock: deps.clock, onClosed: deps.slowReaderClosed, logger: deps.logger }),
     clientErrorHandler: answerParserError,
     // Builders named, so Fastify never loads ajv or fast-json-stringify; never called: zod's
     // compilers are set right below, with fastify-type-provider-zod's documented calls.

@@ -45,8 +45,17 @@ function earlyDurations() {
   };
 }
 
+/** What is counted since the start (no store keeps it). */
+interface Tallies {
+  failures: Map<Reason, number>;
+  received: number;
+  handedOff: number;
+  /** Connections closed for not reading their answers, by reason (the http side's few fixed names). */
+  slowReaders: Map<string, number>;
+}
+
 /** The registry with every series; the since-start counters read `tallies` at each scrape. */
-function buildRegistry(pc: PromClient, deps: MetricsDeps, tallies: { failures: Map<Reason, number>; received: number; handedOff: number }) {
+function buildRegistry(pc: PromClient, deps: MetricsDeps, tallies: Tallies) {
   const registry = new pc.Registry();
   const registers = [registry];
   storedCounters(pc, registry, deps);
@@ -72,6 +81,16 @@ function buildRegistry(pc: PromClient, deps: MetricsDeps, tallies: { failures: M
       for (const [reason, n] of tallies.failures) this.inc({ reason }, n);
     },
   });
+  new pc.Counter({
+    name: 'sms_gateway_slow_reader_connections_closed_total',
+    help: 'Connections closed since the gateway started because their answers were not being read, by reason (http/slow-readers.ts).',
+    labelNames: ['reason'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const [reason, n] of tallies.slowReaders) this.inc({ reason }, n);
+    },
+  });
   fromTally('sms_gateway_received_messages_total', 'SMS received (announced by the inbox watcher) since the gateway started.', () => tallies.received);
   fromTally(
     'sms_gateway_segments_handed_off_total',
@@ -90,7 +109,7 @@ function buildRegistry(pc: PromClient, deps: MetricsDeps, tallies: { failures: M
 }
 
 export function createMetrics(deps: MetricsDeps) {
-  const tallies = { failures: new Map<Reason, number>(REASONS.map((r) => [r, 0])), received: 0, handedOff: 0 };
+  const tallies: Tallies = { failures: new Map<Reason, number>(REASONS.map((r) => [r, 0])), received: 0, handedOff: 0, slowReaders: new Map() };
   const early = earlyDurations();
   let built: { registry: Registry; handoffs: Histogram<'result'> } | undefined;
   let building: Promise<Registry> | undefined;
@@ -119,6 +138,10 @@ export function createMetrics(deps: MetricsDeps) {
       const took = seconds(h.at - h.row.handoffStartedAt);
       if (built) built.handoffs.observe({ result }, took);
       else early.observe(result, took);
+    },
+    /** A connection closed for not reading its answers (http/slow-readers.ts, through server/app.ts). */
+    onSlowReaderClosed(reason: string): void {
+      tallies.slowReaders.set(reason, (tallies.slowReaders.get(reason) ?? 0) + 1);
     },
     /** Every series, computed now, in the text exposition format 0.0.4. */
     scrape: async (): Promise<string> => (await registry()).metrics(),
