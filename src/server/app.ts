@@ -24,9 +24,9 @@ import { statsRoutes } from '../http/routes/stats.js';
 import type { SendService } from '../sms/send.js';
 import type { Enqueue } from '../sms/enqueue.js';
 import { queueRoutes } from '../http/routes/queue.js';
-import { limitConnections } from '../http/connection-limits.js';
-import { createHttpServer } from '../http/http-server.js';
-import { limitRequestTime } from '../http/request-deadline.js';
+import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_MS, limitConnections, PARSER_OPTIONS } from '../http/connection-limits.js';
+import { gateAnswers } from '../http/http-server.js';
+import { limitRequestTime, REQUEST_TIMEOUT_MS } from '../http/request-deadline.js';
 import type { SlowReaderReason } from '../http/slow-readers.js';
 import type { MessageStore } from '../store/messages.js';
 import type { StatsStore } from '../store/stats.js';
@@ -88,10 +88,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     // Slow or stalled clients must not hold the phone's sockets for long. Incomplete headers
     // are closed on time by limitConnections' own timer (armed only while such a connection
     // exists), a body not complete within 15 s by limitRequestTime's (one per such request);
-    // Node checks these two only every 30 s (its default: few wake-ups when idle). The server
-    // is made by http/http-server.ts: Node's parser options and deadlines, and each
-    // connection's answers one at a time within the slow-reader bounds (http/slow-readers.ts).
-    serverFactory: (handler) => createHttpServer(handler, { clock: deps.clock, onClosed: deps.slowReaderClosed, logger: deps.logger }),
+    // Node checks these two only every 30 s (its default: few wake-ups when idle).
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    http: { headersTimeout: HEADERS_TIMEOUT_MS, ...PARSER_OPTIONS },
+    keepAliveTimeout: KEEP_ALIVE_MS,
     clientErrorHandler: answerParserError,
     // Builders named, so Fastify never loads ajv or fast-json-stringify; never called: zod's
     // compilers are set right below, with fastify-type-provider-zod's documented calls.
@@ -100,6 +100,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  // Each connection's answers one at a time, in fair turns, within the slow-reader bounds.
+  gateAnswers(app.server, { clock: deps.clock, onClosed: deps.slowReaderClosed, logger: deps.logger });
   strictJsonBodies(app);
   installErrorHandling(app);
   limitConnections(app, deps.clock);
