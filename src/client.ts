@@ -15,6 +15,8 @@ export interface SendInput {
   to: string;
   message: string;
   simSlot?: number;
+  /** At most 8 labels (keys [A-Za-z0-9_.-], 1 to 32 characters; values at most 64): kept with the message, returned in its record and in a reply's inReplyTo. */
+  tags?: Record<string, string>;
 }
 
 /** A queued request: one recipient or up to 100; sendAt/expiresAt as ISO 8601 with a zone, or Dates. */
@@ -24,6 +26,8 @@ export interface QueueInput {
   simSlot?: number;
   sendAt?: string | Date;
   expiresAt?: string | Date;
+  /** As SendInput's tags: kept with each queued record. */
+  tags?: Record<string, string>;
 }
 
 // The shapes are the server's own zod schemas (type-only imports: nothing of the server

@@ -81,6 +81,7 @@ export const EnvSchema = z.object({
   SMS_GATEWAY_WEBHOOK_URLS: webhookUrls,
   SMS_GATEWAY_INBOX: booleanFlag(false),
   SMS_GATEWAY_INBOX_POLL_SECONDS: intInRange(1, 86_400, 15),
+  SMS_GATEWAY_REPLY_WINDOW_HOURS: intInRange(0, 720, 24),
   SMS_GATEWAY_QUEUE_RATE: intInRange(1, 60, 30),
   SMS_GATEWAY_QUIET_HOURS: z.preprocess(
     blankToUndefined,
@@ -123,6 +124,8 @@ export interface Config {
   /** SMS_GATEWAY_INBOX: read and store received SMS even when nobody else listens. */
   inbox: boolean;
   inboxPollMs: number;
+  /** A received SMS replies to the newest message sent to its sender within this many hours (0 = off). */
+  replyWindowHours: number;
   /** Queued hand-offs: at most this many segments per rolling 60 s (1 to 60). */
   queueRate: number;
   quietHours: QuietHours | undefined;
@@ -187,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookUrls: e.SMS_GATEWAY_WEBHOOK_URLS,
     inbox: e.SMS_GATEWAY_INBOX,
     inboxPollMs: e.SMS_GATEWAY_INBOX_POLL_SECONDS * 1000,
+    replyWindowHours: e.SMS_GATEWAY_REPLY_WINDOW_HOURS,
     queueRate: e.SMS_GATEWAY_QUEUE_RATE,
     quietHours: e.SMS_GATEWAY_QUIET_HOURS,
     logLevel: e.LOG_LEVEL,

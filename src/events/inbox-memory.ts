@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { localTimeToMs, type SmsEntry } from '../device/sms-list.js';
 import type { InboxStore } from '../store/inbox.js';
+import type { InReplyTo } from '../store/message-replies.js';
 import type { MetaStore } from '../store/meta.js';
 import type { OutboxStore } from '../store/outbox.js';
 import { makeEvent } from './events.js';
@@ -25,7 +26,7 @@ const receivedMs = (e: SmsEntry, tz: string): number | null => {
   }
 };
 
-const eventData = (e: SmsEntry, at: number | null) => ({
+const eventData = (e: SmsEntry, at: number | null, inReplyTo: InReplyTo | null) => ({
   smsId: e.id,
   from: e.address,
   contact: e.sender,
@@ -35,6 +36,7 @@ const eventData = (e: SmsEntry, at: number | null) => ({
   threadId: e.threadId,
   // Termux:API does not say on which SIM an inbound SMS arrived.
   simSlot: null,
+  inReplyTo,
 });
 
 /** Deduplication: what the watcher remembers (watermark, baseline, announced keys) and what is new. */
@@ -84,7 +86,11 @@ export type Memory = ReturnType<typeof memory>;
  * then written), so a poll can never emit what another already did. `switchedOnAt`: when
  * start() found no watermark (a fresh or forgotten watcher).
  */
-export function committer(opts: { inbox: InboxStore; outbox: Pick<OutboxStore, 'record'> }, mem: Memory, switchedOnAt: () => number | null) {
+export function committer(
+  opts: { inbox: InboxStore; outbox: Pick<OutboxStore, 'record'>; replyTo?: ((from: string | null, at: number) => InReplyTo | null) | undefined },
+  mem: Memory,
+  switchedOnAt: () => number | null,
+) {
   /** The first poll's baseline: when the watcher was switched on (to the second, as the phone prints times). */
   const firstBaseline = (now: number) => {
     const on = switchedOnAt();
@@ -98,8 +104,10 @@ export function committer(opts: { inbox: InboxStore; outbox: Pick<OutboxStore, '
     });
   const store = (e: SmsEntry, now: number, tz: string) => {
     const at = receivedMs(e, tz);
-    opts.inbox.add({ smsId: e.id, from: e.address, contact: e.sender, body: e.body, receivedAt: at, simSlot: null }, now);
-    opts.outbox.record('sms.received', makeEvent('sms.received', eventData(e, at), now), now);
+    // What it replies to is decided now, in this transaction (events/reply-window.ts).
+    const inReplyTo = opts.replyTo?.(e.address, now) ?? null;
+    opts.inbox.add({ smsId: e.id, from: e.address, contact: e.sender, body: e.body, receivedAt: at, simSlot: null, inReplyTo }, now);
+    opts.outbox.record('sms.received', makeEvent('sms.received', eventData(e, at, inReplyTo), now), now);
     opts.inbox.markSeen(keyOf(e), now);
   };
   return (entries: SmsEntry[], now: number, tz: string, aboveSeen: ReadonlySet<number> = new Set()): Committed =>

@@ -1,24 +1,32 @@
 // The inbox part: the stored received SMS and the inbox watcher, which reads the phone's
 // inbox only while someone listens (a webhook target, SMS_GATEWAY_INBOX, MQTT: core/config.ts
 // inboxWatcherEnabled) and starts or stops when that changes (a target registered or removed
-// over the API). Each new SMS is stored with its event and announced as `sms.received`.
+// over the API). Each new SMS is stored with its event and announced as `sms.received`,
+// with what it replies to (reply-window.ts); after each hand-off that reached the phone the
+// watcher reads more often for a while (inbox-watcher.ts afterHandoff).
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
+import type { Subscriber } from '../core/dispatcher.js';
 import { inboxWatcherEnabled, type Config } from '../core/config.js';
 import type { Db } from '../store/database.js';
 import { createInboxStore } from '../store/inbox.js';
 import { createMetaStore } from '../store/meta.js';
 import type { OutboxStore } from '../store/outbox.js';
+import { createReplyLookup } from '../store/message-replies.js';
+import type { SendEvents } from '../sms/send-events.js';
 import { createInboxWatcher, type InboxWatcherOptions } from './inbox-watcher.js';
+import { replyWindow } from './reply-window.js';
 
 /** The configuration's section for received SMS. */
-export type InboxConfig = Pick<Config, 'inbox' | 'inboxPollMs' | 'webhookUrls' | 'mqtt'>;
+export type InboxConfig = Pick<Config, 'inbox' | 'inboxPollMs' | 'webhookUrls' | 'mqtt' | 'replyWindowHours'>;
 
 export interface InboxPartDeps {
   db: Db;
   clock: Clock;
   config: InboxConfig;
   outbox: Pick<OutboxStore, 'record'>;
+  /** The event path: each `handoff.finished` makes the watcher read more often for a while. */
+  events?: Subscriber<Pick<SendEvents, 'handoff.finished'>>;
   /** How many webhook targets were registered over the API (they listen too). */
   registeredTargets: () => number;
   timeZone: () => string;
@@ -41,7 +49,12 @@ export function createInboxPart(deps: InboxPartDeps) {
     timeZone: deps.timeZone,
     ...(deps.timeZoneKnown ? { timeZoneKnown: deps.timeZoneKnown } : {}),
     logger: deps.logger,
+    replyTo: replyWindow(createReplyLookup(db), config.replyWindowHours),
     ...deps.source,
+  });
+  // A hand-off that reached the phone (not one it refused): its reply may come soon.
+  deps.events?.on('handoff.finished', (h) => {
+    if (h.result.ok) watcher.afterHandoff();
   });
   const enabled = () => inboxWatcherEnabled(config, deps.registeredTargets());
   let background = false;

@@ -14,6 +14,9 @@
 // neither loses nor repeats one. forget() drops watermark and baseline: a watcher that was
 // off starts afresh, never announcing what arrived while nobody listened. This file polls;
 // what is remembered and committed is inbox-memory.ts, the health and log lines inbox-report.ts.
+// After a hand-off (afterHandoff(), on `handoff.finished`) the inbox is read every
+// REPLY_POLL_MS for REPLY_WATCH_MS, then at pollMs again: a reply then is announced within
+// 10 s (decisions.md "Replies").
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import { createLoop } from '../core/loop.js';
@@ -22,11 +25,17 @@ import { pageReader } from './inbox-pages.js';
 import type { InboxStore } from '../store/inbox.js';
 import type { MetaStore } from '../store/meta.js';
 import type { OutboxStore } from '../store/outbox.js';
+import type { InReplyTo } from '../store/message-replies.js';
 import { committer, memory } from './inbox-memory.js';
 import { pollReport, type InboxHealth } from './inbox-report.js';
 
 export { BASELINE_KEY, WATERMARK_KEY } from './inbox-memory.js';
 export type { InboxHealth } from './inbox-report.js';
+
+/** After a hand-off the inbox is read this often ... */
+export const REPLY_POLL_MS = 5_000;
+/** ... for this long. */
+export const REPLY_WATCH_MS = 3 * 60_000;
 
 export interface InboxWatcherOptions {
   clock: Clock;
@@ -46,6 +55,8 @@ export interface InboxWatcherOptions {
   timeoutMs?: number;
   list?: typeof listSms;
   logger?: Logger | undefined;
+  /** What a received SMS replies to, asked in the transaction that stores it (reply-window.ts). */
+  replyTo?: ((from: string | null, at: number) => InReplyTo | null) | undefined;
 }
 
 export interface InboxWatcher {
@@ -56,6 +67,8 @@ export interface InboxWatcher {
   running(): boolean;
   /** Drops watermark and baseline (call while stopped): the next poll sets a new baseline. */
   forget(): void;
+  /** A send was handed off: while running, read every REPLY_POLL_MS for REPLY_WATCH_MS. */
+  afterHandoff(): void;
 }
 
 export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
@@ -83,6 +96,9 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
 
   let inFlight: Promise<void> | undefined;
   let running = false;
+  /** Monotonic end of the quicker reading after the last hand-off. */
+  let watchUntil = 0;
+  const nextPollMs = () => (opts.clock.monotonicMs() < watchUntil ? Math.min(REPLY_POLL_MS, opts.pollMs) : opts.pollMs);
 
   const pollOnce = (): Promise<void> => {
     // A second caller joins the running poll instead of reading the inbox twice.
@@ -97,7 +113,7 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
     clock: opts.clock,
     run: async () => {
       await pollOnce();
-      return opts.pollMs;
+      return nextPollMs();
     },
     retryMs: opts.pollMs,
     onError: (err) => opts.logger?.error({ err }, 'inbox poll loop failed'),
@@ -122,6 +138,11 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
     forget() {
       mem.forget();
       report.state.watermark = null;
+    },
+    afterHandoff() {
+      if (!running) return;
+      watchUntil = opts.clock.monotonicMs() + REPLY_WATCH_MS;
+      loop.wakeIn(Math.min(REPLY_POLL_MS, opts.pollMs));
     },
   };
 }

@@ -31,6 +31,7 @@ const record: MessageRecord = {
   simSlot: 1,
   sendAt: null,
   expiresAt: null,
+  tags: { order: '1042' },
 };
 
 const queued = (id: string, to: string): MessageRecord => ({
@@ -44,6 +45,7 @@ const queued = (id: string, to: string): MessageRecord => ({
   updatedAt: '2026-11-22T20:00:00.000Z',
   sendAt: '2026-11-23T06:30:00.000Z',
   expiresAt: '2026-11-23T16:00:00.000Z',
+  tags: {},
 });
 
 const counts = { accepted: 3, sent: 2, failed: 1, cancelled: 0, queued: 0, segments: 4, billedSegments: 3 };

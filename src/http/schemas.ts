@@ -7,6 +7,7 @@ import { ERROR_CODES } from '../core/errors.js';
 import { MAX_RECIPIENTS } from '../sms/enqueue.js';
 import { ChecksSchema } from '../status/checks-schema.js';
 import { EncodingSchema, MessageRecordSchema, MessageStatusSchema } from '../store/message-record.js';
+import { TagsSchema } from '../store/message-tags.js';
 
 export { MessageRecordSchema };
 
@@ -27,9 +28,10 @@ export const SendRequestSchema = z
     to: z.string().describe('Recipient number; spaces, dashes, dots and parentheses are ignored'),
     message: z.string().describe('Text to send, exactly as given'),
     simSlot: z.number().int().min(1).max(8).optional().describe('1-based SIM slot; default SMS_GATEWAY_DEFAULT_SIM'),
+    tags: TagsSchema.optional().describe('Labels kept with the message, returned in its record and events and in the inReplyTo of a reply'),
   })
   .strict()
-  .meta({ examples: [{ to: '+1 555 123 4567', message: 'Your order has shipped.' }] });
+  .meta({ examples: [{ to: '+1 555 123 4567', message: 'Your order has shipped.', tags: { order: '1042' } }] });
 
 export const SendResultSchema = z.object({
   success: z.literal(true),
@@ -54,6 +56,7 @@ export const QueueRequestSchema = z
     simSlot: z.number().int().min(1).max(8).optional().describe('1-based SIM slot; default SMS_GATEWAY_DEFAULT_SIM'),
     sendAt: isoWithZone.optional().describe('Not handed off before this (past = now; at most 30 days ahead)'),
     expiresAt: isoWithZone.optional().describe('Still waiting then: failed with reason expired, never sent'),
+    tags: TagsSchema.optional().describe('Labels kept with each queued record, returned in its record and events and in the inReplyTo of a reply'),
   })
   .strict()
   .meta({

@@ -13,6 +13,8 @@ import type { MessageRecord } from '../store/message-record.js';
 import { toMessageRecord, type MessageRow, type MessageStore, type NewMessage } from '../store/messages.js';
 import { QUEUE_LIMIT, type QueueStore } from '../store/queue.js';
 import { createIdempotency, hashOf } from './idempotency.js';
+import { tagsHashFields } from './tags.js';
+import type { Tags } from '../store/message-tags.js';
 import type { Emitter } from '../core/dispatcher.js';
 import type { SendEvents } from './send-events.js';
 import type { StorageHealth } from './storage-health.js';
@@ -32,6 +34,7 @@ export interface QueueRequest {
   /** ISO 8601 with a zone (checked by the route's schema). */
   sendAt?: string | undefined;
   expiresAt?: string | undefined;
+  tags?: Tags | undefined;
 }
 
 export interface EnqueueDeps extends SimSlots {
@@ -141,6 +144,7 @@ export function createEnqueue(deps: EnqueueDeps) {
         statsDay,
         idempotencyKey: i === 0 ? (key ?? null) : null,
         requestHash: i === 0 && key ? hash : null,
+        tags: req.tags,
       }),
       via: 'queue' as const,
       sendAt,
@@ -155,7 +159,7 @@ export function createEnqueue(deps: EnqueueDeps) {
   return {
     accept(req: QueueRequest, ctx: { sourceIp: string; idempotencyKey?: string | undefined }): QueueOutcome | Promise<QueueOutcome> {
       const key = ctx.idempotencyKey;
-      const hash = hashOf(['queue', req.to, req.message, req.simSlot ?? null, req.sendAt ?? null, req.expiresAt ?? null]);
+      const hash = hashOf(['queue', req.to, req.message, req.simSlot ?? null, req.sendAt ?? null, req.expiresAt ?? null, ...tagsHashFields(req.tags)]);
       if (key !== undefined) {
         const earlier = idempotency.earlier(key, hash);
         if (earlier !== undefined) return earlier;

@@ -5,10 +5,11 @@ import { createHash } from 'node:crypto';
 import { gatewayError } from '../core/errors.js';
 import type { MessageRow, MessageStore } from '../store/messages.js';
 import type { SendRequest } from './validation.js';
+import { tagsHashFields } from './tags.js';
 
-/** The synchronous send's request hash (unchanged since 0.1: stored hashes stay valid). */
+/** The synchronous send's request hash (unchanged since 0.1 without tags: stored hashes stay valid). */
 export function requestHash(req: SendRequest): string {
-  return hashOf([req.to, req.message, req.simSlot ?? null]);
+  return hashOf([req.to, req.message, req.simSlot ?? null, ...tagsHashFields(req.tags)]);
 }
 
 /** Any request's hash; a queued request hashes its fields under its own tag. */

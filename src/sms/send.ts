@@ -98,6 +98,7 @@ export function createSendService(deps: SendServiceDeps) {
       statsDay: deps.calendar().dayOf(now),
       idempotencyKey: key ?? null,
       requestHash: key ? hash : null,
+      tags: req.tags,
     });
     const id = row.id;
     const outcome = await deps.lane.submit({ row });

@@ -6,6 +6,7 @@
 import { gatewayError } from '../core/errors.js';
 import { newMessageId } from '../core/ids.js';
 import type { NewMessage } from '../store/messages.js';
+import type { Tags } from '../store/message-tags.js';
 import { normalizeRecipient } from './recipient.js';
 import { countSegments, type SegmentInfo } from './segments.js';
 import { BUDGET_SEGMENTS } from './pacing.js';
@@ -15,6 +16,8 @@ export interface SendRequest {
   to: string;
   message: string;
   simSlot?: number | undefined;
+  /** Checked by the route's schema (store/message-tags.ts). */
+  tags?: Tags | undefined;
 }
 
 export interface ValidSend {
@@ -64,7 +67,16 @@ export function validateSend(req: SendRequest, sims: SimSlots): ValidSend {
 /** The new record for a validated message (both paths): id, the normalized number, segments. */
 export function newMessage(
   v: ValidSend,
-  m: { to: string; message: string; sourceIp: string; now: number; statsDay: string; idempotencyKey: string | null; requestHash: string | null },
+  m: {
+    to: string;
+    message: string;
+    sourceIp: string;
+    now: number;
+    statsDay: string;
+    idempotencyKey: string | null;
+    requestHash: string | null;
+    tags?: Tags | undefined;
+  },
 ): NewMessage {
   return {
     id: newMessageId(m.now),
@@ -79,5 +91,6 @@ export function newMessage(
     statsDay: m.statsDay,
     idempotencyKey: m.idempotencyKey,
     requestHash: m.requestHash,
+    tags: m.tags,
   };
 }

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { newId } from '../core/ids.js';
 import type { Db } from './database.js';
 import { transactions } from './transaction.js';
+import { TagsSchema } from './message-tags.js';
+import type { InReplyTo } from './message-replies.js';
 
 export const INBOX_KEPT = 1000;
 /** Announced keys kept (newest first); far more than one poll of the watcher can read. */
@@ -19,6 +21,10 @@ export const InboxRecordSchema = z.object({
   body: z.string(),
   receivedAt: z.string().nullable().describe('ISO 8601 (UTC); null when the phone reported an unreadable time'),
   simSlot: z.number().int().nullable().describe('always null: Termux:API does not say on which SIM an SMS arrived'),
+  inReplyTo: z
+    .object({ id: z.string().describe('the message replied to (msg_...)'), tags: TagsSchema })
+    .nullable()
+    .describe('the newest message sent (status sent) to this number within SMS_GATEWAY_REPLY_WINDOW_HOURS when it arrived, with its tags; else null'),
 });
 
 export type InboxRecord = z.infer<typeof InboxRecordSchema>;
@@ -30,6 +36,8 @@ export interface NewInboxMessage {
   body: string;
   receivedAt: number | null;
   simSlot: number | null;
+  /** What it replies to, decided when it is stored (store/message-replies.ts). */
+  inReplyTo?: InReplyTo | null;
 }
 
 /** How a sender is compared: "+49 151-123" and "49151123" are the same; national and international forms are not. */
@@ -47,7 +55,17 @@ interface Row {
   body: string;
   received_at: number | null;
   sim_slot: number | null;
+  in_reply_to: string | null;
 }
+
+const replyOf = (column: string | null): InReplyTo | null => {
+  if (column === null) return null;
+  try {
+    return JSON.parse(column) as InReplyTo;
+  } catch {
+    return null;
+  }
+};
 
 const toRecord = (r: Row): InboxRecord => ({
   id: r.id,
@@ -56,13 +74,14 @@ const toRecord = (r: Row): InboxRecord => ({
   body: r.body,
   receivedAt: r.received_at === null ? null : new Date(r.received_at).toISOString(),
   simSlot: r.sim_slot,
+  inReplyTo: replyOf(r.in_reply_to),
 });
 
 export function createInboxStore(db: Db) {
   const insert = db.prepare(`
-    INSERT INTO inbox_messages (id, sms_id, from_number, from_key, contact, body, received_at, sim_slot, stored_at)
-    VALUES (@id, @smsId, @from, @fromKey, @contact, @body, @receivedAt, @simSlot, @at)`);
-  const columns = 'id, from_number, contact, body, received_at, sim_slot';
+    INSERT INTO inbox_messages (id, sms_id, from_number, from_key, contact, body, received_at, sim_slot, stored_at, in_reply_to)
+    VALUES (@id, @smsId, @from, @fromKey, @contact, @body, @receivedAt, @simSlot, @at, @inReplyTo)`);
+  const columns = 'id, from_number, contact, body, received_at, sim_slot, in_reply_to';
   const pageAll = db.prepare(`SELECT ${columns} FROM inbox_messages ORDER BY seq DESC LIMIT @limit OFFSET @offset`);
   const pageFrom = db.prepare(`SELECT ${columns} FROM inbox_messages WHERE from_key = @key ORDER BY seq DESC LIMIT @limit OFFSET @offset`);
   const countAll = db.prepare(`SELECT COUNT(*) AS n FROM inbox_messages`);
@@ -89,8 +108,9 @@ export function createInboxStore(db: Db) {
     /** Stores one received SMS (call inside the watcher's transaction); the oldest beyond 1000 go. */
     add(m: NewInboxMessage, at: number): InboxRecord {
       const id = newId('in', at);
-      insert.run({ id, ...m, fromKey: m.from === null ? null : fromKey(m.from), at });
-      return toRecord({ id, from_number: m.from, contact: m.contact, body: m.body, received_at: m.receivedAt, sim_slot: m.simSlot });
+      const inReplyTo = m.inReplyTo ? JSON.stringify(m.inReplyTo) : null;
+      insert.run({ id, ...m, fromKey: m.from === null ? null : fromKey(m.from), at, inReplyTo });
+      return toRecord({ id, from_number: m.from, contact: m.contact, body: m.body, received_at: m.receivedAt, sim_slot: m.simSlot, in_reply_to: inReplyTo });
     },
     /** Newest first; `from` compared by fromKey. */
     list(q: { limit: number; offset: number; from?: string | undefined }): { rows: InboxRecord[]; total: number } {

@@ -3,6 +3,7 @@
 // encoding enums and their types are derived here, once; the store maps its rows to this
 // record, http/schemas.ts and client.ts use the same schema.
 import { z } from 'zod';
+import { TagsSchema } from './message-tags.js';
 
 export const MESSAGE_STATUSES = ['queued', 'sent', 'failed', 'cancelled'] as const;
 export const REASONS = [
@@ -38,6 +39,7 @@ export const MessageRecordSchema = z
     simSlot: z.number().int(),
     sendAt: z.string().nullable().describe('ISO 8601 UTC: not handed off before this (queued messages); null = as soon as the pace allows'),
     expiresAt: z.string().nullable().describe('ISO 8601 UTC: still waiting then, it fails with reason expired; null = never'),
+    tags: TagsSchema.describe('The tags given with the request; {} when none'),
   })
   .meta({ id: 'MessageRecord' });
 

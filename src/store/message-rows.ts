@@ -2,6 +2,7 @@
 // of a new one, and the mapping to the record clients see. One place for the column list.
 import type { Encoding, MessageRecord, MessageStatus, Reason } from './message-record.js';
 import { isoOrNull as iso } from '../core/iso-time.js';
+import { tagsOf, type Tags } from './message-tags.js';
 
 export interface MessageRow {
   id: string;
@@ -31,13 +32,15 @@ export interface MessageRow {
   expiresAt: number | null;
   /** sendAt, else createdAt: the queue's order. */
   dueAt: number;
+  /** The tags as stored (JSON), NULL when none (store/message-tags.ts). */
+  tags: string | null;
 }
 
 export type NewMessage = Pick<
   MessageRow,
   'id' | 'to' | 'sendTo' | 'body' | 'segments' | 'encoding' | 'simSlot' | 'sourceIp' | 'createdAt' | 'statsDay' | 'idempotencyKey' | 'requestHash'
 > &
-  Partial<Pick<MessageRow, 'via' | 'sendAt' | 'expiresAt'>>;
+  Partial<Pick<MessageRow, 'via' | 'sendAt' | 'expiresAt'>> & { tags?: Tags | undefined };
 
 export const COLUMNS = `
   id, to_number AS "to", send_to AS sendTo, body, segments, billed_segments AS billedSegments,
@@ -45,7 +48,7 @@ export const COLUMNS = `
   updated_at AS updatedAt, stats_day AS statsDay, handoff_started_at AS handoffStartedAt,
   handed_off_at AS handedOffAt, idempotency_key AS idempotencyKey, request_hash AS requestHash,
   response_status AS responseStatus, response_body AS responseBody, sms_store_id AS smsStoreId,
-  via, send_at AS sendAt, expires_at AS expiresAt, due_at AS dueAt`;
+  via, send_at AS sendAt, expires_at AS expiresAt, due_at AS dueAt, tags`;
 
 /** A row as clients see it (the record of store/message-record.ts). */
 export function toMessageRecord(row: MessageRow): MessageRecord {
@@ -64,5 +67,6 @@ export function toMessageRecord(row: MessageRow): MessageRecord {
     simSlot: row.simSlot,
     sendAt: iso(row.sendAt),
     expiresAt: iso(row.expiresAt),
+    tags: tagsOf(row.tags),
   };
 }

@@ -17,6 +17,7 @@ import type { MessageRow, NewMessage } from './message-rows.js';
 import { statements, type Statements } from './message-statements.js';
 import { messageReaders } from './message-reads.js';
 import { messageSettling } from './message-settling.js';
+import { tagsColumn } from './message-tags.js';
 
 export { toMessageRecord, type MessageRow, type NewMessage } from './message-rows.js';
 export { CLAIMED_AMONG_SQL } from './message-statements.js';
@@ -33,7 +34,7 @@ function intake(db: Db, q: Statements, stats: StatsStore) {
   const insertTx = transaction(db, (ms: NewMessage[], handoffStartedAt: number | null) => {
     if (databaseFileGone(db)) throw fileGoneError();
     for (const m of ms) {
-      insertStmt.run({ via: 'sync', sendAt: null, expiresAt: null, ...m, handoffStartedAt });
+      insertStmt.run({ via: 'sync', sendAt: null, expiresAt: null, ...m, tags: tagsColumn(m.tags), handoffStartedAt });
       stats.bump(m.statsDay, { accepted: 1, segments: m.segments });
     }
   });

@@ -222,4 +222,12 @@ export const MIGRATIONS: string[] = [
   -- asked of the few entries one read returns, through this index, not of the whole history.
   CREATE INDEX messages_sms_store_id ON messages (sms_store_id) WHERE sms_store_id IS NOT NULL;
   `,
+  `
+  -- 10 (0.4, replies): a message's tags (JSON, NULL when none; store/message-tags.ts); the
+  -- newest message sent to a number, found through an index (store/message-replies.ts); and
+  -- what a received SMS replies to, decided when it is stored (JSON { id, tags }, NULL: none).
+  ALTER TABLE messages ADD COLUMN tags TEXT;
+  CREATE INDEX messages_sent_to ON messages (send_to, handed_off_at DESC) WHERE status = 'sent';
+  ALTER TABLE inbox_messages ADD COLUMN in_reply_to TEXT;
+  `,
 ];

@@ -19,6 +19,7 @@ t.test('defaults', async (t) => {
     webhookUrls: [],
     inbox: false,
     inboxPollMs: 15_000,
+    replyWindowHours: 24,
     queueRate: 30,
     quietHours: undefined,
     logLevel: 'info',
@@ -39,6 +40,7 @@ t.test('values are parsed', async (t) => {
     SMS_GATEWAY_SEND_TIMEOUT_SECONDS: '5',
     SMS_GATEWAY_WEBHOOK_URLS: 'http://192.168.1.5:8123/hook, https://example.org/x',
     SMS_GATEWAY_INBOX_POLL_SECONDS: '60',
+    SMS_GATEWAY_REPLY_WINDOW_HOURS: '0',
     SMS_GATEWAY_INBOX: ' Yes ',
     SMS_GATEWAY_QUEUE_RATE: '12',
     SMS_GATEWAY_QUIET_HOURS: '22:30-06:15',
@@ -52,6 +54,7 @@ t.test('values are parsed', async (t) => {
   t.equal(c.sendTimeoutMs, 5000);
   t.same(c.webhookUrls, ['http://192.168.1.5:8123/hook', 'https://example.org/x']);
   t.equal(c.inboxPollMs, 60_000);
+  t.equal(c.replyWindowHours, 0, '0 switches replies off');
   t.equal(c.inbox, true);
   t.equal(c.queueRate, 12);
   t.same(c.quietHours, { startMinute: 1350, endMinute: 375, text: '22:30-06:15' });
@@ -68,6 +71,7 @@ t.test('an invalid value is a ConfigError naming the variable', async (t) => {
     SMS_GATEWAY_SEND_TIMEOUT_SECONDS: '1.5',
     SMS_GATEWAY_WEBHOOK_URLS: 'ftp://x.y/z',
     SMS_GATEWAY_INBOX_POLL_SECONDS: '-1',
+    SMS_GATEWAY_REPLY_WINDOW_HOURS: '721',
     SMS_GATEWAY_INBOX: 'sometimes',
     SMS_GATEWAY_QUEUE_RATE: '61',
     SMS_GATEWAY_QUIET_HOURS: '10pm-7am',

@@ -172,6 +172,7 @@ t.test('(b) new messages become one event each, in id order, once', async (t) =>
     receivedLocal: '2026-07-01 09:30:15',
     threadId: 7,
     simSlot: null,
+    inReplyTo: null,
   });
   t.same(events[1]!.event.data, {
     smsId: 112,
@@ -182,6 +183,7 @@ t.test('(b) new messages become one event each, in id order, once', async (t) =>
     receivedLocal: '2026-11-21 13:05:00',
     threadId: 7,
     simSlot: null,
+    inReplyTo: null,
   });
   for (const e of events) {
     t.match(e.event.id, /^evt_[0-9a-z]{26}$/);

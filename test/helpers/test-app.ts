@@ -58,6 +58,8 @@ export interface TestAppOptions {
   inboxList?: Ports['inboxList'];
   /** Builds the inbox watcher (with webhook targets or MQTT); tests poll it by hand. */
   inboxPollMs?: number;
+  /** SMS_GATEWAY_REPLY_WINDOW_HOURS (default 24). */
+  replyWindowHours?: number;
   /** The MQTT bridge (built, not started: call gateway.mqtt.start()). */
   mqtt?: MqttOptions;
 }
@@ -115,6 +117,7 @@ function testConfig(home: string, runtime: RuntimeInfo, opts: TestAppOptions): C
     webhookUrls: opts.webhookUrls ?? [],
     inbox: opts.inbox ?? false,
     inboxPollMs: opts.inboxPollMs ?? 15_000,
+    replyWindowHours: opts.replyWindowHours ?? 24,
     queueRate: opts.queueRate ?? 30,
     quietHours: opts.quietHours,
     logLevel: 'silent',

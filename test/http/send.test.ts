@@ -41,6 +41,7 @@ t.test('success: 200 send result, record sent, one hand-off with the normalized 
       'updatedAt',
       'sendAt',
       'expiresAt',
+      'tags',
     ].sort(),
   );
   t.equal(rec.data.status, 'sent');

@@ -8,7 +8,7 @@ import { startReceiver } from '../fixtures/receiver.js';
 t.test('who listens to what: the map of events/domain-events.ts, without MQTT', async (t) => {
   const { gateway } = await testApp(t);
   const { events } = gateway;
-  t.equal(events.listenerCount('handoff.finished'), 2, 'send health, metrics');
+  t.equal(events.listenerCount('handoff.finished'), 3, 'send health, metrics, the inbox watcher (reads more often after it)');
   t.equal(events.listenerCount('message.queued'), 1, 'the lane');
   t.equal(events.listenerCount('message.settled'), 1, 'metrics');
   t.equal(events.listenerCount('sms.received'), 1, 'metrics');

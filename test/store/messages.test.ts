@@ -120,6 +120,7 @@ t.test('insertQueued then get; settle to sent; settle refuses unknown and settle
     responseStatus: null,
     responseBody: null,
     smsStoreId: null,
+    tags: null,
   });
   t.same(stats.day(DAY), { ...ZERO, accepted: 1, queued: 1, segments: 3 });
 
