@@ -12,7 +12,7 @@ import type { OutboxStore } from '../store/outbox.js';
 import { createInboxWatcher, type InboxWatcherOptions } from './inbox-watcher.js';
 
 /** The configuration's section for received SMS. */
-export type InboxConfig = Pick<Config, 'inbox' | 'inboxPollMs' | 'webhookUrls' | 'mqtt'>;
+export type InboxConfig = Pick<Config, 'inbox' | 'inboxPollMs' | 'webhookUrls' | 'mqtt' | 'optOut'>;
 
 export interface InboxPartDeps {
   db: Db;

@@ -222,4 +222,15 @@ export const MIGRATIONS: string[] = [
   -- asked of the few entries one read returns, through this index, not of the whole history.
   CREATE INDEX messages_sms_store_id ON messages (sms_store_id) WHERE sms_store_id IS NOT NULL;
   `,
+  `
+  -- (0.4, issue 35): the opt-out list (STOP): one row per number that opted out or back
+  -- in, never pruned with the history (store/opt-outs.ts).
+  CREATE TABLE opt_outs (
+    number TEXT PRIMARY KEY,          -- normalized as a recipient (sms/recipient.ts)
+    opted_out INTEGER NOT NULL,       -- 1 listed, 0 taken off again (kept: its time decides shared changes)
+    at INTEGER NOT NULL,              -- ms since epoch, UTC, of the last change
+    by TEXT NOT NULL                  -- sms, api or mqtt
+  );
+  CREATE INDEX opt_outs_listed ON opt_outs (at DESC) WHERE opted_out = 1;
+  `,
 ];
