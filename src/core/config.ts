@@ -11,6 +11,7 @@ import { MODES, SIMULATIONS, type Mode, type Simulation } from './runtime.js';
 import { webhookUrlProblem } from './webhook-url.js';
 import { redactUrl } from './redact.js';
 import { MqttEnvShape, mqttSettings, type MqttSettings } from './mqtt-settings.js';
+import { DEFAULT_OPT_IN_REPLY, DEFAULT_OPT_OUT_REPLY, optionalReplyText, replyText, type OptOutSettings } from './opt-out-settings.js';
 
 // Required, not imported (core/builtin.ts): parseEnv is all the gateway needs of node:util.
 const { parseEnv } = requireBuiltin<typeof import('node:util')>('node:util');
@@ -97,6 +98,10 @@ export const EnvSchema = z.object({
       })
       .optional(),
   ),
+  SMS_GATEWAY_OPT_OUT: booleanFlag(false),
+  SMS_GATEWAY_OPT_OUT_REPLY: replyText(DEFAULT_OPT_OUT_REPLY),
+  SMS_GATEWAY_OPT_IN_REPLY: replyText(DEFAULT_OPT_IN_REPLY),
+  SMS_GATEWAY_HELP_REPLY: optionalReplyText,
   LOG_LEVEL: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
     z
@@ -132,19 +137,21 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** The MQTT bridge; undefined unless SMS_GATEWAY_MQTT_URL is set. */
   mqtt: MqttSettings | undefined;
+  /** Opt-out keywords and their answers (SMS_GATEWAY_OPT_OUT, *_REPLY). */
+  optOut: OptOutSettings;
 }
 
 /** What of the configuration decides whether the inbox watcher runs. */
-export type InboxSwitches = Pick<Config, 'webhookUrls' | 'inbox'> & Partial<Pick<Config, 'mqtt'>>;
+export type InboxSwitches = Pick<Config, 'webhookUrls' | 'inbox'> & Partial<Pick<Config, 'mqtt' | 'optOut'>>;
 
 /**
  * The inbox watcher runs when someone listens for received SMS: a webhook target (from
  * SMS_GATEWAY_WEBHOOK_URLS, or `registeredTargets` registered over the API), the MQTT
  * bridge (sms.received events, the last received SMS sensor) or SMS_GATEWAY_INBOX=true
- * (GET /api/inbox only). One place, so every listener adds one clause.
+ * (GET /api/inbox only), SMS_GATEWAY_OPT_OUT=true (keywords). One place, so every listener adds one clause.
  */
 export function inboxWatcherEnabled(config: InboxSwitches, registeredTargets = 0): boolean {
-  return config.inbox || config.webhookUrls.length > 0 || registeredTargets > 0 || config.mqtt !== undefined;
+  return config.inbox || config.webhookUrls.length > 0 || registeredTargets > 0 || config.mqtt !== undefined || config.optOut?.enabled === true;
 }
 
 /** Reads $SMS_GATEWAY_HOME/.env (if any); the real environment overrides it. */
@@ -195,5 +202,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     quietHours: e.SMS_GATEWAY_QUIET_HOURS,
     logLevel: e.LOG_LEVEL,
     mqtt: mqttSettings(e),
+    optOut: {
+      enabled: e.SMS_GATEWAY_OPT_OUT,
+      optOutReply: e.SMS_GATEWAY_OPT_OUT_REPLY,
+      optInReply: e.SMS_GATEWAY_OPT_IN_REPLY,
+      helpReply: e.SMS_GATEWAY_HELP_REPLY ?? '',
+    },
   };
 }

@@ -48,6 +48,7 @@ export const ERROR_MESSAGES = {
     message: (id?: string) => `No ${id === undefined ? 'such message' : `message ${id}`} in the history (${HISTORY_KEEPS}).`,
     /** Without an id when it is too long to echo. */
     webhookTarget: (id?: string) => `No ${id === undefined ? 'such webhook target' : `webhook target ${id}`}.`,
+    optOut: (number: string) => `${number} is not on the opt-out list.`,
     consoleNotBuilt: () => "The console is not built: run npm run build in the gateway's folder.",
   },
   payload_too_large: {
@@ -105,6 +106,10 @@ export const ERROR_MESSAGES = {
   retained_refused: {
     retainFlag: () =>
       'A send request published with the retain flag is never sent (the broker would give it again at every subscribe). Publish it without the flag, and clear the retained one (an empty retained message on the same topic).',
+  },
+  recipient_opted_out: {
+    listed: (number: string) =>
+      `${number} is on the opt-out list (it texted STOP, or was added over the API); nothing was sent. It comes off when it texts START, or with DELETE /api/opt-outs/{number}.`,
   },
   internal_error: {
     logged: () => 'Internal error; the gateway logged the details.',

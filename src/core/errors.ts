@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   'too_many_webhooks',
   'webhook_from_environment',
   'retained_refused',
+  'recipient_opted_out',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -23,6 +23,7 @@ export const STATUS_OF = {
   // HTTP answer. 400: like invalid_request, it is refused for what the request is (the
   // sender set the flag) and the same request without it is taken.
   retained_refused: 400,
+  recipient_opted_out: 409,
   internal_error: 500,
 } as const satisfies Record<ErrorCode, number>;
 

@@ -7,7 +7,9 @@
 // retain flag: a retained request would be given again at every subscribe) is answered on
 // `<prefix>/<id>/errors` with the error envelope (+ the `id`), acknowledged and never sent.
 // One the gateway could not keep right now (storage_unavailable, queue_full, an internal
-// error) rejects: no PUBACK, so the broker gives it again after the reconnect.
+// error) rejects: no PUBACK, so the broker gives it again after the reconnect. A recipient
+// on the opt-out list is recorded as failed (opted_out) like on POST /api/messages and
+// answered with recipient_opted_out on the errors topic.
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { errorBody, gatewayError, GatewayError, type ErrorCode } from '../core/errors.js';
@@ -62,6 +64,10 @@ function idOf(payload: Buffer): string | undefined {
   }
 }
 
+/** The recipients a queue outcome records as failed because they opted out. */
+const optedOutRecipients = (outcome: QueueOutcome): string[] =>
+  outcome.kind === 'accepted' ? outcome.records.filter((r) => r.reason === 'opted_out').map((r) => r.to) : [];
+
 const retainedRefused = () => gatewayError('retained_refused', 'retainFlag');
 
 function describe(error: z.ZodError): string {
@@ -114,8 +120,9 @@ export function createSendIntake(deps: IntakeDeps) {
         if (payload.length > MAX_PAYLOAD_BYTES) throw gatewayError('payload_too_large', 'mqttPayload', MAX_PAYLOAD_BYTES);
         const parsed = parse(topic, payload);
         id = parsed.id;
-        await deps.enqueue.accept(parsed.req, { sourceIp: MQTT_SOURCE, idempotencyKey: id });
+        const outcome = await deps.enqueue.accept(parsed.req, { sourceIp: MQTT_SOURCE, idempotencyKey: id });
         deps.onQueued?.();
+        for (const number of optedOutRecipients(outcome)) answerError(topic, gatewayError('recipient_opted_out', 'listed', number), id);
       } catch (err) {
         const mqttId = (err as { mqttId?: string }).mqttId ?? id;
         if (err instanceof GatewayError && !NOT_KEPT.has(err.code)) {

@@ -37,6 +37,7 @@ import { webhookRoutes, type WebhookRoutesDeps } from '../http/routes/webhooks.j
 import { metricsRoutes } from '../http/routes/metrics.js';
 import { keyRoutes } from '../http/routes/key.js';
 import { consoleRoutes } from '../http/routes/console.js';
+import { optOutRoutes, type OptOutRoutesDeps } from '../http/routes/opt-outs.js';
 
 export { BODY_LIMIT } from '../http/errors.js';
 
@@ -54,6 +55,7 @@ export interface AppDeps {
   calendar: () => Calendar;
   status: DeviceRoutesDeps;
   inbox: InboxRoutesDeps;
+  optOuts: OptOutRoutesDeps;
   webhooks: WebhookRoutesDeps;
   /** GET /metrics: every series, in the Prometheus text format (status/metrics.ts). */
   scrapeMetrics: () => Promise<string>;
@@ -133,4 +135,5 @@ async function registerRoutes(app: FastifyInstance, deps: AppDeps, options: Buil
   await app.register(metricsRoutes(deps.scrapeMetrics));
   await app.register(keyRoutes({ rotate: deps.rotateKey, logger: deps.logger }));
   await app.register(consoleRoutes());
+  await app.register(optOutRoutes(deps.optOuts, BODY_LIMIT));
 }

@@ -21,6 +21,7 @@ function placeholderDeps(version: string): AppDeps {
     calendar: unused,
     status: unused,
     inbox: unused,
+    optOuts: unused,
     webhooks: unused,
     scrapeMetrics: unused,
     rotateKey: unused,

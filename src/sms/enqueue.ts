@@ -2,7 +2,9 @@
 // expiresAt, validates every part exactly as the send path does (any invalid part refuses
 // the whole request), commits one record per recipient in one transaction (with the outcome,
 // for Idempotency-Key replays) and announces `message.queued`: the lane paces them; the
-// request is accepted at once. DELETE /api/messages/:id cancels a message whose hand-off
+// request is accepted at once. A recipient on the opt-out list is recorded as failed with
+// reason opted_out in the same transaction (never handed off, billed 0, an sms.failed
+// event: sms/opt-out-intake.ts); the others are queued. DELETE /api/messages/:id cancels a message whose hand-off
 // has not started.
 import type { Logger } from 'pino';
 import { gatewayError, GatewayError } from '../core/errors.js';
@@ -21,6 +23,7 @@ import type { StorageHealth } from './storage-health.js';
 import { isStorageUnavailable } from '../store/database.js';
 import { storedOutcome, type AcceptedOutcome, type QueueOutcome } from './outcomes.js';
 import { newMessage, validateSend, type SimSlots, type ValidSend } from './validation.js';
+import { failOptedOut, type OptOutCheck } from './opt-out-intake.js';
 
 export const MAX_RECIPIENTS = 100;
 export const MAX_SCHEDULE_MS = 30 * 24 * 3600_000;
@@ -38,7 +41,7 @@ export interface QueueRequest {
 }
 
 export interface EnqueueDeps extends SimSlots {
-  store: Pick<MessageStore, 'insertBatch' | 'byIdempotencyKey' | 'cancel' | 'get'>;
+  store: Pick<MessageStore, 'insertBatch' | 'byIdempotencyKey' | 'cancel' | 'get' | 'settle'>;
   queue: Pick<QueueStore, 'summary'>;
   events: Emitter<Pick<SendEvents, 'message.queued'>>;
   storage: Pick<StorageHealth, 'failed' | 'succeeded'>;
@@ -46,6 +49,8 @@ export interface EnqueueDeps extends SimSlots {
   runtime: RuntimeInfo;
   calendar: () => Calendar;
   logger?: Logger | undefined;
+  /** The opt-out list: a listed recipient is recorded as failed/opted_out, never queued. */
+  optOuts?: OptOutCheck | undefined;
 }
 
 /** Every recipient validated as on the send path (errors name body.to[i]); no number twice. */
@@ -82,10 +87,11 @@ function times(req: QueueRequest, now: number) {
 }
 
 /** The records, committed in one transaction with the outcome (stored on the first). */
-function commit(deps: EnqueueDeps, rows: NewMessage[]): AcceptedOutcome {
+function commit(deps: EnqueueDeps, rows: NewMessage[], sourceIp: string): AcceptedOutcome {
   let outcome: AcceptedOutcome | undefined;
   try {
-    deps.store.insertBatch(rows, (stored) => {
+    deps.store.insertBatch(rows, (inserted) => {
+      const stored = failOptedOut(deps, inserted, sourceIp);
       outcome = { kind: 'accepted', records: stored.map(toMessageRecord) };
       return { status: null, body: outcome }; // stored as the outcome (see outcomes.ts)
     });
@@ -150,7 +156,7 @@ export function createEnqueue(deps: EnqueueDeps) {
       sendAt,
       expiresAt,
     }));
-    const outcome = commit(deps, rows);
+    const outcome = commit(deps, rows, sourceIp);
     logger?.info({ ids: rows.map((r) => r.id), segments: rows[0]?.segments, sendAt }, 'sms queued');
     deps.events.emit('message.queued', { ids: rows.map((r) => r.id) });
     return outcome;

@@ -1,7 +1,8 @@
 // Which queued message the lane hands off next, and expiry. A pause, quiet hours, sendAt
 // and the queue's pacing hold the next message; a message past its expiresAt is never
 // handed off (expiry has its own wake-up in the lane; a next message already past it, after
-// a wall clock set forward, is expired at the pick).
+// a wall clock set forward, is expired at the pick), nor one whose recipient opted out
+// since it was accepted (failed/opted_out at the pick: sms/opt-out-intake.ts).
 import type { Logger } from 'pino';
 import { quietRemainingMs, type QuietHours } from '../core/quiet-hours.js';
 import type { MessageRow } from '../store/messages.js';
@@ -14,6 +15,8 @@ export interface PickDeps {
   timeZone: () => string;
   quietHours?: QuietHours | undefined;
   logger?: Logger | undefined;
+  /** Fails the message when its recipient is on the opt-out list now; true when it did. */
+  optedOut?: ((row: MessageRow, now: number) => boolean) | undefined;
 }
 
 /** The longest the expiry wake-up sleeps: a wall clock set forward is caught within this. */
@@ -36,16 +39,19 @@ export function expireDue(deps: PickDeps, now: number): { expired: number; nextI
 export function pickQueued(deps: PickDeps, now: number, pausedMs: number): { row: MessageRow } | { waitMs: number | undefined } {
   const { queue, pacing } = deps;
   if (pausedMs > 0) return { waitMs: pausedMs };
-  let next = queue.next();
-  if (next && next.expiresAt !== null && next.expiresAt <= now) {
-    expireDue(deps, now);
-    next = queue.next();
+  for (;;) {
+    let next = queue.next();
+    if (next && next.expiresAt !== null && next.expiresAt <= now) {
+      expireDue(deps, now);
+      next = queue.next();
+    }
+    if (!next) return { waitMs: undefined }; // nothing waits: no timer
+    const quiet = quietRemainingMs(deps.quietHours, now, deps.timeZone());
+    const dueIn = next.dueAt - now;
+    if (quiet > 0 || dueIn > 0) return { waitMs: Math.max(quiet, dueIn) };
+    if (deps.optedOut?.(next, now)) continue; // failed, never handed off: the next one
+    const wait = pacing.queuedWaitMs(next.segments);
+    if (wait > 0) return { waitMs: wait };
+    return { row: next };
   }
-  if (!next) return { waitMs: undefined }; // nothing waits: no timer
-  const quiet = quietRemainingMs(deps.quietHours, now, deps.timeZone());
-  const dueIn = next.dueAt - now;
-  if (quiet > 0 || dueIn > 0) return { waitMs: Math.max(quiet, dueIn) };
-  const wait = pacing.queuedWaitMs(next.segments);
-  if (wait > 0) return { waitMs: wait };
-  return { row: next };
 }

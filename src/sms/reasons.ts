@@ -14,6 +14,7 @@ export const REASON_HINTS: Record<Reason, string> = {
   not_in_sent_box: "The phone's SMS store lists this message as failed.",
   unconfirmed: "The phone's SMS store could not confirm this message.",
   expired: 'The message was still waiting in the queue at its expiresAt; it was never handed off.',
+  opted_out: 'The recipient is on the opt-out list (they texted STOP, or it was added over the API); it was never handed off. See GET /api/opt-outs.',
 };
 
 /** The send_failed error for a reason: after a timeout nobody knows whether the phone sends it, so it says so. */

@@ -1,5 +1,5 @@
 // The synchronous send (POST /api/sms/send): an Idempotency-Key replay first, then
-// sms_disabled, validation, the request spacing (1 s between accepted requests) and the
+// sms_disabled, validation, the opt-out list (recipient_opted_out), the request spacing (1 s between accepted requests) and the
 // shared 60-segment window (send_rate_limited), then the message waits for the lane's next
 // slot: it is recorded and handed off there, and the outcome is handed off or failed. No
 // slot within the bound: sender_busy, nothing recorded, nothing consumed. Never a second
@@ -20,6 +20,7 @@ import { BUDGET_SEGMENTS, SPACING_MS, type Pacing } from './pacing.js';
 import type { Settler } from './settle.js';
 import type { StorageHealth } from './storage-health.js';
 import { newMessage, validateSend, type SendRequest, type SimSlots } from './validation.js';
+import type { OptOutCheck } from './opt-out-intake.js';
 
 export type { SendOutcome } from './outcomes.js';
 export type { SendRequest } from './validation.js';
@@ -34,6 +35,8 @@ export interface SendServiceDeps extends SimSlots {
   runtime: RuntimeInfo;
   calendar: () => Calendar;
   logger?: Logger | undefined;
+  /** The opt-out list: a listed recipient is refused (recipient_opted_out), nothing recorded. */
+  optOuts?: OptOutCheck | undefined;
 }
 
 const waitSeconds = (waitMs: number) => Math.max(1, Math.ceil(waitMs / 1000));
@@ -77,6 +80,7 @@ export function createSendService(deps: SendServiceDeps) {
       throw gatewayError('sms_disabled', 'switchedOff');
     }
     const v = validateSend(req, deps);
+    if (deps.optOuts?.blocks(v.number, sourceIp)) throw gatewayError('recipient_opted_out', 'listed', v.number);
     const mono = clock.monotonicMs();
     if (lastAccepted !== undefined && mono - lastAccepted < SPACING_MS) {
       const seconds = waitSeconds(lastAccepted + SPACING_MS - mono);

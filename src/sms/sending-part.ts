@@ -1,8 +1,9 @@
 // The sending part, composed from its own section of the configuration: the message,
 // stats and queue stores, pacing, the one hand-off lane, the settler with the send and
 // storage health, the synchronous send and queue services, and in real mode the sent-box
-// confirmation. It announces `handoff.finished` (the settler) and `message.queued` (the
-// queue's intake); the lane listens to `message.queued`, send health to `handoff.finished`.
+// confirmation, the opt-out list and its keywords. It announces `handoff.finished` (the
+// settler) and `message.queued` (the queue's intake); the lane listens to `message.queued`,
+// send health to `handoff.finished`, the opt-out keywords to `sms.received`.
 // Building has no side effects; start() runs the background work, stop() ends it.
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
@@ -12,8 +13,9 @@ import type { Emitter, Subscriber } from '../core/dispatcher.js';
 import type { RuntimeInfo } from '../core/runtime.js';
 import type { Calendar } from '../core/time-zone.js';
 import type { Db } from '../store/database.js';
-import { createMessageStore } from '../store/messages.js';
-import type { OutboxStore } from '../store/outbox.js';
+import { createMessageStore, type MessageRow } from '../store/messages.js';
+import type { OutboxEvents, OutboxStore } from '../store/outbox.js';
+import { createOptOutStore } from '../store/opt-outs.js';
 import { createQueueStore } from '../store/queue.js';
 import { createStatsStore } from '../store/stats.js';
 import { watchWrites } from '../store/write-watch.js';
@@ -27,16 +29,20 @@ import { createSendHealth } from './send-health.js';
 import type { Sender } from './senders.js';
 import { createSettler } from './settle.js';
 import { createStorageHealth } from './storage-health.js';
+import { createAutoReplyGuard } from './auto-reply-guard.js';
+import { failIfOptedOut } from './opt-out-intake.js';
+import { createOptOutList } from './opt-out-list.js';
+import { createOptOutReplies } from './opt-out-replies.js';
 
 /** The configuration's section for sending. */
-export type SendingConfig = Pick<Config, 'defaultSim' | 'queueRate' | 'quietHours'>;
+export type SendingConfig = Pick<Config, 'defaultSim' | 'queueRate' | 'quietHours' | 'optOut'>;
 
 export interface SendingPartDeps {
   db: Db;
   clock: Clock;
   runtime: RuntimeInfo;
   config: SendingConfig;
-  events: Emitter<SendEvents> & Subscriber<SendEvents & ClockEvents>;
+  events: Emitter<SendEvents> & Subscriber<SendEvents & ClockEvents & Pick<OutboxEvents, 'sms.received'>>;
   /** Where settled messages' events are stored and announced from. */
   outbox: Pick<OutboxStore, 'record'>;
   sender: Sender;
@@ -59,14 +65,19 @@ export function createSendingPart(deps: SendingPartDeps) {
   watchWrites(db, storage.writes); // every write the store makes, background ones too
   const sendHealth = createSendHealth(storage);
   const settler = createSettler({ store: messages, clock, runtime, events, storage, confirmer, logger });
-  const lane = createLane({ store: messages, queue, pacing, sender: deps.sender, clock, timeZone, quietHours: config.quietHours, settler, logger });
-  const common = { clock, runtime, calendar: deps.calendar, logger, defaultSim: config.defaultSim, simCount: deps.simCount, storage };
+  const optOuts = createOptOutList({ store: createOptOutStore(db), clock, logger });
+  const optedOut = (row: MessageRow, now: number) => failIfOptedOut({ store: messages, optOuts }, row, now);
+  const lane = createLane({ store: messages, queue, pacing, sender: deps.sender, clock, timeZone, quietHours: config.quietHours, settler, optedOut, logger });
+  const common = { clock, runtime, calendar: deps.calendar, logger, defaultSim: config.defaultSim, simCount: deps.simCount, storage, optOuts };
   const sendService = createSendService({ ...common, store: messages, lane, pacing, settler });
   const enqueue = createEnqueue({ ...common, store: messages, queue, events });
+  const autoReplies = createAutoReplyGuard({ clock, logger });
+  const optOutReplies = createOptOutReplies({ settings: config.optOut, list: optOuts, guard: autoReplies, enqueue, logger });
 
   events.on('handoff.finished', (h) => sendHealth.handoffFinished(h));
   events.on('message.queued', () => lane.notify());
   events.on('clock.jumped', () => lane.clockJumped());
+  events.on('sms.received', (e) => optOutReplies.onReceived(e));
 
   return {
     stats,
@@ -79,6 +90,8 @@ export function createSendingPart(deps: SendingPartDeps) {
     sendService,
     enqueue,
     confirmer,
+    optOuts,
+    autoReplies,
     /** Background work: queued messages waiting from before, pending confirmations. */
     start() {
       lane.notify();

@@ -19,6 +19,10 @@ export interface MetricsDeps {
   webhookTargets: () => TargetStatus[];
   /** The device probes' cached facts; never waits. */
   device: () => Snapshot;
+  /** Automatic messages skipped since the start by the loop and cost guard, by reason (sms/auto-reply-guard.ts). */
+  autoRepliesSkipped?: (() => ReadonlyMap<string, number>) | undefined;
+  /** Numbers on the opt-out list now. */
+  optedOutNumbers?: (() => number) | undefined;
 }
 
 /** prom-client's public index, loaded at the first scrape. */
@@ -137,6 +141,34 @@ export function gauges({ Gauge }: PromClient, registry: Registry, deps: MetricsD
   });
   device('sms_gateway_battery_temperature_celsius', "The battery's temperature (no sample when unknown).", (s) => s.battery.value?.temperatureC);
   device('sms_gateway_wifi_signal_dbm', "The phone's Wi-Fi signal (RSSI) in dBm (no sample when unknown).", (s) => s.wifi.value?.rssi);
+}
+
+/** The opt-out list and the automatic messages the loop and cost guard skipped. */
+export function optOutSeries({ Counter, Gauge }: PromClient, registry: Registry, deps: MetricsDeps) {
+  const registers = [registry];
+  const { autoRepliesSkipped, optedOutNumbers } = deps;
+  if (autoRepliesSkipped) {
+    new Counter({
+      name: 'sms_gateway_auto_replies_skipped_total',
+      help: 'Automatic messages (opt-out confirmations, HELP answers) not queued since the gateway started, by reason: not_dialable, sender_limit, hourly_limit.',
+      labelNames: ['reason'] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const [reason, n] of autoRepliesSkipped()) this.inc({ reason }, n);
+      },
+    });
+  }
+  if (optedOutNumbers) {
+    new Gauge({
+      name: 'sms_gateway_opted_out_numbers',
+      help: 'Numbers on the opt-out list now.',
+      registers,
+      collect() {
+        this.set(optedOutNumbers());
+      },
+    });
+  }
 }
 
 /** What the process itself costs, read at the scrape (prom-client's default metrics start monitors; these do not). */

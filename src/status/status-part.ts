@@ -34,7 +34,7 @@ export interface StatusPartDeps {
   apiKey: SecretFile;
   calendar: () => Calendar;
   events: Subscriber<Pick<SendEvents, 'handoff.finished'> & Pick<OutboxEvents, 'message.settled' | 'sms.received'>>;
-  sending: Pick<SendingPart, 'stats' | 'messages' | 'pacing' | 'lane' | 'sendHealth'>;
+  sending: Pick<SendingPart, 'stats' | 'messages' | 'pacing' | 'lane' | 'sendHealth' | 'autoReplies' | 'optOuts'>;
   webhooks: Pick<EventsPart, 'outbox'>;
   inbox: Pick<InboxPart, 'enabled' | 'watcher'>;
   /** Tests: no network interfaces. */
@@ -79,6 +79,8 @@ export function createStatusPart(deps: StatusPartDeps) {
     queueState: () => sending.lane.state(),
     webhookTargets: () => deps.webhooks.outbox.status(),
     device: () => probes.peek(),
+    autoRepliesSkipped: () => sending.autoReplies.skipped(),
+    optedOutNumbers: () => sending.optOuts.count(),
   });
 
   events.on('handoff.finished', (h) => metrics.onHandoff(h));

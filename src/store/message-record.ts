@@ -16,6 +16,7 @@ export const REASONS = [
   'not_in_sent_box',
   'unconfirmed',
   'expired',
+  'opted_out',
 ] as const;
 export const ENCODINGS = ['gsm7', 'ucs2'] as const;
 

@@ -230,4 +230,15 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX messages_sent_to ON messages (send_to, handed_off_at DESC) WHERE status = 'sent';
   ALTER TABLE inbox_messages ADD COLUMN in_reply_to TEXT;
   `,
+  `
+  -- 11 (0.4, opt-out): the opt-out list (STOP): one row per number that opted out or back
+  -- in, never pruned with the history (store/opt-outs.ts).
+  CREATE TABLE opt_outs (
+    number TEXT PRIMARY KEY,          -- normalized as a recipient (sms/recipient.ts)
+    opted_out INTEGER NOT NULL,       -- 1 listed, 0 taken off again (kept: its time decides shared changes)
+    at INTEGER NOT NULL,              -- ms since epoch, UTC, of the last change
+    by TEXT NOT NULL                  -- sms, api or mqtt
+  );
+  CREATE INDEX opt_outs_listed ON opt_outs (at DESC) WHERE opted_out = 1;
+  `,
 ];

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { homedir } from 'node:os';
 import { ConfigError, inboxWatcherEnabled, loadConfig } from '../../src/core/config.js';
+import { DEFAULT_OPT_IN_REPLY, DEFAULT_OPT_OUT_REPLY } from '../../src/core/opt-out-settings.js';
 import { tempDir } from '../helpers/paths.js';
 
 t.test('defaults', async (t) => {
@@ -24,8 +25,23 @@ t.test('defaults', async (t) => {
     quietHours: undefined,
     logLevel: 'info',
     mqtt: undefined,
+    optOut: { enabled: false, optOutReply: DEFAULT_OPT_OUT_REPLY, optInReply: DEFAULT_OPT_IN_REPLY, helpReply: '' },
   });
   t.equal(loadConfig({ HOME: '/nonexistent' }).home, join(homedir(), '.sms-gateway'));
+});
+
+t.test('opt-out: the switch, the answers, empty = none, too long refused', async (t) => {
+  const home = tempDir(t);
+  const c = loadConfig({
+    SMS_GATEWAY_HOME: home,
+    SMS_GATEWAY_OPT_OUT: 'true',
+    SMS_GATEWAY_OPT_OUT_REPLY: '',
+    SMS_GATEWAY_OPT_IN_REPLY: ' Welcome back ',
+    SMS_GATEWAY_HELP_REPLY: 'ACME alarms',
+  });
+  t.same(c.optOut, { enabled: true, optOutReply: '', optInReply: 'Welcome back', helpReply: 'ACME alarms' });
+  t.throws(() => loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_HELP_REPLY: 'x'.repeat(481) }), /SMS_GATEWAY_HELP_REPLY.*at most 480/);
+  t.equal(inboxWatcherEnabled({ inbox: false, webhookUrls: [], optOut: c.optOut }), true, 'keywords need the inbox read');
 });
 
 t.test('values are parsed', async (t) => {

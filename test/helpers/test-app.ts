@@ -9,6 +9,7 @@ import { openDatabase } from '../../src/store/database.js';
 import { composeGateway, type ComposedGateway, type Ports } from '../../src/server/compose.js';
 import type { Config } from '../../src/core/config.js';
 import type { MqttSettings } from '../../src/core/mqtt-settings.js';
+import { DEFAULT_OPT_IN_REPLY, DEFAULT_OPT_OUT_REPLY, type OptOutSettings } from '../../src/core/opt-out-settings.js';
 import { createCalendar } from '../../src/core/time-zone.js';
 import type { QuietHours } from '../../src/core/quiet-hours.js';
 import type { HandoffRequest, HandoffResult } from '../../src/sms/handoff.js';
@@ -62,6 +63,8 @@ export interface TestAppOptions {
   replyWindowHours?: number;
   /** The MQTT bridge (built, not started: call gateway.mqtt.start()). */
   mqtt?: MqttOptions;
+  /** SMS_GATEWAY_OPT_OUT and the answers' texts (default: off, the default texts, no HELP answer). */
+  optOut?: Partial<OptOutSettings>;
 }
 
 export interface MqttOptions {
@@ -122,6 +125,7 @@ function testConfig(home: string, runtime: RuntimeInfo, opts: TestAppOptions): C
     quietHours: opts.quietHours,
     logLevel: 'silent',
     mqtt: opts.mqtt?.settings,
+    optOut: { enabled: false, optOutReply: DEFAULT_OPT_OUT_REPLY, optInReply: DEFAULT_OPT_IN_REPLY, helpReply: '', ...opts.optOut },
   };
 }
 

@@ -16,6 +16,7 @@ const CONTRACT: Record<ErrorCode, number> = {
   send_rate_limited: 429,
   not_cancellable: 409,
   webhook_from_environment: 409,
+  recipient_opted_out: 409,
   too_many_webhooks: 409,
   retained_refused: 400,
   send_failed: 502,

@@ -99,7 +99,7 @@ t.test('statuses: only those each route really answers', async (t) => {
   const expected: Record<string, string> = {
     'GET /health': '200 403 429',
     'GET /openapi.json': '200 401 403 429 500',
-    'POST /api/sms/send': '200 400 401 403 413 415 429 500 502 503',
+    'POST /api/sms/send': '200 400 401 403 409 413 415 429 500 502 503',
     'POST /api/messages': '202 400 401 403 413 415 429 500 503',
     'GET /api/messages': '200 400 401 403 429 500',
     'GET /api/messages/{id}': '200 400 401 403 404 429 500',
@@ -115,6 +115,9 @@ t.test('statuses: only those each route really answers', async (t) => {
     'GET /metrics': '200 401 403 429 500',
     'GET /api/stats/daily': '200 400 401 403 429 500',
     'POST /api/key/rotate': '200 401 403 429 500 503',
+    'GET /api/opt-outs': '200 400 401 403 429 500',
+    'POST /api/opt-outs': '200 201 400 401 403 413 415 429 500 503',
+    'DELETE /api/opt-outs/{number}': '204 400 401 403 404 429 500 503',
   };
   for (const [key, want] of Object.entries(expected)) t.equal(statuses[key], want, key);
   const send = doc.paths['/api/sms/send']!.post!;
@@ -125,6 +128,8 @@ t.test('statuses: only those each route really answers', async (t) => {
     ['/api/messages/{id}', 'delete'],
     ['/api/webhooks', 'post'],
     ['/api/webhooks/{id}', 'delete'],
+    ['/api/opt-outs', 'post'],
+    ['/api/opt-outs/{number}', 'delete'],
   ] as const) {
     t.notOk(doc.paths[path]![method]!.responses['503']!.headers, `${method} ${path}: storage_unavailable sends no Retry-After`);
   }

@@ -1,0 +1,62 @@
+// The opt-out list as sending sees it (decisions "Opt-out (STOP)"): numbers normalized like
+// a recipient, added and removed (by a keyword, the API or a gateway sharing the broker),
+// and the one rule every sending path asks: whether a message to a number is blocked. The
+// opt-out feature's own answers (the confirmation of a STOP, HELP) are recorded with the
+// source OPT_OUT_SOURCE and are never blocked: "you are unsubscribed" goes to a listed number.
+// Each change is told to `changed` (MQTT shares it) after it was written.
+import type { Logger } from 'pino';
+import type { Clock } from '../core/clock.js';
+import { gatewayError } from '../core/errors.js';
+import type { OptOutRow, OptOutStore } from '../store/opt-outs.js';
+import { normalizeRecipient } from './recipient.js';
+
+/** What the records show as the source of the opt-out feature's own answers. */
+export const OPT_OUT_SOURCE = 'opt-out';
+
+export type OptOutChangeBy = 'sms' | 'api' | 'mqtt';
+
+export interface OptOutListDeps {
+  store: OptOutStore;
+  clock: Clock;
+  /** After a change was written (not for a change that changed nothing). */
+  changed?: (row: OptOutRow) => void;
+  logger?: Logger | undefined;
+}
+
+/** The number as stored: normalized like a recipient; an invalid one is invalid_request (body.number). */
+export function optOutNumber(raw: string): string {
+  const r = normalizeRecipient(raw);
+  if (!r.ok) throw gatewayError('invalid_request', 'problem', `body.${r.message.replace(/^to /, 'number ')}.`);
+  return r.number;
+}
+
+export function createOptOutList(deps: OptOutListDeps) {
+  const { store, clock } = deps;
+  const change = (number: string, optedOut: boolean, by: OptOutChangeBy): OptOutRow | undefined => {
+    const row = { number, optedOut, at: clock.now(), by };
+    if (!store.change(row)) return undefined;
+    deps.logger?.info({ optedOut, by }, optedOut ? 'a number opted out' : 'a number opted back in');
+    deps.changed?.(row);
+    return row;
+  };
+  return {
+    /** Puts a (normalized) number on the list; the new row, or undefined when it was listed already. */
+    add: (number: string, by: OptOutChangeBy) => change(number, true, by),
+    /** Takes a (normalized) number off the list; the row, or undefined when it was not listed. */
+    remove: (number: string, by: OptOutChangeBy) => change(number, false, by),
+    /** A change read from another gateway: applied only over an older one. */
+    applyShared(row: OptOutRow): boolean {
+      return store.change(row, true);
+    },
+    isListed: (number: string) => store.isListed(number),
+    /** The number's entry (listed or taken off again), if it ever had one. */
+    get: (number: string) => store.get(number),
+    /** Whether a message to this (normalized) number, from this source, must not be handed off. */
+    blocks: (number: string, sourceIp: string) => sourceIp !== OPT_OUT_SOURCE && store.isListed(number),
+    list: (page: { limit: number; offset: number }) => store.list(page),
+    /** How many numbers are listed now. */
+    count: () => store.count(),
+  };
+}
+
+export type OptOutList = ReturnType<typeof createOptOutList>;

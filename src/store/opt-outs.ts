@@ -1,0 +1,62 @@
+// The opt-out list (table opt_outs): one row per number that ever opted out or in, its
+// state, when it changed and by what (`sms`, `api`, `mqtt`). Never pruned with the history.
+// A row with opted_out = 0 is kept: its `at` decides whether a change shared over MQTT is
+// newer. Numbers are stored normalized (sms/opt-out-list.ts normalizes them).
+import type { Db } from './database.js';
+import { transaction } from './transaction.js';
+
+export interface OptOutRow {
+  number: string;
+  optedOut: boolean;
+  /** ms since epoch, UTC. */
+  at: number;
+  by: string;
+}
+
+interface RawRow {
+  number: string;
+  opted_out: number;
+  at: number;
+  by: string;
+}
+
+const toRow = (r: RawRow): OptOutRow => ({ number: r.number, optedOut: r.opted_out === 1, at: r.at, by: r.by });
+
+export function createOptOutStore(db: Db) {
+  const getStmt = db.prepare(`SELECT number, opted_out, at, by FROM opt_outs WHERE number = @number`);
+  const upsertStmt = db.prepare(`
+    INSERT INTO opt_outs (number, opted_out, at, by) VALUES (@number, @optedOut, @at, @by)
+    ON CONFLICT (number) DO UPDATE SET opted_out = excluded.opted_out, at = excluded.at, by = excluded.by`);
+  const listStmt = db.prepare(`SELECT number, opted_out, at, by FROM opt_outs WHERE opted_out = 1 ORDER BY at DESC, number LIMIT @limit OFFSET @offset`);
+  const countStmt = db.prepare(`SELECT COUNT(*) AS n FROM opt_outs WHERE opted_out = 1`);
+
+  const get = (number: string): OptOutRow | undefined => {
+    const r = getStmt.get({ number }) as RawRow | undefined;
+    return r ? toRow(r) : undefined;
+  };
+
+  return {
+    get,
+    /** Whether the number is on the list now. */
+    isListed: (number: string): boolean => get(number)?.optedOut === true,
+    /**
+     * Sets the number's state; false when it already was in that state (nothing written).
+     * `onlyIfNewer`: a change read from elsewhere (MQTT) applies only over an older `at`.
+     */
+    change: transaction(db, (row: OptOutRow, onlyIfNewer = false): boolean => {
+      const current = get(row.number);
+      if (current && current.optedOut === row.optedOut) return false;
+      if (onlyIfNewer && current && current.at >= row.at) return false;
+      upsertStmt.run({ number: row.number, optedOut: row.optedOut ? 1 : 0, at: row.at, by: row.by });
+      return true;
+    }),
+    count: () => (countStmt.get() as { n: number }).n,
+    /** The numbers on the list now, newest change first. */
+    list(page: { limit: number; offset: number }): { rows: OptOutRow[]; total: number } {
+      const rows = (listStmt.all(page) as RawRow[]).map(toRow);
+      return { rows, total: (countStmt.get() as { n: number }).n };
+    },
+  };
+}
+
+export type OptOutStore = ReturnType<typeof createOptOutStore>;
