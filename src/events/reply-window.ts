@@ -1,5 +1,6 @@
 // Reply correlation for the inbox (decisions.md "Replies"): a received SMS replies to the
-// newest message sent (status `sent`) to its sender within SMS_GATEWAY_REPLY_WINDOW_HOURS
+// newest message sent (status `sent`, or handed off and awaiting its sent-box confirmation)
+// to its sender within SMS_GATEWAY_REPLY_WINDOW_HOURS
 // before it is stored (0 = off: never a reply). The inbox watcher asks this in the
 // transaction that stores the SMS (inbox-memory.ts), so the stored copy, GET /api/inbox,
 // the sms.received event and MQTT all carry the same answer.

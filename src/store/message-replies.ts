@@ -1,5 +1,8 @@
 // Which sent message a received SMS answers (decisions.md "Replies"): the newest message
-// with status `sent` handed off to the sender's number within the reply window. Numbers are
+// with status `sent` handed off to the sender's number within the reply window, or one the
+// phone accepted that still waits for its sent-box confirmation (real mode: `queued` with
+// its hand-off recorded, for up to 2 minutes): a reply proves it went out, and the replies
+// that matter most come within those minutes ("Reply 1 to disarm"). Numbers are
 // compared as the send path normalizes them (sms/recipient.ts: spaces, dashes, dots and
 // parentheses removed), with or without the leading + ("+49151..." and "49151..." are the
 // same, as GET /api/inbox's from filter has them; national and international forms are
@@ -26,10 +29,10 @@ export function sentToForms(from: string | null): string[] {
   return [digits, `+${digits}`];
 }
 
-/** The newest sent message to either form of a number within [@since, @until] (index messages_sent_to). */
+/** The newest sent (or handed-off, awaiting confirmation) message to either form of a number within [@since, @until] (index messages_sent_to). */
 export const NEWEST_SENT_TO_SQL = `
   SELECT id, tags FROM messages
-  WHERE status = 'sent' AND send_to IN (@plain, @plus) AND handed_off_at >= @since AND handed_off_at <= @until
+  WHERE handed_off_at IS NOT NULL AND status IN ('sent', 'queued') AND send_to IN (@plain, @plus) AND handed_off_at >= @since AND handed_off_at <= @until
   ORDER BY handed_off_at DESC, seq DESC LIMIT 1`;
 
 export function createReplyLookup(db: Db) {

@@ -224,10 +224,10 @@ export const MIGRATIONS: string[] = [
   `,
   `
   -- 10 (0.4, replies): a message's tags (JSON, NULL when none; store/message-tags.ts); the
-  -- newest message sent to a number, found through an index (store/message-replies.ts); and
+  -- newest message handed off to a number, found through an index (store/message-replies.ts); and
   -- what a received SMS replies to, decided when it is stored (JSON { id, tags }, NULL: none).
   ALTER TABLE messages ADD COLUMN tags TEXT;
-  CREATE INDEX messages_sent_to ON messages (send_to, handed_off_at DESC) WHERE status = 'sent';
+  CREATE INDEX messages_sent_to ON messages (send_to, handed_off_at DESC) WHERE handed_off_at IS NOT NULL;
   ALTER TABLE inbox_messages ADD COLUMN in_reply_to TEXT;
   `,
   `

@@ -94,3 +94,13 @@ t.test('the lookup goes through an index (cheap with 10 000 messages)', async (t
   const plan = a.db.prepare(`EXPLAIN QUERY PLAN ${NEWEST_SENT_TO_SQL}`).all({ plain: '1', plus: '+1', since: 0, until: 1 }) as { detail: string }[];
   t.match(plan.map((p) => p.detail).join('\n'), /USING INDEX messages_sent_to/);
 });
+
+t.test('a reply before the sent box confirms its message still names it (real mode: queued after the hand-off)', async (t) => {
+  const { a, receive, latest } = await withInbox(t, { confirmSends: true });
+  const id = (await a.send({ to: '+15550001', message: 'Alarm. Reply 1 to disarm', tags: { alarm: 'garage' } })).json().messageId as string;
+  const row = a.db.prepare('SELECT status, handed_off_at AS handedOffAt FROM messages WHERE id = ?').get(id) as { status: string; handedOffAt: number | null };
+  t.equal(row.status, 'queued', 'the sent box has not confirmed it yet');
+  t.not(row.handedOffAt, null, 'but the phone has it');
+  await receive('+15550001', '1');
+  t.same((await latest()).inReplyTo, { id, tags: { alarm: 'garage' } }, 'the reply names it');
+});
