@@ -49,6 +49,7 @@ export const ERROR_MESSAGES = {
     /** Without an id when it is too long to echo. */
     webhookTarget: (id?: string) => `No ${id === undefined ? 'such webhook target' : `webhook target ${id}`}.`,
     optOut: (number: string) => `${number} is not on the opt-out list.`,
+    rule: (id: string) => `No keyword rule ${id}.`,
     consoleNotBuilt: () => "The console is not built: run npm run build in the gateway's folder.",
   },
   payload_too_large: {
@@ -110,6 +111,9 @@ export const ERROR_MESSAGES = {
   recipient_opted_out: {
     listed: (number: string) =>
       `${number} is on the opt-out list (it texted STOP, or was added over the API); nothing was sent. It comes off when it texts START, or with DELETE /api/opt-outs/{number}.`,
+  },
+  too_many_rules: {
+    atMost: (max: number) => `At most ${max} keyword rules can exist; remove one first (DELETE /api/rules/{id}).`,
   },
   internal_error: {
     logged: () => 'Internal error; the gateway logged the details.',

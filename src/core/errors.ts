@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'webhook_from_environment',
   'retained_refused',
   'recipient_opted_out',
+  'too_many_rules',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -10,7 +10,8 @@
 //                     settler, the sent-box confirmation, expiry, an interrupted hand-off)
 //                     -> metrics (status/status-part.ts), MQTT (mqtt/mqtt-gateway.ts)
 //   sms.received      store/outbox.ts, after the inbox watcher's commit
-//                     -> the opt-out keywords (sms/sending-part.ts: opt-out-replies.ts),
+//                     -> the opt-out keywords and the keyword rules' replies (sms/sending-part.ts:
+//                        opt-out-replies.ts, rule-replies.ts),
 //                        metrics (status/status-part.ts), MQTT (mqtt/mqtt-gateway.ts)
 //   delivery.due      store/outbox.ts, after the commit, for an event a webhook target is to get
 //                     -> webhook delivery wakes (events/events-part.ts)

@@ -1,8 +1,8 @@
 // What the inbox watcher remembers and what it commits (inbox-watcher.ts polls): the
 // watermark, the baseline and the keys already announced or taken as old at the first poll
 // (what is new), and one poll's outcome stored in one transaction: each new SMS kept for
-// GET /api/inbox, its sms.received event in the outbox, its key marked seen, the watermark
-// moved on.
+// GET /api/inbox (with what it replies to and the keyword rule it triggers), its
+// sms.received event in the outbox, its key marked seen, the watermark moved on.
 import { createHash } from 'node:crypto';
 import { localTimeToMs, type SmsEntry } from '../device/sms-list.js';
 import type { InboxStore } from '../store/inbox.js';
@@ -16,6 +16,9 @@ export const BASELINE_KEY = 'inbox_baseline_at';
 
 export type Committed = { watermark: number; made: number; baseline: boolean };
 
+/** The keyword of the rule a received SMS triggers, or null. */
+export type KeywordOf = (from: string | null, body: string) => string | null;
+
 const keyOf = (e: SmsEntry) => `${e.id}|${e.received ?? ''}|${createHash('sha256').update(`${e.address}\u0000${e.body}`).digest('hex').slice(0, 16)}`;
 
 const receivedMs = (e: SmsEntry, tz: string): number | null => {
@@ -26,7 +29,7 @@ const receivedMs = (e: SmsEntry, tz: string): number | null => {
   }
 };
 
-const eventData = (e: SmsEntry, at: number | null, inReplyTo: InReplyTo | null) => ({
+const eventData = (e: SmsEntry, at: number | null, inReplyTo: InReplyTo | null, keyword: string | null) => ({
   smsId: e.id,
   from: e.address,
   contact: e.sender,
@@ -37,6 +40,7 @@ const eventData = (e: SmsEntry, at: number | null, inReplyTo: InReplyTo | null) 
   // Termux:API does not say on which SIM an inbound SMS arrived.
   simSlot: null,
   inReplyTo,
+  keyword,
 });
 
 /** Deduplication: what the watcher remembers (watermark, baseline, announced keys) and what is new. */
@@ -87,7 +91,12 @@ export type Memory = ReturnType<typeof memory>;
  * start() found no watermark (a fresh or forgotten watcher).
  */
 export function committer(
-  opts: { inbox: InboxStore; outbox: Pick<OutboxStore, 'record'>; replyTo?: ((from: string | null, at: number) => InReplyTo | null) | undefined },
+  opts: {
+    inbox: InboxStore;
+    outbox: Pick<OutboxStore, 'record'>;
+    replyTo?: ((from: string | null, at: number) => InReplyTo | null) | undefined;
+    keyword?: KeywordOf | undefined;
+  },
   mem: Memory,
   switchedOnAt: () => number | null,
 ) {
@@ -106,8 +115,10 @@ export function committer(
     const at = receivedMs(e, tz);
     // What it replies to is decided now, in this transaction (events/reply-window.ts).
     const inReplyTo = opts.replyTo?.(e.address, now) ?? null;
-    opts.inbox.add({ smsId: e.id, from: e.address, contact: e.sender, body: e.body, receivedAt: at, simSlot: null, inReplyTo }, now);
-    opts.outbox.record('sms.received', makeEvent('sms.received', eventData(e, at, inReplyTo), now), now);
+    // And which keyword rule it triggers (sms/rules.ts): its record and event carry the keyword.
+    const keyword = opts.keyword?.(e.address, e.body) ?? null;
+    opts.inbox.add({ smsId: e.id, from: e.address, contact: e.sender, body: e.body, receivedAt: at, simSlot: null, inReplyTo, keyword }, now);
+    opts.outbox.record('sms.received', makeEvent('sms.received', eventData(e, at, inReplyTo, keyword), now), now);
     opts.inbox.markSeen(keyOf(e), now);
   };
   return (entries: SmsEntry[], now: number, tz: string, aboveSeen: ReadonlySet<number> = new Set()): Committed =>

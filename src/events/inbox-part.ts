@@ -2,7 +2,7 @@
 // inbox only while someone listens (a webhook target, SMS_GATEWAY_INBOX, MQTT: core/config.ts
 // inboxWatcherEnabled) and starts or stops when that changes (a target registered or removed
 // over the API). Each new SMS is stored with its event and announced as `sms.received`,
-// with what it replies to (reply-window.ts); after each hand-off that reached the phone the
+// with what it replies to (reply-window.ts) and the keyword rule it triggers; after each hand-off that reached the phone the
 // watcher reads more often for a while (inbox-watcher.ts afterHandoff).
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
@@ -34,6 +34,8 @@ export interface InboxPartDeps {
   timeZoneKnown?: () => Promise<unknown>;
   /** The inbox to read: termux-sms-list in this environment, or a list of its own (simulated mode). */
   source: { env: NodeJS.ProcessEnv } | { list: NonNullable<InboxWatcherOptions['list']> };
+  /** The keyword of the rule a received SMS triggers (the sending part's rules), stored with it. */
+  keyword?: InboxWatcherOptions['keyword'];
   logger?: Logger | undefined;
 }
 
@@ -50,6 +52,7 @@ export function createInboxPart(deps: InboxPartDeps) {
     ...(deps.timeZoneKnown ? { timeZoneKnown: deps.timeZoneKnown } : {}),
     logger: deps.logger,
     replyTo: replyWindow(createReplyLookup(db), config.replyWindowHours),
+    keyword: deps.keyword,
     ...deps.source,
   });
   // A hand-off that reached the phone (not one it refused): its reply may come soon.

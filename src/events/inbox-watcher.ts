@@ -26,7 +26,7 @@ import type { InboxStore } from '../store/inbox.js';
 import type { MetaStore } from '../store/meta.js';
 import type { OutboxStore } from '../store/outbox.js';
 import type { InReplyTo } from '../store/message-replies.js';
-import { committer, memory } from './inbox-memory.js';
+import { committer, memory, type KeywordOf } from './inbox-memory.js';
 import { pollReport, type InboxHealth } from './inbox-report.js';
 
 export { BASELINE_KEY, WATERMARK_KEY } from './inbox-memory.js';
@@ -57,6 +57,8 @@ export interface InboxWatcherOptions {
   logger?: Logger | undefined;
   /** What a received SMS replies to, asked in the transaction that stores it (reply-window.ts). */
   replyTo?: ((from: string | null, at: number) => InReplyTo | null) | undefined;
+  /** The keyword of the rule a received SMS triggers (sms/rules.ts), stored with it and in its event. */
+  keyword?: KeywordOf | undefined;
 }
 
 export interface InboxWatcher {

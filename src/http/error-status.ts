@@ -24,6 +24,7 @@ export const STATUS_OF = {
   // sender set the flag) and the same request without it is taken.
   retained_refused: 400,
   recipient_opted_out: 409,
+  too_many_rules: 409,
   internal_error: 500,
 } as const satisfies Record<ErrorCode, number>;
 

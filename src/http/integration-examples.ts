@@ -22,6 +22,7 @@ export const inboxExample: z.input<typeof InboxPageSchema> = {
       receivedAt: '2026-11-21T10:14:03.000Z',
       simSlot: null,
       inReplyTo: { id: 'msg_01m7ysbves8b8r2h46j3ekdy4v', tags: { alarm: 'garage' } },
+      keyword: null,
     },
   ],
   pagination: { limit: 20, offset: 0, total: 1, hasNext: false },

@@ -11,7 +11,7 @@ import type { GatewayDeps, Ports } from './gateway-deps.js';
 export interface AppPartDeps {
   deps: GatewayDeps;
   ports: Pick<Ports, 'calendar'>;
-  sending: Pick<SendingPart, 'sendService' | 'enqueue' | 'messages' | 'stats' | 'optOuts'>;
+  sending: Pick<SendingPart, 'sendService' | 'enqueue' | 'messages' | 'stats' | 'optOuts' | 'rules'>;
   webhooks: Pick<EventsPart, 'targets' | 'tester'>;
   inbox: Pick<InboxPart, 'store' | 'enabled' | 'switchOver'>;
   status: Pick<StatusPart, 'hostInfo' | 'diagnostics' | 'metrics'>;
@@ -32,6 +32,7 @@ export function buildGatewayApp({ deps, ports, sending, webhooks, inbox, status 
     status: { hostInfo: status.hostInfo, diagnostics: status.diagnostics },
     inbox: { store: inbox.store, enabled: inbox.enabled },
     optOuts: { list: sending.optOuts, logger },
+    rules: { rules: sending.rules, logger },
     webhooks: { targets: webhooks.targets, tester: webhooks.tester, clock, logger, changed: () => inbox.switchOver() },
     scrapeMetrics: status.metrics.scrape,
     slowReaderClosed: (reason) => status.metrics.onSlowReaderClosed(reason),

@@ -38,6 +38,7 @@ import { metricsRoutes } from '../http/routes/metrics.js';
 import { keyRoutes } from '../http/routes/key.js';
 import { consoleRoutes } from '../http/routes/console.js';
 import { optOutRoutes, type OptOutRoutesDeps } from '../http/routes/opt-outs.js';
+import { ruleRoutes, type RuleRoutesDeps } from '../http/routes/rules.js';
 
 export { BODY_LIMIT } from '../http/errors.js';
 
@@ -56,6 +57,7 @@ export interface AppDeps {
   status: DeviceRoutesDeps;
   inbox: InboxRoutesDeps;
   optOuts: OptOutRoutesDeps;
+  rules: RuleRoutesDeps;
   webhooks: WebhookRoutesDeps;
   /** GET /metrics: every series, in the Prometheus text format (status/metrics.ts). */
   scrapeMetrics: () => Promise<string>;
@@ -136,4 +138,5 @@ async function registerRoutes(app: FastifyInstance, deps: AppDeps, options: Buil
   await app.register(keyRoutes({ rotate: deps.rotateKey, logger: deps.logger }));
   await app.register(consoleRoutes());
   await app.register(optOutRoutes(deps.optOuts, BODY_LIMIT));
+  await app.register(ruleRoutes(deps.rules, BODY_LIMIT));
 }

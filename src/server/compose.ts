@@ -64,6 +64,7 @@ export async function composeGateway(deps: GatewayDeps) {
     timeZoneKnown: async () => isValidTimeZone(deps.env.TZ?.trim() ?? '') || (await probes.get()),
     registeredTargets: () => webhooks.targets.registeredCount(),
     source: ports.inboxList ? { list: ports.inboxList } : { env: deps.env },
+    keyword: sending.rules.keywordOf,
   });
   const status = createStatusPart({ ...base, probes, sending, webhooks, inbox, apiKey: deps.apiKey, calendar, interfaces: ports.interfaces });
   // Loaded only when configured: MQTT.js costs a gateway without MQTT ~100 ms and ~18 MB at start.

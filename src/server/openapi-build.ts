@@ -22,6 +22,7 @@ function placeholderDeps(version: string): AppDeps {
     status: unused,
     inbox: unused,
     optOuts: unused,
+    rules: unused,
     webhooks: unused,
     scrapeMetrics: unused,
     rotateKey: unused,

@@ -1,9 +1,9 @@
 // The sending part, composed from its own section of the configuration: the message,
 // stats and queue stores, pacing, the one hand-off lane, the settler with the send and
 // storage health, the synchronous send and queue services, and in real mode the sent-box
-// confirmation, the opt-out list and its keywords. It announces `handoff.finished` (the
+// confirmation, the opt-out list and its keywords, the keyword rules. It announces `handoff.finished` (the
 // settler) and `message.queued` (the queue's intake); the lane listens to `message.queued`,
-// send health to `handoff.finished`, the opt-out keywords to `sms.received`.
+// send health to `handoff.finished`, the opt-out keywords and the rules' replies to `sms.received`.
 // Building has no side effects; start() runs the background work, stop() ends it.
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
@@ -16,6 +16,7 @@ import type { Db } from '../store/database.js';
 import { createMessageStore, type MessageRow } from '../store/messages.js';
 import type { OutboxEvents, OutboxStore } from '../store/outbox.js';
 import { createOptOutStore } from '../store/opt-outs.js';
+import { createRuleStore } from '../store/rules.js';
 import { createQueueStore } from '../store/queue.js';
 import { createStatsStore } from '../store/stats.js';
 import { watchWrites } from '../store/write-watch.js';
@@ -33,6 +34,8 @@ import { createAutoReplyGuard } from './auto-reply-guard.js';
 import { failIfOptedOut } from './opt-out-intake.js';
 import { createOptOutList } from './opt-out-list.js';
 import { createOptOutReplies } from './opt-out-replies.js';
+import { createRules } from './rules.js';
+import { createRuleReplies } from './rule-replies.js';
 
 /** The configuration's section for sending. */
 export type SendingConfig = Pick<Config, 'defaultSim' | 'queueRate' | 'quietHours' | 'optOut'>;
@@ -73,11 +76,14 @@ export function createSendingPart(deps: SendingPartDeps) {
   const enqueue = createEnqueue({ ...common, store: messages, queue, events });
   const autoReplies = createAutoReplyGuard({ clock, logger });
   const optOutReplies = createOptOutReplies({ settings: config.optOut, list: optOuts, guard: autoReplies, enqueue, logger });
+  const rules = createRules({ store: createRuleStore(db), clock, optOut: config.optOut, logger });
+  const ruleReplies = createRuleReplies({ rules, optOuts, guard: autoReplies, enqueue, logger });
 
   events.on('handoff.finished', (h) => sendHealth.handoffFinished(h));
   events.on('message.queued', () => lane.notify());
   events.on('clock.jumped', () => lane.clockJumped());
   events.on('sms.received', (e) => optOutReplies.onReceived(e));
+  events.on('sms.received', (e) => ruleReplies.onReceived(e));
 
   return {
     stats,
@@ -92,6 +98,8 @@ export function createSendingPart(deps: SendingPartDeps) {
     confirmer,
     optOuts,
     autoReplies,
+    rules,
+    ruleReplies,
     /** Background work: queued messages waiting from before, pending confirmations. */
     start() {
       lane.notify();

@@ -23,6 +23,8 @@ export interface MetricsDeps {
   autoRepliesSkipped?: (() => ReadonlyMap<string, number>) | undefined;
   /** Numbers on the opt-out list now. */
   optedOutNumbers?: (() => number) | undefined;
+  /** Keyword rules' replies queued since the start (sms/rule-replies.ts). */
+  ruleReplies?: (() => number) | undefined;
 }
 
 /** prom-client's public index, loaded at the first scrape. */
@@ -143,19 +145,30 @@ export function gauges({ Gauge }: PromClient, registry: Registry, deps: MetricsD
   device('sms_gateway_wifi_signal_dbm', "The phone's Wi-Fi signal (RSSI) in dBm (no sample when unknown).", (s) => s.wifi.value?.rssi);
 }
 
-/** The opt-out list and the automatic messages the loop and cost guard skipped. */
+/** The opt-out list, the keyword rules' replies and the automatic messages the loop and cost guard skipped. */
 export function optOutSeries({ Counter, Gauge }: PromClient, registry: Registry, deps: MetricsDeps) {
   const registers = [registry];
-  const { autoRepliesSkipped, optedOutNumbers } = deps;
+  const { autoRepliesSkipped, optedOutNumbers, ruleReplies } = deps;
   if (autoRepliesSkipped) {
     new Counter({
       name: 'sms_gateway_auto_replies_skipped_total',
-      help: 'Automatic messages (opt-out confirmations, HELP answers) not queued since the gateway started, by reason: not_dialable, sender_limit, hourly_limit.',
+      help: 'Automatic messages (opt-out confirmations, HELP answers, rule replies) not queued since the gateway started, by reason: not_dialable, sender_limit, hourly_limit.',
       labelNames: ['reason'] as const,
       registers,
       collect() {
         this.reset();
         for (const [reason, n] of autoRepliesSkipped()) this.inc({ reason }, n);
+      },
+    });
+  }
+  if (ruleReplies) {
+    new Counter({
+      name: 'sms_gateway_rule_replies_total',
+      help: "Keyword rules' replies queued since the gateway started.",
+      registers,
+      collect() {
+        this.reset();
+        this.inc(ruleReplies());
       },
     });
   }

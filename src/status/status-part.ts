@@ -34,7 +34,7 @@ export interface StatusPartDeps {
   apiKey: SecretFile;
   calendar: () => Calendar;
   events: Subscriber<Pick<SendEvents, 'handoff.finished'> & Pick<OutboxEvents, 'message.settled' | 'sms.received'>>;
-  sending: Pick<SendingPart, 'stats' | 'messages' | 'pacing' | 'lane' | 'sendHealth' | 'autoReplies' | 'optOuts'>;
+  sending: Pick<SendingPart, 'stats' | 'messages' | 'pacing' | 'lane' | 'sendHealth' | 'autoReplies' | 'optOuts' | 'ruleReplies'>;
   webhooks: Pick<EventsPart, 'outbox'>;
   inbox: Pick<InboxPart, 'enabled' | 'watcher'>;
   /** Tests: no network interfaces. */
@@ -81,6 +81,7 @@ export function createStatusPart(deps: StatusPartDeps) {
     device: () => probes.peek(),
     autoRepliesSkipped: () => sending.autoReplies.skipped(),
     optedOutNumbers: () => sending.optOuts.count(),
+    ruleReplies: () => sending.ruleReplies.queued(),
   });
 
   events.on('handoff.finished', (h) => metrics.onHandoff(h));

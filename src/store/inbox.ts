@@ -25,6 +25,7 @@ export const InboxRecordSchema = z.object({
     .object({ id: z.string().describe('the message replied to (msg_...)'), tags: TagsSchema })
     .nullable()
     .describe('the newest message sent (status sent) to this number within SMS_GATEWAY_REPLY_WINDOW_HOURS when it arrived, with its tags; else null'),
+  keyword: z.string().nullable().describe('the keyword of the rule (GET /api/rules) it triggered when it arrived; else null'),
 });
 
 export type InboxRecord = z.infer<typeof InboxRecordSchema>;
@@ -38,6 +39,8 @@ export interface NewInboxMessage {
   simSlot: number | null;
   /** What it replies to, decided when it is stored (store/message-replies.ts). */
   inReplyTo?: InReplyTo | null;
+  /** The keyword of the rule it triggered, decided when it is stored (sms/rules.ts). */
+  keyword?: string | null;
 }
 
 /** How a sender is compared: "+49 151-123" and "49151123" are the same; national and international forms are not. */
@@ -56,6 +59,7 @@ interface Row {
   received_at: number | null;
   sim_slot: number | null;
   in_reply_to: string | null;
+  keyword: string | null;
 }
 
 const replyOf = (column: string | null): InReplyTo | null => {
@@ -75,13 +79,14 @@ const toRecord = (r: Row): InboxRecord => ({
   receivedAt: r.received_at === null ? null : new Date(r.received_at).toISOString(),
   simSlot: r.sim_slot,
   inReplyTo: replyOf(r.in_reply_to),
+  keyword: r.keyword,
 });
 
 export function createInboxStore(db: Db) {
   const insert = db.prepare(`
-    INSERT INTO inbox_messages (id, sms_id, from_number, from_key, contact, body, received_at, sim_slot, stored_at, in_reply_to)
-    VALUES (@id, @smsId, @from, @fromKey, @contact, @body, @receivedAt, @simSlot, @at, @inReplyTo)`);
-  const columns = 'id, from_number, contact, body, received_at, sim_slot, in_reply_to';
+    INSERT INTO inbox_messages (id, sms_id, from_number, from_key, contact, body, received_at, sim_slot, stored_at, in_reply_to, keyword)
+    VALUES (@id, @smsId, @from, @fromKey, @contact, @body, @receivedAt, @simSlot, @at, @inReplyTo, @keyword)`);
+  const columns = 'id, from_number, contact, body, received_at, sim_slot, in_reply_to, keyword';
   const pageAll = db.prepare(`SELECT ${columns} FROM inbox_messages ORDER BY seq DESC LIMIT @limit OFFSET @offset`);
   const pageFrom = db.prepare(`SELECT ${columns} FROM inbox_messages WHERE from_key = @key ORDER BY seq DESC LIMIT @limit OFFSET @offset`);
   const countAll = db.prepare(`SELECT COUNT(*) AS n FROM inbox_messages`);
@@ -109,8 +114,19 @@ export function createInboxStore(db: Db) {
     add(m: NewInboxMessage, at: number): InboxRecord {
       const id = newId('in', at);
       const inReplyTo = m.inReplyTo ? JSON.stringify(m.inReplyTo) : null;
-      insert.run({ id, ...m, fromKey: m.from === null ? null : fromKey(m.from), at, inReplyTo });
-      return toRecord({ id, from_number: m.from, contact: m.contact, body: m.body, received_at: m.receivedAt, sim_slot: m.simSlot, in_reply_to: inReplyTo });
+      const keyword = m.keyword ?? null;
+      insert.run({ id, ...m, fromKey: m.from === null ? null : fromKey(m.from), at, inReplyTo, keyword });
+      const row = {
+        id,
+        from_number: m.from,
+        contact: m.contact,
+        body: m.body,
+        received_at: m.receivedAt,
+        sim_slot: m.simSlot,
+        in_reply_to: inReplyTo,
+        keyword,
+      };
+      return toRecord(row);
     },
     /** Newest first; `from` compared by fromKey. */
     list(q: { limit: number; offset: number; from?: string | undefined }): { rows: InboxRecord[]; total: number } {

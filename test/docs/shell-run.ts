@@ -32,8 +32,8 @@ export interface Session {
 /** The phone's address in the docs' examples, and where the test's gateway listens. */
 const PHONE = /(?:192\.168\.1\.50|<phone-ip>)(?=:8080)/g;
 const LOCAL = '127.0.0.1';
-/** Ids of records the gateway makes (messages, webhook targets, received SMS). */
-const ID = /\b(msg|wh|in)_[0-9a-z]{26}\b/g;
+/** Ids of records the gateway makes (messages, webhook targets, received SMS, keyword rules). */
+const ID = /\b(msg|wh|in|rule)_[0-9a-z]{26}\b/g;
 /** The date of a timestamp (2026-11-23T07:30:00+01:00). */
 const STAMP_DATE = /\b\d{4}-\d{2}-\d{2}(?=T\d{2}:\d{2})/g;
 const SPACING_MS = 1000;

@@ -173,6 +173,7 @@ t.test('(b) new messages become one event each, in id order, once', async (t) =>
     threadId: 7,
     simSlot: null,
     inReplyTo: null,
+    keyword: null,
   });
   t.same(events[1]!.event.data, {
     smsId: 112,
@@ -184,6 +185,7 @@ t.test('(b) new messages become one event each, in id order, once', async (t) =>
     threadId: 7,
     simSlot: null,
     inReplyTo: null,
+    keyword: null,
   });
   for (const e of events) {
     t.match(e.event.id, /^evt_[0-9a-z]{26}$/);

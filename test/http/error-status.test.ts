@@ -18,6 +18,7 @@ const CONTRACT: Record<ErrorCode, number> = {
   webhook_from_environment: 409,
   recipient_opted_out: 409,
   too_many_webhooks: 409,
+  too_many_rules: 409,
   retained_refused: 400,
   send_failed: 502,
   sms_disabled: 503,

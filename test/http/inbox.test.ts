@@ -66,7 +66,7 @@ t.test('fields, newest first, only what arrived after the watcher started', asyn
     receivedAt: '2026-11-21T12:00:01.000Z',
     simSlot: null,
   });
-  t.same(Object.keys(body.data[3]).sort(), ['body', 'contact', 'from', 'id', 'inReplyTo', 'receivedAt', 'simSlot']);
+  t.same(Object.keys(body.data[3]).sort(), ['body', 'contact', 'from', 'id', 'inReplyTo', 'keyword', 'receivedAt', 'simSlot']);
   t.equal(body.data[2].contact, null, 'no contact matched');
   t.same(body.pagination, { limit: 20, offset: 0, total: 4, hasNext: false });
   t.equal(new Set(body.data.map((m: { id: string }) => m.id)).size, 4, 'ids are distinct');
