@@ -1,4 +1,7 @@
-// Numbered schema migrations: MIGRATIONS[n] takes user_version n to n + 1. Append only.
+// Numbered schema migrations: MIGRATIONS[n] takes user_version n to n + 1. Append only: 0.4's
+// are in migrations-0-4.ts, the next ones go at its end.
+import { MIGRATIONS_0_4 } from './migrations-0-4.js';
+
 export const MIGRATIONS: string[] = [
   `
   CREATE TABLE messages (
@@ -222,29 +225,5 @@ export const MIGRATIONS: string[] = [
   -- asked of the few entries one read returns, through this index, not of the whole history.
   CREATE INDEX messages_sms_store_id ON messages (sms_store_id) WHERE sms_store_id IS NOT NULL;
   `,
-  `
-  -- 10 (0.4, replies): a message's tags (JSON, NULL when none; store/message-tags.ts); the
-  -- newest message handed off to a number, found through an index (store/message-replies.ts); and
-  -- what a received SMS replies to, decided when it is stored (JSON { id, tags }, NULL: none).
-  ALTER TABLE messages ADD COLUMN tags TEXT;
-  CREATE INDEX messages_sent_to ON messages (send_to, handed_off_at DESC) WHERE handed_off_at IS NOT NULL;
-  ALTER TABLE inbox_messages ADD COLUMN in_reply_to TEXT;
-  `,
-  `
-  -- 11 (0.4, opt-out): the opt-out list (STOP): one row per number that opted out or back
-  -- in, never pruned with the history (store/opt-outs.ts).
-  CREATE TABLE opt_outs (
-    number TEXT PRIMARY KEY,          -- normalized as a recipient (sms/recipient.ts)
-    opted_out INTEGER NOT NULL,       -- 1 listed, 0 taken off again (kept: its time decides shared changes)
-    at INTEGER NOT NULL,              -- ms since epoch, UTC, of the last change
-    by TEXT NOT NULL                  -- sms, api or mqtt
-  );
-  CREATE INDEX opt_outs_listed ON opt_outs (at DESC) WHERE opted_out = 1;
-  `,
-  `
-  -- 12 (0.4, keyword rules): the rules (store/rules.ts), and the keyword a received SMS triggered.
-  CREATE TABLE rules (id TEXT PRIMARY KEY, keyword TEXT NOT NULL, match TEXT NOT NULL CHECK (match IN ('exact', 'prefix')),
-    reply TEXT NOT NULL, from_numbers TEXT, created_at INTEGER NOT NULL);
-  ALTER TABLE inbox_messages ADD COLUMN keyword TEXT;
-  `,
+  ...MIGRATIONS_0_4,
 ];
