@@ -22,7 +22,7 @@ import { announce, discoveryConfigs } from './discovery.js';
 import { createEventPublisher } from './event-publisher.js';
 import { createOptOutSharing, type OptOutSharing } from './opt-out-sharing.js';
 import { receivedPayload } from './received.js';
-import { createSendIntake, type IntakeDeps } from './send-intake.js';
+import { createSendIntake, type IntakeDeps, type SendIntake } from './send-intake.js';
 import { createStatePublisher, type StateDeps, type StatePublisher } from './state.js';
 import { topicsFor, type Topics } from './topics.js';
 
@@ -74,6 +74,16 @@ function onConnect(deps: MqttGatewayDeps, topics: Topics, b: Bridge, publish: Pu
   sharing.onConnect();
 }
 
+/**
+ * An inbound message: the send topics go to the intake; anything else came through
+ * `<prefix>/opt-outs/+` (sharing ignores what is not a number's topic: say, the topics of a
+ * gateway whose id is `opt-outs`).
+ */
+async function route(topics: Topics, intake: SendIntake, sharing: OptOutSharing, topic: string, payload: Buffer, retained: boolean) {
+  if (topic === topics.send || topic === topics.sharedSend || topics.notifySlug(topic) !== undefined) await intake.handle(topic, payload, retained);
+  else sharing.handle(topic, payload);
+}
+
 export function createMqttGateway(deps: MqttGatewayDeps) {
   const { settings, logger } = deps;
   const topics = topicsFor(settings.prefix, deps.gatewayId);
@@ -111,10 +121,7 @@ export function createMqttGateway(deps: MqttGatewayDeps) {
     clock: deps.clock,
     logger,
     ...(deps.backoffMs ? { backoffMs: deps.backoffMs } : {}),
-    onMessage: async (topic, payload, retained) => {
-      if (sharing.owns(topic)) sharing.handle(topic, payload);
-      else await intake.handle(topic, payload, retained);
-    },
+    onMessage: (topic, payload, retained) => route(topics, intake, sharing, topic, payload, retained),
     onConnect: (b) => onConnect(deps, topics, b, publish, state, sharing),
   });
   made.bridge = bridge;

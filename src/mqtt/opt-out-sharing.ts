@@ -57,8 +57,6 @@ export function createOptOutSharing(deps: OptOutSharingDeps) {
   });
 
   return {
-    /** Whether the topic is an opt-out topic (then handle() reads it). */
-    owns: (topic: string) => topics.optOutNumber(topic) !== undefined,
     /** An inbound message on `<prefix>/opt-outs/+`: applied when newer; a bad one is ignored. */
     handle(topic: string, payload: Buffer): void {
       const row = parseShared(topics, topic, payload);

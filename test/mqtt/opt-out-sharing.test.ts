@@ -130,3 +130,15 @@ t.test('a change made while the broker is unreachable is published at the next c
   await waitFor(() => later.heard.length === 1, 'the change, retained, once the broker is back');
   t.match(JSON.parse(later.heard[0]!.payload), { optedOut: true, by: 'sms' });
 });
+
+t.test('a gateway whose id is opt-outs still takes its sends and answers nothing for its own topics', { skip: noBroker }, async (t) => {
+  const broker = await startBroker(t);
+  const { heard } = await listen(t, broker.url, ['sms-gateway/opt-outs/errors']);
+  const g = await gateway(t, broker.url, 'opt-outs');
+  const pub = await mqtt.connectAsync(broker.url, { protocolVersion: 5 });
+  t.teardown(() => pub.endAsync(true));
+  await pub.publishAsync('sms-gateway/opt-outs/send', JSON.stringify({ to: '+15551239999', message: 'still a send', id: 'x1' }), { qos: 1 });
+  await waitFor(() => g.app.services.stats.allTime().accepted === 1, 'the send queued');
+  t.same(heard, [], 'its availability and state (also under opt-outs/+) are not taken for sends');
+  t.equal(g.app.services.optOuts.count(), 0);
+});
