@@ -30,17 +30,22 @@ export function createBridgeIo(
       });
       return true;
     },
-    subscribe(filters: string[]) {
-      // rh 2: the broker never gives a retained message at subscribe (it would be sent again at
-      // every connect); rap: a retained publish keeps its flag, so onMessage can refuse it.
-      current()?.subscribe(filters, { qos: 1, rh: 2, rap: true }, (err) => {
+    /** One SUBSCRIBE for all; `retainedFilters`: the broker gives their retained messages at subscribe (the shared opt-outs). */
+    subscribe(filters: string[], retainedFilters: string[] = []) {
+      // rh 2: the broker never gives a retained message at subscribe (a send would be given again
+      // at every connect); rap: a retained publish keeps its flag, so onMessage can refuse it.
+      const map: Record<string, { qos: 1; rh: 0 | 2; rap: true }> = {};
+      for (const f of filters) map[f] = { qos: 1, rh: 2, rap: true };
+      for (const f of retainedFilters) map[f] = { qos: 1, rh: 0, rap: true };
+      const all = [...filters, ...retainedFilters];
+      current()?.subscribe(map, (err) => {
         health.subscriptionRefused = null;
         if (!err) return;
         // MQTT.js reports a SUBACK refusal (an ACL) as an error too.
-        health.subscriptionRefused = filters.join(', ');
-        health.lastError = `the broker refused a subscription (${filters.join(', ')}): ${redactError(err.message, secrets)}; check its ACLs`;
+        health.subscriptionRefused = all.join(', ');
+        health.lastError = `the broker refused a subscription (${all.join(', ')}): ${redactError(err.message, secrets)}; check its ACLs`;
         health.lastErrorAt = deps.clock.now();
-        deps.logger?.warn({ filters, err: redactError(err.message, secrets) }, 'mqtt subscribe failed (check the broker ACLs)');
+        deps.logger?.warn({ filters: all, err: redactError(err.message, secrets) }, 'mqtt subscribe failed (check the broker ACLs)');
       });
     },
     /** Waits (at most timeoutMs) for the broker to confirm the unsubscription. */

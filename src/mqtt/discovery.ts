@@ -1,6 +1,7 @@
 // Home Assistant MQTT discovery: one device per gateway, its sensors (battery, Wi-Fi signal,
 // sent today, failed today, waiting in the queue, overall diagnostics status, last received
-// SMS with sender and body as attributes) and one `notify` entity per contact, as retained
+// SMS with sender and body as attributes), the "Received SMS" event entity (one event per
+// received SMS, received.ts) and one `notify` entity per contact, as retained
 // configs under `homeassistant/`. The config topics published are kept in
 // $SMS_GATEWAY_HOME/mqtt-discovery.json, so a contact removed from SMS_GATEWAY_MQTT_CONTACTS
 // (or discovery switched off) gets an empty retained config: Home Assistant removes it.
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { Contact } from '../core/mqtt-settings.js';
 import { writeFileAtomic } from '../core/fs-util.js';
+import { RECEIVED_EVENT_TYPES } from './received.js';
 import type { Topics } from './topics.js';
 
 export const DISCOVERY_PREFIX = 'homeassistant';
@@ -29,6 +31,25 @@ export interface DiscoveryDeps {
   version: string;
   /** Phone model for the device card, when known. */
   model?: string | undefined;
+}
+
+/**
+ * The "Received SMS" event entity: it triggers on every message, also two identical ones in
+ * a row (a sensor would not change); its payload carries `event_type` (received.ts).
+ */
+function receivedEntity(node: string, common: Record<string, unknown>, t: Topics): DiscoveryConfig {
+  return {
+    topic: `${DISCOVERY_PREFIX}/event/${node}/received/config`,
+    config: {
+      ...common,
+      unique_id: `${node}_received`,
+      name: 'Received SMS',
+      icon: 'mdi:message-text',
+      state_topic: t.received,
+      event_types: [...RECEIVED_EVENT_TYPES],
+      qos: 1,
+    },
+  };
 }
 
 /** Every config this gateway announces. */
@@ -93,6 +114,7 @@ export function discoveryConfigs(deps: DiscoveryDeps): DiscoveryConfig[] {
       value_template: '{{ value_json.receivedAt }}',
       json_attributes_topic: t.lastReceived,
     }),
+    receivedEntity(node, common, t),
     ...deps.contacts.map((c) => ({
       topic: `${DISCOVERY_PREFIX}/notify/${node}/${c.slug}/config`,
       config: {

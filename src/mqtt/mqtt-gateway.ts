@@ -1,10 +1,12 @@
 // The MQTT side of a gateway, assembled from its parts (bridge, send intake, event
-// publisher, discovery, state) for server/mqtt-part.ts. It listens to `message.settled` and
-// `sms.received` (published as events, and the sensors' state). start() only begins connecting;
+// publisher, discovery, state, the received topic, the shared opt-out list) for
+// server/mqtt-part.ts. It listens to `message.settled` and `sms.received` (published as
+// events, the sensors' state, and `<prefix>/<id>/received`). start() only begins connecting;
 // on every connect it publishes `online` (retained), the discovery configs, the state,
 // then subscribes (QoS 1) to `<prefix>/<id>/send`, `$share/<prefix>/<prefix>/send` and the
-// contacts' notify topics (the shared one only while sending is on). stop() leaves the
-// shared subscription, publishes `offline` and disconnects.
+// contacts' notify topics (the shared one only while sending is on), and to
+// `<prefix>/opt-outs/+` with its retained messages. stop() leaves the shared subscription,
+// publishes `offline` and disconnects.
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import type { MqttSettings } from '../core/mqtt-settings.js';
@@ -12,12 +14,15 @@ import type { Calendar } from '../core/time-zone.js';
 import type { Probes } from '../device/probes.js';
 import type { Subscriber } from '../core/dispatcher.js';
 import type { WebhookEvent } from '../events/events.js';
+import type { OptOutList } from '../sms/opt-out-list.js';
 import type { OutboxEvents } from '../store/outbox.js';
 import type { StatsStore } from '../store/stats.js';
 import { createBridge, type Bridge } from './bridge.js';
 import { announce, discoveryConfigs } from './discovery.js';
 import { createEventPublisher } from './event-publisher.js';
-import { createSendIntake, type IntakeDeps } from './send-intake.js';
+import { createOptOutSharing, type OptOutSharing } from './opt-out-sharing.js';
+import { receivedPayload } from './received.js';
+import { createSendIntake, type IntakeDeps, type SendIntake } from './send-intake.js';
 import { createStatePublisher, type StateDeps, type StatePublisher } from './state.js';
 import { topicsFor, type Topics } from './topics.js';
 
@@ -36,6 +41,10 @@ export interface MqttGatewayDeps {
   waiting: () => number;
   diagnostics: StateDeps['diagnostics'];
   events: Subscriber<Pick<OutboxEvents, 'message.settled' | 'sms.received'>>;
+  /** The opt-out list, shared with the other gateways of the prefix. */
+  optOuts: Pick<OptOutList, 'onChange' | 'applyShared' | 'get'>;
+  /** SMS_GATEWAY_OPT_OUT: STOP and START are then `opt_out` / `opt_in` on the received topic. */
+  optOutEnabled: boolean;
   logger?: Logger | undefined;
   /** Tests: a short reconnect delay and a state interval of their own. */
   backoffMs?: (attempt: number) => number;
@@ -49,7 +58,7 @@ type Publish = (topic: string, payload: string, opts: { qos: 0 | 1; retain: bool
  * subscriptions. With sending switched off this phone takes no share of the shared topic:
  * every message there would be refused here instead of sent by another phone.
  */
-function onConnect(deps: MqttGatewayDeps, topics: Topics, b: Bridge, publish: Publish, state: StatePublisher) {
+function onConnect(deps: MqttGatewayDeps, topics: Topics, b: Bridge, publish: Publish, state: StatePublisher, sharing: OptOutSharing) {
   const { settings, logger } = deps;
   b.publish(topics.availability, 'online', { qos: 1, retain: true });
   const configs = settings.discovery ? discoveryConfigs({ gatewayId: deps.gatewayId, topics, contacts: settings.contacts, version: deps.version }) : [];
@@ -61,7 +70,18 @@ function onConnect(deps: MqttGatewayDeps, topics: Topics, b: Bridge, publish: Pu
   state.onConnect();
   const shared = deps.smsEnabled ? [topics.sharedFilter] : [];
   const notify = settings.contacts.length > 0 ? [topics.notifyFilter] : [];
-  b.subscribe([topics.send, ...shared, ...notify]);
+  b.subscribe([topics.send, ...shared, ...notify], [topics.optOutsFilter]);
+  sharing.onConnect();
+}
+
+/**
+ * An inbound message: the send topics go to the intake; anything else came through
+ * `<prefix>/opt-outs/+` (sharing ignores what is not a number's topic: say, the topics of a
+ * gateway whose id is `opt-outs`).
+ */
+async function route(topics: Topics, intake: SendIntake, sharing: OptOutSharing, topic: string, payload: Buffer, retained: boolean) {
+  if (topic === topics.send || topic === topics.sharedSend || topics.notifySlug(topic) !== undefined) await intake.handle(topic, payload, retained);
+  else sharing.handle(topic, payload);
 }
 
 export function createMqttGateway(deps: MqttGatewayDeps) {
@@ -91,6 +111,7 @@ export function createMqttGateway(deps: MqttGatewayDeps) {
     onQueued: () => state.publishState(),
     logger,
   });
+  const sharing = createOptOutSharing({ list: deps.optOuts, topics, publish, logger });
   const bridge = createBridge({
     url: settings.url,
     username: settings.username,
@@ -100,17 +121,19 @@ export function createMqttGateway(deps: MqttGatewayDeps) {
     clock: deps.clock,
     logger,
     ...(deps.backoffMs ? { backoffMs: deps.backoffMs } : {}),
-    onMessage: (topic, payload, retained) => intake.handle(topic, payload, retained),
-    onConnect: (b) => onConnect(deps, topics, b, publish, state),
+    onMessage: (topic, payload, retained) => route(topics, intake, sharing, topic, payload, retained),
+    onConnect: (b) => onConnect(deps, topics, b, publish, state, sharing),
   });
   made.bridge = bridge;
   const publishEvent = createEventPublisher({ publish, topics, health: () => bridge.health() });
 
+  const received = { contacts: settings.contacts, optOutEnabled: deps.optOutEnabled };
   /** Every settled message and received SMS, after its commit. */
   const onEvent = (event: WebhookEvent) => {
     if (stopped) return;
     try {
       publishEvent(event);
+      if (event.type === 'sms.received') publish(topics.received, JSON.stringify(receivedPayload(received, event)), { qos: 1, retain: false });
       state.onEvent(event);
     } catch (err) {
       logger?.warn({ err: (err as Error).message, type: event.type }, 'mqtt: event not published');

@@ -10,7 +10,7 @@ export interface MqttPartDeps {
   deps: GatewayDeps;
   ports: Pick<Ports, 'calendar' | 'mqttGatewayId' | 'timings'>;
   events: Pick<GatewayEventPath, 'on'>;
-  sending: Pick<SendingPart, 'enqueue' | 'stats' | 'lane'>;
+  sending: Pick<SendingPart, 'enqueue' | 'stats' | 'lane' | 'optOuts'>;
   status: Pick<StatusPart, 'diagnostics'>;
   settings: MqttSettings;
 }
@@ -32,6 +32,8 @@ export async function composeMqtt({ deps, ports, events, sending, status, settin
     waiting: () => sending.lane.state().waiting,
     diagnostics: () => status.diagnostics(),
     events,
+    optOuts: sending.optOuts,
+    optOutEnabled: deps.config.optOut.enabled,
     logger: deps.logger,
     ...(timings.mqttBackoffMs ? { backoffMs: timings.mqttBackoffMs } : {}),
     ...(timings.mqttStateIntervalMs ? { stateIntervalMs: timings.mqttStateIntervalMs } : {}),

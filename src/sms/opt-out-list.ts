@@ -3,7 +3,8 @@
 // and the one rule every sending path asks: whether a message to a number is blocked. The
 // opt-out feature's own answers (the confirmation of a STOP, HELP) are recorded with the
 // source OPT_OUT_SOURCE and are never blocked: "you are unsubscribed" goes to a listed number.
-// Each change is told to `changed` (MQTT shares it) after it was written.
+// Each change is told to `changed` and to every listener added with onChange (MQTT shares
+// it) after it was written; a change applied from another gateway (applyShared) is not.
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import { gatewayError } from '../core/errors.js';
@@ -32,14 +33,19 @@ export function optOutNumber(raw: string): string {
 
 export function createOptOutList(deps: OptOutListDeps) {
   const { store, clock } = deps;
+  const listeners: ((row: OptOutRow) => void)[] = deps.changed ? [deps.changed] : [];
   const change = (number: string, optedOut: boolean, by: OptOutChangeBy): OptOutRow | undefined => {
     const row = { number, optedOut, at: clock.now(), by };
     if (!store.change(row)) return undefined;
     deps.logger?.info({ optedOut, by }, optedOut ? 'a number opted out' : 'a number opted back in');
-    deps.changed?.(row);
+    for (const listener of listeners) listener(row);
     return row;
   };
   return {
+    /** Adds a listener of this gateway's own changes (a part built later: MQTT). */
+    onChange(listener: (row: OptOutRow) => void): void {
+      listeners.push(listener);
+    },
     /** Puts a (normalized) number on the list; the new row, or undefined when it was listed already. */
     add: (number: string, by: OptOutChangeBy) => change(number, true, by),
     /** Takes a (normalized) number off the list; the row, or undefined when it was not listed. */

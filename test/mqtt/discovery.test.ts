@@ -19,7 +19,7 @@ t.test('ids that differ only in - and _ give two devices, nothing shared', async
     const seen = new Set(a.map(pick));
     return b.map(pick).filter((x) => seen.has(x));
   };
-  t.equal(a.length, 8, 'seven sensors and one notify each');
+  t.equal(a.length, 9, 'seven sensors, the received SMS event and one notify each');
   t.same(
     shared((c) => c.topic),
     [],

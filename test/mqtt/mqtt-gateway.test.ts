@@ -46,11 +46,12 @@ t.test('availability, discovery configs Home Assistant accepts, no API key anywh
   const broker = await startBroker(t);
   const app = await mqttApp(t, broker.url);
   const { heard } = await listen(t, broker.url, ['homeassistant/#', 'sms-gateway/#']);
-  await waitFor(() => heard.filter((h) => h.topic.startsWith('homeassistant/')).length >= 9, 'nine retained configs');
+  await waitFor(() => heard.filter((h) => h.topic.startsWith('homeassistant/')).length >= 10, 'ten retained configs');
   t.equal(last(heard, 'sms-gateway/gw1/availability')?.payload, 'online');
   t.ok(last(heard, 'sms-gateway/gw1/availability')?.retain, 'availability is retained');
   const configs = heard.filter((h) => h.topic.startsWith('homeassistant/'));
   t.same(configs.map((c) => c.topic).sort(), [
+    'homeassistant/event/sms_gateway_gw1/received/config',
     'homeassistant/notify/sms_gateway_gw1/alice/config',
     'homeassistant/notify/sms_gateway_gw1/bob/config',
     ...['battery', 'failed_today', 'last_received', 'queue_waiting', 'sent_today', 'status', 'wifi_signal'].map(

@@ -1,0 +1,144 @@
+// The opt-out list shared over MQTT (decisions "Opt-out (STOP)", last bullet), with two
+// gateways in this process on one real Mosquitto: each change (a STOP received, the API) is
+// published retained, QoS 1, on `<prefix>/opt-outs/<number>` (`+` as %2B) as
+// `{ optedOut, at, by }`; the other gateway applies it (409 on its synchronous route), also
+// one that starts later (retained); the newer `at` wins; a change applied from MQTT is not
+// published again; an empty retained payload is never sent and is ignored when read.
+import t, { type Test } from 'tap';
+import mqtt from 'mqtt';
+import type { SmsEntry } from '../../src/device/sms-list.js';
+import { testApp } from '../helpers/test-app.js';
+import { gatewaySettings, listen, noBroker, startBroker, waitFor, type Heard } from './broker.js';
+
+const NUMBER = '+15559990000';
+const TOPIC = 'sms-gateway/opt-outs/%2B15559990000';
+
+/** A gateway (id `id`) on the broker, opt-out keywords on, a fake inbox; MQTT started and connected. */
+async function gateway(t: Test, url: string, id: string) {
+  const entries: SmsEntry[] = [];
+  const list = (o: { limit: number; offset?: number }) => {
+    const end = entries.length - (o.offset ?? 0);
+    return Promise.resolve({ ok: true as const, entries: entries.slice(Math.max(0, end - o.limit), Math.max(0, end)) });
+  };
+  const app = await testApp(t, {
+    inboxList: list,
+    optOut: { enabled: true },
+    mqtt: { settings: { ...gatewaySettings(url), gatewayId: id }, gatewayId: id, backoffMs: () => 100 },
+  });
+  app.gateway.mqtt!.start();
+  t.teardown(() => app.gateway.mqtt!.stop());
+  await waitFor(() => app.gateway.mqtt!.bridge.connected(), `${id} connected`);
+  await app.services.inbox!.pollOnce(); // the baseline
+  const receive = async (from: string, body: string) => {
+    entries.push({ id: entries.length + 100, threadId: 1, type: 'inbox', address: from, sender: null, received: '2026-11-21 12:00:00', body, read: false });
+    app.clock.advance(1000);
+    await app.services.inbox!.pollOnce();
+  };
+  return { app, receive };
+}
+
+const onTopic = (heard: Heard[]) => heard.filter((h) => h.topic === TOPIC);
+
+t.test('a STOP received by one gateway refuses the number on the other, and on one that starts later', { skip: noBroker }, async (t) => {
+  const broker = await startBroker(t);
+  const { heard } = await listen(t, broker.url, ['sms-gateway/opt-outs/+']);
+  const a = await gateway(t, broker.url, 'gw1');
+  const b = await gateway(t, broker.url, 'gw2');
+  t.equal((await b.app.send({ to: NUMBER, message: 'before' })).statusCode, 200, 'not listed yet');
+
+  await a.receive(NUMBER, 'STOP');
+  await waitFor(() => onTopic(heard).length === 1, 'the change published');
+  const published = onTopic(heard)[0]!;
+  t.equal(published.qos, 1, 'QoS 1');
+  const later = await listen(t, broker.url, [TOPIC]);
+  await waitFor(() => later.heard.length === 1, 'the retained change for a later subscriber');
+  t.ok(later.heard[0]!.retain, 'retained');
+  t.equal(later.heard[0]!.payload, published.payload);
+  t.same(JSON.parse(published.payload), { optedOut: true, at: a.app.clock.now(), by: 'sms' });
+
+  await waitFor(() => b.app.services.optOuts.isListed(NUMBER), 'gw2 applies it');
+  const refused = await b.app.send({ to: NUMBER, message: 'after' });
+  t.equal(refused.statusCode, 409);
+  t.equal(refused.json().error.code, 'recipient_opted_out');
+  t.same(
+    b.app.handoffs.map((h) => h.text),
+    ['before'],
+    'nothing more handed off by gw2',
+  );
+
+  const c = await gateway(t, broker.url, 'gw3'); // was not running at the time
+  await waitFor(() => c.app.services.optOuts.isListed(NUMBER), 'gw3 reads the retained change');
+  t.equal((await c.app.send({ to: NUMBER, message: 'late' })).statusCode, 409, 'refused by the gateway that started later');
+  t.equal(onTopic(heard).length, 1, 'a change applied from MQTT is not published again');
+  t.match(c.app.services.optOuts.get(NUMBER), { optedOut: true, by: 'mqtt' });
+});
+
+t.test('a change over the API is shared too; the newer at wins; an empty or malformed payload is ignored', { skip: noBroker }, async (t) => {
+  const broker = await startBroker(t);
+  const { heard } = await listen(t, broker.url, ['sms-gateway/opt-outs/+']);
+  const a = await gateway(t, broker.url, 'gw1');
+  const b = await gateway(t, broker.url, 'gw2');
+  const added = await b.app.app.inject({ method: 'POST', url: '/api/opt-outs', headers: b.app.auth, payload: { number: NUMBER } });
+  t.equal(added.statusCode, 201);
+  await waitFor(() => a.app.services.optOuts.isListed(NUMBER), 'gw1 applies the API change');
+  t.match(JSON.parse(onTopic(heard)[0]!.payload), { optedOut: true, by: 'api' });
+
+  const pub = await mqtt.connectAsync(broker.url, { protocolVersion: 5 });
+  t.teardown(() => pub.endAsync(true));
+  const listedAt = a.app.services.optOuts.get(NUMBER)!.at;
+  // An older change (another phone's clock behind): not applied.
+  await pub.publishAsync(TOPIC, JSON.stringify({ optedOut: false, at: listedAt - 1, by: 'api' }), { qos: 1 });
+  await pub.publishAsync(TOPIC, '', { qos: 1 });
+  await pub.publishAsync(TOPIC, '{"optedOut":"no"}', { qos: 1 });
+  await pub.publishAsync('sms-gateway/opt-outs/not-a-number', JSON.stringify({ optedOut: true, at: listedAt + 5, by: 'api' }), { qos: 1 });
+  // A marker after them: once it is applied, the ones before were read (one connection, in order).
+  await pub.publishAsync('sms-gateway/opt-outs/%2B15550000001', JSON.stringify({ optedOut: true, at: listedAt, by: 'api' }), { qos: 1 });
+  await waitFor(() => a.app.services.optOuts.isListed('+15550000001'), 'the marker');
+  t.ok(a.app.services.optOuts.isListed(NUMBER), 'the older change lost; nothing else changed it');
+  t.equal(a.app.services.optOuts.count(), 2);
+
+  // A newer one wins.
+  await pub.publishAsync(TOPIC, JSON.stringify({ optedOut: false, at: listedAt + 1, by: 'api' }), { qos: 1, retain: true });
+  await waitFor(() => !a.app.services.optOuts.isListed(NUMBER) && !b.app.services.optOuts.isListed(NUMBER), 'both take it off');
+  t.equal((await a.app.send({ to: NUMBER, message: 'again' })).statusCode, 200);
+
+  // gw1 lists it again over the API: published once, never an empty payload.
+  const before = onTopic(heard).length;
+  a.app.clock.advance(60_000);
+  await a.app.app.inject({ method: 'POST', url: '/api/opt-outs', headers: a.app.auth, payload: { number: NUMBER } });
+  await waitFor(() => b.app.services.optOuts.isListed(NUMBER), 'gw2 lists it again');
+  const mine = onTopic(heard).slice(before);
+  t.equal(mine.length, 1, 'one change, published once');
+  t.same(Object.keys(JSON.parse(mine[0]!.payload)).sort(), ['at', 'by', 'optedOut'], 'never an empty payload');
+  t.match(JSON.parse(mine[0]!.payload), { optedOut: true, at: a.app.clock.now(), by: 'api' });
+});
+
+t.test('a change made while the broker is unreachable is published at the next connect', { skip: noBroker }, async (t) => {
+  const broker = await startBroker(t);
+  const a = await gateway(t, broker.url, 'gw1');
+  await broker.stop();
+  await waitFor(() => !a.app.gateway.mqtt!.bridge.connected(), 'disconnected');
+  await a.receive(NUMBER, 'STOP');
+  t.ok(a.app.services.optOuts.isListed(NUMBER), 'listed here at once');
+  await broker.start();
+  // The reconnect delay is on the app's fake clock: move it on while waiting.
+  await waitFor(() => {
+    a.app.clock.advance(1000);
+    return a.app.gateway.mqtt!.bridge.connected();
+  }, 'connected again');
+  const later = await listen(t, broker.url, [TOPIC]);
+  await waitFor(() => later.heard.length === 1, 'the change, retained, once the broker is back');
+  t.match(JSON.parse(later.heard[0]!.payload), { optedOut: true, by: 'sms' });
+});
+
+t.test('a gateway whose id is opt-outs still takes its sends and answers nothing for its own topics', { skip: noBroker }, async (t) => {
+  const broker = await startBroker(t);
+  const { heard } = await listen(t, broker.url, ['sms-gateway/opt-outs/errors']);
+  const g = await gateway(t, broker.url, 'opt-outs');
+  const pub = await mqtt.connectAsync(broker.url, { protocolVersion: 5 });
+  t.teardown(() => pub.endAsync(true));
+  await pub.publishAsync('sms-gateway/opt-outs/send', JSON.stringify({ to: '+15551239999', message: 'still a send', id: 'x1' }), { qos: 1 });
+  await waitFor(() => g.app.services.stats.allTime().accepted === 1, 'the send queued');
+  t.same(heard, [], 'its availability and state (also under opt-outs/+) are not taken for sends');
+  t.equal(g.app.services.optOuts.count(), 0);
+});
