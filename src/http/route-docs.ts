@@ -25,6 +25,9 @@ declare module 'fastify' {
 /** The content type of every JSON answer, as Fastify's serializer sets it (for a route that sends text it made itself). */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
+/** The 503 of a route that writes (http/errors.ts maps every refused write to it). */
+export const STORAGE_503 = 'storage_unavailable: the database cannot be written (disk full, read-only, or deleted); nothing changed.';
+
 export const noContent = (description: string) => z.null().meta({ type: 'null', description });
 
 /** A response header as the document shows it (a JSON schema with a description). */

@@ -8,9 +8,8 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { gatewayError } from '../../core/errors.js';
 import { optOutNumber, type OptOutList } from '../../sms/opt-out-list.js';
-import { isStorageUnavailable } from '../../store/database.js';
 import type { OptOutRow } from '../../store/opt-outs.js';
-import { bearerErrors, json, noContent } from '../route-docs.js';
+import { bearerErrors, json, noContent, STORAGE_503 } from '../route-docs.js';
 import { PaginationSchema, queryInt } from '../schemas.js';
 
 const NUMBER_RULE = 'a phone number: an optional leading + and 3 to 15 digits (spaces, dashes, dots and parentheses are removed)';
@@ -42,18 +41,6 @@ export interface OptOutRoutesDeps {
 }
 
 const entry = (r: OptOutRow) => ({ number: r.number, optedOut: true as const, at: new Date(r.at).toISOString(), by: r.by as 'sms' | 'api' | 'mqtt' });
-
-/** A change the disk refused is storage_unavailable (nothing changed). */
-function written<T>(change: () => T): T {
-  try {
-    return change();
-  } catch (err) {
-    if (isStorageUnavailable(err)) throw gatewayError('storage_unavailable', 'database', 'changed');
-    throw err;
-  }
-}
-
-const STORAGE_503 = 'storage_unavailable: the database cannot be written (disk full, read-only, or deleted); nothing changed.';
 
 /** GET /api/opt-outs: the numbers on the list, newest change first, paged like the history. */
 function optOutListRoute(deps: OptOutRoutesDeps): FastifyPluginAsyncZod {
@@ -114,7 +101,7 @@ export function optOutRoutes(deps: OptOutRoutesDeps, bodyLimit: number): Fastify
       },
       async (request, reply) => {
         const number = optOutNumber(request.body.number);
-        const added = written(() => deps.list.add(number, 'api'));
+        const added = deps.list.add(number, 'api');
         if (added) return reply.code(201).send({ success: true as const, data: entry(added) });
         const current = deps.list.get(number)!; // listed already: add() changed nothing
         return reply.code(200).send({ success: true as const, data: entry(current) });
@@ -142,7 +129,7 @@ export function optOutRoutes(deps: OptOutRoutesDeps, bodyLimit: number): Fastify
       },
       async (request, reply) => {
         const number = optOutNumber(request.params.number);
-        if (!written(() => deps.list.remove(number, 'api'))) throw gatewayError('not_found', 'optOut', number);
+        if (!deps.list.remove(number, 'api')) throw gatewayError('not_found', 'optOut', number);
         deps.logger?.info('a number was taken off the opt-out list over the API');
         return reply.code(204).send(null);
       },

@@ -5,7 +5,7 @@ import type { Enqueue } from '../../sms/enqueue.js';
 import { idempotencyKey, IdempotencyKeyHeaderSchema } from '../idempotency-key.js';
 import { callerAddress } from '../local-network.js';
 import { MessageParamsSchema, MessageResponseSchema, QueuedResponseSchema, QueueRequestSchema } from '../schemas.js';
-import { bearerErrors, json } from '../route-docs.js';
+import { bearerErrors, json, STORAGE_503 } from '../route-docs.js';
 import { queueAnswer } from '../send-answers.js';
 import { cancelledExample, queueExample } from '../examples.js';
 
@@ -61,7 +61,7 @@ export function queueRoutes(enqueue: Enqueue, bodyLimit: number): FastifyPluginA
               [400, 404, 409, 503],
               {
                 400: 'invalid_request: the id does not start with msg_.',
-                503: 'storage_unavailable: the database cannot be written (disk full, read-only, or deleted); nothing changed.',
+                503: STORAGE_503,
               },
               { noRetryAfter503: true },
             ),

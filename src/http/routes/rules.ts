@@ -7,9 +7,8 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { gatewayError } from '../../core/errors.js';
 import { MAX_RULES, type Rules } from '../../sms/rules.js';
-import { isStorageUnavailable } from '../../store/database.js';
 import type { RuleRow } from '../../store/rules.js';
-import { bearerErrors, json, noContent } from '../route-docs.js';
+import { bearerErrors, json, noContent, STORAGE_503 } from '../route-docs.js';
 
 const FROM_RULE = 'phone numbers: an optional leading + and 3 to 15 digits (spaces, dashes, dots and parentheses are removed)';
 
@@ -59,18 +58,6 @@ export interface RuleRoutesDeps {
 
 const entry = (r: RuleRow) => ({ id: r.id, keyword: r.keyword, match: r.match, reply: r.reply, from: r.from, createdAt: new Date(r.createdAt).toISOString() });
 
-/** A change the disk refused is storage_unavailable (nothing changed). */
-function written<T>(change: () => T): T {
-  try {
-    return change();
-  } catch (err) {
-    if (isStorageUnavailable(err)) throw gatewayError('storage_unavailable', 'database', 'changed');
-    throw err;
-  }
-}
-
-const STORAGE_503 = 'storage_unavailable: the database cannot be written (disk full, read-only, or deleted); nothing changed.';
-
 export function ruleRoutes(deps: RuleRoutesDeps, bodyLimit: number): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
@@ -114,7 +101,7 @@ export function ruleRoutes(deps: RuleRoutesDeps, bodyLimit: number): FastifyPlug
       },
       async (request, reply) => {
         const { keyword, match, reply: text, from } = request.body;
-        const rule = written(() => deps.rules.add({ keyword, match, reply: text, from }));
+        const rule = deps.rules.add({ keyword, match, reply: text, from });
         return reply.code(201).send({ success: true as const, data: entry(rule) });
       },
     );
@@ -140,7 +127,7 @@ export function ruleRoutes(deps: RuleRoutesDeps, bodyLimit: number): FastifyPlug
       },
       async (request, reply) => {
         const { id } = request.params;
-        if (!written(() => deps.rules.remove(id))) throw gatewayError('not_found', 'rule', id);
+        if (!deps.rules.remove(id)) throw gatewayError('not_found', 'rule', id);
         deps.logger?.info({ id }, 'a keyword rule was removed');
         return reply.code(204).send(null);
       },

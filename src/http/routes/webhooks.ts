@@ -10,7 +10,7 @@ import { redactUrl } from '../../core/redact.js';
 import type { TargetStore } from '../../events/targets.js';
 import type { WebhookTester } from '../../events/ping-targets.js';
 import { WebhookListSchema, WebhookParamsSchema, WebhookRequestSchema, WebhookResponseSchema, WebhookTestResponseSchema } from '../integration-schemas.js';
-import { bearerErrors, json, noContent } from '../route-docs.js';
+import { bearerErrors, json, noContent, STORAGE_503 } from '../route-docs.js';
 import { webhookExample, webhookListExample, webhookTestExample } from '../integration-examples.js';
 
 export interface WebhookRoutesDeps {
@@ -61,7 +61,7 @@ export function webhookRoutes(deps: WebhookRoutesDeps, bodyLimit: number): Fasti
               {
                 400: 'invalid_request: the url is missing, not http(s), holds credentials or spaces, or is longer than 2048 characters.',
                 409: 'too_many_webhooks: 20 targets are registered over the API already.',
-                503: 'storage_unavailable: the database cannot be written (disk full, read-only, or deleted); nothing changed.',
+                503: STORAGE_503,
               },
               { noRetryAfter503: true },
             ),
@@ -103,7 +103,7 @@ function webhookRemoveRoute(deps: Pick<WebhookRoutesDeps, 'targets' | 'logger'>,
                 400: 'invalid_request: the id does not start with wh_.',
                 404: 'not_found: no webhook target has this id.',
                 409: 'webhook_from_environment: the target comes from SMS_GATEWAY_WEBHOOK_URLS; remove it there and restart.',
-                503: 'storage_unavailable: the database cannot be written (disk full, read-only, or deleted); nothing changed.',
+                503: STORAGE_503,
               },
               { noRetryAfter503: true },
             ),
