@@ -2,7 +2,7 @@
 // state, when it changed and by what (`sms`, `api`, `mqtt`). Never pruned with the history.
 // A row with opted_out = 0 is kept: its `at` decides whether a change shared over MQTT is
 // newer. Numbers are stored normalized (sms/opt-out-list.ts normalizes them).
-import type { Db } from './database.js';
+import { databaseFileGone, fileGoneError, type Db } from './database.js';
 import { transaction } from './transaction.js';
 
 export interface OptOutRow {
@@ -44,6 +44,7 @@ export function createOptOutStore(db: Db) {
      * `onlyIfNewer`: a change read from elsewhere (MQTT) applies only over an older `at`.
      */
     change: transaction(db, (row: OptOutRow, onlyIfNewer = false): boolean => {
+      if (databaseFileGone(db)) throw fileGoneError(); // a change written there would vanish at the next start
       const current = get(row.number);
       if (current && current.optedOut === row.optedOut) return false;
       if (onlyIfNewer && current && current.at >= row.at) return false;

@@ -1,7 +1,7 @@
 // The keyword rules (table rules): what a received SMS is answered with automatically
 // (sms/rules.ts decides, sms/keyword-match.ts matches). Oldest first: the order matching
 // tries them in. At most `limit` rules: add() counts and inserts in one transaction.
-import type { Db } from './database.js';
+import { databaseFileGone, fileGoneError, type Db } from './database.js';
 import { transaction } from './transaction.js';
 
 export type RuleMatch = 'exact' | 'prefix';
@@ -54,12 +54,16 @@ export function createRuleStore(db: Db) {
     count,
     /** Stores the rule; false (nothing written) when `limit` rules exist already. */
     add: transaction(db, (row: RuleRow, limit: number): boolean => {
+      if (databaseFileGone(db)) throw fileGoneError(); // a rule written there would vanish at the next start
       if (count() >= limit) return false;
       insertStmt.run({ ...row, fromNumbers: row.from === null ? null : JSON.stringify(row.from) });
       return true;
     }),
     /** False when no rule has this id. */
-    remove: (id: string): boolean => deleteStmt.run({ id }).changes > 0,
+    remove: (id: string): boolean => {
+      if (databaseFileGone(db)) throw fileGoneError();
+      return deleteStmt.run({ id }).changes > 0;
+    },
   };
 }
 

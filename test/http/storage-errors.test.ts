@@ -1,5 +1,6 @@
 // Storage errors are 503 storage_unavailable on every route that writes (send, queue,
-// cancel, webhook targets add and remove), never 500, and reads keep working: with the
+// cancel, webhook targets, opt-outs and keyword rules add and remove), never 500, and reads
+// keep working: with the
 // database file deleted while the gateway runs, with the database refusing writes
 // (SQLITE_READONLY, as a read-only file gives), and on a real full filesystem (a small
 // tmpfs filled to ENOSPC; needs root to mount, skipped otherwise).
@@ -33,11 +34,14 @@ async function before(t: Test, a: App) {
   t.equal(queued.statusCode, 202);
   const target = await call(a, 'POST', '/api/webhooks', { url: 'https://hooks.example.net/a' });
   t.equal(target.statusCode, 201);
-  return { messageId: queued.json().data[0].id as string, targetId: target.json().data.id as string };
+  t.equal((await call(a, 'POST', '/api/opt-outs', { number: '+15550002222' })).statusCode, 201);
+  const rule = await call(a, 'POST', '/api/rules', { keyword: 'STATUS', reply: 'all quiet' });
+  t.equal(rule.statusCode, 201);
+  return { messageId: queued.json().data[0].id as string, targetId: target.json().data.id as string, ruleId: rule.json().data.id as string };
 }
 
 /** Every writing route answers 503 storage_unavailable; nothing changed; reads answer 200. */
-async function everyWriteRefused(t: Test, a: App, ids: { messageId: string; targetId: string }) {
+async function everyWriteRefused(t: Test, a: App, ids: { messageId: string; targetId: string; ruleId: string }) {
   const handedBefore = a.handoffs.length;
   const writes: [string, 'POST' | 'DELETE', string, unknown?][] = [
     ['send', 'POST', '/api/sms/send', { to: TO, message: `now ${'x'.repeat(1500)}` }],
@@ -45,6 +49,10 @@ async function everyWriteRefused(t: Test, a: App, ids: { messageId: string; targ
     ['cancel', 'DELETE', `/api/messages/${ids.messageId}`],
     ['add a webhook target', 'POST', '/api/webhooks', { url: `https://hooks.example.net/${'b'.repeat(1500)}` }],
     ['remove a webhook target', 'DELETE', `/api/webhooks/${ids.targetId}`],
+    ['add an opt-out', 'POST', '/api/opt-outs', { number: '+15550003333' }],
+    ['remove an opt-out', 'DELETE', '/api/opt-outs/%2B15550002222'],
+    ['add a rule', 'POST', '/api/rules', { keyword: 'HELLO', reply: 'hi' }],
+    ['remove a rule', 'DELETE', `/api/rules/${ids.ruleId}`],
   ];
   for (const [name, method, url, payload] of writes) {
     const res = await call(a, method, url, payload);
