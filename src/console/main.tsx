@@ -20,7 +20,7 @@ const VIEWS = [
   ['send', 'Send'],
   ['queue', 'Queue'],
   ['history', 'History'],
-  ['inbox', 'Inbox'],
+  ['inbox', 'Conversations'],
   ['webhooks', 'Webhooks'],
   ['key', 'Key'],
 ] as const;

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // The console in a real browser (Debian's chromium): sign in with the QR code's text, send,
 // see it in the history with its details, queue one for later and cancel it, receive one
-// (the simulated inbox `sms-gateway simulate receive` writes) and see it in the inbox, add
+// (the simulated inbox `sms-gateway simulate receive` writes) and see it in its conversation, add
 // and remove a webhook target, rotate the key and sign in with the new one; axe-core finds
 // no serious or critical violation on any view; nothing opens a dialog or logs an error.
 import t from 'tap';
@@ -66,17 +66,18 @@ t.test('every view, end to end', { skip: !hasChromium && 'no /usr/bin/chromium (
   await page.getByText('No message is waiting.').waitFor();
   t.equal((await gw.get('/api/messages?status=cancelled')).json().pagination.total, 2, 'both cancelled');
 
-  // Receive one and see it in the inbox, grouped by its number.
+  // Receive two and see them in one conversation, the number written two ways.
   gw.services.startInbox();
   await gw.services.inbox.pollOnce();
   appendSimulatedSms(gw.home, { from: '+15559870001', body: 'Is the shop open today?' }, Date.now());
   appendSimulatedSms(gw.home, { from: '+1 555 987 0001', body: 'Never mind, found it.' }, Date.now());
   await gw.services.inbox.pollOnce();
-  await openView(page, 'Inbox');
-  // Named as the newest one wrote it.
-  const group = page.getByRole('region', { name: 'Messages from +1 555 987 0001' });
-  await group.getByText('Is the shop open today?').waitFor();
-  t.ok(await group.getByText('Never mind, found it.').isVisible(), 'the same number written two ways is one group');
+  await openView(page, 'Conversations');
+  // One thread, named as the newest one wrote it.
+  await page.getByRole('button', { name: /\+1 555 987 0001/ }).click();
+  const thread = page.getByRole('region', { name: '+1 555 987 0001' });
+  await thread.getByText('Is the shop open today?').waitFor();
+  t.ok(await thread.getByText('Never mind, found it.').isVisible(), 'the same number written two ways is one thread');
   t.same(await axeViolations(page), [], 'inbox');
 
   // Add a webhook target, test it, remove it.

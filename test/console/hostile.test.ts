@@ -37,11 +37,13 @@ t.test('stored XSS: received SMS, contact names and sent texts are shown as text
   const { page, problems } = await openBrowser(t);
   await page.goto(`${gw.base}/`);
   await signIn(page, gw.key);
-  await openView(page, 'Inbox');
-  for (const body of EVIL) await page.getByText(body, { exact: true }).waitFor();
+  await openView(page, 'Conversations');
+  await page.getByRole('button', { name: /\+15550001111/ }).click();
+  const messages = page.getByRole('list', { name: 'Messages' });
+  for (const body of EVIL) await messages.getByText(body, { exact: true }).waitFor();
   t.ok(await page.getByText('javascript:alert(8)', { exact: true }).isVisible(), 'a javascript: text stays text');
-  t.ok(await page.getByRole('region', { name: 'Messages from <b>DHL</b>' }).isVisible(), 'a sender with markup is its literal text');
-  t.ok(await page.getByText(`(${EVIL_NAME})`).first().isVisible(), 'the contact name is its literal text');
+  t.ok(await page.getByText('<b>DHL</b>', { exact: true }).isVisible(), 'a sender with markup is its literal text');
+  t.ok(await page.getByText(EVIL_NAME, { exact: true }).first().isVisible(), 'the contact name is its literal text');
   const main = page.locator('main');
   t.equal(await main.locator('img, script, svg, a, b').count(), 0, 'no element made from the data');
   t.equal(await page.locator('a[href^="javascript:"]').count(), 0, 'no javascript: link');
@@ -51,6 +53,39 @@ t.test('stored XSS: received SMS, contact names and sent texts are shown as text
   await page.waitForTimeout(500);
   t.same(problems, [], 'no dialog, console error, page error or CSP violation');
   t.equal(await page.evaluate(() => document.title.includes('49')), false, '{{7*7}} is never evaluated');
+});
+
+t.test('hidden characters: a bidi override in a number, a zero-width space in a name or a text show as markers', { skip }, async (t) => {
+  const home = tempDir(t);
+  const sim = simulatedSmsList(home, () => 'UTC');
+  // The phone's address book names the sender of the "verify" SMS "Goo<U+200B>gle": not Google.
+  const inboxList: typeof sim = async (o) => {
+    const r = await sim(o);
+    if (r.ok) for (const e of r.entries) if (e.body.startsWith('Your code')) e.sender = 'Goo\u200bgle';
+    return r;
+  };
+  const gw = await consoleApp(t, { home, inbox: true, inboxList });
+  gw.services.startInbox();
+  await gw.services.inbox.pollOnce();
+  appendSimulatedSms(home, { from: '+1555\u202e1000', body: 'Call me back' }, Date.now());
+  appendSimulatedSms(home, { from: '+15550004444', body: 'Your code is 1234 \u2066\u202egnp.exe\u2069' }, Date.now());
+  await gw.services.inbox.pollOnce();
+  const { page, problems } = await openBrowser(t);
+  await page.goto(`${gw.base}/`);
+  await signIn(page, gw.key);
+  await openView(page, 'Conversations');
+  const list = page.getByRole('list', { name: 'Conversations' });
+  await list.getByText('+1555⟨U+202E⟩1000', { exact: true }).waitFor();
+  t.pass('a bidi override in a number is shown as ⟨U+202E⟩');
+  t.equal(await list.locator('bdi', { hasText: '+1555⟨U+202E⟩1000' }).count(), 1, 'in its own isolated box');
+  t.ok(await list.getByText('Goo⟨U+200B⟩gle', { exact: true }).isVisible(), 'a zero-width space in a contact name is visible');
+  t.equal(await page.getByText('Google', { exact: true }).count(), 0, 'nothing reads "Google"');
+  await list.getByRole('button', { name: /Goo/ }).click();
+  const body = page.getByRole('list', { name: 'Messages' }).getByText('Your code is 1234 ⟨U+2066⟩⟨U+202E⟩gnp.exe⟨U+2069⟩', { exact: true });
+  await body.waitFor();
+  t.pass('bidi controls in a text are shown as markers');
+  t.equal(await page.getByRole('heading', { level: 2, name: /Goo⟨U\+200B⟩gle/ }).count(), 1, 'the open thread names it with the marker');
+  t.same(problems, []);
 });
 
 t.test('a wrong key is refused with a plain message; a refused stored key goes back to sign-in', { skip }, async (t) => {
@@ -91,7 +126,7 @@ t.test('phone size 360x740: every view fits the width and axe finds nothing seri
   await page.goto(`${gw.base}/`);
   t.equal(await overflowX(page), 0, 'sign-in fits');
   await signIn(page, gw.key);
-  for (const view of ['Overview', 'Send', 'Queue', 'History', 'Inbox', 'Webhooks', 'Key']) {
+  for (const view of ['Overview', 'Send', 'Queue', 'History', 'Conversations', 'Webhooks', 'Key']) {
     await openView(page, view);
     await page.waitForTimeout(300);
     t.equal(await overflowX(page), 0, `${view}: no sideways scrolling`);

@@ -1,0 +1,110 @@
+// One open conversation: who it is with, the number's opt-out state with a toggle (asking
+// first before opting out), its messages oldest first, "Send again" on a failed one (a new
+// queued message with the same text and number) and the reply box.
+import { useState } from 'preact/hooks';
+import type { MessageRecord } from '../store/message-record.js';
+import type { Thread } from './conversations.js';
+import { Bubble, Iso, queueOne, refusal, ReplyBox } from './thread-parts.js';
+import { describe } from './api.js';
+import { ErrorLine, Note, when, type Call } from './ui.js';
+
+export interface OptOutEntry {
+  number: string;
+  at: string;
+  by: string;
+}
+
+/** The number's place on the opt-out list, and the toggle (opting out is confirmed first). */
+function OptOutToggle({ call, thread, entry, onChanged }: { call: Call; thread: Thread; entry: OptOutEntry | undefined; onChanged: () => void }) {
+  const [asking, setAsking] = useState(false);
+  const [error, setError] = useState<string>();
+  const change = async (optOut: boolean) => {
+    try {
+      if (optOut) await call('POST', '/api/opt-outs', { number: thread.number });
+      else await call('DELETE', `/api/opt-outs/${encodeURIComponent(entry?.number ?? thread.number)}`);
+      setError(undefined);
+      setAsking(false);
+      onChanged();
+    } catch (err) {
+      setError(describe(err));
+    }
+  };
+  return (
+    <div class="optout">
+      {entry ? (
+        <p class="optout-state" role="status">
+          Opted out since {when(entry.at)} ({entry.by === 'sms' ? 'it texted a stop keyword' : `by ${entry.by}`}): nothing is sent to it.{' '}
+          <button type="button" class="secondary" onClick={() => void change(false)}>
+            Opt back in
+          </button>
+        </p>
+      ) : asking ? (
+        <div class="confirm" role="group" aria-label="Confirm opting out">
+          <p>
+            Opt <Iso text={thread.number} /> out? Nothing will be sent to it until it texts START or is opted back in here.
+          </p>
+          <button type="button" class="danger" onClick={() => void change(true)}>
+            Yes, opt it out
+          </button>{' '}
+          <button type="button" class="secondary" onClick={() => setAsking(false)}>
+            Keep sending
+          </button>
+        </div>
+      ) : (
+        <button type="button" class="secondary" onClick={() => setAsking(true)}>
+          Opt out this number…
+        </button>
+      )}
+      <ErrorLine text={error} />
+    </div>
+  );
+}
+
+export function ThreadView(p: { call: Call; thread: Thread; optOut: OptOutEntry | undefined; onBack: () => void; onChanged: () => void }) {
+  const { call, thread, optOut, onBack, onChanged } = p;
+  const [error, setError] = useState<string>();
+  const [note, setNote] = useState<string>();
+  const sentText = new Map(thread.entries.flatMap((e) => (e.kind === 'sent' ? [[e.message.id, e.message.body] as const] : [])));
+  const sendAgain = async (m: MessageRecord) => {
+    try {
+      const record = await queueOne(call, m.to, m.body);
+      setError(undefined);
+      setNote(`Queued again as a new message (${record.id}).`);
+      onChanged();
+    } catch (err) {
+      setNote(undefined);
+      setError(refusal(err, m.to));
+    }
+  };
+  return (
+    <section class="thread" aria-labelledby="thread-title">
+      <button type="button" class="secondary back" onClick={onBack}>
+        ← All conversations
+      </button>
+      <h2 id="thread-title">
+        {thread.contact && (
+          <>
+            <Iso text={thread.contact} />{' '}
+          </>
+        )}
+        <span class="to">
+          <Iso text={thread.number} />
+        </span>
+      </h2>
+      <OptOutToggle call={call} thread={thread} entry={optOut} onChanged={onChanged} />
+      <ErrorLine text={error} />
+      {note && <Note>{note}</Note>}
+      <ol class="bubbles" aria-label="Messages">
+        {thread.entries.map((e) => (
+          <Bubble
+            key={e.message.id}
+            entry={e}
+            answered={e.kind === 'received' && e.message.inReplyTo ? sentText.get(e.message.inReplyTo.id) : undefined}
+            onSendAgain={(m) => void sendAgain(m)}
+          />
+        ))}
+      </ol>
+      <ReplyBox call={call} to={thread.number} onQueued={onChanged} />
+    </section>
+  );
+}
