@@ -1,5 +1,6 @@
-// The sign-in view: paste the key (or the QR code's JSON text), optionally remembered on
-// this device; the key is tried on GET /api/stats before it is kept.
+// The sign-in view: paste the key (or the QR code's JSON text) in a masked field with a
+// show toggle, Enter signs in, optionally remembered on this device; the key is tried on
+// GET /api/stats before it is kept.
 import { useState } from 'preact/hooks';
 import { api, describe } from './api.js';
 import { keyFromPaste } from './key-store.js';
@@ -10,6 +11,7 @@ export function Login({ notice, newKey, onKey }: { notice: string | undefined; n
   const [remember, setRemember] = useState(false);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const [shown, setShown] = useState(false);
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -30,6 +32,15 @@ export function Login({ notice, newKey, onKey }: { notice: string | undefined; n
     }
   };
 
+  // One single-line field (Enter submits the form), masked unless "show" is pressed.
+  const keyField = {
+    id: 'key',
+    autocomplete: 'off',
+    autocapitalize: 'off',
+    spellcheck: false,
+    value: text,
+    onInput: (e: Event) => setText((e.currentTarget as HTMLInputElement).value),
+  } as const;
   return (
     <main id="main" class="login">
       <h1>Sign in</h1>
@@ -46,8 +57,15 @@ export function Login({ notice, newKey, onKey }: { notice: string | undefined; n
       )}
       <form onSubmit={(e) => void submit(e)}>
         <label for="key">API key, or the QR code's text</label>
-        <textarea id="key" rows={3} autocomplete="off" spellcheck={false} value={text} onInput={(e) => setText(e.currentTarget.value)} />
-        <p class="hint">The start screen (sms-gateway start) and `sms-gateway key show` print it.</p>
+        <div class="keyfield">
+          {shown ? <input type="text" {...keyField} /> : <input type="password" {...keyField} />}
+          <button type="button" class="secondary" aria-pressed={shown} aria-label="Show the key" onClick={() => setShown(!shown)}>
+            Show
+          </button>
+        </div>
+        <p class="hint">
+          The start screen (<code>sms-gateway start</code>) and <code>sms-gateway key show</code> print it.
+        </p>
         <div class="check">
           <input id="remember" type="checkbox" checked={remember} onChange={(e) => setRemember(e.currentTarget.checked)} />
           <label for="remember">Remember on this device</label>

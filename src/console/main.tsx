@@ -29,7 +29,7 @@ type View = (typeof VIEWS)[number][0];
 /** The view a hash names (#/send), or undefined for any other hash (such as #main). */
 const viewOf = (hash: string): View | undefined => VIEWS.find(([id]) => hash === `#/${id}`)?.[0];
 
-/** The top bar: the name, the views' links and sign-out (these two once signed in). */
+/** The top bar: the name, then (once signed in) the views' links and sign-out in one row that scrolls sideways on a phone. */
 function TopBar({ signedIn, view, onSignOut }: { signedIn: boolean; view: View; onSignOut: () => void }) {
   return (
     <header class="top">
@@ -41,12 +41,10 @@ function TopBar({ signedIn, view, onSignOut }: { signedIn: boolean; view: View; 
               {name}
             </a>
           ))}
+          <button type="button" class="secondary signout" onClick={onSignOut}>
+            Sign out
+          </button>
         </nav>
-      )}
-      {signedIn && (
-        <button type="button" class="secondary signout" onClick={onSignOut}>
-          Sign out
-        </button>
       )}
     </header>
   );
@@ -78,7 +76,7 @@ function Banners({ conn, mode }: { conn: Connection; mode: string | undefined })
       )}
       {mode === 'simulated' && (
         <p class="banner banner-sim" role="status">
-          Simulated mode: nothing is really sent; messages are only recorded.
+          Simulated mode: nothing is really sent.
         </p>
       )}
     </div>

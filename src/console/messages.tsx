@@ -1,10 +1,11 @@
-// Queue (waiting messages, cancel) and history (status filter, paging, one message's
-// details): both read GET /api/messages, refreshed while visible.
+// Queue (waiting messages, cancel after a confirmation) and history (filters, paging, CSV
+// export, one message's details): both read GET /api/messages, refreshed while visible.
 import { useState } from 'preact/hooks';
 import type { MessageRecord } from '../store/message-record.js';
 import { describe } from './api.js';
 import { usePoll } from './poll.js';
-import { ErrorLine, Field, Note, when, type ViewProps } from './ui.js';
+import { exportCsv, Filters, matches, NO_FILTER, searching, type HistoryFilter } from './history-filter.js';
+import { Confirm, ErrorLine, Field, Note, when, type ViewProps } from './ui.js';
 
 interface Page {
   data: MessageRecord[];
@@ -15,6 +16,7 @@ export function Queue({ call }: ViewProps) {
   const [page, setPage] = useState<Page>();
   const [error, setError] = useState<string>();
   const [note, setNote] = useState<string>();
+  const [asking, setAsking] = useState<MessageRecord>();
   const load = async () => {
     try {
       setPage(await call<Page>('GET', '/api/messages?status=queued&limit=100'));
@@ -25,6 +27,7 @@ export function Queue({ call }: ViewProps) {
   };
   usePoll(load, []);
   const cancel = async (m: MessageRecord) => {
+    setAsking(undefined);
     try {
       await call('DELETE', `/api/messages/${encodeURIComponent(m.id)}`);
       setNote(`Cancelled the message to ${m.to}.`);
@@ -39,6 +42,14 @@ export function Queue({ call }: ViewProps) {
       <ErrorLine text={error} />
       {note && <Note>{note}</Note>}
       {page && page.data.length === 0 && <p>No message is waiting.</p>}
+      {asking && (
+        <Confirm
+          question={`Cancel the message to ${asking.to}? It will not be sent.`}
+          action="Cancel the message"
+          onConfirm={() => void cancel(asking)}
+          onCancel={() => setAsking(undefined)}
+        />
+      )}
       <ul class="list">
         {page?.data.map((m) => (
           <li key={m.id} class="item">
@@ -46,7 +57,7 @@ export function Queue({ call }: ViewProps) {
               <span class="to">{m.to}</span> <span class="muted">{m.sendAt ? `at ${when(m.sendAt)}` : 'as soon as the pace allows'}</span>
             </div>
             <p class="body">{m.body}</p>
-            <button type="button" class="secondary" onClick={() => void cancel(m)} aria-label={`Cancel the message to ${m.to}`}>
+            <button type="button" class="secondary" onClick={() => setAsking(m)} aria-label={`Cancel the message to ${m.to}`}>
               Cancel
             </button>
           </li>
@@ -56,8 +67,9 @@ export function Queue({ call }: ViewProps) {
   );
 }
 
-const STATUSES = ['', 'queued', 'sent', 'failed', 'cancelled'] as const;
 const LIMIT = 20;
+/** While searching, pages are this big: the search runs over the messages loaded. */
+const SEARCH_LIMIT = 100;
 
 /** One message's fields, opened from the history. */
 function MessageDetails({ message, onClose }: { message: MessageRecord; onClose: () => void }) {
@@ -84,17 +96,17 @@ function MessageDetails({ message, onClose }: { message: MessageRecord; onClose:
 }
 
 /** Newer and older pages of the history, and where this one is. */
-function Pager(p: { offset: number; shown: number; total: number; hasNext: boolean; onOffset: (offset: number) => void }) {
-  const { offset, shown, total, hasNext, onOffset } = p;
+function Pager(p: { offset: number; loaded: number; limit: number; total: number; hasNext: boolean; onOffset: (offset: number) => void }) {
+  const { offset, loaded, limit, total, hasNext, onOffset } = p;
   return (
     <nav class="pager" aria-label="Pages">
-      <button type="button" class="secondary" disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - LIMIT))}>
+      <button type="button" class="secondary" disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - limit))}>
         Newer
       </button>
       <span>
-        {total === 0 ? '0' : `${offset + 1}–${offset + shown}`} of {total}
+        {total === 0 ? '0' : `${offset + 1}–${offset + loaded}`} of {total}
       </span>
-      <button type="button" class="secondary" disabled={!hasNext} onClick={() => onOffset(offset + LIMIT)}>
+      <button type="button" class="secondary" disabled={!hasNext} onClick={() => onOffset(offset + limit)}>
         Older
       </button>
     </nav>
@@ -102,19 +114,21 @@ function Pager(p: { offset: number; shown: number; total: number; hasNext: boole
 }
 
 export function History({ call }: ViewProps) {
-  const [status, setStatus] = useState<string>('');
+  const [filter, setFilter] = useState<HistoryFilter>(NO_FILTER);
   const [offset, setOffset] = useState(0);
   const [page, setPage] = useState<Page>();
   const [open, setOpen] = useState<MessageRecord>();
   const [error, setError] = useState<string>();
+  const limit = searching(filter) ? SEARCH_LIMIT : LIMIT;
   usePoll(async () => {
     try {
-      setPage(await call<Page>('GET', `/api/messages?limit=${LIMIT}&offset=${offset}${status ? `&status=${status}` : ''}`));
+      setPage(await call<Page>('GET', `/api/messages?limit=${limit}&offset=${offset}${filter.status ? `&status=${filter.status}` : ''}`));
       setError(undefined);
     } catch (err) {
       setError(describe(err));
     }
-  }, [status, offset]);
+  }, [filter.status, offset, limit]);
+  const shown = page?.data.filter((m) => matches(m, filter));
   const details = async (id: string) => {
     try {
       setOpen((await call<{ data: MessageRecord }>('GET', `/api/messages/${encodeURIComponent(id)}`)).data);
@@ -125,28 +139,24 @@ export function History({ call }: ViewProps) {
   return (
     <section>
       <h1>History</h1>
+      <Filters
+        filter={filter}
+        onChange={(f) => {
+          if (f.status !== filter.status || searching(f) !== searching(filter)) setOffset(0);
+          setFilter(f);
+        }}
+      />
       <div class="row">
-        <label for="status">Status</label>
-        <select
-          id="status"
-          value={status}
-          onChange={(e) => {
-            setStatus(e.currentTarget.value);
-            setOffset(0);
-          }}
-        >
-          {STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s || 'all'}
-            </option>
-          ))}
-        </select>
+        <button type="button" class="secondary" disabled={!shown} onClick={() => shown && exportCsv(shown)}>
+          Export CSV
+        </button>
+        {page && searching(filter) && <span class="muted">Searching the {page.data.length} messages of this page.</span>}
       </div>
       <ErrorLine text={error} />
       {open && <MessageDetails message={open} onClose={() => setOpen(undefined)} />}
-      {page && page.data.length === 0 && <p>No message here.</p>}
+      {shown && shown.length === 0 && <p>No message here.</p>}
       <ul class="list">
-        {page?.data.map((m) => (
+        {shown?.map((m) => (
           <li key={m.id} class="item">
             <div class="meta">
               <span class={`badge badge-${m.status}`}>{m.status}</span> <span class="to">{m.to}</span> <span class="muted">{when(m.updatedAt)}</span>
@@ -158,7 +168,9 @@ export function History({ call }: ViewProps) {
           </li>
         ))}
       </ul>
-      {page && <Pager offset={offset} shown={page.data.length} total={page.pagination.total} hasNext={page.pagination.hasNext} onOffset={setOffset} />}
+      {page && (
+        <Pager offset={offset} loaded={page.data.length} limit={limit} total={page.pagination.total} hasNext={page.pagination.hasNext} onOffset={setOffset} />
+      )}
     </section>
   );
 }

@@ -1,7 +1,8 @@
 // Overview: mode, battery, signal, SIMs, the queue and its pause, every diagnostics check
-// with its fix, and sent/failed per day for 14 days. Refreshed while visible.
+// under a name for people with its fix where one is needed, and sent/failed per day for
+// 14 days. Refreshed while visible.
 import { useState } from 'preact/hooks';
-import type { Checks } from '../status/checks-schema.js';
+import type { CheckName, Checks } from '../status/checks-schema.js';
 import { describe } from './api.js';
 import { DailyChart, type DayCounts } from './chart.js';
 import { usePoll } from './poll.js';
@@ -20,6 +21,24 @@ interface HostInfo {
   networkType: string | null;
   gateway: { version: string; mode: string; simulation: string; lanUrls: string[] };
 }
+
+/** Each check's name for people (the API's names are for programs). */
+const CHECK_NAMES: Record<CheckName, string> = {
+  termuxApi: 'Termux:API',
+  sms: 'SMS sending',
+  database: 'Database',
+  sendBudget: 'Send budget',
+  queue: 'Queue',
+  androidSmsLimit: 'Android SMS limit',
+  battery: 'Battery',
+  wifi: 'Wi-Fi',
+  telephony: 'Mobile network',
+  disk: 'Storage',
+  process: 'Gateway process',
+  apiKey: 'API key',
+  webhooks: 'Webhooks',
+  mqtt: 'MQTT',
+};
 
 const yesNo = (b: boolean | null | undefined) => (b === null || b === undefined ? 'unknown' : b ? 'yes' : 'no');
 
@@ -64,16 +83,16 @@ function Cards({ diag, host }: { diag: Diagnostics; host: HostInfo }) {
   );
 }
 
-/** Every check with its status, and its hint when it is not ok. */
+/** Every check with its status under its name for people, and its fix only when it is not ok. */
 function CheckList({ checks }: { checks: Checks }) {
   return (
     <ul class="checks">
-      {(Object.keys(checks) as (keyof Checks)[]).map((name) => {
+      {(Object.keys(checks) as CheckName[]).map((name) => {
         const c = checks[name];
         return (
           <li key={name}>
-            <Status status={c.status} /> <strong>{name}</strong>
-            {c.hint && <p class="hint">Fix: {c.hint}</p>}
+            <Status status={c.status} /> <strong>{CHECK_NAMES[name]}</strong>
+            {c.status !== 'ok' && c.hint && <p class="hint">Fix: {c.hint}</p>}
           </li>
         );
       })}

@@ -1,6 +1,8 @@
-// Small pieces every view uses: how a call is made (Call), an error line, times as text.
+// Small pieces every view uses: how a call is made (Call), an error line, times as text,
+// the confirmation a destructive action asks first.
 // Everything from the gateway is rendered as text children: Preact escapes it.
 import type { ComponentChildren } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
 
 export type Call = <T>(method: string, path: string, body?: unknown) => Promise<T>;
 
@@ -36,5 +38,39 @@ export function Field({ label, value }: { label: string; value: ComponentChildre
       <dt>{label}</dt>
       <dd>{value}</dd>
     </div>
+  );
+}
+
+/**
+ * Asks before a destructive action: a modal <dialog> (focus kept inside, Escape or "Keep it"
+ * says no; "Keep it" has the focus first, so a stray Enter destroys nothing).
+ */
+export function Confirm({ question, action, onConfirm, onCancel }: { question: string; action: string; onConfirm: () => void; onCancel: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const keep = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    dialog.current?.showModal();
+    keep.current?.focus();
+  }, []);
+  return (
+    <dialog
+      ref={dialog}
+      class="confirm"
+      aria-labelledby="confirm-question"
+      onCancel={(e) => {
+        e.preventDefault();
+        onCancel();
+      }}
+    >
+      <p id="confirm-question">{question}</p>
+      <div class="row">
+        <button type="button" class="danger" onClick={onConfirm}>
+          {action}
+        </button>
+        <button type="button" class="secondary" ref={keep} onClick={onCancel}>
+          Keep it
+        </button>
+      </div>
+    </dialog>
   );
 }

@@ -1,11 +1,12 @@
-// Webhook targets: the list (both sources), add one, remove one registered over the API,
-// and send the test event to every target with each answer shown. URLs are text, never links.
+// Webhook targets: the list (both sources), add one, remove one registered over the API
+// (after a confirmation), and send the test event to every target with each answer shown.
+// URLs are text, never links.
 import { useState } from 'preact/hooks';
 import type { WebhookTarget } from '../events/targets.js';
 import type { WebhookTestResult } from '../events/ping-targets.js';
 import { describe } from './api.js';
 import { usePoll } from './poll.js';
-import { ErrorLine, Note, when, type ViewProps } from './ui.js';
+import { Confirm, ErrorLine, Note, when, type ViewProps } from './ui.js';
 
 /** The targets, each with its source and state; one registered over the API can be removed. */
 function TargetList({ targets, busy, onRemove }: { targets: WebhookTarget[] | undefined; busy: boolean; onRemove: (t: WebhookTarget) => void }) {
@@ -50,6 +51,7 @@ export function Webhooks({ call }: ViewProps) {
   const [note, setNote] = useState<string>();
   const [tests, setTests] = useState<WebhookTestResult[]>();
   const [busy, setBusy] = useState(false);
+  const [asking, setAsking] = useState<WebhookTarget>();
   const load = async () => {
     try {
       setTargets((await call<{ data: WebhookTarget[] }>('GET', '/api/webhooks')).data);
@@ -79,11 +81,13 @@ export function Webhooks({ call }: ViewProps) {
       return `Added ${r.data.id}.`;
     });
   };
-  const remove = (t: WebhookTarget) =>
+  const remove = (t: WebhookTarget) => {
+    setAsking(undefined);
     void act(async () => {
       await call('DELETE', `/api/webhooks/${encodeURIComponent(t.id)}`);
       return `Removed ${t.id}.`;
     });
+  };
   const test = () =>
     void act(async () => {
       const r = await call<{ data: WebhookTestResult[] }>('POST', '/api/webhooks/test');
@@ -96,7 +100,15 @@ export function Webhooks({ call }: ViewProps) {
       <ErrorLine text={error} />
       {note && <Note>{note}</Note>}
       {targets && targets.length === 0 && <p>No webhook target.</p>}
-      <TargetList targets={targets} busy={busy} onRemove={remove} />
+      <TargetList targets={targets} busy={busy} onRemove={setAsking} />
+      {asking && (
+        <Confirm
+          question={`Remove the target ${asking.id} (${asking.url})? It gets no more events.`}
+          action="Remove the target"
+          onConfirm={() => remove(asking)}
+          onCancel={() => setAsking(undefined)}
+        />
+      )}
       <form onSubmit={add} class="stack">
         <label for="hook-url">New target URL (http:// or https://)</label>
         <input id="hook-url" type="url" autocomplete="off" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />

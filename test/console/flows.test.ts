@@ -21,7 +21,7 @@ t.test('every view, end to end', { skip: !hasChromium && 'no /usr/bin/chromium (
   t.equal(await page.evaluate(() => localStorage.length), 0, 'not in localStorage without "remember"');
   await page.getByRole('heading', { name: 'Sent and failed per day' }).waitFor();
   t.equal(await page.locator('svg[role="img"] g').count(), 14, 'a chart of 14 days');
-  t.ok(await page.getByText('sendBudget').isVisible(), 'the diagnostics checks are listed');
+  t.ok(await page.getByText('Send budget', { exact: true }).isVisible(), 'the diagnostics checks are listed');
   t.same(await axeViolations(page), [], 'overview');
 
   // Send now, with the live counter.
@@ -61,8 +61,10 @@ t.test('every view, end to end', { skip: !hasChromium && 'no /usr/bin/chromium (
   await page.getByRole('button', { name: 'Cancel the message to +15551230002' }).waitFor();
   t.same(await axeViolations(page), [], 'queue');
   await page.getByRole('button', { name: 'Cancel the message to +15551230002' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel the message' }).click();
   await page.getByText('Cancelled the message to +15551230002.').waitFor();
   await page.getByRole('button', { name: 'Cancel the message to +15551230003' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel the message' }).click();
   await page.getByText('No message is waiting.').waitFor();
   t.equal((await gw.get('/api/messages?status=cancelled')).json().pagination.total, 2, 'both cancelled');
 
@@ -89,6 +91,7 @@ t.test('every view, end to end', { skip: !hasChromium && 'no /usr/bin/chromium (
   t.same(await axeViolations(page), [], 'webhooks');
   const id = (await gw.get('/api/webhooks')).json().data[0].id as string;
   await page.getByRole('button', { name: `Remove ${id}` }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Remove the target' }).click();
   await page.getByText(`Removed ${id}.`).waitFor();
   await page.getByText('No webhook target.').waitFor();
   t.same((await gw.get('/api/webhooks')).json().data, [], 'removed on the gateway');
@@ -116,6 +119,7 @@ t.test('keyboard alone: sign in and move between views', { skip: !hasChromium &&
   await page.keyboard.press('Tab');
   t.equal(await page.evaluate(() => document.activeElement?.id), 'key', 'the key field takes the focus');
   await page.keyboard.type(gw.key);
+  await page.keyboard.press('Tab'); // the "show" toggle
   await page.keyboard.press('Tab');
   await page.keyboard.press('Space');
   t.ok(await page.getByLabel('Remember on this device').isChecked(), 'the box ticks with Space');
