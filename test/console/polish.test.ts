@@ -150,7 +150,7 @@ t.test('phone: a one-row header with sign-out in it, a one-line banner; dark mod
   const bg = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
   const [r, g, b] = (bg.match(/\d+/g) ?? []).map(Number);
   t.ok(r! + g! + b! < 150, `dark background from the system setting (${bg})`);
-  for (const view of ['Overview', 'Send', 'Queue', 'History', 'Inbox', 'Webhooks', 'Key']) {
+  for (const view of ['Overview', 'Send', 'Queue', 'History', 'Conversations', 'Webhooks', 'Key']) {
     await openView(page, view);
     await page.waitForTimeout(300);
     t.same(await axeViolations(page), [], `${view} in dark mode: axe`);
