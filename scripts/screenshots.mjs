@@ -23,7 +23,7 @@ const cli = (args) =>
   });
 
 mkdirSync(out, { recursive: true });
-const key = await cli(['key', 'show']);
+const key = (await cli(['key', 'rotate'])).split('\n').at(-1); // a fresh home has no key until one is made
 try {
   await fetch(`${base}/health`);
   throw new Error(`something already answers on ${base}: stop it first`);
