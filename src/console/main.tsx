@@ -10,9 +10,11 @@ import { Overview } from './overview.js';
 import { Send } from './send.js';
 import { History, Queue } from './messages.js';
 import { Inbox } from './inbox.js';
+import { Rules } from './rules.js';
 import { Webhooks } from './webhooks.js';
 import { Key } from './key.js';
 import { usePoll } from './poll.js';
+import { forgetUnreadMark, useUnread } from './unread.js';
 import type { Call } from './ui.js';
 
 const VIEWS = [
@@ -21,6 +23,7 @@ const VIEWS = [
   ['queue', 'Queue'],
   ['history', 'History'],
   ['inbox', 'Conversations'],
+  ['rules', 'Rules'],
   ['webhooks', 'Webhooks'],
   ['key', 'Key'],
 ] as const;
@@ -29,16 +32,33 @@ type View = (typeof VIEWS)[number][0];
 /** The view a hash names (#/send), or undefined for any other hash (such as #main). */
 const viewOf = (hash: string): View | undefined => VIEWS.find(([id]) => hash === `#/${id}`)?.[0];
 
+/** A link's text: Conversations shows the unread count, "(3)", and describes it ("3 new received SMS"). */
+function LinkText({ id, name, unread }: { id: View; name: string; unread: number }) {
+  if (id !== 'inbox' || unread === 0) return <>{name}</>;
+  return (
+    <>
+      {name}
+      <span aria-hidden="true">{` (${unread})`}</span>
+      <span id="unread-count" hidden>{`${unread} new received SMS`}</span>
+    </>
+  );
+}
+
 /** The top bar: the name, then (once signed in) the views' links and sign-out in one row that scrolls sideways on a phone. */
-function TopBar({ signedIn, view, onSignOut }: { signedIn: boolean; view: View; onSignOut: () => void }) {
+function TopBar({ signedIn, view, unread, onSignOut }: { signedIn: boolean; view: View; unread: number; onSignOut: () => void }) {
   return (
     <header class="top">
       <span class="brand">sms-gateway</span>
       {signedIn && (
         <nav aria-label="Views">
           {VIEWS.map(([id, name]) => (
-            <a key={id} href={`#/${id}`} aria-current={id === view ? 'page' : undefined}>
-              {name}
+            <a
+              key={id}
+              href={`#/${id}`}
+              aria-current={id === view ? 'page' : undefined}
+              aria-describedby={id === 'inbox' && unread > 0 ? 'unread-count' : undefined}
+            >
+              <LinkText id={id} name={name} unread={unread} />
             </a>
           ))}
           <button type="button" class="secondary signout" onClick={onSignOut}>
@@ -59,6 +79,7 @@ function CurrentView({ view, call, onRotated }: { view: View; call: Call; onRota
       {view === 'queue' && <Queue call={call} />}
       {view === 'history' && <History call={call} />}
       {view === 'inbox' && <Inbox call={call} />}
+      {view === 'rules' && <Rules call={call} />}
       {view === 'webhooks' && <Webhooks call={call} />}
       {view === 'key' && <Key call={call} onRotated={onRotated} />}
     </>
@@ -110,6 +131,7 @@ function App() {
   useEffect(() => {
     if (conn === 'unauthorized' && key) {
       forgetKey();
+      forgetUnreadMark();
       setKey(undefined);
       setNotice('The key was refused: it is wrong or was rotated. Paste the current key.');
     }
@@ -121,6 +143,7 @@ function App() {
   }, [view, key]);
 
   const call: Call = useCallback(<T,>(method: string, path: string, body?: unknown) => api<T>(key ?? '', method, path, body), [key]);
+  const unread = useUnread(call, !!key, view === 'inbox');
 
   const signIn = (k: string, remember: boolean) => {
     storeKey(k, remember);
@@ -133,6 +156,7 @@ function App() {
   };
   const signOut = (message?: string, rotated?: string) => {
     forgetKey();
+    forgetUnreadMark();
     setKey(undefined);
     setNotice(message);
     setNewKey(rotated);
@@ -143,7 +167,7 @@ function App() {
       <a class="skip" href="#main">
         Skip to the content
       </a>
-      <TopBar signedIn={!!key} view={view} onSignOut={() => signOut('Signed out.')} />
+      <TopBar signedIn={!!key} view={view} unread={unread} onSignOut={() => signOut('Signed out.')} />
       <Banners conn={conn} mode={mode} />
       {!key ? (
         <Login notice={notice} newKey={newKey} onKey={signIn} />

@@ -1,0 +1,144 @@
+// Keyword rules: the list (GET /api/rules, oldest first: the order matching tries them in),
+// add one (POST /api/rules; the gateway's 400 or 409 message shown as it comes) and remove
+// one (DELETE /api/rules/:id) after the confirmation. Keywords, replies and numbers are text in <bdi>.
+import { useState } from 'preact/hooks';
+import { describe } from './api.js';
+import { usePoll } from './poll.js';
+import { Confirm, ErrorLine, Note, type ViewProps } from './ui.js';
+
+/** A rule as GET /api/rules gives it. */
+interface Rule {
+  id: string;
+  keyword: string;
+  match: 'exact' | 'prefix';
+  reply: string;
+  from: string[] | null;
+  createdAt: string;
+}
+
+/** The numbers typed in, comma-separated; undefined (anyone) when none. */
+function numbersOf(text: string): string[] | undefined {
+  const numbers = text
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+  return numbers.length > 0 ? numbers : undefined;
+}
+
+function RuleList({ rules, busy, onRemove }: { rules: Rule[] | undefined; busy: boolean; onRemove: (r: Rule) => void }) {
+  return (
+    <ul class="list" aria-label="Rules">
+      {rules?.map((r) => (
+        <li key={r.id} class="item">
+          <div class="meta">
+            <bdi class="to">{r.keyword}</bdi> <span class="muted">{r.match === 'exact' ? 'exact match' : 'prefix match'}</span>{' '}
+            <span class="muted">
+              {'from '}
+              {r.from ? <bdi>{r.from.join(', ')}</bdi> : 'anyone'}
+            </span>
+          </div>
+          {r.reply === '' ? <p class="muted">No reply: an event only.</p> : <bdi class="body">{r.reply}</bdi>}
+          <button type="button" class="secondary" disabled={busy} onClick={() => onRemove(r)} aria-label={`Remove the rule ${r.keyword}`}>
+            Remove
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function RuleForm({ busy, onAdd }: { busy: boolean; onAdd: (body: object, reset: () => void) => void }) {
+  const [keyword, setKeyword] = useState('');
+  const [match, setMatch] = useState('exact');
+  const [reply, setReply] = useState('');
+  const [from, setFrom] = useState('');
+  const reset = () => {
+    setKeyword('');
+    setReply('');
+    setFrom('');
+  };
+  const submit = (e: Event) => {
+    e.preventDefault();
+    onAdd({ keyword: keyword.trim(), match, reply, from: numbersOf(from) }, reset);
+  };
+  return (
+    <form onSubmit={submit} class="stack">
+      <label for="rule-keyword">Keyword (1 to 20 letters or digits, any case)</label>
+      <input id="rule-keyword" autocomplete="off" value={keyword} onInput={(e) => setKeyword(e.currentTarget.value)} />
+      <label for="rule-match">Match</label>
+      <select id="rule-match" value={match} onChange={(e) => setMatch(e.currentTarget.value)}>
+        <option value="exact">exact: the whole text is the keyword</option>
+        <option value="prefix">prefix: the text begins with the keyword</option>
+      </select>
+      <label for="rule-reply">Reply (empty: no reply, an event only)</label>
+      <textarea id="rule-reply" rows={3} value={reply} onInput={(e) => setReply(e.currentTarget.value)} />
+      <label for="rule-from">Only from these numbers (comma-separated; empty: anyone)</label>
+      <input id="rule-from" autocomplete="off" value={from} onInput={(e) => setFrom(e.currentTarget.value)} />
+      <button type="submit" disabled={busy}>
+        Add rule
+      </button>
+    </form>
+  );
+}
+
+export function Rules({ call }: ViewProps) {
+  const [rules, setRules] = useState<Rule[]>();
+  const [error, setError] = useState<string>();
+  const [note, setNote] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const [asking, setAsking] = useState<Rule>();
+  const load = async () => {
+    try {
+      setRules((await call<{ data: Rule[] }>('GET', '/api/rules')).data);
+    } catch (err) {
+      setError(describe(err));
+    }
+  };
+  usePoll(load, []);
+  const act = async (what: () => Promise<string>) => {
+    setBusy(true);
+    setError(undefined);
+    setNote(undefined);
+    try {
+      setNote(await what());
+      await load();
+    } catch (err) {
+      setError(describe(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const add = (body: object, reset: () => void) =>
+    void act(async () => {
+      const r = await call<{ data: Rule }>('POST', '/api/rules', body);
+      reset();
+      return `Added the rule ${r.data.keyword}.`;
+    });
+  const remove = (r: Rule) => {
+    setAsking(undefined);
+    void act(async () => {
+      await call('DELETE', `/api/rules/${encodeURIComponent(r.id)}`);
+      return `Removed the rule ${r.keyword}.`;
+    });
+  };
+  return (
+    <section>
+      <h1>Keyword rules</h1>
+      <p class="muted">A received SMS that matches a rule gets its reply through the queue; the oldest matching rule wins.</p>
+      <ErrorLine text={error} />
+      {note && <Note>{note}</Note>}
+      {rules && rules.length === 0 && <p>No rule.</p>}
+      <RuleList rules={rules} busy={busy} onRemove={setAsking} />
+      {asking && (
+        <Confirm
+          question={`Remove the rule ${asking.keyword}? Received SMS no longer get its reply.`}
+          action="Remove the rule"
+          onConfirm={() => remove(asking)}
+          onCancel={() => setAsking(undefined)}
+        />
+      )}
+      <h2>Add a rule</h2>
+      <RuleForm busy={busy} onAdd={add} />
+    </section>
+  );
+}
