@@ -53,6 +53,7 @@ try {
   await cli(['simulate', 'receive', '--from', '+15559870001', 'Is the shop open today?']);
   await new Promise((r) => setTimeout(r, 16_000)); // the watcher's next read (every 15 s)
   await api('POST', '/api/webhooks', { url: 'http://192.168.1.60:8123/api/webhook/sms' });
+  await api('POST', '/api/rules', { keyword: 'STATUS', match: 'prefix', reply: 'All fine at home.' });
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: [
@@ -75,7 +76,7 @@ try {
     await page.screenshot({ path: join(out, `login-${size}.png`) });
     await page.getByLabel("API key, or the QR code's text").fill(key);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    for (const view of ['overview', 'send', 'queue', 'history', 'inbox', 'webhooks', 'key']) {
+    for (const view of ['overview', 'send', 'queue', 'history', 'inbox', 'rules', 'webhooks', 'key']) {
       await page.goto(`${base}/#/${view}`);
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       await page.waitForTimeout(700);
