@@ -1,9 +1,9 @@
 // Keyword rules: the list (GET /api/rules, oldest first: the order matching tries them in),
 // add one (POST /api/rules; the gateway's 400 or 409 message shown as it comes) and remove
-// one (DELETE /api/rules/:id) after the confirmation. Keywords, replies and numbers are text in <bdi>.
+// one (DELETE /api/rules/:id) after the confirmation (list and actions: list-actions.ts).
+// Keywords, replies and numbers are text in <bdi>.
 import { useState } from 'preact/hooks';
-import { describe } from './api.js';
-import { usePoll } from './poll.js';
+import { useListActions } from './list-actions.js';
 import { Confirm, ErrorLine, Note, type ViewProps } from './ui.js';
 
 /** A rule as GET /api/rules gives it. */
@@ -82,32 +82,8 @@ function RuleForm({ busy, onAdd }: { busy: boolean; onAdd: (body: object, reset:
 }
 
 export function Rules({ call }: ViewProps) {
-  const [rules, setRules] = useState<Rule[]>();
-  const [error, setError] = useState<string>();
-  const [note, setNote] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { items: rules, error, note, busy, act } = useListActions<Rule>(call, '/api/rules');
   const [asking, setAsking] = useState<Rule>();
-  const load = async () => {
-    try {
-      setRules((await call<{ data: Rule[] }>('GET', '/api/rules')).data);
-    } catch (err) {
-      setError(describe(err));
-    }
-  };
-  usePoll(load, []);
-  const act = async (what: () => Promise<string>) => {
-    setBusy(true);
-    setError(undefined);
-    setNote(undefined);
-    try {
-      setNote(await what());
-      await load();
-    } catch (err) {
-      setError(describe(err));
-    } finally {
-      setBusy(false);
-    }
-  };
   const add = (body: object, reset: () => void) =>
     void act(async () => {
       const r = await call<{ data: Rule }>('POST', '/api/rules', body);

@@ -4,8 +4,7 @@
 import { useState } from 'preact/hooks';
 import type { WebhookTarget } from '../events/targets.js';
 import type { WebhookTestResult } from '../events/ping-targets.js';
-import { describe } from './api.js';
-import { usePoll } from './poll.js';
+import { useListActions } from './list-actions.js';
 import { Confirm, ErrorLine, Note, when, type ViewProps } from './ui.js';
 
 /** The targets, each with its source and state; one registered over the API can be removed. */
@@ -45,34 +44,10 @@ function TestResults({ results }: { results: WebhookTestResult[] }) {
 }
 
 export function Webhooks({ call }: ViewProps) {
-  const [targets, setTargets] = useState<WebhookTarget[]>();
+  const { items: targets, error, note, busy, act } = useListActions<WebhookTarget>(call, '/api/webhooks');
   const [url, setUrl] = useState('');
-  const [error, setError] = useState<string>();
-  const [note, setNote] = useState<string>();
   const [tests, setTests] = useState<WebhookTestResult[]>();
-  const [busy, setBusy] = useState(false);
   const [asking, setAsking] = useState<WebhookTarget>();
-  const load = async () => {
-    try {
-      setTargets((await call<{ data: WebhookTarget[] }>('GET', '/api/webhooks')).data);
-    } catch (err) {
-      setError(describe(err));
-    }
-  };
-  usePoll(load, []);
-  const act = async (what: () => Promise<string>) => {
-    setBusy(true);
-    setError(undefined);
-    setNote(undefined);
-    try {
-      setNote(await what());
-      await load();
-    } catch (err) {
-      setError(describe(err));
-    } finally {
-      setBusy(false);
-    }
-  };
   const add = (e: Event) => {
     e.preventDefault();
     void act(async () => {
