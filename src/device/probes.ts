@@ -1,9 +1,15 @@
 // Device probes: what the phone can tell about itself, through the one termux runner.
-// All probes run in parallel, each bounded by its own timeout; results are cached and
-// refreshed in the background when stale (stale-while-revalidate), so a request never
-// waits on a hang after the first round. A value the phone cannot tell is null, never
-// invented.
+// Each fact is read only when someone asks for it (diagnostics, host info, /metrics, Home
+// Assistant's sensors, the send path's SIM count) and reused while it is fresh: battery and
+// Wi-Fi for 5 minutes, telephony (SIM count, SIM state, carrier), getprop and the app's
+// presence for 30 (FACT_MAX_AGE_MS). No timer of its own reads them, beyond getprop's one
+// read at start-up (the phone's time zone). When a fact is read again, and the one read in
+// flight its askers share, is fact-freshness.ts (a failed read: again after a pause;
+// invalidate(): at the next ask). Each read is bounded by its own timeout. A failed read
+// keeps the last value with its honest readAt, shown only while younger than its max age.
+// A value the phone cannot tell is null, never invented.
 import type { Clock } from '../core/clock.js';
+import { createFactFreshness } from './fact-freshness.js';
 import { runCommand, type RunFailure, type RunOptions, type RunResult } from './termux.js';
 import {
   listsPackage,
@@ -38,6 +44,8 @@ export interface ProbeState<T> {
   detail: string | null;
   /** Wall-clock ms of the last attempt. */
   checkedAt: number | null;
+  /** Wall-clock ms of the last read that answered (the reading `value` is); null before one. */
+  readAt: number | null;
   ms: number | null;
 }
 
@@ -62,29 +70,34 @@ const SPECS: { [K in ProbeName]: ProbeSpec<ProbeValues[K]> } = {
   apiApp: { ...PM_PATH, expect: 'text', parse: (r) => ({ installed: listsPackage(r.stdout) }) },
 };
 
-/** One probe's answer into its state: the value read from it, or the failure (the last known value kept). */
-function recordAnswer<K extends ProbeName>(name: K, s: ProbeState<ProbeValues[K]>, r: RunResult, at: number): void {
-  const spec = SPECS[name];
+/**
+ * One probe's answer into its state: the value read from it (true), or the failure, the last
+ * known value and its readAt kept (false).
+ */
+function recordAnswer<K extends ProbeName>(name: K, s: ProbeState<ProbeValues[K]>, r: RunResult, at: number): boolean {
   s.checkedAt = at;
   s.ms = r.ms;
+  let value: ProbeValues[K];
   if (r.ok) {
     try {
-      s.value = spec.parse(r);
-      s.last = 'ok';
-      s.detail = null;
+      value = SPECS[name].parse(r);
     } catch (err) {
       s.last = 'api_error';
       s.detail = `could not read the answer: ${(err as Error).message}`;
+      return false;
     }
   } else if (name === 'apiApp' && termuxApiInstalled(r) === false) {
-    s.value = { installed: false } as ProbeValues[K];
-    s.last = 'ok';
-    s.detail = null;
+    value = { installed: false } as ProbeValues[K];
   } else {
-    // Keep the last known value: a stale fact beats none, and `last` says it failed.
     s.last = r.failure;
     s.detail = r.detail;
+    return false;
   }
+  s.value = value;
+  s.readAt = at;
+  s.last = 'ok';
+  s.detail = null;
+  return true;
 }
 
 export interface ProbeOptions {
@@ -92,72 +105,93 @@ export interface ProbeOptions {
   env?: NodeJS.ProcessEnv;
   /** Each probe's own timeout. */
   timeoutMs?: number;
-  /** How old a result may be before a request triggers a background refresh. */
-  ttlMs?: number;
+  /** How long each fact is fresh, where not FACT_MAX_AGE_MS's (tests). */
+  maxAgeMs?: Partial<Record<ProbeName, number>>;
   run?: Runner;
 }
 
 /** How long one probe may take before it is cut off. */
 export const PROBE_TIMEOUT_MS = 3000;
-/** How long a probed fact is fresh; older ones are read again in the background. */
-export const PROBE_TTL_MS = 30_000;
+const MINUTE_MS = 60_000;
+/** How long a fact read is fresh: an ask within it reads nothing, one after it reads again. */
+export const FACT_MAX_AGE_MS: Readonly<Record<ProbeName, number>> = {
+  battery: 5 * MINUTE_MS,
+  wifi: 5 * MINUTE_MS,
+  telephony: 30 * MINUTE_MS,
+  props: 30 * MINUTE_MS,
+  apiApp: 30 * MINUTE_MS,
+};
 
 export function createProbes(opts: ProbeOptions) {
+  const { clock } = opts;
   const timeoutMs = opts.timeoutMs ?? PROBE_TIMEOUT_MS;
-  const ttlMs = opts.ttlMs ?? PROBE_TTL_MS;
+  const maxAge = { ...FACT_MAX_AGE_MS, ...opts.maxAgeMs };
   const run = opts.run ?? runCommand;
-  const state = Object.fromEntries(PROBE_NAMES.map((n) => [n, { value: null, last: 'never', detail: null, checkedAt: null, ms: null }])) as unknown as Snapshot;
-  let round: Promise<void> | undefined;
-  let lastRoundAt: number | null = null;
-
-  const probeOne = async <K extends ProbeName>(name: K) => {
-    const spec = SPECS[name];
-    const r = await run(spec.command, spec.args, {
-      timeoutMs,
-      expect: spec.expect,
-      maxOutputBytes: 256 * 1024,
-      ...(opts.env ? { env: opts.env } : {}),
-    });
-    recordAnswer(name, state[name] as ProbeState<ProbeValues[K]>, r, opts.clock.now());
-  };
-
-  const refresh = (): Promise<void> => {
-    if (!round) {
-      lastRoundAt = opts.clock.monotonicMs();
-      round = Promise.all(PROBE_NAMES.map((n) => probeOne(n))).then(() => {
-        round = undefined;
-      });
+  const state = Object.fromEntries(
+    PROBE_NAMES.map((n) => [n, { value: null, last: 'never', detail: null, checkedAt: null, readAt: null, ms: null }]),
+  ) as unknown as Snapshot;
+  const listeners = new Set<(name: ProbeName) => void>();
+  const freshness = createFactFreshness(clock, maxAge, (name: ProbeName) => {
+    for (const listener of listeners) {
+      try {
+        listener(name);
+      } catch {
+        // a listener's failure is its own
+      }
     }
-    return round;
+  });
+
+  /** One read of a fact into its state; true when it answered. */
+  const readOne = async <K extends ProbeName>(name: K): Promise<boolean> => {
+    const spec = SPECS[name];
+    const r = await run(spec.command, spec.args, { timeoutMs, expect: spec.expect, maxOutputBytes: 256 * 1024, ...(opts.env ? { env: opts.env } : {}) });
+    return recordAnswer(name, state[name] as ProbeState<ProbeValues[K]>, r, clock.now());
   };
+
+  /** Starts the reads of the facts that are due; ends when each of them that is not fresh has an answer. */
+  const ask = (names: readonly ProbeName[]) => Promise.all(names.map((n) => freshness.ask(n, () => readOne(n))));
+
+  /** The facts as they may be shown: a value older than its fact's max age is left out (null), its readAt kept. */
+  const shown = (): Snapshot =>
+    Object.fromEntries(PROBE_NAMES.map((n) => [n, freshness.young(n) ? state[n] : { ...state[n], value: null }])) as unknown as Snapshot;
 
   return {
     /**
-     * The first round, `afterMs` from now (after the port is bound: the first answers never
-     * wait for five spawns), unless a request has started one by then.
+     * getprop (the phone's time zone, for the daily counters), `afterMs` from now (after the
+     * port is bound), unless an ask has read it by then. No Termux:API fact is read at start.
      */
     start(afterMs = 0) {
-      if (afterMs <= 0) void refresh();
-      else opts.clock.setTimer(() => lastRoundAt === null && void refresh(), afterMs);
+      const first = () => freshness.started('props') || void freshness.track('props', () => readOne('props'));
+      if (afterMs <= 0) first();
+      else clock.setTimer(first, afterMs);
     },
-    /** The cached facts as they are; starts nothing (the time zone's lookup, per message). */
+    /** The facts as last read, however old; starts nothing (the time zone's lookup, per message). */
     known(): Snapshot {
       return state;
     },
-    refresh,
-    /** The cached facts; never waits. Starts a background refresh when they are stale. */
-    peek(): Snapshot {
-      if (lastRoundAt === null || opts.clock.monotonicMs() - lastRoundAt > ttlMs) void refresh();
+    shown,
+    /** Reads the given facts now, fresh or not (joining a read in flight). */
+    async refresh(names: readonly ProbeName[] = PROBE_NAMES): Promise<void> {
+      await Promise.all(names.map((n) => freshness.track(n, () => readOne(n))));
+    },
+    /** The facts as last read; never waits. Starts a background read of those given that are due. */
+    peek(names: readonly ProbeName[] = PROBE_NAMES): Snapshot {
+      void ask(names);
       return state;
     },
-    /**
-     * Like peek(), but a call before the first round has ended waits for all of it (bounded
-     * by the timeout): a probe that answers later than the others is not reported as null.
-     */
-    async get(): Promise<Snapshot> {
-      if (lastRoundAt === null) await refresh();
-      else if (round && PROBE_NAMES.some((n) => state[n].last === 'never')) await round;
-      return this.peek();
+    /** Reads the given facts that are due (bounded by the timeout), then the facts as they may be shown. */
+    async get(names: readonly ProbeName[] = PROBE_NAMES): Promise<Snapshot> {
+      await ask(names);
+      return shown();
+    },
+    /** The next ask reads these facts again, fresh or not (a failed hand-off: the SIM or the network may have changed). */
+    invalidate(names: readonly ProbeName[]): void {
+      for (const n of names) freshness.invalidate(n);
+    },
+    /** Called after each read, answered or not (Home Assistant's state publishes what changed); returns the unsubscribe. */
+    onRead(listener: (name: ProbeName) => void): () => void {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
     },
   };
 }

@@ -32,7 +32,7 @@ export interface MqttGatewayDeps {
   home: string;
   version: string;
   enqueue: IntakeDeps['enqueue'];
-  probes: Pick<Probes, 'peek'>;
+  probes: Pick<Probes, 'shown' | 'onRead'>;
   stats: Pick<StatsStore, 'day'>;
   calendar: () => Calendar;
   clock: Clock;

@@ -1,9 +1,11 @@
 // The sensors' state for Home Assistant, retained on `<prefix>/<id>/state`: battery and
-// Wi-Fi signal from the probes' cached facts (peek: never a probe of its own beyond the
-// probes' 30 s freshness), today's sent and failed counts, the queue's waiting count and
-// the overall diagnostics status. Published on connect, after every event and MQTT send,
-// and every intervalMs (60 s: when the diagnostics run again); only when it changed,
-// except on connect. The last received SMS is retained on `<prefix>/<id>/last-received`.
+// Wi-Fi signal as the probes may show them (never older than 5 minutes; no read of its own),
+// today's sent and failed counts, the queue's waiting count and the overall diagnostics
+// status. Published on connect, after every event and MQTT send, after any read of a device
+// fact (whoever asked: a change seen by a /metrics scrape publishes too), and every
+// intervalMs (5 minutes: the diagnostics run again, reading the battery and Wi-Fi when their
+// readings have aged); only when it changed, except on connect. The last received SMS is
+// retained on `<prefix>/<id>/last-received`.
 import type { Clock } from '../core/clock.js';
 import { createLoop } from '../core/loop.js';
 import type { Calendar } from '../core/time-zone.js';
@@ -13,12 +15,12 @@ import { needsAttention } from '../status/check.js';
 import type { StatsStore } from '../store/stats.js';
 import type { Topics } from './topics.js';
 
-export const STATE_INTERVAL_MS = 60_000;
+export const STATE_INTERVAL_MS = 300_000;
 
 export interface StateDeps {
   publish: (topic: string, payload: string, opts: { qos: 0 | 1; retain: boolean }) => boolean;
   topics: Topics;
-  probes: Pick<Probes, 'peek'>;
+  probes: Pick<Probes, 'shown' | 'onRead'>;
   stats: Pick<StatsStore, 'day'>;
   calendar: () => Calendar;
   clock: Clock;
@@ -32,9 +34,10 @@ export function createStatePublisher(deps: StateDeps) {
   let status: string | null = null;
   let problems: string[] = [];
   let last = '';
+  let stopListening: (() => void) | undefined;
 
   const snapshot = () => {
-    const snap = deps.probes.peek();
+    const snap = deps.probes.shown();
     const today = deps.stats.day(deps.calendar().dayOf(deps.clock.now()));
     return {
       battery: snap.battery.value?.level ?? null,
@@ -94,10 +97,13 @@ export function createStatePublisher(deps: StateDeps) {
       publishState();
     },
     start() {
+      stopListening ??= deps.probes.onRead(() => publishState());
       loop.start();
       if (!loop.hasTimer()) loop.wakeIn(intervalMs);
     },
     stop() {
+      stopListening?.();
+      stopListening = undefined;
       void loop.stop();
     },
   };

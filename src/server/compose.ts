@@ -7,8 +7,8 @@
 //   1. restore (server/restore.ts): the webhook targets synced, interrupted hand-offs
 //      ended (never resent), the pacing seeded from the last minute's hand-offs
 //   (the real process listens here, so no request arrives before 1)
-//   2. the first round of device probes, PROBES_AFTER_LISTEN_MS later (in the background;
-//      a request that needs the facts starts it sooner), so the first answers never wait
+//   2. getprop (the phone's time zone), PROBES_AFTER_LISTEN_MS later (in the background; an
+//      ask that needs it reads it sooner); every other device fact is read only when asked
 //   3. background work: the lane (queued messages waiting from before), pending
 //      deliveries, pending confirmations, the inbox watcher (while someone listens), the
 //      MQTT bridge (it only begins connecting: a broker that is down holds up nothing)
@@ -25,7 +25,7 @@ import { portsFor, type GatewayDeps } from './gateway-deps.js';
 import { composeMqtt } from './mqtt-part.js';
 import { restore } from './restore.js';
 
-/** The first probe round after the port is bound (ms). */
+/** getprop's first read after the port is bound (ms). */
 export const PROBES_AFTER_LISTEN_MS = 1000;
 
 export type { GatewayDeps, Ports } from './gateway-deps.js';
@@ -60,8 +60,8 @@ export async function composeGateway(deps: GatewayDeps) {
     ...base,
     outbox: webhooks.outbox,
     timeZone: () => calendar().timeZone,
-    // TZ set counts as known; else the first probe round (getprop) tells the phone's zone.
-    timeZoneKnown: async () => isValidTimeZone(deps.env.TZ?.trim() ?? '') || (await probes.get()),
+    // TZ set counts as known; else getprop tells the phone's zone.
+    timeZoneKnown: async () => isValidTimeZone(deps.env.TZ?.trim() ?? '') || (await probes.get(['props'])),
     registeredTargets: () => webhooks.targets.registeredCount(),
     source: ports.inboxList ? { list: ports.inboxList } : { env: deps.env },
     keyword: sending.rules.keywordOf,
@@ -78,7 +78,7 @@ export async function composeGateway(deps: GatewayDeps) {
 }
 
 /**
- * Start and stop, in order: restore (step 1), listen, the first probe round (step 2), the
+ * Start and stop, in order: restore (step 1), listen, getprop's first read (step 2), the
  * background work (step 3); stopping ends MQTT and the requests in flight first.
  */
 function lifecycle(parts: Omit<Parts, 'status' | 'events'>, restoreState: () => void) {

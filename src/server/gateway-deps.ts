@@ -100,7 +100,7 @@ export function portsFor(deps: GatewayDeps): Ports {
     // The SIM count comes from the phone; until it answers (or when it cannot tell) the
     // count is unknown (null), and an unknown count refuses no slot. Simulated mode with no
     // phone offers two slots, so dual-SIM clients can be tried.
-    simCount: port('simCount', () => () => probes.peek().telephony.value?.simCount ?? (real ? null : SIMULATED_SIM_COUNT)),
+    simCount: port('simCount', () => () => probes.peek(['telephony']).telephony.value?.simCount ?? (real ? null : SIMULATED_SIM_COUNT)),
     confirmSends: port('confirmSends', () => real),
     // No phone, no inbox: simulated mode reads the simulated one (`sms-gateway simulate receive`).
     inboxList: port('inboxList', () => (real ? undefined : simulatedSmsList(config.home, () => calendar().timeZone))),

@@ -10,6 +10,7 @@ export const CHECK_STATUSES = ['ok', 'degraded', 'failing', 'unknown'] as const;
 const iso = z.string().nullable().describe('ISO 8601 UTC, or null');
 const PROBE_RESULTS = ['ok', 'never', 'not_found', 'timeout', 'permission_denied', 'api_error', 'no_output'] as const;
 const probe = z.enum(PROBE_RESULTS);
+const readAt = (maxAge: string) => iso.describe(`when the reading shown was read (ISO 8601 UTC), never more than ${maxAge} ago; null: none shown`);
 
 const checkOf = <V extends z.ZodType>(value: V) =>
   z.object({
@@ -68,6 +69,7 @@ export const ChecksSchema = z.object({
       charging: z.boolean().nullable(),
       temperatureC: z.number().nullable(),
       health: z.string().nullable().optional(),
+      readAt: readAt('5 minutes').optional(),
     }),
   ),
   wifi: checkOf(
@@ -76,6 +78,7 @@ export const ChecksSchema = z.object({
       ip: z.string().nullable(),
       rssi: z.number().nullable(),
       linkSpeedMbps: z.number().nullable().optional(),
+      readAt: readAt('5 minutes').optional(),
     }),
   ),
   telephony: checkOf(
@@ -85,6 +88,7 @@ export const ChecksSchema = z.object({
       networkType: z.string().nullable(),
       roaming: z.boolean().nullable().optional(),
       simCount: z.number().int().nullable().optional(),
+      readAt: readAt('30 minutes').optional(),
     }),
   ),
   disk: checkOf(z.object({ freeBytes: z.number().nullable(), freeMb: z.number().nullable() })),

@@ -35,7 +35,7 @@ const INTEGRITY_TTL_MS = 3600_000;
 export interface DiagnosticsDeps {
   clock: Clock;
   runtime: RuntimeInfo;
-  probes: Probes;
+  probes: Pick<Probes, 'get'>;
   db: Db;
   home: string;
   apiKey: SecretFile;
@@ -98,6 +98,7 @@ export function createDiagnostics(deps: DiagnosticsDeps) {
   };
 
   return async function diagnostics() {
+    // Every fact older than its max age read again first (battery and Wi-Fi: 5 minutes).
     const snap = await deps.probes.get();
     const now = deps.clock.now();
     const { runtime } = deps;

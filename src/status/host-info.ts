@@ -1,6 +1,7 @@
 // Host info: the phone's number, carrier, SIMs and device, the send counters, and the
 // gateway itself. Every value the phone cannot tell is null, never invented (simulated
-// mode's two SIM slots are the gateway's own, not the phone's).
+// mode's two SIM slots are the gateway's own, not the phone's). The SIM and carrier facts
+// shown are at most 30 minutes old (device/probes.ts reads them again when older).
 import { networkInterfaces } from 'node:os';
 import type { Clock } from '../core/clock.js';
 import type { Probes } from '../device/probes.js';
@@ -17,27 +18,28 @@ export interface HostInfoDeps {
   calendar: () => Calendar;
   stats: StatsStore;
   messages: Pick<MessageStore, 'count'>;
-  probes: Probes;
+  probes: Pick<Probes, 'get' | 'peek'>;
   phoneNumber: string | undefined;
   defaultSim: number;
   interfaces?: typeof networkInterfaces;
 }
 
 /** LAN addresses without waiting: interfaces if Android lets us read them, else the Wi-Fi probe's. */
-export function knownLanUrls(probes: Probes, interfaces: typeof networkInterfaces = networkInterfaces): string[] {
+export function knownLanUrls(probes: Pick<Probes, 'peek'>, interfaces: typeof networkInterfaces = networkInterfaces): string[] {
   try {
     const found = addressesFromInterfaces(interfaces());
     if (found.length > 0) return found.map(baseUrl);
   } catch {
     // Android 13+
   }
-  const ip = probes.peek().wifi.value?.ip;
+  const ip = probes.peek(['wifi']).wifi.value?.ip;
   return ip && isLocalAddress(ip) ? [baseUrl(ip)] : [];
 }
 
 export function createHostInfo(deps: HostInfoDeps) {
   return async function hostInfo() {
-    const snap = await deps.probes.get();
+    // The SIM, carrier and device; the Wi-Fi only if the interfaces hide the LAN address.
+    const snap = await deps.probes.get(['telephony', 'props']);
     const t = snap.telephony.value;
     const p = snap.props.value;
     const now = deps.clock.now();

@@ -17,8 +17,10 @@ export interface MetricsDeps {
   totals: () => Counts;
   queueState: () => QueueState;
   webhookTargets: () => TargetStatus[];
-  /** The device probes' cached facts; never waits. */
+  /** The device facts as they may be shown (none older than its max age); never waits. */
   device: () => Snapshot;
+  /** Reads the battery and Wi-Fi facts the scrape shows, when they are not fresh (before collecting). */
+  readDevice?: (() => Promise<unknown>) | undefined;
   /** Automatic messages skipped since the start by the loop and cost guard, by reason (sms/auto-reply-guard.ts). */
   autoRepliesSkipped?: (() => ReadonlyMap<string, number>) | undefined;
   /** Numbers on the opt-out list now. */

@@ -1,6 +1,8 @@
 // The gateway's Prometheus metrics (GET /metrics), one prom-client Registry per gateway (no
 // module-level registry). Values are read when scraped, from the stores and the lane: no
-// timer of its own, so an idle gateway stays idle. Counters kept by the store (messages,
+// timer of its own, so an idle gateway stays idle. The phone's battery and Wi-Fi are read
+// before the answer when the last reading is 5 minutes old (device/probes.ts): a scrape every
+// 15 s reads each at most 12 times an hour. Counters kept by the store (messages,
 // segments, webhook deliveries per target) survive a restart; what the store keeps no
 // total of (failures by reason, received SMS, segments handed off, hand-off durations) is
 // counted here from the store's after-commit announcements and the lane's hand-offs since
@@ -145,7 +147,10 @@ export function createMetrics(deps: MetricsDeps) {
       tallies.slowReaders.set(reason, (tallies.slowReaders.get(reason) ?? 0) + 1);
     },
     /** Every series, computed now, in the text exposition format 0.0.4. */
-    scrape: async (): Promise<string> => (await registry()).metrics(),
+    scrape: async (): Promise<string> => {
+      await deps.readDevice?.();
+      return (await registry()).metrics();
+    },
   };
 }
 

@@ -1,8 +1,11 @@
 // The checks of what the phone tells through Termux:API (the probes' snapshot): the
 // Termux:API app and package, the battery, the Wi-Fi, the SIM and network. A fact the phone
-// did not tell makes the check "unknown", never a guess.
+// did not tell makes the check "unknown", never a guess. The snapshot is the one that may
+// be shown (device/probes.ts shown()): a reading older than its fact's max age is not in it,
+// and each reading says when it was read (readAt).
 import type { ProbeName, ProbeState, Snapshot } from '../device/probes.js';
 import type { RuntimeInfo } from '../core/runtime.js';
+import { isoOrNull as iso } from '../core/iso-time.js';
 import { check, type CheckOf } from './check.js';
 
 export function termuxApiCheck(snap: Snapshot, mode: RuntimeInfo['mode']): CheckOf<'termuxApi'> {
@@ -35,8 +38,8 @@ export function termuxApiCheck(snap: Snapshot, mode: RuntimeInfo['mode']): Check
 
 export function batteryCheck(snap: Snapshot): CheckOf<'battery'> {
   const b = snap.battery.value;
-  if (!b) return check('unknown', { level: null, charging: null, temperatureC: null, health: null }, 'The phone did not report its battery.');
-  const value = { level: b.level, charging: b.charging, temperatureC: b.temperatureC, health: b.health };
+  if (!b) return check('unknown', { level: null, charging: null, temperatureC: null, health: null, readAt: null }, 'The phone did not report its battery.');
+  const value = { level: b.level, charging: b.charging, temperatureC: b.temperatureC, health: b.health, readAt: iso(snap.battery.readAt) };
   const hint = 'Keep the phone on its charger; a gateway in a drawer should never run on battery.';
   if (b.level !== null && b.level < 10 && b.charging !== true) return check('failing', value, hint);
   if (b.level !== null && b.level < 20 && b.charging !== true) return check('degraded', value, hint);
@@ -48,8 +51,8 @@ export function batteryCheck(snap: Snapshot): CheckOf<'battery'> {
 
 export function wifiCheck(snap: Snapshot): CheckOf<'wifi'> {
   const w = snap.wifi.value;
-  if (!w) return check('unknown', { ssid: null, ip: null, rssi: null, linkSpeedMbps: null }, 'The phone did not report its Wi-Fi.');
-  const value = { ssid: w.ssid, ip: w.ip, rssi: w.rssi, linkSpeedMbps: w.linkSpeedMbps };
+  if (!w) return check('unknown', { ssid: null, ip: null, rssi: null, linkSpeedMbps: null, readAt: null }, 'The phone did not report its Wi-Fi.');
+  const value = { ssid: w.ssid, ip: w.ip, rssi: w.rssi, linkSpeedMbps: w.linkSpeedMbps, readAt: iso(snap.wifi.readAt) };
   if (w.ip === null) return check('degraded', value, 'Wi-Fi is not connected: clients on the LAN reach the gateway over Wi-Fi.');
   if (w.rssi !== null && w.rssi < -80) return check('degraded', value, 'The Wi-Fi signal is weak: move the phone closer to the access point.');
   return check('ok', value);
@@ -58,10 +61,17 @@ export function wifiCheck(snap: Snapshot): CheckOf<'wifi'> {
 export function telephonyCheck(snap: Snapshot): CheckOf<'telephony'> {
   const t = snap.telephony.value;
   if (!t) {
-    const value = { simState: null, carrier: null, networkType: null, roaming: null, simCount: null };
+    const value = { simState: null, carrier: null, networkType: null, roaming: null, simCount: null, readAt: null };
     return check('unknown', value, 'The phone did not report its SIM and network.');
   }
-  const value = { simState: t.simState, carrier: t.carrier, networkType: t.networkType, roaming: t.roaming, simCount: t.simCount };
+  const value = {
+    simState: t.simState,
+    carrier: t.carrier,
+    networkType: t.networkType,
+    roaming: t.roaming,
+    simCount: t.simCount,
+    readAt: iso(snap.telephony.readAt),
+  };
   if (t.simState !== null && t.simState.toLowerCase() !== 'ready') {
     return check('failing', value, `The SIM is not ready (${t.simState}): check that it is inserted and unlocked.`);
   }

@@ -1,7 +1,8 @@
 // The status part: host info (GET /api/device), diagnostics (GET /api/diagnostics, the
 // `status` command, MQTT's sensors) and the Prometheus metrics, each reading the other parts
 // through narrow views when asked. Metrics listen to `handoff.finished`, `message.settled`
-// and `sms.received`. The MQTT bridge is composed after this part (its sensors read
+// and `sms.received`; a failed hand-off also makes the next ask read the telephony facts
+// again (a SIM swapped or the network lost shows there first). The MQTT bridge is composed after this part (its sensors read
 // diagnostics): reportMqtt() hands its health in once it exists.
 import type { networkInterfaces } from 'node:os';
 import type { Clock } from '../core/clock.js';
@@ -78,13 +79,17 @@ export function createStatusPart(deps: StatusPartDeps) {
     totals: () => sending.stats.allTime(),
     queueState: () => sending.lane.state(),
     webhookTargets: () => deps.webhooks.outbox.status(),
-    device: () => probes.peek(),
+    device: () => probes.shown(),
+    readDevice: () => probes.get(['battery', 'wifi']),
     autoRepliesSkipped: () => sending.autoReplies.skipped(),
     optedOutNumbers: () => sending.optOuts.count(),
     ruleReplies: () => sending.ruleReplies.queued(),
   });
 
-  events.on('handoff.finished', (h) => metrics.onHandoff(h));
+  events.on('handoff.finished', (h) => {
+    metrics.onHandoff(h);
+    if (!h.result.ok) probes.invalidate(['telephony']);
+  });
   events.on('message.settled', (e) => metrics.onEvent(e));
   events.on('sms.received', (e) => metrics.onEvent(e));
 

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { createProbes } from '../../src/device/probes.js';
+import { createProbes, FACT_MAX_AGE_MS } from '../../src/device/probes.js';
 import { parseBattery, parseProps, parseTelephony, parseWifi } from '../../src/device/probe-parsers.js';
 import { fakeClock } from '../helpers/fake-clock.js';
 import { fakeTermux } from '../helpers/fake-termux.js';
@@ -75,26 +75,69 @@ t.test('permission errors, malformed JSON and a missing app are reported, not in
   t.equal(snap.props.last, 'ok');
 });
 
-t.test('with every probe hanging: the first round ends at the timeout; later requests never wait', async (t) => {
+t.test("with every probe hanging: an ask past a fact's max age waits at most the timeout, once per pause", async (t) => {
   const fake = fakeTermux(t, PHONE_COMMANDS);
   healthyPhone(fake);
   const clock = fakeClock();
   // 2 s, not less: the healthy first round runs shell scripts, which a loaded CI machine
   // has taken over 300 ms to answer (a timeout there is not what this test is about).
-  const probes = createProbes({ clock, env: fake.env, timeoutMs: 2000, ttlMs: 10_000 });
+  const probes = createProbes({ clock, env: fake.env, timeoutMs: 2000 });
   const first = await probes.get();
   t.equal(first.telephony.last, 'ok');
   for (const name of PHONE_COMMANDS) fake.mode(name, 'hang');
-  clock.advance(20_000); // stale
-  let roundDone = false;
-  const snap = await probes.get(); // answers from the cache and starts a background round
-  const round = probes.refresh().then(() => (roundDone = true));
-  t.equal(roundDone, false, 'answered while the background round is still hanging');
-  t.equal(snap.telephony.value?.carrier, 'Telekom.de', 'the last known facts are served');
-  await round;
-  const after = probes.peek();
-  t.equal(after.telephony.last, 'timeout', 'the hang is reported as such');
-  t.equal(after.telephony.value?.carrier, 'Telekom.de', 'a stale fact is kept, with last=timeout saying so');
+  clock.advance(60_000);
+  const young = await probes.get();
+  t.equal(fake.calls('termux-battery-status').length, 1, 'every fact fresh: nothing read, nothing waited for');
+  t.equal(young.telephony.value?.carrier, 'Telekom.de');
+  clock.advance(FACT_MAX_AGE_MS.battery);
+  const aged = await probes.get();
+  t.equal(aged.battery.last, 'timeout', 'the aged battery was read again: the hang is reported as such');
+  t.equal(aged.battery.value, null, 'its 6-minute-old reading is not shown');
+  t.equal(probes.known().battery.value?.level, 87, 'but kept as last read');
+  t.equal(aged.telephony.last, 'ok', 'telephony is fresh for 30 minutes: not read');
+  t.equal(aged.telephony.value?.carrier, 'Telekom.de');
+  const calls = fake.calls('termux-battery-status').length;
+  await probes.get();
+  t.equal(fake.calls('termux-battery-status').length, calls, 'within the pause after a failed read, an ask reads nothing and waits for nothing');
+});
+
+t.test("a failed read is tried again after a pause that doubles, at most the fact's max age", async (t) => {
+  const clock = fakeClock();
+  const tries: number[] = [];
+  const run = async (command: string) => {
+    if (command === 'termux-battery-status') tries.push(clock.monotonicMs());
+    return { ok: false as const, failure: 'permission_denied' as const, detail: 'no', ms: 1 };
+  };
+  const probes = createProbes({ clock, run });
+  for (let i = 0; i < 30; i++) {
+    await probes.get(['battery']);
+    await clock.tick(15_000);
+  }
+  const gaps = tries.slice(1).map((at, i) => at - tries[i]!);
+  t.same(gaps, [60_000, 120_000, 240_000], 'after 1, 2, 4 minutes (a scrape every 15 s)');
+  probes.invalidate(['battery']);
+  await probes.get(['battery']);
+  t.equal(tries.length, 5, 'invalidated: read at the next ask, pause or not');
+});
+
+t.test('concurrent askers share one read per fact', async (t) => {
+  const clock = fakeClock();
+  const answers: Array<() => void> = [];
+  let runs = 0;
+  const run = (command: string) => {
+    runs++;
+    return new Promise<{ ok: true; stdout: string; json: unknown; ms: number }>((res) =>
+      answers.push(() => res({ ok: true, stdout: '{}', json: command === 'termux-battery-status' ? { percentage: 50 } : {}, ms: 1 })),
+    );
+  };
+  const probes = createProbes({ clock, run });
+  const asks = [probes.get(), probes.get(['battery', 'wifi']), probes.get(['battery']), probes.refresh(['battery'])];
+  probes.peek(['battery']);
+  t.equal(runs, 5, 'one read of each of the five facts');
+  for (const answer of answers) answer();
+  await Promise.all(asks);
+  t.equal((await probes.get(['battery'])).battery.value?.level, 50);
+  t.equal(runs, 5);
 });
 
 t.test('a first round that hangs is bounded by the probe timeout', async (t) => {
@@ -117,38 +160,39 @@ t.test('nothing on PATH: every probe is not_found and every value null', async (
   }
 });
 
-t.test('start(afterMs) runs the first round that much later; known() never starts one', async (t) => {
+t.test('start(afterMs) reads getprop alone that much later; known() and shown() never read', async (t) => {
   const clock = fakeClock();
-  let runs = 0;
-  const run = async () => {
-    runs++;
+  const ran: string[] = [];
+  const run = async (command: string) => {
+    ran.push(command);
     return { ok: true as const, stdout: 'x', json: undefined, ms: 1 };
   };
   const probes = createProbes({ clock, run, env: { PATH: '' } });
   probes.start(1000);
-  t.equal(runs, 0, 'nothing spawned at start');
+  t.same(ran, [], 'nothing spawned at start');
   probes.known();
   await clock.tick(999);
-  t.equal(runs, 0, 'known() started nothing');
+  t.same(ran, [], 'known() started nothing');
   await clock.tick(1);
-  t.equal(runs, 5, 'one round of five probes at 1 s');
-  await clock.tick(60_000);
+  t.same(ran, ['getprop'], "getprop at 1 s (the phone's time zone), no Termux:API fact");
+  await clock.tick(3_600_000);
   probes.known();
+  probes.shown();
   await clock.tick(0);
-  t.equal(runs, 5, 'stale facts: known() still starts nothing');
-  probes.peek();
+  t.same(ran, ['getprop'], 'an hour on, nothing read on a timer; known() and shown() read nothing');
+  probes.peek(['battery']);
   await clock.tick(0);
-  t.equal(runs, 10, 'peek() refreshes stale facts');
+  t.same(ran, ['getprop', 'termux-battery-status'], 'peek() reads the facts it is asked for');
 
   const early = createProbes({ clock, run, env: { PATH: '' } });
   early.start(1000);
-  await early.get();
-  t.equal(runs, 15, 'a request before the timer starts the round itself');
+  await early.get(['props']);
+  t.equal(ran.length, 3, 'an ask before the timer reads getprop itself');
   await clock.tick(1000);
-  t.equal(runs, 15, 'and the timer adds none');
+  t.equal(ran.length, 3, 'and the timer adds none');
 });
 
-t.test('a request during the first round waits for all of it, not just its first answers', async (t) => {
+t.test('an ask waits for a read in flight of a fact it has no reading of yet', async (t) => {
   const clock = fakeClock();
   const pending: Array<() => void> = [];
   const run = async (command: string) =>
@@ -158,9 +202,8 @@ t.test('a request during the first round waits for all of it, not just its first
         )
       : { ok: true as const, stdout: '{}', json: {}, ms: 1 };
   const probes = createProbes({ clock, run, env: { PATH: '' } });
-  probes.start();
-  await clock.tick(0); // four of five have answered; getprop (a slow phone under load) has not
-  t.equal(probes.known().telephony.last, 'ok');
+  probes.start(); // getprop (a slow phone under load) does not answer yet
+  await clock.tick(0);
   t.equal(probes.known().props.last, 'never');
   let answered = false;
   const got = probes.get().then((s) => {
@@ -168,7 +211,8 @@ t.test('a request during the first round waits for all of it, not just its first
     return s;
   });
   await clock.tick(0);
-  t.equal(answered, false, 'the first request waits for the probe still running');
+  t.equal(answered, false, 'the ask waits for the read still running');
+  t.equal(probes.known().telephony.last, 'ok', 'the facts it started itself have answered');
   pending[0]!();
   t.equal((await got).props.value?.model, 'Pixel 6a', 'and answers with its fact, not null');
 });

@@ -159,8 +159,9 @@ t.test('a healthy fake phone: host info filled, diagnostics ok', async (t) => {
     'webhooks',
     'wifi',
   ]);
-  t.same(diag.checks.battery.value, { level: 87, charging: true, temperatureC: 31.4, health: 'GOOD' });
-  t.same(diag.checks.wifi.value, { ssid: 'home-net', ip: '192.168.1.50', rssi: -58, linkSpeedMbps: 433 });
+  const readAt = '2026-11-21T12:00:00.000Z'; // the fake clock's now: each reading says when it was read
+  t.same(diag.checks.battery.value, { level: 87, charging: true, temperatureC: 31.4, health: 'GOOD', readAt });
+  t.same(diag.checks.wifi.value, { ssid: 'home-net', ip: '192.168.1.50', rssi: -58, linkSpeedMbps: 433, readAt });
   t.equal(diag.checks.database.value.integrity, 'ok');
   t.equal(diag.checks.termuxApi.value.appInstalled, true);
   t.match(diag.checks.androidSmsLimit.hint, /adb shell settings put global sms_outgoing_check_max_count 60/);
@@ -168,11 +169,12 @@ t.test('a healthy fake phone: host info filled, diagnostics ok', async (t) => {
   t.notMatch(diagRes.body, key, 'never the key');
 });
 
-t.test('with every probe hanging, both endpoints answer from the cache after the first round', async (t) => {
+t.test('with every probe hanging, both endpoints answer from the cache while its facts are fresh', async (t) => {
   const fake = fakeTermux(t, PHONE_COMMANDS);
   healthyPhone(fake);
   const { get, clock, probes } = await testApp(t, { probeEnv: fake.env, probeTimeoutMs: 2000 }); // the healthy round must finish within it on a loaded machine
   t.equal((await get('/api/host/info')).json().data.carrier, 'Telekom.de');
+  t.equal((await get('/api/diagnostics')).json().data.checks.battery.value.level, 87);
   for (const name of PHONE_COMMANDS) fake.mode(name, 'hang');
   clock.advance(60_000);
   let roundDone = false;

@@ -15,7 +15,7 @@ async function both(t: Parameters<typeof testApp>[0], diag: Diagnostics, info: H
   const state = createStatePublisher({
     publish: (_topic, payload) => published.push(payload) > 0,
     topics: topicsFor('sms-gateway', 'gw1'),
-    probes: { peek: () => ({ battery: {}, wifi: {} }) as never },
+    probes: { shown: () => ({ battery: {}, wifi: {} }) as never, onRead: () => () => undefined },
     stats: { day: () => ({ sent: 0, failed: 0 }) as never },
     calendar: () => ({ dayOf: () => '2026-11-21' }) as never,
     clock: a.clock,
