@@ -2,7 +2,8 @@
 // announces it and who listens. Each part subscribes its listeners where it is composed.
 //
 //   handoff.finished  sms/settle.ts, before the record is written
-//                     -> send health (sms/sending-part.ts), metrics (status/status-part.ts),
+//                     -> send health (sms/sending-part.ts), metrics and, after a failed one, the
+//                        telephony facts read again at the next ask (status/status-part.ts),
 //                        the inbox watcher reads more often for a while (events/inbox-part.ts)
 //   message.queued    sms/enqueue.ts, after the queue's commit
 //                     -> the hand-off lane looks again (sms/sending-part.ts)
