@@ -105,7 +105,9 @@ export const ReceiverQuerySchema = z
     to: z
       .string()
       .min(1)
-      .describe('Recipients: numbers or contact names (SMS_GATEWAY_CONTACTS), comma-separated, at most 10; the same number twice gets one SMS'),
+      .describe(
+        'Recipients: numbers or contact names (SMS_GATEWAY_CONTACTS), comma-separated, at most 10; the same number twice gets one SMS. A + may be written as is or as %2B',
+      ),
   })
   .strict();
 

@@ -108,6 +108,22 @@ t.test('resolved, new alerts and a repeat after the retry window each send; a re
   t.equal((await history(a)).length, 5);
 });
 
+t.test('a + written as is in the URL stays a + (not a space dropped from the number)', async (t) => {
+  const a = await testApp(t);
+  const res = await a.app.inject({
+    method: 'POST',
+    url: '/api/receivers/alertmanager?to=+15550100002,%2B15550100003',
+    remoteAddress: CALLER,
+    headers: { ...a.auth, 'content-type': 'application/json' },
+    payload: JSON.stringify(alertmanagerPayload(three)),
+  });
+  t.equal(res.statusCode, 200, res.body);
+  t.same(
+    res.json().data.queued.map((q: { to: string }) => q.to),
+    ['+15550100002', '+15550100003'],
+  );
+});
+
 t.test("Grafana's documented example body gives its SMS", async (t) => {
   const a = await testApp(t, { contacts: [ALICE] });
   const res = await post(a, 'grafana', 'Alice', grafanaSample);

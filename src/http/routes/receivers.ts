@@ -38,9 +38,27 @@ const errors = bearerErrors([400, 413, 415, 503], {
   503: 'sms_disabled, storage_unavailable, or queue_full (Retry-After), as POST /api/messages answers: nothing more queued; the sender retries and what was queued is not queued again.',
 });
 
+/**
+ * `to` as written in the URL: a `+` stays a `+` (form decoding, which the parsed query uses,
+ * turns it into a space, and +4915... would become the national number 4915...).
+ */
+export function recipientsAsWritten(url: string, parsed: string): string {
+  const query = url.split('?', 2)[1] ?? '';
+  const raw = query.split('&').find((part) => part.startsWith('to='));
+  if (raw === undefined) return parsed;
+  try {
+    return decodeURIComponent(raw.slice(3));
+  } catch {
+    return parsed;
+  }
+}
+
 export function receiverRoutes(intake: AlertIntake): FastifyPluginAsyncZod {
   return async (app) => {
-    const answer = (n: AlertNotification, to: string, sourceIp: string) => ({ success: true as const, data: intake.receive(n, to, sourceIp) });
+    const answer = (n: AlertNotification, request: { url: string; query: { to: string } }, sourceIp: string) => ({
+      success: true as const,
+      data: intake.receive(n, recipientsAsWritten(request.url, request.query.to), sourceIp),
+    });
 
     app.post(
       '/api/receivers/alertmanager',
@@ -56,7 +74,7 @@ export function receiverRoutes(intake: AlertIntake): FastifyPluginAsyncZod {
           response: { 200: json('Queued (or, for a retry, queued before): the messages per recipient.', ReceiverResponseSchema, example), ...errors },
         },
       },
-      async (request) => answer(notificationOf('alertmanager', request.body), request.query.to, callerAddress(request)),
+      async (request) => answer(notificationOf('alertmanager', request.body), request, callerAddress(request)),
     );
 
     app.post(
@@ -73,7 +91,7 @@ export function receiverRoutes(intake: AlertIntake): FastifyPluginAsyncZod {
           response: { 200: json('Queued (or, for a retry, queued before): the messages per recipient.', ReceiverResponseSchema, example), ...errors },
         },
       },
-      async (request) => answer(notificationOf('grafana', request.body), request.query.to, callerAddress(request)),
+      async (request) => answer(notificationOf('grafana', request.body), request, callerAddress(request)),
     );
   };
 }
