@@ -150,6 +150,17 @@ t.test('101 alerts in one notification stay within 2 segments and say how many',
   t.equal(truncated.json().data.text, 'FIRING 101: HighLatency critical: p99 above 2s on api-1 (+100 more)', 'max_alerts: the ones left out are counted');
 });
 
+t.test('a payload over the receivers’ 512 KB: 413 naming that limit; the other routes keep 16 KB', async (t) => {
+  const a = await testApp(t);
+  const huge = alertmanagerPayload([amAlert(1, { annotations: { summary: 'x'.repeat(520 * 1024) } })]);
+  const res = await post(a, 'alertmanager', '+15550100002', huge);
+  t.equal(res.statusCode, 413);
+  t.match(res.json(), { error: { code: 'payload_too_large', message: 'Request body is larger than 512 KB.' } });
+  const queued = await a.queue({ to: '+15550100002', message: 'x'.repeat(17 * 1024) });
+  t.equal(queued.statusCode, 413);
+  t.equal(queued.json().error.message, 'Request body is larger than 16 KB.');
+});
+
 t.test('an opted-out recipient is skipped and named; the others are queued', async (t) => {
   const a = await testApp(t, { contacts: [ALICE] });
   const added = await a.app.inject({
