@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { MODES, SIMULATIONS, type Mode, type Simulation } from './runtime.js';
 import { webhookUrlProblem } from './webhook-url.js';
 import { redactUrl } from './redact.js';
-import { MqttEnvShape, mqttSettings, type MqttSettings } from './mqtt-settings.js';
+import { MqttEnvShape, mqttSettings, parseContacts, type Contact, type MqttSettings } from './mqtt-settings.js';
 import { DEFAULT_OPT_IN_REPLY, DEFAULT_OPT_OUT_REPLY, optionalReplyText, replyText, type OptOutSettings } from './opt-out-settings.js';
 
 // Required, not imported (core/builtin.ts): parseEnv is all the gateway needs of node:util.
@@ -111,6 +111,22 @@ export const EnvSchema = z.object({
       .default('info'),
   ),
   ...MqttEnvShape,
+  // The contacts serve MQTT and the alert receivers: SMS_GATEWAY_CONTACTS, else its old name
+  // SMS_GATEWAY_MQTT_CONTACTS (same syntax; the new name wins when both are set).
+  SMS_GATEWAY_CONTACTS: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .transform((raw, ctx) => {
+        const parsed = parseContacts(raw);
+        if (typeof parsed === 'string') {
+          ctx.addIssue({ code: 'custom', message: parsed });
+          return z.NEVER;
+        }
+        return parsed;
+      })
+      .optional(),
+  ),
 });
 
 /** Variables whose value is never repeated in an error (a password, a webhook URL's token). */
@@ -139,6 +155,8 @@ export interface Config {
   mqtt: MqttSettings | undefined;
   /** Opt-out keywords and their answers (SMS_GATEWAY_OPT_OUT, *_REPLY). */
   optOut: OptOutSettings;
+  /** Named numbers (SMS_GATEWAY_CONTACTS, or SMS_GATEWAY_MQTT_CONTACTS): MQTT's notify entities, the alert receivers' `to`. */
+  contacts: Contact[];
 }
 
 /** What of the configuration decides whether the inbox watcher runs. */
@@ -186,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid ${name}=${shown}: ${issue.message}`);
   }
   const e = result.data;
+  const contacts = e.SMS_GATEWAY_CONTACTS ?? e.SMS_GATEWAY_MQTT_CONTACTS;
   return {
     home,
     mode: e.SMS_GATEWAY_MODE,
@@ -201,12 +220,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queueRate: e.SMS_GATEWAY_QUEUE_RATE,
     quietHours: e.SMS_GATEWAY_QUIET_HOURS,
     logLevel: e.LOG_LEVEL,
-    mqtt: mqttSettings(e),
+    mqtt: mqttSettings({ ...e, SMS_GATEWAY_MQTT_CONTACTS: contacts }),
     optOut: {
       enabled: e.SMS_GATEWAY_OPT_OUT,
       optOutReply: e.SMS_GATEWAY_OPT_OUT_REPLY,
       optInReply: e.SMS_GATEWAY_OPT_IN_REPLY,
       helpReply: e.SMS_GATEWAY_HELP_REPLY ?? '',
     },
+    contacts,
   };
 }

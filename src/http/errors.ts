@@ -34,14 +34,14 @@ function describeValidation(err: FastifyError): string {
   return err.message;
 }
 
-/** Maps Fastify's own errors (body parser, routing, validation) to our codes. */
-export function toGatewayError(err: FastifyError): GatewayError | undefined {
+/** Maps Fastify's own errors (body parser, routing, validation) to our codes; `bodyLimit`: the route's (the 413 names it). */
+export function toGatewayError(err: FastifyError, bodyLimit = BODY_LIMIT): GatewayError | undefined {
   if (err instanceof GatewayError) return err;
   if (isStorageUnavailable(err)) return gatewayError('storage_unavailable', 'database', 'changed');
   if (err.validation) return gatewayError('invalid_request', 'problem', describeValidation(err));
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return gatewayError('payload_too_large', 'body', BODY_LIMIT);
+      return gatewayError('payload_too_large', 'body', bodyLimit);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return gatewayError('unsupported_media_type', 'notJson');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -51,7 +51,7 @@ export function toGatewayError(err: FastifyError): GatewayError | undefined {
   }
   const status = err.statusCode ?? 500;
   if (status === 404) return gatewayError('not_found', 'unknownRoute');
-  if (status === 413) return gatewayError('payload_too_large', 'body', BODY_LIMIT);
+  if (status === 413) return gatewayError('payload_too_large', 'body', bodyLimit);
   if (status === 415) return gatewayError('unsupported_media_type', 'notJson');
   if (status >= 400 && status < 500) return gatewayError('invalid_request', 'unspecified');
   return undefined;
@@ -59,7 +59,7 @@ export function toGatewayError(err: FastifyError): GatewayError | undefined {
 
 export function installErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const known = toGatewayError(err);
+    const known = toGatewayError(err, request.routeOptions.bodyLimit ?? BODY_LIMIT);
     if (known?.code === 'storage_unavailable' && !(err instanceof GatewayError)) {
       request.log.warn({ reqId: request.id, code: err.code, method: request.method, route: request.routeOptions.url }, 'database cannot be written');
     }

@@ -5,6 +5,7 @@ import type { EventsPart } from '../events/events-part.js';
 import type { InboxPart } from '../events/inbox-part.js';
 import type { SendingPart } from '../sms/sending-part.js';
 import type { StatusPart } from '../status/status-part.js';
+import { createAlertIntake } from '../sms/alert-intake.js';
 import { buildApp } from './app.js';
 import type { GatewayDeps, Ports } from './gateway-deps.js';
 
@@ -34,6 +35,7 @@ export function buildGatewayApp({ deps, ports, sending, webhooks, inbox, status 
     optOuts: { list: sending.optOuts, logger },
     rules: { rules: sending.rules, logger },
     webhooks: { targets: webhooks.targets, tester: webhooks.tester, clock, logger, changed: () => inbox.switchOver() },
+    receivers: createAlertIntake({ enqueue: sending.enqueue, store: sending.messages, clock, contacts: () => deps.config.contacts, logger }),
     scrapeMetrics: status.metrics.scrape,
     slowReaderClosed: (reason) => status.metrics.onSlowReaderClosed(reason),
     logger,

@@ -39,6 +39,8 @@ import { keyRoutes } from '../http/routes/key.js';
 import { consoleRoutes } from '../http/routes/console.js';
 import { optOutRoutes, type OptOutRoutesDeps } from '../http/routes/opt-outs.js';
 import { ruleRoutes, type RuleRoutesDeps } from '../http/routes/rules.js';
+import { receiverRoutes } from '../http/routes/receivers.js';
+import type { AlertIntake } from '../sms/alert-intake.js';
 
 export { BODY_LIMIT } from '../http/errors.js';
 
@@ -59,6 +61,8 @@ export interface AppDeps {
   optOuts: OptOutRoutesDeps;
   rules: RuleRoutesDeps;
   webhooks: WebhookRoutesDeps;
+  /** The alert receivers (POST /api/receivers/alertmanager, /grafana). */
+  receivers: AlertIntake;
   /** GET /metrics: every series, in the Prometheus text format (status/metrics.ts). */
   scrapeMetrics: () => Promise<string>;
   /** A connection closed for not reading its answers (http/slow-readers.ts), for /metrics. */
@@ -139,4 +143,5 @@ async function registerRoutes(app: FastifyInstance, deps: AppDeps, options: Buil
   await app.register(consoleRoutes());
   await app.register(optOutRoutes(deps.optOuts, BODY_LIMIT));
   await app.register(ruleRoutes(deps.rules, BODY_LIMIT));
+  await app.register(receiverRoutes(deps.receivers));
 }

@@ -24,6 +24,7 @@ function placeholderDeps(version: string): AppDeps {
     optOuts: unused,
     rules: unused,
     webhooks: unused,
+    receivers: unused,
     scrapeMetrics: unused,
     rotateKey: unused,
   };

