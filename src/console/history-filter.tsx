@@ -1,8 +1,6 @@
-// The history's filters: status (asked of the gateway), and a search by number or text and
-// a date range (this device's days) applied to the messages loaded; the rows shown as CSV.
-import type { MessageRecord } from '../store/message-record.js';
-import { downloadCsv, toCsv } from './csv.js';
-
+// The history's filters: status, a search by number or text and a date range (this device's
+// days), all asked of the gateway (GET /api/messages q, since, until); kept in the address
+// (#/history?q=...) so a reload or a shared link shows the same search; the filter form.
 export interface HistoryFilter {
   status: string;
   text: string;
@@ -12,34 +10,48 @@ export interface HistoryFilter {
 
 export const NO_FILTER: HistoryFilter = { status: '', text: '', from: '', to: '' };
 const STATUSES = ['', 'queued', 'sent', 'failed', 'cancelled'] as const;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** True when the search or the date range is set (both are applied in the browser). */
-export const searching = (f: HistoryFilter) => f.text.trim() !== '' || f.from !== '' || f.to !== '';
-
-/** YYYY-MM-DD of an ISO time in this device's zone, as a date input gives it. */
-function localDay(iso: string): string {
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+/** The start of a YYYY-MM-DD day in this device's zone, `days` later, as ISO (UTC). */
+function dayStart(day: string, days = 0): string {
+  const [y, m, d] = day.split('-').map(Number);
+  return new Date(y!, m! - 1, d! + days).toISOString();
 }
 
-/** Whether a message passes the search (its number or its text) and the date range (its creation day). */
-export function matches(m: MessageRecord, f: HistoryFilter): boolean {
-  const query = f.text.trim().toLowerCase();
-  if (query) {
-    const digits = query.replace(/[\s().-]/g, '');
-    if (!m.body.toLowerCase().includes(query) && !(digits !== '' && m.to.toLowerCase().includes(digits))) return false;
-  }
-  const day = localDay(m.createdAt);
-  return (!f.from || day >= f.from) && (!f.to || day <= f.to);
+/** Why the filter cannot match anything, when that is so (the dates the wrong way round). */
+export const impossible = (f: HistoryFilter) => (f.from && f.to && f.from > f.to ? 'The “From” day is after the “To” day: no message can match.' : undefined);
+
+/** The gateway's query for a filter (without limit and offset): status, q, since and until. */
+export function historyQuery(f: HistoryFilter): URLSearchParams {
+  const q = new URLSearchParams();
+  if (f.status) q.set('status', f.status);
+  if (f.text.trim()) q.set('q', f.text.trim());
+  if (DAY.test(f.from)) q.set('since', dayStart(f.from));
+  if (DAY.test(f.to)) q.set('until', dayStart(f.to, 1));
+  return q;
 }
 
-const CSV_COLUMNS = ['id', 'status', 'reason', 'to', 'body', 'segments', 'createdAt', 'updatedAt', 'sendAt'] as const;
+/** The filter an address names (#/history?q=...&from=...), or none. */
+export function filterFromHash(hash: string): HistoryFilter {
+  const at = hash.indexOf('?');
+  const p = new URLSearchParams(at < 0 ? '' : hash.slice(at + 1));
+  const status = p.get('status') ?? '';
+  const day = (v: string | null) => (v && DAY.test(v) ? v : '');
+  return { status: (STATUSES as readonly string[]).includes(status) ? status : '', text: p.get('q') ?? '', from: day(p.get('from')), to: day(p.get('to')) };
+}
 
-/** Downloads the messages shown as history.csv. */
-export function exportCsv(shown: MessageRecord[]): void {
-  const rows = shown.map((m) => CSV_COLUMNS.map((c) => String(m[c] ?? '')));
-  downloadCsv('history.csv', toCsv([CSV_COLUMNS, ...rows]));
+/** Writes the filter into the address without a new history entry (nothing is loaded by it). */
+export function keepInAddress(f: HistoryFilter): void {
+  const p = new URLSearchParams();
+  for (const [name, value] of [
+    ['status', f.status],
+    ['q', f.text],
+    ['from', f.from],
+    ['to', f.to],
+  ] as const)
+    if (value) p.set(name, value);
+  const hash = p.toString() === '' ? '#/history' : `#/history?${p.toString()}`;
+  if (location.hash !== hash) history.replaceState(null, '', hash);
 }
 
 /** The filter form: status, search, from and to dates. */
@@ -59,7 +71,7 @@ export function Filters({ filter, onChange }: { filter: HistoryFilter; onChange:
       </div>
       <div class="wide">
         <label for="search">Search number or text</label>
-        <input id="search" type="search" autocomplete="off" value={filter.text} onInput={(e) => set({ text: e.currentTarget.value })} />
+        <input id="search" type="search" autocomplete="off" maxLength={100} value={filter.text} onInput={(e) => set({ text: e.currentTarget.value })} />
       </div>
       <div>
         <label for="from">From</label>

@@ -8,7 +8,8 @@ import { forgetKey, storedKey, storeKey } from './key-store.js';
 import { Login } from './login.js';
 import { Overview } from './overview.js';
 import { Send } from './send.js';
-import { History, Queue } from './messages.js';
+import { Queue } from './messages.js';
+import { History } from './history.js';
 import { Inbox } from './inbox.js';
 import { Rules } from './rules.js';
 import { Webhooks } from './webhooks.js';
@@ -29,8 +30,8 @@ const VIEWS = [
 ] as const;
 type View = (typeof VIEWS)[number][0];
 
-/** The view a hash names (#/send), or undefined for any other hash (such as #main). */
-const viewOf = (hash: string): View | undefined => VIEWS.find(([id]) => hash === `#/${id}`)?.[0];
+/** The view a hash names (#/send; #/history?q=... with the history's filter), or undefined for any other hash (such as #main). */
+const viewOf = (hash: string): View | undefined => VIEWS.find(([id]) => hash.split('?')[0] === `#/${id}`)?.[0];
 
 /** A link's text: Conversations shows the unread count, "(3)", and describes it ("3 new received SMS"). */
 function LinkText({ id, name, unread }: { id: View; name: string; unread: number }) {

@@ -1,9 +1,10 @@
 // One open conversation: who it is with, the number's opt-out state with a toggle (asking
-// first before opting out), its messages oldest first, "Send again" on a failed one (a new
-// queued message with the same text and number) and the reply box.
+// first before opting out), "Load older" (older.ts), its messages oldest first, "Send again"
+// on a failed one (a new queued message with the same text and number) and the reply box.
 import { useState } from 'preact/hooks';
 import type { MessageRecord } from '../store/message-record.js';
 import type { Thread } from './conversations.js';
+import { olderDone, type Older } from './older.js';
 import { Bubble, Iso, queueOne, refusal, ReplyBox } from './thread-parts.js';
 import { describe } from './api.js';
 import { ErrorLine, Note, when, type Call } from './ui.js';
@@ -60,8 +61,43 @@ function OptOutToggle({ call, thread, entry, onChanged }: { call: Call; thread: 
   );
 }
 
-export function ThreadView(p: { call: Call; thread: Thread; optOut: OptOutEntry | undefined; onBack: () => void; onChanged: () => void }) {
-  const { call, thread, optOut, onBack, onChanged } = p;
+/** "Load older" above the messages; once the start is reached it says so (and keeps the focus: it stays a button). */
+function LoadOlder({ older, onLoad }: { older: Older; onLoad: () => Promise<void> }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const done = olderDone(older);
+  const load = async () => {
+    if (busy || done) return;
+    setBusy(true);
+    try {
+      await onLoad();
+      setError(undefined);
+    } catch (err) {
+      setError(describe(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div class="older">
+      <button type="button" class="secondary" aria-disabled={busy || done ? 'true' : undefined} onClick={() => void load()}>
+        {done ? 'No older messages' : busy ? 'Loading older…' : 'Load older'}
+      </button>
+      <ErrorLine text={error} />
+    </div>
+  );
+}
+
+export function ThreadView(p: {
+  call: Call;
+  thread: Thread;
+  optOut: OptOutEntry | undefined;
+  older: Older;
+  onLoadOlder: () => Promise<void>;
+  onBack: () => void;
+  onChanged: () => void;
+}) {
+  const { call, thread, optOut, older, onLoadOlder, onBack, onChanged } = p;
   const [error, setError] = useState<string>();
   const [note, setNote] = useState<string>();
   const sentText = new Map(thread.entries.flatMap((e) => (e.kind === 'sent' ? [[e.message.id, e.message.body] as const] : [])));
@@ -94,6 +130,7 @@ export function ThreadView(p: { call: Call; thread: Thread; optOut: OptOutEntry 
       <OptOutToggle call={call} thread={thread} entry={optOut} onChanged={onChanged} />
       <ErrorLine text={error} />
       {note && <Note>{note}</Note>}
+      <LoadOlder older={older} onLoad={onLoadOlder} />
       <ol class="bubbles" aria-label="Messages">
         {thread.entries.map((e) => (
           <Bubble

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { InboxRecordSchema } from '../store/inbox.js';
 import { WebhookTargetSchema } from '../events/targets.js';
 import { WebhookTestResultSchema } from '../events/ping-targets.js';
-import { PaginationSchema, prefixedId, queryInt } from './schemas.js';
+import { PaginationSchema, prefixedId, queryInt, searchQueryFields, sinceNotAfterUntil, UNTIL_BEFORE_SINCE } from './schemas.js';
 
 export { InboxRecordSchema, WebhookTargetSchema, WebhookTestResultSchema };
 
@@ -20,8 +20,10 @@ export const InboxQuerySchema = z
       .describe(
         'Only messages from this sender, as the phone stored it; spaces, dashes, dots, parentheses and a leading + are ignored, letters compared case-insensitively (+49 151 1234567 = 491511234567, but 0151 1234567 is another sender)',
       ),
+    ...searchQueryFields('the sender'),
   })
-  .strict();
+  .strict()
+  .refine(sinceNotAfterUntil, UNTIL_BEFORE_SINCE);
 
 export const InboxPageSchema = z.object({
   success: z.literal(true),

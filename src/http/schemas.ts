@@ -90,13 +90,44 @@ export const queryInt = (min: number, max: number, fallback: number) =>
       .default(fallback),
   );
 
+/** The longest q a search takes: a number or a few words, never a whole message. */
+export const MAX_SEARCH_LENGTH = 100;
+
+const searchTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with Z or an offset, e.g. 2026-11-01T00:00:00Z' });
+
+/** The search parameters of GET /api/messages and GET /api/inbox (store/search-sql.ts does the matching). */
+export const searchQueryFields = (what: string) => ({
+  q: z
+    .string()
+    .max(MAX_SEARCH_LENGTH, `must be at most ${MAX_SEARCH_LENGTH} characters`)
+    .optional()
+    .describe(
+      `A number or a text, matched literally (% and _ are no wildcards). Number-like (digits, spaces, dashes, dots, parentheses, a leading +): ${what} with the same characters removed contains it, or starts with it when q starts with +, or the text contains it. Otherwise: a case-insensitive part of the text${what === 'the sender' ? ', the contact name or the sender' : ''}. Empty: no search`,
+    ),
+  since: searchTime.optional().describe('Only messages from this time on (inclusive), ISO 8601 with Z or an offset'),
+  until: searchTime.optional().describe('Only messages before this time (exclusive), ISO 8601 with Z or an offset; not before since'),
+});
+
+/** since after until: 400 naming until. */
+export const sinceNotAfterUntil = (v: { since?: string | undefined; until?: string | undefined }) =>
+  v.since === undefined || v.until === undefined || Date.parse(v.since) <= Date.parse(v.until);
+export const UNTIL_BEFORE_SINCE = { path: ['until'], error: 'must not be before since' };
+
+/** The search's times as ms since epoch (the route passes them to the store). */
+export const searchTimes = (v: { since?: string | undefined; until?: string | undefined }) => ({
+  since: v.since === undefined ? undefined : Date.parse(v.since),
+  until: v.until === undefined ? undefined : Date.parse(v.until),
+});
+
 export const MessagesQuerySchema = z
   .object({
     limit: queryInt(1, 100, 20).describe('1 to 100, default 20'),
     offset: queryInt(0, Number.MAX_SAFE_INTEGER, 0).describe('0 or more, default 0'),
     status: MessageStatusSchema.optional(),
+    ...searchQueryFields('the recipient'),
   })
-  .strict();
+  .strict()
+  .refine(sinceNotAfterUntil, UNTIL_BEFORE_SINCE);
 
 export const PaginationSchema = z.object({
   limit: z.number().int(),

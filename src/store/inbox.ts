@@ -1,7 +1,8 @@
 // Received SMS (table inbox_messages, newest 1000): written by the inbox watcher in the
 // transaction that announces them, read by GET /api/inbox newest first, optionally only
 // those from one sender (compared by fromKey: the number as the phone stored it, without
-// spaces, dashes, dots, parentheses or a leading +, letters in lower case). Also the keys
+// spaces, dashes, dots, parentheses or a leading +, letters in lower case) and searched
+// (store/search-sql.ts: the sender, its contact name, the text, the time received). Also the keys
 // of the SMS already announced (table inbox_seen, the newest SEEN_KEPT).
 import { z } from 'zod';
 import { newId } from '../core/ids.js';
@@ -9,6 +10,7 @@ import type { Db } from './database.js';
 import { transactions } from './transaction.js';
 import { TagsSchema } from './message-tags.js';
 import type { InReplyTo } from './message-replies.js';
+import { searchConditions, searchStatements, whereOf, type SearchColumns, type SearchFilter } from './search-sql.js';
 
 export const INBOX_KEPT = 1000;
 /** Announced keys kept (newest first); far more than one poll of the watcher can read. */
@@ -51,6 +53,13 @@ export function fromKey(from: string): string {
     .toLowerCase();
 }
 
+/**
+ * A search compares the time received (at most 1000 rows, read in seq order: no index needed),
+ * the sender as compared by fromKey, and as text the message, the contact name and the sender
+ * (a name such as "DHL").
+ */
+const SEARCHED: SearchColumns = { time: 'received_at', number: 'from_key', text: ['body', 'contact', 'from_number'] };
+
 interface Row {
   id: string;
   from_number: string | null;
@@ -87,10 +96,7 @@ export function createInboxStore(db: Db) {
     INSERT INTO inbox_messages (id, sms_id, from_number, from_key, contact, body, received_at, sim_slot, stored_at, in_reply_to, keyword)
     VALUES (@id, @smsId, @from, @fromKey, @contact, @body, @receivedAt, @simSlot, @at, @inReplyTo, @keyword)`);
   const columns = 'id, from_number, contact, body, received_at, sim_slot, in_reply_to, keyword';
-  const pageAll = db.prepare(`SELECT ${columns} FROM inbox_messages ORDER BY seq DESC LIMIT @limit OFFSET @offset`);
-  const pageFrom = db.prepare(`SELECT ${columns} FROM inbox_messages WHERE from_key = @key ORDER BY seq DESC LIMIT @limit OFFSET @offset`);
-  const countAll = db.prepare(`SELECT COUNT(*) AS n FROM inbox_messages`);
-  const countFrom = db.prepare(`SELECT COUNT(*) AS n FROM inbox_messages WHERE from_key = @key`);
+  const statement = searchStatements(db);
   const seenStmt = db.prepare(`SELECT 1 FROM inbox_seen WHERE key = @key`);
   const markSeenStmt = db.prepare(`INSERT OR IGNORE INTO inbox_seen (key, seen_at) VALUES (@key, @at)`);
   const pruneSeenStmt = db.prepare(
@@ -128,12 +134,15 @@ export function createInboxStore(db: Db) {
       };
       return toRecord(row);
     },
-    /** Newest first; `from` compared by fromKey. */
-    list(q: { limit: number; offset: number; from?: string | undefined }): { rows: InboxRecord[]; total: number } {
-      const key = q.from === undefined ? undefined : fromKey(q.from);
-      const page = { limit: q.limit, offset: q.offset };
-      const rows = (key === undefined ? pageAll.all(page) : pageFrom.all({ ...page, key })) as Row[];
-      const total = ((key === undefined ? countAll.get() : countFrom.get({ key })) as { n: number }).n;
+    /** Newest first; `from` compared by fromKey; the total counts every row of the same filter. */
+    list(q: { limit: number; offset: number; from?: string | undefined } & SearchFilter): { rows: InboxRecord[]; total: number } {
+      const { conditions, params } = searchConditions(SEARCHED, q);
+      if (q.from !== undefined) conditions.unshift('from_key = @key');
+      const where = whereOf(conditions);
+      const filter = { ...params, ...(q.from === undefined ? {} : { key: fromKey(q.from) }) };
+      const page = statement(`SELECT ${columns} FROM inbox_messages ${where} ORDER BY seq DESC LIMIT @limit OFFSET @offset`);
+      const rows = page.all({ ...filter, limit: q.limit, offset: q.offset }) as Row[];
+      const total = (statement(`SELECT COUNT(*) AS n FROM inbox_messages ${where}`).get(filter) as { n: number }).n;
       return { rows: rows.map(toRecord), total };
     },
   };

@@ -1,20 +1,32 @@
 // What the message store answers without changing anything: one message, a page of the
-// history, the messages awaiting their sent-box confirmation, the unfinished hand-offs.
+// history (optionally by status and searched: store/search-sql.ts), the messages awaiting
+// their sent-box confirmation, the unfinished hand-offs.
 import type { ProcessGroup } from '../core/handoff-group.js';
+import type { Db } from './database.js';
 import type { MessageStatus } from './message-record.js';
-import type { MessageRow } from './message-rows.js';
+import { COLUMNS, type MessageRow } from './message-rows.js';
 import type { Statements } from './message-statements.js';
+import { searchConditions, searchStatements, whereOf, type SearchColumns, type SearchFilter } from './search-sql.js';
+
+/** A search compares the creation time (index messages_newest, or messages_status_newest with a status), the number as sent, the text. */
+const SEARCHED: SearchColumns = { time: 'created_at', number: "ltrim(send_to, '+')", text: ['body'] };
 
 /** What the store answers without changing anything. */
-export function messageReaders(q: Statements) {
+export function messageReaders(db: Db, q: Statements) {
+  const statement = searchStatements(db);
   return {
     get: (id: string) => q.getStmt.get({ id }) as MessageRow | undefined,
     byIdempotencyKey: (key: string) => q.byKeyStmt.get({ key }) as MessageRow | undefined,
-    list(p: { limit: number; offset: number; status?: MessageStatus | undefined }) {
-      const status = p.status ?? null;
+    /** Newest first; the total counts every row of the same filter, so offsets page through it. */
+    list(p: { limit: number; offset: number; status?: MessageStatus | undefined } & SearchFilter) {
+      const { conditions, params } = searchConditions(SEARCHED, p);
+      if (p.status !== undefined) conditions.unshift('status = @status');
+      const where = whereOf(conditions);
+      const filter = { ...params, ...(p.status === undefined ? {} : { status: p.status }) };
+      const page = statement(`SELECT ${COLUMNS} FROM messages ${where} ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`);
       return {
-        rows: q.listStmt.all({ status, limit: p.limit, offset: p.offset }) as MessageRow[],
-        total: (q.countStmt.get({ status }) as { n: number }).n,
+        rows: page.all({ ...filter, limit: p.limit, offset: p.offset }) as MessageRow[],
+        total: (statement(`SELECT COUNT(*) AS n FROM messages ${where}`).get(filter) as { n: number }).n,
       };
     },
     /** Handed off, not yet confirmed (resumed after a restart). */

@@ -23,7 +23,6 @@ type StatementName =
   | 'responseStmt'
   | 'interruptedStmt'
   | 'processStmt'
-  | 'listStmt'
   | 'countStmt'
   | 'handoffsStmt';
 
@@ -68,10 +67,6 @@ export function statements(db: Db): Statements {
     processStmt: db.prepare(`
       UPDATE messages SET handoff_pgid = @pgid, handoff_boot = @boot, handoff_start_ticks = @startTicks
       WHERE id = @id AND status = 'queued'
-    `),
-    listStmt: db.prepare(`
-      SELECT ${COLUMNS} FROM messages WHERE (@status IS NULL OR status = @status)
-      ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset
     `),
     countStmt: db.prepare(`SELECT COUNT(*) AS n FROM messages WHERE (@status IS NULL OR status = @status)`),
     handoffsStmt: db.prepare(`

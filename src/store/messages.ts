@@ -135,7 +135,7 @@ function handoffMarks(db: Db, q: Statements) {
 export function createMessageStore(db: Db, stats: StatsStore, opts: MessageStoreOptions = {}) {
   const q = statements(db);
   return {
-    ...messageReaders(q),
+    ...messageReaders(db, q),
     ...messageSettling(db, q, stats, opts.outbox),
     ...intake(db, q, stats),
     ...handoffMarks(db, q),

@@ -181,6 +181,7 @@ t.test('history: search by number or text, a date range, CSV export of what is s
   await page.getByText('HYPERLINK').waitFor({ state: 'detached' });
   t.equal(await items.count(), 1, 'by text, any case');
   await search.fill('');
+  await page.getByText('HYPERLINK').waitFor();
   const today = await page.evaluate(() => new Date().toLocaleDateString('en-CA'));
   const tomorrow = await page.evaluate(() => new Date(Date.now() + 86_400_000).toLocaleDateString('en-CA'));
   await page.getByLabel('From').fill(tomorrow);

@@ -1,7 +1,8 @@
-// sms-gateway send <to> [<to> ...] <message> [--queue] [--at TIME] [--sim N] [--json]:
+// sms-gateway send <to> [<to> ...] <message> [--queue] [--at TIME] [--sim N] [--tag K=V] [--json]:
 // sends through the running gateway on loopback with the stored key, through the same
 // client LAN users get: one recipient synchronously (the answer says whether the phone
-// took it), or into the durable queue (several recipients, --queue, --at).
+// took it), or into the durable queue (several recipients, --queue, --at); --tag labels it
+// (send-tags.ts).
 import { loadConfig } from '../../core/config.js';
 import { LOOPBACK_URL } from '../../core/constants.js';
 import { createClient, GatewayRequestError } from '../../client.js';
@@ -9,8 +10,9 @@ import type { CommandContext } from '../context.js';
 import { existingApiKey } from '../existing-home.js';
 import { parseWhen } from '../when.js';
 import { sendErrorLine } from '../hints.js';
+import { addTag, tagsField, type TagList } from './send-tags.js';
 
-export const sendHelp = `Usage: sms-gateway send <to> [<to> ...] <message> [--queue] [--at TIME] [--sim N] [--json]
+export const sendHelp = `Usage: sms-gateway send <to> [<to> ...] <message> [--queue] [--at TIME] [--sim N] [--tag KEY=VALUE] [--json]
 
 Sends SMS through the gateway running on this phone (${LOOPBACK_URL}).
   <to>        a recipient; several (up to 100) go through the queue
@@ -19,6 +21,9 @@ Sends SMS through the gateway running on this phone (${LOOPBACK_URL}).
   --at TIME   queue it for later: HH:MM (the next such time here), or a date and time
               such as 2026-11-23T07:30 (local) or 2026-11-23T07:30:00+01:00
   --sim N     1-based SIM slot (default: SMS_GATEWAY_DEFAULT_SIM)
+  --tag KEY=VALUE
+              a label kept with the message and handed back with a reply (inReplyTo);
+              repeatable, at most 8; KEY 1 to 32 letters, digits, _ . or -, VALUE at most 64
   --json      print the gateway's JSON answer instead of a summary
 Without --queue: waits out a rate limit by itself (up to 60 s); exit 1 when not sent.
 `;
@@ -35,6 +40,7 @@ export async function sendCommand(args: string[], ctx: CommandContext): Promise<
   let json = false;
   let queued = false;
   let at: Date | undefined;
+  const tags: TagList = new Map();
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--json') json = true;
@@ -48,6 +54,9 @@ export async function sendCommand(args: string[], ctx: CommandContext): Promise<
       const v = args[++i];
       if (!v || !/^[1-8]$/.test(v)) return ctx.usage(`sms-gateway send: --sim takes a slot number from 1 to 8\n\n${sendHelp}`);
       sim = Number(v);
+    } else if (a === '--tag') {
+      const refused = addTag(tags, args[++i]);
+      if (refused) return ctx.usage(`sms-gateway send: ${refused}\n\n${sendHelp}`);
     } else if (a.startsWith('--')) return ctx.usage(`sms-gateway send: unknown option ${a}\n\n${sendHelp}`);
     else positional.push(a);
   }
@@ -60,10 +69,10 @@ export async function sendCommand(args: string[], ctx: CommandContext): Promise<
   const config = loadConfig(ctx.env);
   const keyFile = existingApiKey(config.home, ctx.env);
   const client = createClient({ baseUrl: LOOPBACK_URL, apiKey: keyFile.current() });
-  const slot = sim !== undefined ? { simSlot: sim } : {};
+  const options = { ...(sim !== undefined ? { simSlot: sim } : {}), ...tagsField(tags) };
   try {
     if (queued) {
-      const records = await client.queue({ to: recipients.length === 1 ? recipients[0]! : recipients, message, ...slot, ...(at ? { sendAt: at } : {}) });
+      const records = await client.queue({ to: recipients.length === 1 ? recipients[0]! : recipients, message, ...options, ...(at ? { sendAt: at } : {}) });
       if (json) ctx.stdout.write(`${JSON.stringify(records)}\n`);
       else {
         const when = at ? ` for ${at.toISOString()}` : '';
@@ -73,7 +82,7 @@ export async function sendCommand(args: string[], ctx: CommandContext): Promise<
       }
       return 0;
     }
-    const r = await client.send({ to: recipients[0]!, message, ...slot });
+    const r = await client.send({ to: recipients[0]!, message, ...options });
     if (json) ctx.stdout.write(`${JSON.stringify(r)}\n`);
     else {
       ctx.stdout.write(

@@ -1,10 +1,12 @@
-// GET /api/inbox: received SMS, newest first, paginated, optionally from one sender.
+// GET /api/inbox: received SMS, newest first, paginated, optionally from one sender and
+// searched (q: a number or a text; since and until: the time received).
 // 503 inbox_disabled while the inbox watcher is off (nobody listens: no webhook target,
 // no SMS_GATEWAY_INBOX=true), saying how to switch it on.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { gatewayError } from '../../core/errors.js';
 import type { InboxStore } from '../../store/inbox.js';
 import { InboxPageSchema, InboxQuerySchema } from '../integration-schemas.js';
+import { searchTimes } from '../schemas.js';
 import { bearerErrors, json } from '../route-docs.js';
 import { inboxExample } from '../integration-examples.js';
 
@@ -23,7 +25,7 @@ export function inboxRoutes(deps: InboxRoutesDeps): FastifyPluginAsyncZod {
           operationId: 'listInbox',
           summary: 'Received SMS, newest first',
           description:
-            'The newest 1000 SMS the inbox watcher saw arrive (it runs when a webhook target is configured or SMS_GATEWAY_INBOX=true; it never lists what arrived before it first ran).',
+            'The newest 1000 SMS the inbox watcher saw arrive (it runs when a webhook target is configured or SMS_GATEWAY_INBOX=true; it never lists what arrived before it first ran). Searched with q (a number or a text), since and until (the time received, which excludes an SMS whose time the phone reported unreadable); the total and hasNext count the filtered messages.',
           tags: ['inbox'],
           querystring: InboxQuerySchema,
           response: {
@@ -31,7 +33,7 @@ export function inboxRoutes(deps: InboxRoutesDeps): FastifyPluginAsyncZod {
             ...bearerErrors(
               [400, 503],
               {
-                400: 'invalid_request: a bad or unknown query parameter (limit, offset, from); the message names it.',
+                400: 'invalid_request: a bad or unknown query parameter (limit, offset, from, q, since, until; until before since); the message names it.',
                 503: 'inbox_disabled: the inbox watcher is off; the message says how to switch it on.',
               },
               { noRetryAfter503: true },
@@ -41,8 +43,8 @@ export function inboxRoutes(deps: InboxRoutesDeps): FastifyPluginAsyncZod {
       },
       async (request) => {
         if (!deps.enabled()) throw gatewayError('inbox_disabled', 'notRead');
-        const { limit, offset, from } = request.query;
-        const { rows, total } = deps.store.list({ limit, offset, from });
+        const { limit, offset, from, q } = request.query;
+        const { rows, total } = deps.store.list({ limit, offset, from, q, ...searchTimes(request.query) });
         return {
           success: true as const,
           data: rows,

@@ -1,8 +1,9 @@
-// GET /api/messages (newest first, paginated, status filter) and GET /api/messages/:id.
+// GET /api/messages (newest first, paginated, status filter, search by number or text and a
+// time range) and GET /api/messages/:id.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { gatewayError } from '../../core/errors.js';
 import { toMessageRecord, type MessageStore } from '../../store/messages.js';
-import { MessageParamsSchema, MessageResponseSchema, MessagesPageSchema, MessagesQuerySchema } from '../schemas.js';
+import { MessageParamsSchema, MessageResponseSchema, MessagesPageSchema, MessagesQuerySchema, searchTimes } from '../schemas.js';
 import { bearerErrors, json } from '../route-docs.js';
 import { listExample, messageExample } from '../examples.js';
 
@@ -14,17 +15,21 @@ export function messageRoutes(store: MessageStore): FastifyPluginAsyncZod {
         schema: {
           operationId: 'listMessages',
           summary: 'Send history, newest first',
+          description:
+            'Filtered by status and searched (q: a number or a text; since and until: the creation time); the total and hasNext count the filtered messages, so offset pages through them.',
           tags: ['sms'],
           querystring: MessagesQuerySchema,
           response: {
             200: json('One page of the history, newest first.', MessagesPageSchema, listExample),
-            ...bearerErrors([400], { 400: 'invalid_request: a bad or unknown query parameter.' }),
+            ...bearerErrors([400], {
+              400: 'invalid_request: a bad or unknown query parameter (q too long, since or until not a date-time, until before since); the message names it.',
+            }),
           },
         },
       },
       async (request) => {
-        const { limit, offset, status } = request.query;
-        const { rows, total } = store.list({ limit, offset, status });
+        const { limit, offset, status, q } = request.query;
+        const { rows, total } = store.list({ limit, offset, status, q, ...searchTimes(request.query) });
         return {
           success: true as const,
           data: rows.map(toMessageRecord),
