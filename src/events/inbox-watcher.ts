@@ -14,9 +14,10 @@
 // neither loses nor repeats one. forget() drops watermark and baseline: a watcher that was
 // off starts afresh, never announcing what arrived while nobody listened. This file polls;
 // what is remembered and committed is inbox-memory.ts, the health and log lines inbox-report.ts.
-// After a hand-off (afterHandoff(), on `handoff.finished`) the inbox is read every
-// REPLY_POLL_MS for REPLY_WATCH_MS, then at pollMs again: a reply then is announced within
-// 10 s (decisions.md "Replies").
+// After a hand-off (afterHandoff(), on `handoff.finished`) and after a poll that found a
+// new SMS (a conversation going on) the inbox is read every REPLY_POLL_MS for
+// REPLY_WATCH_MS, then at pollMs again (the idle cadence, 30 s by default): a reply then is
+// announced within 10 s (decisions.md "Replies", "The phone's battery").
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import { createLoop } from '../core/loop.js';
@@ -32,7 +33,7 @@ import { pollReport, type InboxHealth } from './inbox-report.js';
 export { BASELINE_KEY, WATERMARK_KEY } from './inbox-memory.js';
 export type { InboxHealth } from './inbox-report.js';
 
-/** After a hand-off the inbox is read this often ... */
+/** After a hand-off or a received SMS the inbox is read this often ... */
 export const REPLY_POLL_MS = 5_000;
 /** ... for this long. */
 export const REPLY_WATCH_MS = 3 * 60_000;
@@ -73,6 +74,17 @@ export interface InboxWatcher {
   afterHandoff(): void;
 }
 
+/** The fast window: REPLY_POLL_MS for REPLY_WATCH_MS after it opens (monotonic), else pollMs. */
+function fastWindow(clock: Clock, pollMs: number) {
+  let until = 0;
+  return {
+    open() {
+      until = clock.monotonicMs() + REPLY_WATCH_MS;
+    },
+    nextPollMs: () => (clock.monotonicMs() < until ? Math.min(REPLY_POLL_MS, pollMs) : pollMs),
+  };
+}
+
 export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
   const mem = memory(opts);
   const report = pollReport(opts.logger, mem.watermark());
@@ -80,6 +92,7 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
   const fetchNew = pageReader(opts, mem);
   const commit = committer(opts, mem, () => switchedOnAt);
   let zoneKnown: Promise<unknown> | undefined;
+  const cadence = fastWindow(opts.clock, opts.pollMs);
 
   const poll = async (): Promise<void> => {
     try {
@@ -88,7 +101,10 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
       const tz = opts.timeZone();
       const fetched = await fetchNew(mem.watermark(), tz);
       if ('kind' in fetched) return report.failed(fetched, opts.clock.now());
-      report.ok(fetched, commit(fetched.entries, opts.clock.now(), tz, fetched.aboveSeen));
+      const committed = commit(fetched.entries, opts.clock.now(), tz, fetched.aboveSeen);
+      report.ok(fetched, committed);
+      // A conversation: its next message is read as quickly as a reply to a send.
+      if (committed.made > 0 && !committed.baseline) cadence.open();
     } catch (err) {
       report.threw(err, opts.clock.now());
     } finally {
@@ -98,9 +114,6 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
 
   let inFlight: Promise<void> | undefined;
   let running = false;
-  /** Monotonic end of the quicker reading after the last hand-off. */
-  let watchUntil = 0;
-  const nextPollMs = () => (opts.clock.monotonicMs() < watchUntil ? Math.min(REPLY_POLL_MS, opts.pollMs) : opts.pollMs);
 
   const pollOnce = (): Promise<void> => {
     // A second caller joins the running poll instead of reading the inbox twice.
@@ -115,7 +128,7 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
     clock: opts.clock,
     run: async () => {
       await pollOnce();
-      return nextPollMs();
+      return cadence.nextPollMs();
     },
     retryMs: opts.pollMs,
     onError: (err) => opts.logger?.error({ err }, 'inbox poll loop failed'),
@@ -143,7 +156,7 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
     },
     afterHandoff() {
       if (!running) return;
-      watchUntil = opts.clock.monotonicMs() + REPLY_WATCH_MS;
+      cadence.open();
       loop.wakeIn(Math.min(REPLY_POLL_MS, opts.pollMs));
     },
   };
