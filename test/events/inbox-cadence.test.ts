@@ -12,6 +12,8 @@ import { testApp } from '../helpers/test-app.js';
 
 /** The idle cadence the contract's settings give (the default). */
 const IDLE_MS = loadConfig({ HOME: '/nonexistent' }).inboxPollMs;
+/** The inbox's share of an idle hour's 150 Termux:API calls (device facts take the rest). */
+const INBOX_BUDGET = 124;
 
 async function running(t: Test, old = 0) {
   const entries: SmsEntry[] = [];
@@ -49,6 +51,15 @@ async function running(t: Test, old = 0) {
 
 t.test('the idle cadence is 30 s by default', async (t) => {
   t.equal(IDLE_MS, 30_000);
+});
+
+t.test('an idle hour with the inbox on stays within the inbox budget, the deep sweep included', async (t) => {
+  // 150 messages: the top page is full, so the deep sweep has pages to read.
+  const { callsDuring } = await running(t, 150);
+  await callsDuring(10 * 60_000);
+  const hour = await callsDuring(3_600_000);
+  t.ok(hour <= INBOX_BUDGET, `${hour} termux-sms-list calls in an idle hour (at most ${INBOX_BUDGET})`);
+  t.ok(hour >= 3_600_000 / IDLE_MS, 'every idle poll is still made');
 });
 
 t.test('a reply 2 minutes after a send is read within 10 s', async (t) => {
