@@ -165,6 +165,7 @@ export function createConfirmer(opts: ConfirmerOptions) {
   opts.share?.join({
     wanted: () => !watch.stopped && watch.pauseUntil <= opts.clock.now() && [...pending.values()].some((p) => nextAt(p) <= opts.clock.now() + SHARE_AHEAD_MS),
     take(result) {
+      if (watch.stopped) return;
       watch.offered = result;
       void loop.kick();
     },

@@ -13,9 +13,12 @@ import { fakeTermux } from '../helpers/fake-termux.js';
 import { testApp } from '../helpers/test-app.js';
 import { waitFor } from '../helpers/wait.js';
 
-async function phone(t: Test, o: { inbox?: boolean; old?: number } = {}) {
+async function phone(t: Test, o: { inbox?: boolean; old?: number; hangWhole?: boolean } = {}) {
   const store: SmsEntry[] = [];
   const calls: string[] = [];
+  const hung: ((r: SmsListResult) => void)[] = [];
+  /** What hangs answers at last (a timeout), so the watcher can stop. */
+  const release = () => hung.splice(0).forEach((answer) => answer({ ok: false, failure: 'timeout', detail: 'hung' }));
   const fake = fakeTermux(t, ['termux-sms-list']);
   fake.output('termux-sms-list', '[]');
   let now = () => 0;
@@ -24,6 +27,7 @@ async function phone(t: Test, o: { inbox?: boolean; old?: number } = {}) {
     store.push({ id: store.length + 1, threadId: 1, type, address, sender: null, received: stamp(at), body, read: true });
   const list = (q: { box: string; limit: number; offset?: number }): Promise<SmsListResult> => {
     calls.push(q.box);
+    if (o.hangWhole && q.box === 'all') return new Promise<SmsListResult>((resolve) => hung.push(resolve));
     // As Termux:API pages: newest first by date, printed oldest first.
     const rows = store.filter((e) => q.box === 'all' || e.type === q.box).sort((x, y) => x.received!.localeCompare(y.received!) || x.id - y.id);
     const end = rows.length - (q.offset ?? 0);
@@ -54,7 +58,7 @@ async function phone(t: Test, o: { inbox?: boolean; old?: number } = {}) {
   };
   const status = async (id: string) => ((await a.get(`/api/messages/${id}`)).json().data as { status: string }).status;
   const stored = async () => ((await a.get('/api/inbox')).json().data as { body: string }[]).map((m) => m.body);
-  return { a, add, calls, fake, run, status, stored };
+  return { a, add, calls, fake, run, status, stored, release };
 }
 
 t.test('the watcher and the sent-box confirmation meeting after a hand-off share one call', async (t) => {
@@ -96,6 +100,20 @@ t.test('with the watcher off the confirmation reads on its own, at its own times
   t.equal(p.fake.calls('termux-sms-list').length, 1, 'its own look 5 s after the hand-off');
   t.same(p.calls, [], 'the inbox is not read');
   t.equal(await p.status(id), 'queued', 'the fake store has no sent entry: looked for again later');
+});
+
+t.test('a poll that never answers holds the confirmation up at most 15 s: then it reads on its own', async (t) => {
+  const p = await phone(t, { hangWhole: true });
+  await p.run(60_000);
+  await p.a.send({ to: '+15550001', message: 'hello' });
+  await p.run(5_000);
+  t.same(p.calls.slice(-1), ['all'], 'the poll went for the whole store (and hangs)');
+  await p.run(14_000);
+  t.equal(p.fake.calls('termux-sms-list').length, 0, 'the look waits for it');
+  await p.run(1_000);
+  await waitFor('its own look', () => p.fake.calls('termux-sms-list').length > 0 || undefined);
+  t.equal(p.fake.calls('termux-sms-list').length, 1, '15 s after it fell due, its own call');
+  p.release();
 });
 
 t.test('a received message the whole-store page could not show is announced at the next inbox read', async (t) => {
