@@ -13,8 +13,9 @@
 // seen: with an unreadable date, that is how a reused _id is told from an old message.
 // A poll asked to read the whole store (`whole`: the sent-box confirmation waits for it,
 // sms/sms-store-share.ts) reads one -t all page instead and hands it on; it serves as the
-// top page when it is the whole store, or when it reaches below the recent horizon and
-// shows a message already seen (inbox-store-page.ts), else the inbox page is read as well. A
+// top page when it is the whole store, or when its dates are readable, reach below the
+// recent horizon and it shows a message already seen (inbox-store-page.ts), else the inbox
+// page is read as well. A
 // message that page could not show (dated below it: a clock set back) is judged at the
 // next inbox read against the watermark from before it, so it is never passed over.
 import type { Clock } from '../core/clock.js';
@@ -51,7 +52,7 @@ export interface Judge {
   baseline: () => number | null;
 }
 
-export const datedIn = (tz: string) => (e: SmsEntry) => {
+const datedIn = (tz: string) => (e: SmsEntry) => {
   try {
     return localTimeToMs(e.received, tz);
   } catch {

@@ -115,10 +115,10 @@ async function checkDueOnce(opts: ConfirmerOptions, watch: Watch): Promise<void>
   const due = new Set([...pending.entries()].filter(([, p]) => nextAt(p) <= now).map(([id]) => id));
   const { offered } = watch;
   watch.offered = undefined;
-  if (due.size === 0 && !offered) return;
-  if (!offered && waitForShare(opts, watch)) return;
+  if (!offered && due.size > 0 && waitForShare(opts, watch)) return;
   watch.waitingSince = null;
   watch.waitUntil = 0;
+  if (due.size === 0 && !offered) return;
   watch.listedAt = opts.clock.monotonicMs();
   const settle = (row: MessageRow, s: Omit<Settlement, 'at' | 'handedOff'>, handedOff = true) => {
     opts.store.settle(row.id, { ...s, at: opts.clock.now(), handedOff });
