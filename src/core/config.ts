@@ -81,7 +81,7 @@ export const EnvSchema = z.object({
   SMS_GATEWAY_SEND_TIMEOUT_SECONDS: intInRange(1, 600, 30),
   SMS_GATEWAY_WEBHOOK_URLS: webhookUrls,
   SMS_GATEWAY_INBOX: booleanFlag(false),
-  SMS_GATEWAY_INBOX_POLL_SECONDS: intInRange(1, 86_400, 15),
+  SMS_GATEWAY_INBOX_POLL_SECONDS: intInRange(1, 86_400, 30),
   SMS_GATEWAY_REPLY_WINDOW_HOURS: intInRange(0, 720, 24),
   SMS_GATEWAY_QUEUE_RATE: intInRange(1, 60, 30),
   SMS_GATEWAY_QUIET_HOURS: z.preprocess(

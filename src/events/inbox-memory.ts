@@ -121,14 +121,16 @@ export function committer(
     opts.outbox.record('sms.received', makeEvent('sms.received', eventData(e, at, inReplyTo, keyword), now), now);
     opts.inbox.markSeen(keyOf(e), now);
   };
-  return (entries: SmsEntry[], now: number, tz: string, aboveSeen: ReadonlySet<number> = new Set()): Committed =>
+  /** `judgedFrom`: judge against this watermark when lower than the stored one (the read says so: inbox-pages.ts). */
+  return (entries: SmsEntry[], now: number, tz: string, aboveSeen: ReadonlySet<number> = new Set(), judgedFrom?: number): Committed =>
     opts.inbox.exclusive(() => {
       const stored = mem.watermark();
       const first = stored === null;
       const mark = stored ?? entries.reduce((m, e) => Math.max(m, e.id), 0);
+      const judged = judgedFrom === undefined ? mark : Math.min(mark, judgedFrom);
       // A home from 0.1 (watermark only): the baseline is now; nothing old is replayed.
       const baselineAt = first ? firstBaseline(now) : (mem.baseline() ?? now);
-      const fresh = first ? arrivedDuringRead(entries, baselineAt, now, tz) : entries.filter((e) => mem.isNew(e, mark, baselineAt, tz, aboveSeen.has(e.id)));
+      const fresh = first ? arrivedDuringRead(entries, baselineAt, now, tz) : entries.filter((e) => mem.isNew(e, judged, baselineAt, tz, aboveSeen.has(e.id)));
       if (first) {
         mem.setWatermark(mark);
         // Everything the first poll read is old (but what arrived during it): its keys are marked seen.

@@ -11,9 +11,17 @@
 // them are taken as old. Below that, the deep sweep (inbox-sweep.ts) finds a new _id dated
 // older than every page read. The top page also says which entries sort above one already
 // seen: with an unreadable date, that is how a reused _id is told from an old message.
+// A poll asked to read the whole store (`whole`: the sent-box confirmation waits for it,
+// sms/sms-store-share.ts) reads one -t all page instead and hands it on; it serves as the
+// top page when it is the whole store, or when its dates are readable, reach below the
+// recent horizon and it shows a message already seen (inbox-store-page.ts), else the inbox
+// page is read as well. A
+// message that page could not show (dated below it: a clock set back) is judged at the
+// next inbox read against the watermark from before it, so it is never passed over.
 import type { Clock } from '../core/clock.js';
-import { listSms, localTimeToMs, type SmsEntry } from '../device/sms-list.js';
+import { listSms, localTimeToMs, type SmsEntry, type SmsListResult } from '../device/sms-list.js';
 import { deepSweep } from './inbox-sweep.js';
+import { readStorePage } from './inbox-store-page.js';
 
 export const PAGE_SIZE = 100;
 export const MAX_PAGES = 10;
@@ -23,7 +31,8 @@ export const RESUME_OVERLAP = 10;
 const HORIZON_SLACK_MS = 60_000;
 
 export type PollFailure = { kind: string; detail: string };
-export type Fetched = { entries: SmsEntry[]; capped: boolean; backlogFrom: number | null; aboveSeen: Set<number> };
+/** `judgedFrom`: the watermark the entries were judged against (lower than the stored one after a whole-store read). */
+export type Fetched = { entries: SmsEntry[]; capped: boolean; backlogFrom: number | null; aboveSeen: Set<number>; judgedFrom?: number };
 
 export interface PageReaderOptions {
   clock: Clock;
@@ -69,11 +78,13 @@ export function pageReader(opts: PageReaderOptions, judge: Judge) {
   const sweep = deepSweep({ clock: opts.clock, list, timeoutMs, env: opts.env, firstOffset: PAGE_SIZE - RESUME_OVERLAP, overlap: RESUME_OVERLAP });
   let backlogFrom: number | null = null; // a capped poll's successor reads on from here
   let last: { wall: number; mono: number } | null = null; // the previous complete read
+  let floor: number | null = null; // the watermark before whole-store reads stood in for the top page
 
   /** The earliest date a message that arrived since the last read can carry (either clock). */
   const horizon = (now: number, mono: number) => (last === null ? now : Math.min(last.wall, now - (mono - last.mono))) - HORIZON_SLACK_MS;
 
-  return async (mark: number | null, tz: string): Promise<Fetched | PollFailure> => {
+  /** `whole`: read the whole store for the top page and hand that read on (the sent-box confirmation waits). */
+  return async (stored: number | null, tz: string, whole?: (r: SmsListResult) => void): Promise<Fetched | PollFailure> => {
     const now = opts.clock.now();
     const mono = opts.clock.monotonicMs();
     const baselineAt = judge.baseline() ?? now;
@@ -81,6 +92,19 @@ export function pageReader(opts: PageReaderOptions, judge: Judge) {
     const resuming = backlogFrom !== null;
     const start = backlogFrom ?? 0;
     const dated = datedIn(tz);
+    if (stored === null) floor = null;
+    // After whole-store reads, judged against the watermark from before them: what they could not show is still new.
+    const mark = stored === null || floor === null ? stored : Math.min(stored, floor);
+    const judgedFrom = mark ?? undefined;
+    if (whole && mark !== null && !resuming) {
+      const read = { list, pageSize: PAGE_SIZE, timeoutMs, env: opts.env, whole };
+      const served = await readStorePage(read, { recentFrom, seen: judge.seen, dated });
+      if (served) {
+        last = { wall: now, mono };
+        floor = mark;
+        return { entries: served, capped: false, backlogFrom: null, aboveSeen: new Set(), judgedFrom };
+      }
+    }
     let aboveSeen = new Set<number>();
     /** A full page may have more that is new below it. */
     const readOn = (page: SmsEntry[]) => {
@@ -113,11 +137,13 @@ export function pageReader(opts: PageReaderOptions, judge: Judge) {
         backlogFrom = null;
         // The deep sweep only adds new _ids: a deep old message is never judged by its date.
         if (mark !== null && !resuming) for (const e of await sweep.step(topFull)) if (e.id > mark) byId.set(e.id, e);
-        return { entries: [...byId.values()], capped: false, backlogFrom, aboveSeen };
+        // The top inbox page was read through: nothing a whole-store read stood in for is left unjudged.
+        if (!resuming) floor = null;
+        return { entries: [...byId.values()], capped: false, backlogFrom, aboveSeen, judgedFrom };
       }
     }
     // The baseline takes what it read as old and moves on: the sweep covers the rest.
     backlogFrom = mark === null ? null : start + MAX_PAGES * PAGE_SIZE - RESUME_OVERLAP;
-    return { entries: [...byId.values()], capped: backlogFrom !== null, backlogFrom, aboveSeen };
+    return { entries: [...byId.values()], capped: backlogFrom !== null, backlogFrom, aboveSeen, judgedFrom };
   };
 }

@@ -36,6 +36,8 @@ export interface InboxPartDeps {
   source: { env: NodeJS.ProcessEnv } | { list: NonNullable<InboxWatcherOptions['list']> };
   /** The keyword of the rule a received SMS triggers (the sending part's rules), stored with it. */
   keyword?: InboxWatcherOptions['keyword'];
+  /** The sent-box confirmation's share of the polls (sms/sms-store-share.ts), in real mode. */
+  share?: InboxWatcherOptions['share'];
   logger?: Logger | undefined;
 }
 
@@ -53,6 +55,7 @@ export function createInboxPart(deps: InboxPartDeps) {
     logger: deps.logger,
     replyTo: replyWindow(createReplyLookup(db), config.replyWindowHours),
     keyword: deps.keyword,
+    share: deps.share,
     ...deps.source,
   });
   // A hand-off that reached the phone (not one it refused): its reply may come soon.

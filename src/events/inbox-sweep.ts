@@ -4,17 +4,19 @@
 // one poll also reads one SWEEP_PAGE_SIZE page further down, from just below the top page
 // to the end of the inbox and round again (pages overlap by RESUME_OVERLAP: a deletion shifts
 // them up). Bound: a new _id anywhere in an inbox of N messages is found within
-// ceil((N - 90) / 490) sweep steps of 10 minutes, plus one poll (N = 1000: 20 minutes; 5000:
-// 110; 10 000: 210), or one more round when more than 10 messages above it were deleted
-// between two steps. Cost: one termux-sms-list call per 10 minutes, 6 an hour, and none
-// while the whole inbox fits the top page.
+// ceil((N - 90) / 490) sweep steps of 15 minutes, plus one poll (N = 1000: 30 minutes; 5000:
+// 165; 10 000: 315), or one more round when more than 10 messages above it were deleted
+// between two steps. Cost: one termux-sms-list call per 15 minutes, 4 an hour, and none
+// while the whole inbox fits the top page: with the 120 polls of an idle hour at the 30 s
+// cadence, 124, the inbox's share of the 150 Termux:API calls an idle hour may make
+// (decisions.md "The phone's battery"; the device facts take the rest).
 import type { Clock } from '../core/clock.js';
 import type { listSms, SmsEntry } from '../device/sms-list.js';
 
 /** Entries read per sweep step: one call (what a call costs is the wake-up, not its size). */
 export const SWEEP_PAGE_SIZE = 500;
-/** One sweep step at most this often (monotonic time): 6 termux-sms-list calls an hour. */
-export const SWEEP_EVERY_MS = 10 * 60_000;
+/** One sweep step at most this often (monotonic time): 4 termux-sms-list calls an hour. */
+export const SWEEP_EVERY_MS = 15 * 60_000;
 
 export interface SweepOptions {
   clock: Clock;

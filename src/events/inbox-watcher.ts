@@ -14,13 +14,14 @@
 // neither loses nor repeats one. forget() drops watermark and baseline: a watcher that was
 // off starts afresh, never announcing what arrived while nobody listened. This file polls;
 // what is remembered and committed is inbox-memory.ts, the health and log lines inbox-report.ts.
-// After a hand-off (afterHandoff(), on `handoff.finished`) the inbox is read every
-// REPLY_POLL_MS for REPLY_WATCH_MS, then at pollMs again: a reply then is announced within
-// 10 s (decisions.md "Replies").
+// After a hand-off (afterHandoff(), on `handoff.finished`) and after a poll that found a
+// new SMS (a conversation going on) the inbox is read every REPLY_POLL_MS for
+// REPLY_WATCH_MS, then at pollMs again (the idle cadence, 30 s by default): a reply then is
+// announced within 10 s (decisions.md "Replies", "The phone's battery").
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import { createLoop } from '../core/loop.js';
-import type { listSms } from '../device/sms-list.js';
+import type { listSms, SmsListResult } from '../device/sms-list.js';
 import { pageReader } from './inbox-pages.js';
 import type { InboxStore } from '../store/inbox.js';
 import type { MetaStore } from '../store/meta.js';
@@ -32,7 +33,7 @@ import { pollReport, type InboxHealth } from './inbox-report.js';
 export { BASELINE_KEY, WATERMARK_KEY } from './inbox-memory.js';
 export type { InboxHealth } from './inbox-report.js';
 
-/** After a hand-off the inbox is read this often ... */
+/** After a hand-off or a received SMS the inbox is read this often ... */
 export const REPLY_POLL_MS = 5_000;
 /** ... for this long. */
 export const REPLY_WATCH_MS = 3 * 60_000;
@@ -59,6 +60,15 @@ export interface InboxWatcherOptions {
   replyTo?: ((from: string | null, at: number) => InReplyTo | null) | undefined;
   /** The keyword of the rule a received SMS triggers (sms/rules.ts), stored with it and in its event. */
   keyword?: KeywordOf | undefined;
+  /** The sent-box confirmation's share of the polls (sms/sms-store-share.ts): told when the next poll is due; asked before each. */
+  share?: StoreShare | undefined;
+}
+
+/** What the watcher tells and asks the confirmation (sms/sms-store-share.ts). */
+export interface StoreShare {
+  plan(atMono: number | undefined): void;
+  wanted(): boolean;
+  deliver(result: SmsListResult): void;
 }
 
 export interface InboxWatcher {
@@ -73,6 +83,49 @@ export interface InboxWatcher {
   afterHandoff(): void;
 }
 
+/**
+ * When the next poll comes: every REPLY_POLL_MS for REPLY_WATCH_MS after the fast window
+ * opens (monotonic), else every pollMs; each plan is told to the share (the confirmation
+ * waits for a poll that comes soon).
+ */
+function pollCadence(clock: Clock, pollMs: number, share: StoreShare | undefined) {
+  let until = 0;
+  let plannedAt: number | undefined;
+  const plan = (at: number | undefined) => {
+    plannedAt = at;
+    share?.plan(at);
+  };
+  const fastMs = Math.min(REPLY_POLL_MS, pollMs);
+  const open = () => {
+    until = clock.monotonicMs() + REPLY_WATCH_MS;
+  };
+  /** A poll in `ms` unless one is planned sooner (as loop.wakeIn). */
+  const soon = (ms: number) => {
+    const at = clock.monotonicMs() + ms;
+    if (plannedAt === undefined || at < plannedAt) plan(at);
+  };
+  return {
+    open,
+    soon,
+    /** Opens the window with a poll in REPLY_POLL_MS; returns that delay (for loop.wakeIn). */
+    openSoon() {
+      open();
+      soon(fastMs);
+      return fastMs;
+    },
+    /** After a poll: the ms to the next one. */
+    next() {
+      const ms = clock.monotonicMs() < until ? fastMs : pollMs;
+      plan(clock.monotonicMs() + ms);
+      return ms;
+    },
+    off: () => plan(undefined),
+  };
+}
+
+/** A look at the sent box is due: the poll reads the whole store and hands that read over. */
+const wholeStoreFor = (share: StoreShare | undefined) => (share?.wanted() ? (r: SmsListResult) => share.deliver(r) : undefined);
+
 export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
   const mem = memory(opts);
   const report = pollReport(opts.logger, mem.watermark());
@@ -80,15 +133,19 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
   const fetchNew = pageReader(opts, mem);
   const commit = committer(opts, mem, () => switchedOnAt);
   let zoneKnown: Promise<unknown> | undefined;
+  const cadence = pollCadence(opts.clock, opts.pollMs, opts.share);
 
   const poll = async (): Promise<void> => {
     try {
       // A probe that fails still settles (the zone is then UTC); a rejection must not block the inbox.
       await (zoneKnown ??= (opts.timeZoneKnown?.() ?? Promise.resolve()).catch(() => undefined));
       const tz = opts.timeZone();
-      const fetched = await fetchNew(mem.watermark(), tz);
+      const fetched = await fetchNew(mem.watermark(), tz, wholeStoreFor(opts.share));
       if ('kind' in fetched) return report.failed(fetched, opts.clock.now());
-      report.ok(fetched, commit(fetched.entries, opts.clock.now(), tz, fetched.aboveSeen));
+      const committed = commit(fetched.entries, opts.clock.now(), tz, fetched.aboveSeen, fetched.judgedFrom);
+      report.ok(fetched, committed);
+      // A conversation: its next message is read as quickly as a reply to a send.
+      if (committed.made > 0 && !committed.baseline) cadence.open();
     } catch (err) {
       report.threw(err, opts.clock.now());
     } finally {
@@ -98,9 +155,6 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
 
   let inFlight: Promise<void> | undefined;
   let running = false;
-  /** Monotonic end of the quicker reading after the last hand-off. */
-  let watchUntil = 0;
-  const nextPollMs = () => (opts.clock.monotonicMs() < watchUntil ? Math.min(REPLY_POLL_MS, opts.pollMs) : opts.pollMs);
 
   const pollOnce = (): Promise<void> => {
     // A second caller joins the running poll instead of reading the inbox twice.
@@ -115,7 +169,7 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
     clock: opts.clock,
     run: async () => {
       await pollOnce();
-      return nextPollMs();
+      return cadence.next();
     },
     retryMs: opts.pollMs,
     onError: (err) => opts.logger?.error({ err }, 'inbox poll loop failed'),
@@ -128,10 +182,12 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
       running = true;
       switchedOnAt = mem.watermark() === null ? opts.clock.now() : null;
       loop.start();
+      cadence.soon(0);
       void loop.kick();
     },
     async stop() {
       running = false;
+      cadence.off();
       await loop.stop();
       await inFlight;
     },
@@ -143,8 +199,7 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
     },
     afterHandoff() {
       if (!running) return;
-      watchUntil = opts.clock.monotonicMs() + REPLY_WATCH_MS;
-      loop.wakeIn(Math.min(REPLY_POLL_MS, opts.pollMs));
+      loop.wakeIn(cadence.openSoon());
     },
   };
 }

@@ -19,6 +19,7 @@ import type { GatewayEvents } from '../events/domain-events.js';
 import { createEventsPart, type EventsPart } from '../events/events-part.js';
 import { createInboxPart, type InboxPart } from '../events/inbox-part.js';
 import { createSendingPart, type SendingPart } from '../sms/sending-part.js';
+import { createSmsStoreShare } from '../sms/sms-store-share.js';
 import { createStatusPart, type StatusPart } from '../status/status-part.js';
 import { buildGatewayApp } from './app-part.js';
 import { portsFor, type GatewayDeps } from './gateway-deps.js';
@@ -47,6 +48,8 @@ export async function composeGateway(deps: GatewayDeps) {
   // What every part is built from; each takes its own section of the configuration.
   const base = { db: deps.db, clock, runtime: deps.runtime, config, events, logger };
 
+  // One termux-sms-list for the inbox watcher and the sent-box confirmation when their times meet.
+  const storeShare = ports.confirmSends ? createSmsStoreShare() : undefined;
   const webhooks = createEventsPart({ ...base, secret: deps.webhookSecret, timeoutMs: timings.webhookTimeoutMs, random: timings.random });
   const sending = createSendingPart({
     ...base,
@@ -54,7 +57,7 @@ export async function composeGateway(deps: GatewayDeps) {
     sender: ports.sender,
     calendar,
     simCount: ports.simCount,
-    sentBox: ports.confirmSends ? { env: deps.env } : undefined,
+    sentBox: storeShare ? { env: deps.env, share: storeShare } : undefined,
   });
   const inbox = createInboxPart({
     ...base,
@@ -65,6 +68,7 @@ export async function composeGateway(deps: GatewayDeps) {
     registeredTargets: () => webhooks.targets.registeredCount(),
     source: ports.inboxList ? { list: ports.inboxList } : { env: deps.env },
     keyword: sending.rules.keywordOf,
+    share: storeShare,
   });
   const status = createStatusPart({ ...base, probes, sending, webhooks, inbox, apiKey: deps.apiKey, calendar, interfaces: ports.interfaces });
   // Loaded only when configured: MQTT.js costs a gateway without MQTT ~100 ms and ~18 MB at start.

@@ -9,13 +9,17 @@
 // be read -> failed/interrupted. One termux-sms-list call serves every message awaiting
 // confirmation: those due are judged, the others settle if found (sent or failed) and keep
 // their schedule otherwise; and lists are at least LIST_EVERY_MS apart, so a queue draining
-// at one message a second costs one list per window, not one per message.
+// at one message a second costs one list per window, not one per message. When the inbox
+// watcher polls within SHARE_WAIT_MS of a due look, the look waits for that poll, which
+// reads the whole store for both (sms-store-share.ts): at most MAX_SHARE_WAIT_MS, then it
+// lists on its own.
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import { createLoop } from '../core/loop.js';
-import { listSms } from '../device/sms-list.js';
+import { listSms, type SmsListResult } from '../device/sms-list.js';
 import type { MessageRow, MessageStore, Settlement } from '../store/messages.js';
 import { nextAt, verdict, windowEnd, type Pending } from './sent-box-verdict.js';
+import type { SmsStoreShare } from './sms-store-share.js';
 
 export { CONFIRM_WINDOW_MS, RECOVERY_WINDOW_MS } from './sent-box-verdict.js';
 
@@ -24,6 +28,14 @@ const ERROR_PAUSE_MS = 30_000;
 export const LIST_EVERY_MS = 5_000;
 /** One read of the phone's SMS store (termux-sms-list) may take this long. */
 const SENT_BOX_READ_TIMEOUT_MS = 10_000;
+/** A due look waits for the inbox watcher's poll when it comes within this (it reads for both) ... */
+export const SHARE_WAIT_MS = 5_000;
+/** ... and after it this long for its answer (a read takes a second or two on a phone) ... */
+const SHARE_GRACE_MS = 3_000;
+/** ... but never longer than this in all: then it lists on its own. */
+export const MAX_SHARE_WAIT_MS = 15_000;
+/** The watcher's poll reads for a look due this soon after it (its answer settles what it finds). */
+const SHARE_AHEAD_MS = 1_000;
 
 export interface ConfirmerOptions {
   store: MessageStore;
@@ -33,6 +45,8 @@ export interface ConfirmerOptions {
   timeoutMs?: number;
   list?: typeof listSms;
   logger?: Logger | undefined;
+  /** The inbox watcher's polls, which read the whole store for a due look when told. */
+  share?: Pick<SmsStoreShare, 'nextReadAt' | 'join'> | undefined;
 }
 
 /** One read of the phone's SMS store for every message awaiting confirmation: the due ones are
@@ -43,9 +57,11 @@ async function lookAt(
   pending: Map<string, Pending>,
   due: Set<string>,
   settle: (row: MessageRow, s: Omit<Settlement, 'at' | 'handedOff'>, handedOff?: boolean) => void,
+  offered?: SmsListResult,
 ): Promise<void> {
   const list = opts.list ?? listSms;
-  const result = await list({ box: 'all', limit: 50, timeoutMs: opts.timeoutMs ?? SENT_BOX_READ_TIMEOUT_MS, ...(opts.env ? { env: opts.env } : {}) });
+  const result =
+    offered ?? (await list({ box: 'all', limit: 50, timeoutMs: opts.timeoutMs ?? SENT_BOX_READ_TIMEOUT_MS, ...(opts.env ? { env: opts.env } : {}) }));
   // Only a read that worked is matched against, so only then are its entries' claims asked.
   const claimed = result.ok ? opts.store.claimedSmsStoreIds(result.entries.map((e) => e.id)) : new Set<number>();
   const tz = opts.timeZone();
@@ -74,6 +90,22 @@ interface Watch {
   pauseUntil: number;
   /** When the SMS store was last looked at (monotonic), for LIST_EVERY_MS. */
   listedAt: number;
+  /** A whole-store read the inbox watcher made for us, not looked at yet. */
+  offered: SmsListResult | undefined;
+  /** Since when a due look waits for the watcher's poll (monotonic), and until when this time. */
+  waitingSince: number | null;
+  waitUntil: number;
+}
+
+/** A due look waits for the watcher's poll when one comes soon (true), else lists now (false). */
+function waitForShare(opts: ConfirmerOptions, watch: Watch): boolean {
+  const at = opts.share?.nextReadAt();
+  const mono = opts.clock.monotonicMs();
+  if (at === undefined || at - mono > SHARE_WAIT_MS) return false;
+  watch.waitingSince ??= mono;
+  if (mono - watch.waitingSince >= MAX_SHARE_WAIT_MS) return false;
+  watch.waitUntil = Math.min(Math.max(at, mono) + SHARE_GRACE_MS, watch.waitingSince + MAX_SHARE_WAIT_MS);
+  return true;
 }
 
 /** One round: if any message is due, one look at the SMS store for all of them (lookAt). */
@@ -81,25 +113,32 @@ async function checkDueOnce(opts: ConfirmerOptions, watch: Watch): Promise<void>
   const { pending } = watch;
   const now = opts.clock.now();
   const due = new Set([...pending.entries()].filter(([, p]) => nextAt(p) <= now).map(([id]) => id));
-  if (due.size === 0) return;
+  const { offered } = watch;
+  watch.offered = undefined;
+  if (!offered && due.size > 0 && waitForShare(opts, watch)) return;
+  watch.waitingSince = null;
+  watch.waitUntil = 0;
+  if (due.size === 0 && !offered) return;
   watch.listedAt = opts.clock.monotonicMs();
-  await lookAt(opts, pending, due, (row, s, handedOff = true) => {
+  const settle = (row: MessageRow, s: Omit<Settlement, 'at' | 'handedOff'>, handedOff = true) => {
     opts.store.settle(row.id, { ...s, at: opts.clock.now(), handedOff });
     pending.delete(row.id);
     opts.logger?.info({ id: row.id, status: s.status, reason: s.reason }, 'sms confirmation settled');
-  });
+  };
+  await lookAt(opts, pending, due, settle, offered);
 }
 
 /** Ms until the next check is due (not before a pause ends); undefined when idle: no timer. */
 function nextWaitMs(opts: ConfirmerOptions, watch: Watch): number | undefined {
   if (watch.stopped || watch.pending.size === 0) return undefined;
   const now = opts.clock.now();
-  const nextList = watch.listedAt + LIST_EVERY_MS - opts.clock.monotonicMs();
-  return Math.max(0, Math.min(...[...watch.pending.values()].map(nextAt)) - now, watch.pauseUntil - now, nextList);
+  const mono = opts.clock.monotonicMs();
+  const nextList = watch.listedAt + LIST_EVERY_MS - mono;
+  return Math.max(0, Math.min(...[...watch.pending.values()].map(nextAt)) - now, watch.pauseUntil - now, nextList, watch.waitUntil - mono);
 }
 
 export function createConfirmer(opts: ConfirmerOptions) {
-  const watch: Watch = { pending: new Map(), stopped: false, pauseUntil: 0, listedAt: -Infinity };
+  const watch: Watch = { pending: new Map(), stopped: false, pauseUntil: 0, listedAt: -Infinity, offered: undefined, waitingSince: null, waitUntil: 0 };
   const { pending } = watch;
   const checkDue = () => checkDueOnce(opts, watch);
   const nextWait = () => nextWaitMs(opts, watch);
@@ -122,6 +161,15 @@ export function createConfirmer(opts: ConfirmerOptions) {
     const wait = nextWait();
     if (wait !== undefined) loop.wakeIn(wait);
   };
+  // The watcher's poll reads for us when a look is due (or nearly): what it read comes back here.
+  opts.share?.join({
+    wanted: () => !watch.stopped && watch.pauseUntil <= opts.clock.now() && [...pending.values()].some((p) => nextAt(p) <= opts.clock.now() + SHARE_AHEAD_MS),
+    take(result) {
+      if (watch.stopped) return;
+      watch.offered = result;
+      void loop.kick();
+    },
+  });
 
   return {
     track(id: string) {

@@ -21,6 +21,7 @@ import { createQueueStore } from '../store/queue.js';
 import { createStatsStore } from '../store/stats.js';
 import { watchWrites } from '../store/write-watch.js';
 import { createConfirmer } from './confirmation.js';
+import type { SmsStoreShare } from './sms-store-share.js';
 import { createEnqueue } from './enqueue.js';
 import { createLane } from './lane.js';
 import { createPacing } from './pacing.js';
@@ -51,8 +52,8 @@ export interface SendingPartDeps {
   sender: Sender;
   calendar: () => Calendar;
   simCount: () => number | null;
-  /** Real mode: the phone's sent box is read to confirm hand-offs (in this environment). */
-  sentBox: { env: NodeJS.ProcessEnv } | undefined;
+  /** Real mode: the phone's sent box is read to confirm hand-offs (in this environment; `share`: with the inbox's polls). */
+  sentBox: { env: NodeJS.ProcessEnv; share?: SmsStoreShare } | undefined;
   logger?: Logger | undefined;
 }
 
@@ -63,7 +64,7 @@ export function createSendingPart(deps: SendingPartDeps) {
   const queue = createQueueStore(db, messages);
   const pacing = createPacing(clock, config.queueRate);
   const timeZone = () => deps.calendar().timeZone;
-  const confirmer = deps.sentBox ? createConfirmer({ store: messages, clock, timeZone, env: deps.sentBox.env, logger }) : undefined;
+  const confirmer = deps.sentBox ? createConfirmer({ store: messages, clock, timeZone, env: deps.sentBox.env, logger, share: deps.sentBox.share }) : undefined;
   const storage = createStorageHealth(clock);
   watchWrites(db, storage.writes); // every write the store makes, background ones too
   const sendHealth = createSendHealth(storage);

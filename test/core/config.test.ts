@@ -19,7 +19,7 @@ t.test('defaults', async (t) => {
     sendTimeoutMs: 30_000,
     webhookUrls: [],
     inbox: false,
-    inboxPollMs: 15_000,
+    inboxPollMs: 30_000,
     replyWindowHours: 24,
     queueRate: 30,
     quietHours: undefined,

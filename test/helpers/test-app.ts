@@ -121,7 +121,7 @@ function testConfig(home: string, runtime: RuntimeInfo, opts: TestAppOptions): C
     sendTimeoutMs: 30_000,
     webhookUrls: opts.webhookUrls ?? [],
     inbox: opts.inbox ?? false,
-    inboxPollMs: opts.inboxPollMs ?? 15_000,
+    inboxPollMs: opts.inboxPollMs ?? 30_000,
     replyWindowHours: opts.replyWindowHours ?? 24,
     queueRate: opts.queueRate ?? 30,
     quietHours: opts.quietHours,
