@@ -1,6 +1,6 @@
 // Opens $SMS_GATEWAY_HOME/gateway.db: WAL, a busy timeout, full fsync on commit (an
 // accepted message must survive a power cut), and numbered migrations run at start.
-// A schema newer than this code knows stops the start with a clear message. Every
+// A schema newer than this code knows stops the start with one line saying what to do. Every
 // statement that writes tells write-watch.ts how it went (diagnostics sees every write).
 import Database from 'better-sqlite3';
 import { chmodSync, existsSync, statSync } from 'node:fs';
@@ -124,7 +124,10 @@ export function probeSqlite(): string {
 export function migrate(db: Db, migrations: readonly string[] = MIGRATIONS): void {
   const current = schemaVersion(db);
   if (current > migrations.length) {
-    throw new SchemaError(`the database schema is version ${current}, newer than this gateway knows (${migrations.length}): update sms-gateway`);
+    throw new SchemaError(
+      `the database schema is version ${current}, newer than this gateway knows (${migrations.length}): a newer sms-gateway wrote it; ` +
+        'run that version again (git pull && npm install), or restore the backup taken before the upgrade',
+    );
   }
   if (current === migrations.length) return;
   db.transaction(() => {
