@@ -27,6 +27,8 @@ export interface StartScreenOptions {
   version: string;
   /** The terminal's width; 80 when unknown (undefined or 0). */
   columns?: number | undefined;
+  /** Running on the phone (Termux's Node says platform "android") or on another machine; the wording follows. */
+  onPhone?: boolean;
 }
 
 /** The terminal size the screen is made for: 80 columns, 24 rows (one kept for the cursor). */
@@ -54,13 +56,20 @@ export function modeLine(m: ScreenMode): string {
   return `${m.mode.toUpperCase()} mode (${m.reason}): ${what}.`;
 }
 
+/** What the screen says without a LAN address: who can reach the loopback URL, and what to check. */
+export function noLanWords(onPhone: boolean): { hint: string; reach: [string, string] } {
+  const device = onPhone ? 'phone' : 'machine';
+  return { hint: `(no LAN address: ${onPhone ? 'is Wi-Fi on?' : 'is the network up?'})`, reach: [`Only this ${device} can reach`, 'the URL below.'] };
+}
+
 export async function renderStartScreen(opts: StartScreenOptions): Promise<string> {
   const urls = urlsFor(opts.addresses);
-  const head = [modeLine(opts.mode), `URL:      ${urls[0]}${opts.addresses.length === 0 ? '  (no LAN address: is Wi-Fi on?)' : ''}`, `API key:  ${opts.key}`];
+  const noLan = opts.addresses.length === 0 ? noLanWords(opts.onPhone ?? process.platform === 'android') : undefined;
+  const head = [modeLine(opts.mode), `URL:      ${urls[0]}${noLan ? `  ${noLan.hint}` : ''}`, `API key:  ${opts.key}`];
   const side = [`sms-gateway ${opts.version} is running.`];
   if (!opts.mode.smsEnabled) side.push('Sending is switched off', '(SMS_GATEWAY_SMS_ENABLED=false).');
   side.push('', 'Scan to configure a client:', 'the QR code holds URL and key.');
-  if (opts.addresses.length === 0) side.push('', 'Only this phone can reach', 'the URL below.');
+  if (noLan) side.push('', ...noLan.reach);
   const keys = opts.tty ? ['', 'r = new API key (old one stops working)', 'q = quit'] : [];
 
   const qr = (await renderQr(qrPayload(urls[0]!, opts.key))).replace(/\n+$/, '').split('\n');

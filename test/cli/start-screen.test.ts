@@ -67,10 +67,30 @@ t.test('a narrow terminal gets the same lines under the QR code', async (t) => {
 });
 
 t.test('without a LAN address the screen says so and offers loopback', async (t) => {
-  const s = await screen({ addresses: [], tty: false });
+  const s = await screen({ addresses: [], tty: false, onPhone: true });
   t.match(s, /no LAN address: is Wi-Fi on\?/);
   t.match(s, /Only this phone can reach/);
   t.match(s, /http:\/\/127\.0\.0\.1:8080/);
   t.notMatch(s, /r = new API key/);
   t.same(urlsFor([]), ['http://127.0.0.1:8080']);
+});
+
+t.test('without a LAN address on a laptop or server, the screen speaks of this machine, not a phone', async (t) => {
+  const s = await screen({ addresses: [], onPhone: false });
+  t.match(s, /Only this machine can reach/);
+  t.match(s, /no LAN address: is the network up\?/);
+  t.notMatch(s, /phone|Wi-Fi/, 'no word of a phone or its Wi-Fi');
+  // What `sms-gateway start` draws (it passes no onPhone): the platform decides, and this test runs off the phone.
+  t.not(process.platform, 'android');
+  const started = await screen({ addresses: [] });
+  t.match(started, /Only this machine can reach/);
+  t.notMatch(started, /phone/);
+  for (const onPhone of [true, false]) {
+    const lines = rows(await screen({ addresses: [], onPhone }));
+    t.same(
+      lines.filter((l) => [...l].length > SCREEN_COLUMNS),
+      [],
+      `no line wider than 80 columns (onPhone ${onPhone})`,
+    );
+  }
 });

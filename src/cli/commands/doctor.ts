@@ -24,6 +24,7 @@ import {
   wakeLockInfo,
 } from '../doctor/checks.js';
 import { portCheck } from '../doctor/port.js';
+import { androidMajor } from '../doctor/traps.js';
 import { formatFinding, summaryLine, type Finding } from '../doctor/report.js';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -97,9 +98,10 @@ export async function doctorCommand(args: string[], ctx: CommandContext): Promis
   report(await sqliteCheck());
   report(packageCheck(ctx.env));
   const [pm, telephony, smsList, getprop] = await probes;
+  const android = androidMajor(getprop);
   report(apiAppCheck(pm));
-  report(telephonyCheck(telephony));
-  report(smsReadCheck(smsList));
+  report(telephonyCheck(telephony, android));
+  report(smsReadCheck(smsList, android));
   report(smsSendInfo());
   report(await port);
   if (configProblem) report(configProblem);

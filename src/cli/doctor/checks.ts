@@ -2,7 +2,8 @@
 // its fix: Node.js, better-sqlite3, the termux-api package and the Termux:API app, its
 // permissions and the SIM, the data directory, and the Android settings that stop a
 // background gateway. The commands they judge run in cli/commands/doctor.ts, through
-// device/termux.ts. The port check is in port.ts.
+// device/termux.ts. The port check is in port.ts; the Android traps a hang or a refused
+// permission points at (freezer, restricted settings) are in traps.ts.
 import { randomBytes } from 'node:crypto';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,6 +13,7 @@ import { parseProps, parseTelephony, termuxApiInstalled } from '../../device/pro
 import { ANDROID_SMS_LIMIT } from '../../status/diagnostics.js';
 import { BUDGET_SEGMENTS } from '../../sms/pacing.js';
 import type { Finding } from './report.js';
+import { freezerFix, restrictedSettingsFix } from './traps.js';
 
 const PKG_TERMUX_API = 'pkg install termux-api';
 const OPEN_API_APP = 'open the Termux:API app once; exempt Termux and Termux:API from battery optimisation';
@@ -91,7 +93,8 @@ function permissionNames(detail: string): string {
   return names.length > 0 ? [...new Set(names)].join(', ') : 'a permission';
 }
 
-export function telephonyCheck(r: RunResult): Finding {
+/** `android`: the phone's Android major version, null when unknown (see traps.ts). */
+export function telephonyCheck(r: RunResult, android: number | null): Finding {
   const name = 'Termux:API and SIM';
   if (r.ok) {
     const t = parseTelephony(r.json);
@@ -108,7 +111,7 @@ export function telephonyCheck(r: RunResult): Finding {
     case 'not_found':
       return { status: 'fail', name, finding: 'termux-telephony-deviceinfo is not on PATH', fix: [PKG_TERMUX_API] };
     case 'timeout':
-      return { status: 'fail', name, finding: `Termux:API does not answer (${r.detail})`, fix: [OPEN_API_APP] };
+      return { status: 'fail', name, finding: `Termux:API does not answer (${r.detail})`, fix: [OPEN_API_APP, ...freezerFix(android)] };
     case 'permission_denied':
       return {
         status: 'fail',
@@ -121,7 +124,7 @@ export function telephonyCheck(r: RunResult): Finding {
   }
 }
 
-export function smsReadCheck(r: RunResult): Finding {
+export function smsReadCheck(r: RunResult, android: number | null): Finding {
   const name = 'READ_SMS permission';
   if (r.ok) return { status: 'ok', name, finding: 'granted (termux-sms-list answers)' };
   const why = 'only needed for sent-box confirmation and sms.received events';
@@ -131,12 +134,12 @@ export function smsReadCheck(r: RunResult): Finding {
         status: 'warn',
         name,
         finding: `not granted (${permissionNames(r.detail)}); ${why}`,
-        fix: ['Settings > Apps > Termux:API > Permissions > SMS: Allow'],
+        fix: ['Settings > Apps > Termux:API > Permissions > SMS: Allow', ...restrictedSettingsFix(android)],
       };
     case 'not_found':
       return { status: 'warn', name, finding: `termux-sms-list is not on PATH; ${why}`, fix: [PKG_TERMUX_API] };
     case 'timeout':
-      return { status: 'warn', name, finding: `termux-sms-list does not answer (${r.detail}); ${why}`, fix: [OPEN_API_APP] };
+      return { status: 'warn', name, finding: `termux-sms-list does not answer (${r.detail}); ${why}`, fix: [OPEN_API_APP, ...freezerFix(android)] };
     default:
       return { status: 'warn', name, finding: `termux-sms-list failed: ${r.detail}; ${why}`, fix: [OPEN_API_APP] };
   }

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Test } from 'tap';
+import type { Finding } from '../../../src/cli/doctor/report.js';
 import { VERSION } from '../../../src/core/version.js';
 import { fakeTermux } from '../../helpers/fake-termux.js';
 import { holdPort8080, startGateway } from '../../helpers/gateway-process.js';
@@ -224,6 +225,42 @@ t.test('checks that need port 8080 to themselves', async (t) => {
     t.equal(fixOf(r.out, /^\[warn\] phantom/), `       fix: ${PHANTOM_12}`);
   });
 
+  await t.test('Android 14, Termux:API hangs: the cached-apps freezer is named with its fix', async (t) => {
+    const { fake, env } = healthyPhone(t, 34);
+    fake.output('getprop', '[ro.build.version.release]: [14]\n[ro.build.version.sdk]: [34]\n');
+    fake.mode('termux-telephony-deviceinfo', 'hang');
+    fake.mode('termux-sms-list', 'hang');
+    const r = await run(['doctor'], { ...env, SMS_GATEWAY_DOCTOR_TIMEOUT_MS: '2000' });
+    t.equal(r.code, 1);
+    const freezer = [
+      '       fix: open the Termux:API app once; exempt Termux and Termux:API from battery optimisation',
+      '            Android 14: the likely cause is the cached-apps freezer (termux-api #638); turn it off from a computer:',
+      '            adb shell settings put global cached_apps_freezer disabled',
+    ].join('\n');
+    t.match(r.out, `\n[FAIL] Termux:API and SIM: Termux:API does not answer (no answer within 2000 ms)\n${freezer}\n`);
+    t.match(r.out, /\n\[warn\] READ_SMS permission: termux-sms-list does not answer \(no answer within 2000 ms\); [^\n]*\n/);
+    t.match(r.out, `; only needed for sent-box confirmation and sms.received events\n${freezer}\n`, 'the hung READ_SMS probe names it too');
+    t.notMatch(r.out, /Allow restricted settings/, 'nothing was refused');
+  });
+
+  await t.test('Android 15, the SMS permission refused: restricted settings are named with the way out', async (t) => {
+    const { fake, env } = healthyPhone(t, 35);
+    fake.output('getprop', '[ro.build.version.release]: [15]\n[ro.build.version.sdk]: [35]\n');
+    fake.output('termux-sms-list', '{"error": "Please grant the following permissions to use this command: android.permission.READ_SMS"}\n');
+    const r = await run(['doctor'], env);
+    t.equal(r.code, 0, 'READ_SMS is optional: a warning');
+    t.match(
+      r.out,
+      [
+        '\n[warn] READ_SMS permission: not granted (READ_SMS); only needed for sent-box confirmation and sms.received events',
+        '       fix: Settings > Apps > Termux:API > Permissions > SMS: Allow',
+        '            switch greyed out ("Restricted setting")? Android 13+ restricts apps installed from F-Droid or a file:',
+        '            Settings > Apps > Termux:API > ⋮ (top right) > Allow restricted settings, then allow SMS again\n',
+      ].join('\n'),
+    );
+    t.notMatch(r.out, /cached_apps_freezer/, 'nothing hung');
+  });
+
   await t.test('no termux-* and no pm at all', async (t) => {
     const r = await run(['doctor'], { PATH: tempDir(t, 'smsgw-empty-'), SMS_GATEWAY_HOME: join(tempDir(t), 'home'), SMS_GATEWAY_DOCTOR_TIMEOUT_MS: '2000' });
     t.equal(r.code, 1);
@@ -278,4 +315,30 @@ t.test('Node.js 22 or newer is needed (better-sqlite3 13)', async (t) => {
   t.equal(nodeVersionOk('v19.9.0'), false);
   t.equal(nodeVersionOk('v24.1.0'), true);
   t.equal(nodeVersionOk('v26.0.0'), true);
+});
+
+t.test('the traps follow the Android version: the freezer from 11 (likely on 14+), restricted settings from 13', async (t) => {
+  const { androidMajor, freezerFix, restrictedSettingsFix, FREEZER_OFF, ALLOW_RESTRICTED } = await import('../../../src/cli/doctor/traps.js');
+  const { smsReadCheck, telephonyCheck } = await import('../../../src/cli/doctor/checks.js');
+  const getprop = (stdout: string) => ({ ok: true as const, stdout, json: undefined, ms: 5 });
+  t.equal(androidMajor(getprop('[ro.build.version.release]: [14]\n')), 14);
+  t.equal(androidMajor(getprop('[ro.build.version.release]: [8.1.0]\n')), 8);
+  t.equal(androidMajor(getprop('[ro.build.version.release]: [Baklava]\n')), null, 'a preview name is no number');
+  t.equal(androidMajor(getprop('[ro.product.model]: [Pixel]\n')), null);
+  t.equal(androidMajor({ ok: false, failure: 'timeout', detail: 'no answer within 10 ms', ms: 10 }), null);
+  t.same(freezerFix(10), [], 'no freezer before Android 11');
+  t.match(freezerFix(11), [/^Android 11: a possible cause is the cached-apps freezer/, FREEZER_OFF]);
+  t.match(freezerFix(14), [/^Android 14: the likely cause is/, FREEZER_OFF]);
+  t.match(freezerFix(null), [/^on Android 14 and newer the likely cause is/, FREEZER_OFF]);
+  t.same(restrictedSettingsFix(12), [], 'no restricted settings before Android 13');
+  t.equal(restrictedSettingsFix(13).at(-1), ALLOW_RESTRICTED);
+  t.equal(restrictedSettingsFix(null).at(-1), ALLOW_RESTRICTED, 'unknown version: named, it may apply');
+  const refused = { ok: false as const, failure: 'permission_denied' as const, detail: 'android.permission.READ_SMS', ms: 5 };
+  const hung = { ok: false as const, failure: 'timeout' as const, detail: 'no answer within 10 ms', ms: 10 };
+  const fixOfFinding = (f: Finding): string[] => (f.status === 'ok' ? [] : f.fix);
+  t.notOk(fixOfFinding(smsReadCheck(refused, 12)).includes(ALLOW_RESTRICTED), 'Android 12: not named');
+  t.ok(fixOfFinding(smsReadCheck(refused, 15)).includes(ALLOW_RESTRICTED), 'Android 15: named');
+  t.notOk(fixOfFinding(telephonyCheck(hung, 10)).includes(FREEZER_OFF), 'Android 10: not named');
+  t.ok(fixOfFinding(telephonyCheck(hung, 14)).includes(FREEZER_OFF), 'Android 14: named');
+  t.ok(fixOfFinding(smsReadCheck(hung, 14)).includes(FREEZER_OFF), 'a hung sms-list too');
 });
