@@ -120,7 +120,7 @@ export const hostInfoExample: Example<typeof HostInfoResponseSchema> = {
     device: { manufacturer: 'Google', model: 'Pixel 6a', androidVersion: '14' },
     counters: { ...statsExample.data, historySize: 212 },
     gateway: {
-      version: '0.2.0',
+      version: '0.4.0',
       mode: 'real',
       simulation: 'none',
       smsEnabled: true,
@@ -138,7 +138,7 @@ export const diagnosticsExample: Example<typeof DiagnosticsResponseSchema> = {
   data: {
     status: 'degraded',
     checkedAt: '2026-11-21T10:14:00.000Z',
-    version: '0.2.0',
+    version: '0.4.0',
     mode: 'real',
     checks: {
       termuxApi: ok({ appInstalled: true, probes: { telephony: 'ok', battery: 'ok', wifi: 'ok', props: 'ok', apiApp: 'ok' } }),

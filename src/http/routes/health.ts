@@ -41,7 +41,7 @@ export function healthRoutes(runtime: RuntimeInfo): FastifyPluginAsyncZod {
           response: {
             200: json('The gateway serves.', HealthSchema, {
               status: 'ok',
-              version: '0.2.0',
+              version: '0.4.0',
               smsEnabled: true,
               mode: 'real',
               simulation: 'none',

@@ -49,7 +49,7 @@ export const openapiRoutes =
           summary: 'This document (OpenAPI 3.0)',
           tags: ['gateway'],
           response: {
-            200: json('The OpenAPI document of every route.', OpenApiDocumentSchema, { openapi: '3.0.3', info: { title: 'sms-gateway', version: '0.2.0' } }),
+            200: json('The OpenAPI document of every route.', OpenApiDocumentSchema, { openapi: '3.0.3', info: { title: 'sms-gateway', version: '0.4.0' } }),
             ...bearerErrors([]),
           },
         },
