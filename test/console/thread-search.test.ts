@@ -65,6 +65,11 @@ t.test('conversations: the search and the date range run on the gateway and list
   t.match(await items.nth(1).textContent(), /\+4915112345678.*Your garage code is 4711/, 'found on the gateway, beyond the view’s read');
   t.same([...asked].sort(), ['/api/inbox?q=garage', '/api/messages?q=garage'], 'asked once the typing paused, not a letter at a time');
   t.match(page.url(), /#\/inbox\?q=garage$/, 'the address keeps the search');
+  const overhang = await page.evaluate(() => {
+    const side = document.querySelector('.thread-side')!.getBoundingClientRect().right;
+    return Math.max(...[...document.querySelectorAll('.thread-side input')].map((i) => i.getBoundingClientRect().right - side));
+  });
+  t.ok(overhang <= 0.5, `the search form stays in its column beside the thread (${overhang} px over)`);
   t.same(await axeViolations(page), [], 'a search: axe');
 
   // By keyboard: the found thread opens with Enter and shows its message.
