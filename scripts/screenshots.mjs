@@ -1,7 +1,9 @@
 // npm run screenshots: PNGs of every console view at desktop and phone size into
 // docs/screenshots/, from a simulated gateway (the built dist/, a temp home, port 8080:
-// stop any other gateway first) seeded with a few messages, driven by Debian's chromium through playwright-core.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+// stop any other gateway first) seeded with a few messages, driven by Debian's chromium through
+// playwright-core; and an opened conversation (thread-*.png: on a desktop beside a search of
+// the thread list) with its "Load older" button.
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +15,8 @@ const out = join(root, 'docs/screenshots');
 const home = mkdtempSync(join(tmpdir(), 'smsgw-shots-'));
 const port = 8080;
 const base = `http://127.0.0.1:${port}`;
-const env = { ...process.env, SMS_GATEWAY_HOME: home, SMS_GATEWAY_MODE: 'simulated', SMS_GATEWAY_INBOX: 'true' };
+const env = { ...process.env, SMS_GATEWAY_HOME: home, SMS_GATEWAY_MODE: 'simulated', SMS_GATEWAY_INBOX: 'true', SMS_GATEWAY_INBOX_POLL_SECONDS: '2' };
+const DAY = 86_400_000;
 const cli = (args) =>
   new Promise((ok, fail) => {
     const p = spawn(process.execPath, [join(root, 'bin/sms-gateway'), ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -21,6 +24,62 @@ const cli = (args) =>
     p.stdout.on('data', (d) => (text += d));
     p.on('exit', (code) => (code === 0 ? ok(text.trim()) : fail(new Error(`sms-gateway ${args.join(' ')}: ${code}`))));
   });
+
+/**
+ * 98 old parcel notices from one sender, written straight into the simulated inbox (the lines
+ * src/device/simulated-inbox.ts appendSimulatedSms writes, ids after `lastId`): with them the
+ * inbox holds over the 100 received SMS Conversations reads, so a thread offers "Load older".
+ */
+function parcelNotices(lastId) {
+  const lines = Array.from({ length: 98 }, (_, i) => {
+    const body = `Your parcel ${4711 + i} is in locker ${(i % 12) + 1}. Pick-up code ${100_000 + ((i * 7919) % 900_000)}.`;
+    return `${JSON.stringify({ id: lastId + 1 + i, from: 'PARCEL', body, at: Date.now() - (98 - i) * DAY })}\n`;
+  });
+  appendFileSync(join(home, 'simulated-inbox.jsonl'), lines.join(''), { mode: 0o600 });
+}
+
+/** Waits until GET /api/inbox holds `total` received SMS. */
+async function inboxHolds(api, total) {
+  for (let i = 0; ; i++) {
+    const page = await (await api('GET', '/api/inbox?limit=1')).json();
+    if (page.pagination?.total >= total) return;
+    if (i > 50) throw new Error(`the inbox holds ${page.pagination?.total} SMS, not ${total}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** A conversation (a question, a tagged answer, its reply), a long text from another number, the parcel notices. */
+async function seedConversations(api) {
+  await new Promise((r) => setTimeout(r, 3000)); // the inbox watcher's first read (its baseline)
+  parcelNotices(0);
+  await cli(['simulate', 'receive', '--from', '+15559870001', 'Is the shop open today?']);
+  await inboxHolds(api, 99); // stored before the answer is sent: it is no reply to it
+  await api('POST', '/api/sms/send', { to: '+15559870001', message: 'Yes, until 18:00.', tags: { ticket: 'T-7' } });
+  await new Promise((r) => setTimeout(r, 1500)); // a received time has whole seconds: the reply comes a second later
+  await cli(['simulate', 'receive', '--from', '+15559870001', 'Thanks! See you at 5.']);
+  await cli([
+    'simulate',
+    'receive',
+    '--from',
+    '+15554440002',
+    'Hi! The plumber comes tomorrow between 8 and 10: please leave the side gate open and keep the dog inside.',
+  ]);
+  await inboxHolds(api, 101);
+}
+
+/** The shop's conversation opened (on a desktop beside the thread list searched for "shop"), at the top of the page. */
+async function shootThread(page, size) {
+  await page.goto(`${base}/#/inbox`);
+  await page.getByRole('heading', { level: 1 }).first().waitFor();
+  if (size === 'desktop') {
+    await page.getByLabel('Search number or text').fill('shop');
+    await page.getByText('1 conversation matches.').waitFor();
+  }
+  await page.getByRole('button', { name: /\+15559870001/ }).click();
+  await page.getByRole('button', { name: 'Load older' }).waitFor();
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(out, `thread-${size}.png`) });
+}
 
 mkdirSync(out, { recursive: true });
 const key = (await cli(['key', 'rotate'])).split('\n').at(-1); // a fresh home has no key until one is made
@@ -49,9 +108,7 @@ try {
     message: 'Practice moved to 18:00',
     sendAt: new Date(Date.now() + 86_400_000).toISOString(),
   });
-  await new Promise((r) => setTimeout(r, 1500)); // the inbox watcher's first read (its baseline)
-  await cli(['simulate', 'receive', '--from', '+15559870001', 'Is the shop open today?']);
-  await new Promise((r) => setTimeout(r, 16_000)); // the watcher's next read (every 15 s)
+  await seedConversations(api);
   await api('POST', '/api/webhooks', { url: 'http://192.168.1.60:8123/api/webhook/sms' });
   await api('POST', '/api/rules', { keyword: 'STATUS', match: 'prefix', reply: 'All fine at home.' });
   const browser = await chromium.launch({
@@ -82,6 +139,7 @@ try {
       await page.waitForTimeout(700);
       await page.screenshot({ path: join(out, `${view}-${size}.png`), fullPage: size === 'desktop' });
     }
+    await shootThread(page, size);
     await page.close();
   }
   await browser.close();

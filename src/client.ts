@@ -30,6 +30,18 @@ export interface QueueInput {
   tags?: Record<string, string>;
 }
 
+/**
+ * A search of the history or the inbox, all combined with the list's own filters: q, a number
+ * (from its start when written with a leading +, anywhere otherwise) or a case-insensitive part
+ * of the text (at most 100 characters, matched literally); since (inclusive) and until
+ * (exclusive) as ISO 8601 with a zone, or Dates.
+ */
+export interface SearchInput {
+  q?: string;
+  since?: string | Date;
+  until?: string | Date;
+}
+
 // The shapes are the server's own zod schemas (type-only imports: nothing of the server
 // is loaded by a client; the client-only package spells them out). Every type a client
 // method names is one of these aliases, so that package can replace each by its shape.
@@ -79,10 +91,11 @@ export interface ClientOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** `?name=value&...` of the defined values, or nothing. */
-function queryString(q: Record<string, unknown>): string {
+/** `?name=value&...` of the defined values (a Date as ISO 8601), or nothing. */
+function queryString(q: object): string {
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(q)) if (v !== undefined) params.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+  for (const [k, v] of Object.entries(q))
+    if (v !== undefined) params.set(k, v instanceof Date ? v.toISOString() : typeof v === 'string' ? v : JSON.stringify(v));
   const qs = params.toString();
   return qs ? `?${qs}` : '';
 }
@@ -170,12 +183,13 @@ export function createClient(opts: ClientOptions) {
     },
     /** Cancels a queued message whose hand-off has not started (409 not_cancellable otherwise). */
     cancel: async (id: string) => (await call<{ data: MessageRecord }>('DELETE', `/api/messages/${encodeURIComponent(id)}`)).data,
-    messages: async (q: { limit?: number; offset?: number; status?: MessageStatus } = {}) =>
+    /** The history, newest first: filtered by status, searched (q, since, until), paged. */
+    messages: async (q: SearchInput & { limit?: number; offset?: number; status?: MessageStatus } = {}) =>
       call<Page<MessageRecord> & { success: true }>('GET', `/api/messages${queryString(q)}`),
     message: async (id: string) => (await call<{ data: MessageRecord }>('GET', `/api/messages/${encodeURIComponent(id)}`)).data,
     stats: async () => (await call<{ data: Stats }>('GET', '/api/stats')).data,
-    /** Received SMS, newest first (503 inbox_disabled while the gateway does not read its inbox). */
-    inbox: async (q: { limit?: number; offset?: number; from?: string } = {}) =>
+    /** Received SMS, newest first: from one sender, searched (q, since, until), paged (503 inbox_disabled while the gateway does not read its inbox). */
+    inbox: async (q: SearchInput & { limit?: number; offset?: number; from?: string } = {}) =>
       call<Page<InboxRecord> & { success: true }>('GET', `/api/inbox${queryString(q)}`),
     webhooks: async () => (await call<{ data: WebhookTarget[] }>('GET', '/api/webhooks')).data,
     /** Registers a webhook target (a URL already registered: its existing target). */

@@ -1,6 +1,9 @@
-// The history's filters: status, a search by number or text and a date range (this device's
-// days), all asked of the gateway (GET /api/messages q, since, until); kept in the address
-// (#/history?q=...) so a reload or a shared link shows the same search; the filter form.
+// The history's filters, also the Conversations' search: status (the history's), a search by
+// number or text and a date range (this device's days), all asked of the gateway (GET
+// /api/messages and GET /api/inbox q, since, until) once the typing pauses; kept in the address
+// (#/history?q=..., #/inbox?q=...) so a reload or a shared link shows the same search; the form.
+import { useDebounced } from './debounce.js';
+
 export interface HistoryFilter {
   status: string;
   text: string;
@@ -11,6 +14,8 @@ export interface HistoryFilter {
 export const NO_FILTER: HistoryFilter = { status: '', text: '', from: '', to: '' };
 const STATUSES = ['', 'queued', 'sent', 'failed', 'cancelled'] as const;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** The search is asked of the gateway once the typing has paused this long. */
+const TYPING_PAUSE_MS = 300;
 
 /** The start of a YYYY-MM-DD day in this device's zone, `days` later, as ISO (UTC). */
 function dayStart(day: string, days = 0): string {
@@ -31,6 +36,12 @@ export function historyQuery(f: HistoryFilter): URLSearchParams {
   return q;
 }
 
+/** The query as the user types: a typed search once the typing pauses, a cleared one (and every other field) at once. */
+export function useFilterQuery(f: HistoryFilter): string {
+  const typed = useDebounced(f.text, TYPING_PAUSE_MS);
+  return historyQuery({ ...f, text: f.text.trim() === '' ? '' : typed }).toString();
+}
+
 /** The filter an address names (#/history?q=...&from=...), or none. */
 export function filterFromHash(hash: string): HistoryFilter {
   const at = hash.indexOf('?');
@@ -40,8 +51,8 @@ export function filterFromHash(hash: string): HistoryFilter {
   return { status: (STATUSES as readonly string[]).includes(status) ? status : '', text: p.get('q') ?? '', from: day(p.get('from')), to: day(p.get('to')) };
 }
 
-/** Writes the filter into the address without a new history entry (nothing is loaded by it). */
-export function keepInAddress(f: HistoryFilter): void {
+/** Writes the filter into the view's address without a new history entry (nothing is loaded by it). */
+export function keepInAddress(f: HistoryFilter, view: 'history' | 'inbox' = 'history'): void {
   const p = new URLSearchParams();
   for (const [name, value] of [
     ['status', f.status],
@@ -50,25 +61,28 @@ export function keepInAddress(f: HistoryFilter): void {
     ['to', f.to],
   ] as const)
     if (value) p.set(name, value);
-  const hash = p.toString() === '' ? '#/history' : `#/history?${p.toString()}`;
+  const hash = p.toString() === '' ? `#/${view}` : `#/${view}?${p.toString()}`;
   if (location.hash !== hash) history.replaceState(null, '', hash);
 }
 
-/** The filter form: status, search, from and to dates. */
-export function Filters({ filter, onChange }: { filter: HistoryFilter; onChange: (f: HistoryFilter) => void }) {
+/** The filter form: status (unless `withStatus` is false), search, from and to dates; `label` names the search region. */
+export function Filters(p: { filter: HistoryFilter; onChange: (f: HistoryFilter) => void; label?: string; withStatus?: boolean }) {
+  const { filter, onChange, label = 'Filter the history', withStatus = true } = p;
   const set = (part: Partial<HistoryFilter>) => onChange({ ...filter, ...part });
   return (
-    <div class="filters" role="search" aria-label="Filter the history">
-      <div>
-        <label for="status">Status</label>
-        <select id="status" value={filter.status} onChange={(e) => set({ status: e.currentTarget.value })}>
-          {STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s || 'all'}
-            </option>
-          ))}
-        </select>
-      </div>
+    <div class="filters" role="search" aria-label={label}>
+      {withStatus && (
+        <div>
+          <label for="status">Status</label>
+          <select id="status" value={filter.status} onChange={(e) => set({ status: e.currentTarget.value })}>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s || 'all'}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
       <div class="wide">
         <label for="search">Search number or text</label>
         <input id="search" type="search" autocomplete="off" maxLength={100} value={filter.text} onInput={(e) => set({ text: e.currentTarget.value })} />

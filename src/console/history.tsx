@@ -5,9 +5,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { MessageRecord } from '../store/message-record.js';
 import { describe } from './api.js';
-import { useDebounced } from './debounce.js';
 import { exportHistory } from './history-export.js';
-import { filterFromHash, Filters, historyQuery, impossible, keepInAddress, type HistoryFilter } from './history-filter.js';
+import { filterFromHash, Filters, impossible, keepInAddress, useFilterQuery, type HistoryFilter } from './history-filter.js';
 import { usePoll } from './poll.js';
 import { ErrorLine, Field, Note, when, type Call, type ViewProps } from './ui.js';
 
@@ -17,8 +16,6 @@ interface Page {
 }
 
 const LIMIT = 20;
-/** The search is asked of the gateway once the typing has paused this long. */
-const TYPING_PAUSE_MS = 300;
 
 /** One message's fields, opened from the history. */
 function MessageDetails({ message, onClose }: { message: MessageRecord; onClose: () => void }) {
@@ -113,9 +110,7 @@ export function History({ call }: ViewProps) {
   const [shown, setShown] = useState<{ query: string; page: Page }>();
   const [open, setOpen] = useState<MessageRecord>();
   const [error, setError] = useState<string>();
-  const typed = useDebounced(filter.text, TYPING_PAUSE_MS);
-  // A cleared search shows everything at once; a typed one waits for the pause.
-  const query = historyQuery({ ...filter, text: filter.text.trim() === '' ? '' : typed }).toString();
+  const query = useFilterQuery(filter);
   const blocked = impossible(filter);
   const asked = useRef('');
   useEffect(() => keepInAddress(filter), [filter]);

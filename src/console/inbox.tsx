@@ -1,18 +1,31 @@
 // Conversations: received SMS (GET /api/inbox) and sent ones (GET /api/messages), the newest
 // 100 of each, as one thread per number (conversations.ts), with the opt-out list (GET
-// /api/opt-outs); a thread's older messages added when asked (older.ts); the thread list
-// beside the open thread (above it on a phone, with a back button). Senders, contact names
-// and texts are attacker-controlled: rendered as text only.
-import { useState } from 'preact/hooks';
+// /api/opt-outs); a thread's older messages added when asked (older.ts); above the thread list
+// a search by number or text and a date range, asked of the gateway (the history's filter form
+// and query, history-filter.tsx; kept in the address, #/inbox?q=...), listing the threads with a
+// matching message, each with its newest match; the thread list beside the open thread (above
+// it on a phone, with a back button). Senders, contact names and texts are attacker-controlled:
+// rendered as text only.
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { InboxRecord } from '../store/inbox.js';
 import type { MessageRecord } from '../store/message-record.js';
 import { ApiProblem, describe } from './api.js';
 import { buildThreads, threadKey, type Thread } from './conversations.js';
+import { filterFromHash, Filters, impossible, keepInAddress, useFilterQuery, type HistoryFilter } from './history-filter.js';
 import { loadOlder, startOlder, withOlder, type Beyond, type Older } from './older.js';
 import { usePoll } from './poll.js';
 import { ThreadView, type OptOutEntry } from './thread.js';
 import { Iso } from './thread-parts.js';
 import { ErrorLine, when, type Call, type ViewProps } from './ui.js';
+
+/** The messages a search matched (the newest 100 of each list), and the query asked. */
+interface Found {
+  query: string;
+  received: InboxRecord[];
+  sent: MessageRecord[];
+  /** Whether more matched than were read. */
+  more: boolean;
+}
 
 interface Loaded {
   received: InboxRecord[];
@@ -21,6 +34,8 @@ interface Loaded {
   optOuts: Map<string, OptOutEntry>;
   /** Why received messages are missing (the inbox is off), when they are. */
   inboxOff: string | undefined;
+  /** The search's matches, when a search is asked. */
+  found: Found | undefined;
 }
 
 interface ListPage<T> {
@@ -28,9 +43,10 @@ interface ListPage<T> {
   pagination: { hasNext: boolean };
 }
 
-async function received(call: Call): Promise<{ rows: InboxRecord[]; more: boolean; off?: string }> {
+/** The newest 100 received SMS (of a search, when `query` holds one); none, and why, while the inbox is off. */
+async function received(call: Call, query: string): Promise<{ rows: InboxRecord[]; more: boolean; off?: string }> {
   try {
-    const page = await call<ListPage<InboxRecord>>('GET', '/api/inbox?limit=100');
+    const page = await call<ListPage<InboxRecord>>('GET', `/api/inbox?${query ? `${query}&` : ''}limit=100`);
     return { rows: page.data, more: page.pagination.hasNext };
   } catch (err) {
     if (err instanceof ApiProblem && err.problem.kind === 'error' && err.problem.code === 'inbox_disabled')
@@ -39,11 +55,18 @@ async function received(call: Call): Promise<{ rows: InboxRecord[]; more: boolea
   }
 }
 
-async function load(call: Call): Promise<Loaded> {
-  const [inbox, sent, optOuts] = await Promise.all([
-    received(call),
+/** The newest 100 received and 100 sent messages a search (q, since, until) matches. */
+async function search(call: Call, query: string): Promise<Found> {
+  const [inbox, sent] = await Promise.all([received(call, query), call<ListPage<MessageRecord>>('GET', `/api/messages?${query}&limit=100`)]);
+  return { query, received: inbox.rows, sent: sent.data, more: inbox.more || sent.pagination.hasNext };
+}
+
+async function load(call: Call, query: string): Promise<Loaded> {
+  const [inbox, sent, optOuts, found] = await Promise.all([
+    received(call, ''),
     call<ListPage<MessageRecord>>('GET', '/api/messages?limit=100'),
     call<{ data: OptOutEntry[] }>('GET', '/api/opt-outs?limit=100'),
+    query ? search(call, query) : undefined,
   ]);
   const oldestSent = sent.data[sent.data.length - 1];
   return {
@@ -52,7 +75,39 @@ async function load(call: Call): Promise<Loaded> {
     beyond: { receivedMore: inbox.more, sentBefore: sent.pagination.hasNext && oldestSent ? oldestSent.createdAt : null },
     optOuts: new Map(optOuts.data.map((o) => [threadKey(o.number), o])),
     inboxOff: inbox.off,
+    found,
   };
+}
+
+/**
+ * The threads: `all` from the view's read with every thread's older messages and a search's
+ * matches (a match may be older than the read); `read` without the matches (where "Load older"
+ * starts); `listed`, with a search, one thread a number with a match, its newest match last.
+ */
+function threadsOf(data: Loaded, olders: Older[]) {
+  const found = data.found;
+  const olderReceived = olders.map((o) => o.received);
+  const olderSent = olders.map((o) => o.sent);
+  const read = buildThreads(withOlder(data.received, olderReceived), withOlder(data.sent, olderSent));
+  if (!found) return { all: read, read, listed: read };
+  const all = buildThreads(withOlder(data.received, [...olderReceived, found.received]), withOlder(data.sent, [...olderSent, found.sent]));
+  const contacts = new Map(all.map((t) => [t.key, t.contact]));
+  const listed = buildThreads(found.received, found.sent).map((t) => ({ ...t, contact: t.contact ?? contacts.get(t.key) ?? null }));
+  return { all, read, listed };
+}
+
+/** Where a thread's "Load older" starts: after its messages in the view's own read (a search's matches aside). */
+function olderStart(read: Thread[], thread: Thread, beyond: Beyond): Older {
+  return startOlder(read.find((r) => r.key === thread.key) ?? { ...thread, entries: [] }, beyond);
+}
+
+/** What the search line says: why nothing can match, that the search runs, or how many threads match. */
+function searchLine(blocked: string | undefined, query: string, found: Found | undefined, listed: number): string {
+  if (blocked) return blocked;
+  if (!query) return '';
+  if (found?.query !== query) return 'Searching…';
+  const count = listed === 0 ? 'No conversation matches.' : `${listed} conversation${listed === 1 ? '' : 's'} match${listed === 1 ? 'es' : ''}.`;
+  return found.more ? `${count} Only the newest 100 matching received and 100 matching sent messages are looked at.` : count;
 }
 
 function ThreadList({ threads, open, onOpen }: { threads: Thread[]; open: string | undefined; onOpen: (key: string) => void }) {
@@ -76,57 +131,84 @@ function ThreadList({ threads, open, onOpen }: { threads: Thread[]; open: string
   );
 }
 
+/** The search form, what it found, and the thread list (hidden on a phone while a thread is open). */
+function ThreadSide(p: {
+  filter: HistoryFilter;
+  onFilter: (f: HistoryFilter) => void;
+  line: string;
+  threads: Thread[];
+  open: string | undefined;
+  onOpen: (key: string) => void;
+}) {
+  return (
+    <div class="thread-side">
+      <Filters filter={p.filter} onChange={p.onFilter} label="Search the conversations" withStatus={false} />
+      <p class="muted search-line" role="status">
+        {p.line}
+      </p>
+      {p.threads.length > 0 && <ThreadList threads={p.threads} open={p.open} onOpen={p.onOpen} />}
+    </div>
+  );
+}
+
 export function Inbox({ call }: ViewProps) {
   const [data, setData] = useState<Loaded>();
   const [error, setError] = useState<string>();
   const [open, setOpen] = useState<string>();
   const [round, setRound] = useState(0);
   const [older, setOlder] = useState<ReadonlyMap<string, Older>>(new Map());
+  const [filter, setFilter] = useState<HistoryFilter>(() => ({ ...filterFromHash(location.hash), status: '' }));
+  const blocked = impossible(filter);
+  const typedQuery = useFilterQuery(filter);
+  const query = blocked ? '' : typedQuery;
+  const asked = useRef(query);
+  asked.current = query;
+  useEffect(() => keepInAddress(filter, 'inbox'), [filter]);
   usePoll(async () => {
     try {
-      setData(await load(call));
+      const next = await load(call, query);
+      if (asked.current !== query) return; // a newer search was asked meanwhile
+      setData(next);
       setError(undefined);
     } catch (err) {
       setError(describe(err));
     }
-  }, [round]);
-  const olders = [...older.values()];
-  const threads = data
-    ? buildThreads(
-        withOlder(
-          data.received,
-          olders.map((o) => o.received),
-        ),
-        withOlder(
-          data.sent,
-          olders.map((o) => o.sent),
-        ),
-      )
-    : undefined;
-  const thread = threads?.find((t) => t.key === open);
-  /** Reads the open thread's next older messages (its start read from the view's data the first time). */
-  const readOlder = async (t: Thread) => {
-    if (!data) return;
-    const next = await loadOlder(call, t, older.get(t.key) ?? startOlder(t, data.beyond));
+  }, [round, query]);
+  const threads = data && threadsOf(data, [...older.values()]);
+  const searching = filter.text.trim() !== '' || filter.from !== '' || filter.to !== '';
+  // While a new search runs, the last one's threads stay listed (the line says "Searching…").
+  const listed = blocked ? [] : query ? (threads?.listed ?? []) : (threads?.read ?? []);
+  const thread = threads?.all.find((t) => t.key === open);
+  /** Reads the open thread's next older messages. */
+  const readOlder = async (t: Thread, from: Older) => {
+    const next = await loadOlder(call, t, from);
     setOlder((m) => new Map(m).set(t.key, next));
   };
+  const olderOf = (t: Thread, read: Thread[], beyond: Beyond) => older.get(t.key) ?? olderStart(read, t, beyond);
   return (
     <section>
       <h1>Conversations</h1>
       <ErrorLine text={error} />
       {data?.inboxOff && <p class="note">{data.inboxOff}</p>}
-      {threads && threads.length === 0 && <p>No conversation yet.</p>}
-      {data && threads && threads.length > 0 && (
+      {threads && threads.read.length === 0 && !searching && <p>No conversation yet.</p>}
+      {data && threads && (threads.read.length > 0 || searching) && (
         <div class={thread ? 'conversations has-open' : 'conversations'}>
-          <ThreadList threads={threads} open={open} onOpen={setOpen} />
+          <ThreadSide
+            filter={filter}
+            onFilter={(f) => setFilter({ ...f, status: '' })}
+            line={searchLine(blocked, query, data.found, listed.length)}
+            threads={listed}
+            open={open}
+            onOpen={setOpen}
+          />
           {thread ? (
             <ThreadView
               key={thread.key}
               call={call}
               thread={thread}
               optOut={data.optOuts.get(thread.key)}
-              older={older.get(thread.key) ?? startOlder(thread, data.beyond)}
-              onLoadOlder={() => readOlder(thread)}
+              older={olderOf(thread, threads.read, data.beyond)}
+              onLoadOlder={() => readOlder(thread, olderOf(thread, threads.read, data.beyond))}
               onBack={() => setOpen(undefined)}
               onChanged={() => setRound((r) => r + 1)}
             />

@@ -54,6 +54,24 @@ export async function sendNow(gw: Awaited<ReturnType<typeof consoleApp>>, body: 
   if (res.statusCode !== 200) throw new Error(`send: ${res.statusCode} ${res.body}`);
 }
 
+/** Set-up calls come from another address than the browser's, so they never use up its rate limit. */
+export const SETUP_CALLER = '192.168.1.30';
+
+/** POST /api/messages (the queue): one text to several recipients, a day ahead (nothing is sent meanwhile). */
+export async function queueAhead(gw: Awaited<ReturnType<typeof consoleApp>>, to: string[], message: string) {
+  const res = await gw.app.inject({
+    method: 'POST',
+    url: '/api/messages',
+    remoteAddress: SETUP_CALLER,
+    headers: { ...gw.auth, 'content-type': 'application/json' },
+    payload: JSON.stringify({ to: to.length === 1 ? to[0] : to, message, sendAt: new Date(Date.now() + 86_400_000).toISOString() }),
+  });
+  if (res.statusCode !== 202) throw new Error(`queue: ${res.statusCode} ${res.body}`);
+}
+
+/** n numbers in a row, +1555<from, 6 digits>, ... */
+export const numbers = (from: number, n: number) => Array.from({ length: n }, (_, i) => `+1555${String(from + i).padStart(6, '0')}`);
+
 export interface Watched {
   page: Page;
   context: BrowserContext;

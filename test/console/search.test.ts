@@ -8,28 +8,23 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { appendSimulatedSms } from '../../src/device/simulated-inbox.js';
-import { axeViolations, consoleApp, DESKTOP, hasChromium, openBrowser, openView, overflowX, PHONE, signIn } from './browser.js';
+import {
+  axeViolations,
+  consoleApp,
+  DESKTOP,
+  hasChromium,
+  openBrowser,
+  openView,
+  overflowX,
+  numbers,
+  PHONE,
+  queueAhead,
+  SETUP_CALLER,
+  signIn,
+} from './browser.js';
 
 const skip = !hasChromium && 'no /usr/bin/chromium (apt-get install chromium)';
 const DAY = 86_400_000;
-/** Set-up calls come from another address than the browser's, so they never use up its rate limit. */
-const SETUP_CALLER = '192.168.1.30';
-
-type Gateway = Awaited<ReturnType<typeof consoleApp>>;
-
-/** POST /api/messages (the queue): one text to several recipients, a day ahead (nothing is sent meanwhile). */
-async function queue(gw: Gateway, to: string[], message: string) {
-  const res = await gw.app.inject({
-    method: 'POST',
-    url: '/api/messages',
-    remoteAddress: SETUP_CALLER,
-    headers: { ...gw.auth, 'content-type': 'application/json' },
-    payload: JSON.stringify({ to: to.length === 1 ? to[0] : to, message, sendAt: new Date(Date.now() + DAY).toISOString() }),
-  });
-  if (res.statusCode !== 202) throw new Error(`queue: ${res.statusCode} ${res.body}`);
-}
-
-const numbers = (from: number, n: number) => Array.from({ length: n }, (_, i) => `+1555${String(from + i).padStart(6, '0')}`);
 
 /** A PNG of the page (the whole page, or what the window shows) into SHOTS_DIR, when set. */
 async function shot(page: Page, name: string, fullPage = true) {
@@ -39,10 +34,10 @@ async function shot(page: Page, name: string, fullPage = true) {
 /** A history of 201 messages: the needle first (made 40 days old), then 200 routine ones. */
 async function haystack(t: Test) {
   const gw = await consoleApp(t);
-  await queue(gw, ['+4915112345678'], 'Needle: the garage code is 4711');
+  await queueAhead(gw, ['+4915112345678'], 'Needle: the garage code is 4711');
   gw.db.prepare(`UPDATE messages SET created_at = created_at - ${40 * DAY} WHERE body LIKE 'Needle%'`).run();
-  await queue(gw, numbers(0, 100), 'Routine reminder');
-  await queue(gw, numbers(100, 100), 'Routine reminder');
+  await queueAhead(gw, numbers(0, 100), 'Routine reminder');
+  await queueAhead(gw, numbers(100, 100), 'Routine reminder');
   return gw;
 }
 
@@ -131,9 +126,9 @@ async function longConversation(t: Test) {
   const gw = await consoleApp(t, { inbox: true });
   gw.services.startInbox();
   await gw.services.inbox.pollOnce();
-  await queue(gw, ['+1 555 777 0001'], 'First question: are you there?');
+  await queueAhead(gw, ['+1 555 777 0001'], 'First question: are you there?');
   gw.db.prepare(`UPDATE messages SET created_at = created_at - ${2 * DAY} WHERE body LIKE 'First question%'`).run();
-  await queue(gw, numbers(200, 100), 'Routine reminder');
+  await queueAhead(gw, numbers(200, 100), 'Routine reminder');
   const start = Date.now() - DAY;
   for (let i = 1; i <= 120; i++) appendSimulatedSms(gw.home, { from: '+15557770001', body: `answer ${i}` }, start + i * 60_000);
   for (let polls = 0; polls < 20; polls++) {
