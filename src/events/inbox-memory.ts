@@ -113,8 +113,10 @@ export function committer(
     });
   const store = (e: SmsEntry, now: number, tz: string) => {
     const at = receivedMs(e, tz);
-    // What it replies to is decided now, in this transaction (events/reply-window.ts).
-    const inReplyTo = opts.replyTo?.(e.address, now) ?? null;
+    // What it replies to is decided now, in this transaction (events/reply-window.ts), among what
+    // was sent before it arrived: the phone's date is to the second, so up to the end of that second.
+    const arrived = at === null ? now : Math.min(now, at + 999);
+    const inReplyTo = opts.replyTo?.(e.address, arrived) ?? null;
     // And which keyword rule it triggers (sms/rules.ts): its record and event carry the keyword.
     const keyword = opts.keyword?.(e.address, e.body) ?? null;
     opts.inbox.add({ smsId: e.id, from: e.address, contact: e.sender, body: e.body, receivedAt: at, simSlot: null, inReplyTo, keyword }, now);

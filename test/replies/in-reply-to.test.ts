@@ -104,3 +104,22 @@ t.test('a reply before the sent box confirms its message still names it (real mo
   await receive('+15550001', '1');
   t.same((await latest()).inReplyTo, { id, tags: { alarm: 'garage' } }, 'the reply names it');
 });
+
+t.test('an SMS that arrived before a send, read after it, does not answer that send', async (t) => {
+  const { a, inbox, latest } = await withInbox(t);
+  const earlier = (await a.send({ to: '+15550001', message: 'the earlier question' })).json().messageId as string;
+  a.clock.advance(60_000);
+  inbox.receive('+15550001', 'are you there?', a.clock.now()); // on the phone now, not read yet
+  a.clock.advance(5_000);
+  const later = (await a.send({ to: '+15550001', message: 'sent before the inbox was read' })).json().messageId as string;
+  a.clock.advance(5_000);
+  await a.services.inbox.pollOnce();
+  t.not(later, earlier);
+  t.same((await latest()).inReplyTo, { id: earlier, tags: {} }, 'the message sent before it arrived, not the later one');
+  a.clock.advance(1500 - (a.clock.now() % 1000)); // 500 ms into a second
+  const sameSecond = (await a.send({ to: '+15550001', message: 'just now' })).json().messageId as string;
+  inbox.receive('+15550001', 'ok', a.clock.now() + 200); // dated to the second: the phone prints no milliseconds
+  a.clock.advance(1000);
+  await a.services.inbox.pollOnce();
+  t.same((await latest()).inReplyTo, { id: sameSecond, tags: {} }, 'a reply dated in the second of the send answers it');
+});
