@@ -34,6 +34,9 @@ function threadOf(threads: Map<string, Thread>, number: string): Thread {
   return thread;
 }
 
+/** Where an entry sorts: a received SMS's date is to the second (the phone prints no milliseconds), so at the end of that second, after a message sent in it. */
+const shownAt = (e: ThreadEntry) => Date.parse(e.at || '0') + (e.kind === 'received' ? 999 : 0);
+
 /** Threads newest first; inside each, entries oldest first (received and sent interleaved). */
 export function buildThreads(received: InboxRecord[], sent: MessageRecord[]): Thread[] {
   const threads = new Map<string, Thread>();
@@ -45,7 +48,7 @@ export function buildThreads(received: InboxRecord[], sent: MessageRecord[]): Th
     thread.entries.push({ kind: 'received', at: m.receivedAt ?? '', message: m });
   }
   for (const thread of threads.values()) {
-    thread.entries.sort((a, b) => Date.parse(a.at || '0') - Date.parse(b.at || '0'));
+    thread.entries.sort((a, b) => shownAt(a) - shownAt(b));
     const newest = thread.entries[thread.entries.length - 1];
     thread.last = newest?.at ?? '';
     // A reply goes to the number as it was last written.
