@@ -18,9 +18,10 @@ import { createProbes, type ProbeOptions } from '../../src/device/probes.js';
 import { checkAnswersAgainstOpenApi } from '../fixtures/openapi-contract.js';
 import { fakeClock, type FakeClock } from './fake-clock.js';
 import { tempDir } from './paths.js';
+import { VERSION } from '../../src/core/version.js';
 
 export const testRuntime = (over: Partial<RuntimeInfo> = {}): RuntimeInfo => ({
-  version: '0.1.0',
+  version: VERSION,
   mode: 'simulated',
   simulation: 'success',
   smsEnabled: true,

@@ -8,6 +8,7 @@ import type { Snapshot } from '../../src/device/probes.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/paths.js';
+import { VERSION } from '../../src/core/version.js';
 
 /** The diagnostics table of docs/api.md: check name -> the fields it lists (in backticks). */
 function readmeDiagnosticsTable(): Map<string, string[]> {
@@ -74,7 +75,7 @@ t.test('no phone: every fact the phone would tell is null; the rest is right', a
   t.same(
     { ...d.gateway, uptimeSeconds: typeof d.gateway.uptimeSeconds },
     {
-      version: '0.1.0',
+      version: VERSION,
       mode: 'simulated',
       simulation: 'success',
       smsEnabled: true,

@@ -10,6 +10,7 @@ import { recordingSender, testApp, testRuntime } from '../helpers/test-app.js';
 import type { HandoffResult } from '../../src/sms/handoff.js';
 import { BUCKET_CAPACITY } from '../../src/http/rate-limit.js';
 import { createMetrics } from '../../src/status/metrics.js';
+import { VERSION } from '../../src/core/version.js';
 
 const to = '+1 555 123 4567';
 
@@ -79,7 +80,7 @@ t.test('3 sent and 2 failed: every counter moves by exactly that, with its label
     'sms_gateway_handoff_duration_seconds_bucket{le="1",result="ok"}': 0,
     'sms_gateway_handoff_duration_seconds_bucket{le="2",result="ok"}': 3,
     'sms_gateway_handoff_duration_seconds_count{result="failed"}': 2,
-    'sms_gateway_info{version="0.1.0",mode="simulated"}': 1,
+    [`sms_gateway_info{version="${VERSION}",mode="simulated"}`]: 1,
   };
   for (const [name, value] of Object.entries(expected)) t.equal(m.get(name), value, name);
   t.notOk(
