@@ -88,12 +88,13 @@ export interface InboxWatcher {
  * opens (monotonic), else every pollMs; each plan is told to the share (the confirmation
  * waits for a poll that comes soon).
  */
-function pollCadence(clock: Clock, pollMs: number, share: StoreShare | undefined) {
+function pollCadence(clock: Clock, pollMs: number, share: StoreShare | undefined, canServe: () => boolean) {
   let until = 0;
   let plannedAt: number | undefined;
   const plan = (at: number | undefined) => {
     plannedAt = at;
-    share?.plan(at);
+    // A watcher that has never read the inbox (no watermark) reads no whole-store page: the confirmation must not wait for it.
+    share?.plan(canServe() ? at : undefined);
   };
   const fastMs = Math.min(REPLY_POLL_MS, pollMs);
   const open = () => {
@@ -133,7 +134,7 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
   const fetchNew = pageReader(opts, mem);
   const commit = committer(opts, mem, () => switchedOnAt);
   let zoneKnown: Promise<unknown> | undefined;
-  const cadence = pollCadence(opts.clock, opts.pollMs, opts.share);
+  const cadence = pollCadence(opts.clock, opts.pollMs, opts.share, () => mem.watermark() !== null);
 
   const poll = async (): Promise<void> => {
     try {

@@ -13,7 +13,7 @@ import { fakeTermux } from '../helpers/fake-termux.js';
 import { testApp } from '../helpers/test-app.js';
 import { waitFor } from '../helpers/wait.js';
 
-async function phone(t: Test, o: { inbox?: boolean; old?: number; hangWhole?: boolean } = {}) {
+async function phone(t: Test, o: { inbox?: boolean; old?: number; hangWhole?: boolean; unreadable?: boolean } = {}) {
   const store: SmsEntry[] = [];
   const calls: string[] = [];
   const hung: ((r: SmsListResult) => void)[] = [];
@@ -27,6 +27,7 @@ async function phone(t: Test, o: { inbox?: boolean; old?: number; hangWhole?: bo
     store.push({ id: store.length + 1, threadId: 1, type, address, sender: null, received: stamp(at), body, read: true });
   const list = (q: { box: string; limit: number; offset?: number }): Promise<SmsListResult> => {
     calls.push(q.box);
+    if (o.unreadable) return Promise.resolve({ ok: false, failure: 'api_error', detail: 'no permission' } as SmsListResult);
     if (o.hangWhole && q.box === 'all') return new Promise<SmsListResult>((resolve) => hung.push(resolve));
     // As Termux:API pages: newest first by date, printed oldest first.
     const rows = store.filter((e) => q.box === 'all' || e.type === q.box).sort((x, y) => x.received!.localeCompare(y.received!) || x.id - y.id);
@@ -136,4 +137,16 @@ t.test('a received message the whole-store page could not show is announced at t
   t.same((await p.stored()).sort(), ['a reply', 'dated an hour ago', 'earlier'], 'the one below it at the next inbox read');
   await p.run(60_000);
   t.equal((await p.stored()).length, 3, 'each once');
+});
+
+t.test('a watcher that has never read the inbox is not waited for: the confirmation reads at its own time', async (t) => {
+  const p = await phone(t, { unreadable: true });
+  await p.run(60_000);
+  const res = await p.a.send({ to: '+15550001', message: 'Reply 1 to disarm' });
+  t.equal(res.statusCode, 200);
+  t.equal(p.fake.calls('termux-sms-list').length, 0, 'no look yet');
+  await p.run(6_000);
+  // The fake is a real process: its call is recorded on real time (3 s of it; the clock stands still meanwhile).
+  await waitFor('its own look', () => p.fake.calls('termux-sms-list').length > 0 || undefined, 3_000).catch(() => undefined);
+  t.equal(p.fake.calls('termux-sms-list').length, 1, 'its first look at 5 s, not after waiting for a poll that cannot serve it');
 });
