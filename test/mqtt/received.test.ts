@@ -32,7 +32,16 @@ async function gatewayWithInbox(t: Test, optOut: boolean) {
   // The phone's date of arrival, in the test app's zone (UTC), to the second as Termux:API prints it.
   const phoneDate = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
   const receive = async (from: string, body: string) => {
-    entries.push({ id: entries.length + 100, threadId: 1, type: 'inbox', address: from, sender: null, received: phoneDate(app.clock.now()), body, read: false });
+    entries.push({
+      id: entries.length + 100,
+      threadId: 1,
+      type: 'inbox',
+      address: from,
+      sender: null,
+      received: phoneDate(app.clock.now()),
+      body,
+      read: false,
+    });
     app.clock.advance(1000);
     await app.services.inbox!.pollOnce();
   };
