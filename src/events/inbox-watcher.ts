@@ -94,7 +94,7 @@ function pollCadence(clock: Clock, pollMs: number, share: StoreShare | undefined
   const plan = (at: number | undefined) => {
     plannedAt = at;
     // A watcher that has never read the inbox (no watermark) reads no whole-store page: the confirmation must not wait for it.
-    share?.plan(canServe() ? at : undefined);
+    share?.plan(at !== undefined && canServe() ? at : undefined);
   };
   const fastMs = Math.min(REPLY_POLL_MS, pollMs);
   const open = () => {
