@@ -11,10 +11,10 @@ import type { fairSharePhase } from './phase-fair-share.js';
 import { MAX_CONNECTIONS_PER_ADDRESS } from '../../src/http/connection-limits.js';
 import { MEMORY_BOUND_MB, WITNESS_P99_MS, WITNESS_SERVED } from '../../test/fixtures/flood-shapes.js';
 
-type Row = [metric: string, gateway: string, bare: string, target: string, result: string];
+export type Row = [metric: string, gateway: string, bare: string, target: string, result: string];
 
 /** The header, a rule and the rows, each column as wide as its widest cell. */
-function printTable(header: Row, rows: Row[]): void {
+export function printTable(header: Row, rows: Row[]): void {
   const widths = header.map((_, i) => Math.max(...[header, ...rows].map((r) => r[i]!.length)));
   const line = (r: Row) =>
     r

@@ -43,6 +43,11 @@ export const FLOOD_WITNESS = '127.0.0.91';
 export const FLOOD_MS = 10_000;
 export const FLOOD_IN_FLIGHT = 300;
 
+/** The battery phase (issue 37): a whole simulated hour after a 5 min warm-up; quick: 10 min, scaled. */
+export const BATTERY = QUICK
+  ? { windowMs: 10 * 60_000, warmupMs: 2 * 60_000, replySamples: 3 }
+  : { windowMs: 60 * 60_000, warmupMs: 5 * 60_000, replySamples: 7 };
+
 /** The issue's targets (#21): ratios against bare Fastify from the same run. */
 export const ISSUE_TARGETS = {
   coldStartRatio: 1.5,
