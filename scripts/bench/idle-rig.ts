@@ -117,8 +117,10 @@ export async function idleGateway(opts: IdleGatewayOptions): Promise<IdleGateway
     ...(opts.mqttUrl ? { SMS_GATEWAY_MQTT_URL: opts.mqttUrl } : {}),
   };
   const inFlight = new Set<Promise<unknown>>();
+  const failures: Error[] = [];
   const settle = async () => {
     await Promise.all([...inFlight]);
+    if (failures.length > 0) throw failures[0]!;
     await quiet(opts.ignoreChildren ?? []);
   };
   const clock = simClock(opts.startWallMs ?? Date.now(), settle);
@@ -137,7 +139,7 @@ export async function idleGateway(opts: IdleGatewayOptions): Promise<IdleGateway
   };
   const scrapeLoop = () => {
     if (stopped) return;
-    const p = scrapeOnce();
+    const p = scrapeOnce().catch((err: Error) => void failures.push(err));
     inFlight.add(p);
     void p.finally(() => inFlight.delete(p));
     clock.setTimer(scrapeLoop, SCRAPE_EVERY_MS);
