@@ -7,14 +7,16 @@
 // (acceptance of 100 recipients, CPU per drained message, RSS with 10 000 waiting), and a
 // connection flood from one host (what it holds, RSS, another caller's answers), and the
 // fair-share shapes of issue 20 (a new caller's answers during each; `--fair-share` runs
-// only these, about a minute).
+// only these, about a minute), and the phone's battery of issue 37 (Termux:API calls per
+// idle hour on simulated time, the reply latency; `--battery` runs only this, about a minute).
 // Ordering constraint: the whole run holds the test suite's port-8080 lock directory
 // (os.tmpdir()/sms-gateway-test-port-8080.lock), so it never collides with tests that start
 // the real gateway. Everything it starts is stopped at the end, on failure and on SIGINT.
 // Nothing runs through a shell; all traffic goes to 127.0.0.0/8.
 // The parts live in scripts/bench/: settings, measure (numbers and /proc sampling),
-// processes (start, stop, clean up), load (the open-loop generator), history, the three
-// phases, and report (the table).
+// processes (start, stop, clean up), load (the open-loop generator), history, the
+// phases, report (the tables; report-battery the battery's), and the battery phase's rig
+// (idle-rig: the fake phone and the gateway on it; sim-clock: simulated time).
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -28,8 +30,10 @@ import { sendsPhase } from './bench/phase-sends.js';
 import { queuePhase } from './bench/phase-queue.js';
 import { floodPhase } from './bench/phase-flood.js';
 import { fairSharePhase } from './bench/phase-fair-share.js';
+import { batteryPhase } from './bench/phase-battery.js';
+import { printBatteryTable } from './bench/report-battery.js';
 import { printFairShareTable, printIssueTable, printReport } from './bench/report.js';
-import { BARE_PORT, BARE_SERVER, QUICK, RESULTS, ROOT } from './bench/settings.js';
+import { BARE_PORT, BARE_SERVER, BATTERY, QUICK, RESULTS, ROOT } from './bench/settings.js';
 
 installCleanup();
 
@@ -69,12 +73,18 @@ async function main(): Promise<number> {
     printFairShareTable(await fairSharePhase());
     return 0;
   }
+  if (process.argv.includes('--battery')) {
+    printBatteryTable(await batteryPhase(BATTERY));
+    return 0;
+  }
   // 1. Startup; 2. idle, /health and history reads; 3. sends and the soak.
   const startup = await startupPhase(tickHz);
   const { idle, health, history } = await readsPhase(tickHz);
   if (QUICK) {
     const queue = await queuePhase(tickHz);
+    const battery = await batteryPhase(BATTERY);
     printIssueTable({ startup, idle, health, queue }, machine.node);
+    printBatteryTable(battery);
     log('quick mode: shorter phases, no sends, soak or flood; bench-results.json is not written');
     return 0;
   }
@@ -82,6 +92,7 @@ async function main(): Promise<number> {
   const queue = await queuePhase(tickHz);
   const flood = await floodPhase();
   const fairShare = await fairSharePhase();
+  const battery = await batteryPhase(BATTERY);
   notes.push(
     `The fake termux-sms-send (sh + mkdir + date + cat, run directly) takes ${fakeMs} ms by itself: that part of the send latency is the fake, not the gateway.`,
   );
@@ -100,6 +111,7 @@ async function main(): Promise<number> {
     queue,
     flood,
     fairShare,
+    battery,
     runSeconds,
     notes,
   };
@@ -108,6 +120,7 @@ async function main(): Promise<number> {
   printReport({ startup, idle, health, history, send, soak, queue, flood, fairShare, notes });
   printIssueTable({ startup, idle, health, queue }, machine.node);
   printFairShareTable(fairShare);
+  printBatteryTable(battery);
   log(`wrote ${RESULTS} (run time ${runSeconds} s)`);
   return 0;
 }
