@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { MODES, SIMULATIONS, type Mode, type Simulation } from './runtime.js';
 import { webhookUrlProblem } from './webhook-url.js';
 import { redactUrl } from './redact.js';
-import { MqttEnvShape, mqttSettings, parseContacts, type Contact, type MqttSettings } from './mqtt-settings.js';
+import { ContactsText, MqttEnvShape, mqttSettings, type Contact, type MqttSettings } from './mqtt-settings.js';
 import { DEFAULT_OPT_IN_REPLY, DEFAULT_OPT_OUT_REPLY, optionalReplyText, replyText, type OptOutSettings } from './opt-out-settings.js';
 
 // Required, not imported (core/builtin.ts): parseEnv is all the gateway needs of node:util.
@@ -113,20 +113,7 @@ export const EnvSchema = z.object({
   ...MqttEnvShape,
   // The contacts serve MQTT and the alert receivers: SMS_GATEWAY_CONTACTS, else its old name
   // SMS_GATEWAY_MQTT_CONTACTS (same syntax; the new name wins when both are set).
-  SMS_GATEWAY_CONTACTS: z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .transform((raw, ctx) => {
-        const parsed = parseContacts(raw);
-        if (typeof parsed === 'string') {
-          ctx.addIssue({ code: 'custom', message: parsed });
-          return z.NEVER;
-        }
-        return parsed;
-      })
-      .optional(),
-  ),
+  SMS_GATEWAY_CONTACTS: z.preprocess(blankToUndefined, ContactsText.optional()),
 });
 
 /** Variables whose value is never repeated in an error (a password, a webhook URL's token). */

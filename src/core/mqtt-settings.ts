@@ -37,6 +37,16 @@ export const slugOf = (name: string) =>
     .toLowerCase()
     .replace(/[\s-]+/g, '_');
 
+/** A contacts variable's text (`name:+number,...`) as the contacts, or its error (SMS_GATEWAY_CONTACTS and its old name). */
+export const ContactsText = z.string().transform((raw, ctx) => {
+  const parsed = parseContacts(raw);
+  if (typeof parsed === 'string') {
+    ctx.addIssue({ code: 'custom', message: parsed });
+    return z.NEVER;
+  }
+  return parsed;
+});
+
 /** Parses `name:+number,...`; a string is the error to report. */
 export function parseContacts(raw: string): Contact[] | string {
   const out: Contact[] = [];
@@ -85,20 +95,7 @@ export const MqttEnvShape = {
     blank,
     z.string().trim().regex(TOPIC_LEVEL, 'must be 1 to 64 letters, digits, dashes or underscores (one topic level)').optional(),
   ),
-  SMS_GATEWAY_MQTT_CONTACTS: z.preprocess(
-    blank,
-    z
-      .string()
-      .transform((raw, ctx) => {
-        const parsed = parseContacts(raw);
-        if (typeof parsed === 'string') {
-          ctx.addIssue({ code: 'custom', message: parsed });
-          return z.NEVER;
-        }
-        return parsed;
-      })
-      .default([]),
-  ),
+  SMS_GATEWAY_MQTT_CONTACTS: z.preprocess(blank, ContactsText.default([])),
   SMS_GATEWAY_MQTT_DISCOVERY: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim().toLowerCase() || undefined : v),
     z
