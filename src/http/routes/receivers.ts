@@ -38,6 +38,24 @@ const errors = bearerErrors([400, 413, 415, 503], {
   503: 'sms_disabled, storage_unavailable, or queue_full (Retry-After), as POST /api/messages answers: nothing more queued; the sender retries and what was queued is not queued again.',
 });
 
+/** The two receivers: one route each, the same intake. */
+const RECEIVERS = [
+  {
+    source: 'alertmanager',
+    operationId: 'receiveAlertmanager',
+    summary: "Alertmanager's webhook receiver: page by SMS",
+    sender: 'Alertmanager (webhook_configs, version 4)',
+    body: AlertmanagerPayloadSchema,
+  },
+  {
+    source: 'grafana',
+    operationId: 'receiveGrafana',
+    summary: "Grafana's webhook contact point: page by SMS",
+    sender: "Grafana's webhook contact point",
+    body: GrafanaPayloadSchema,
+  },
+] as const;
+
 /**
  * `to` as written in the URL: a `+` stays a `+` (form decoding, which the parsed query uses,
  * turns it into a space, and +4915... would become the national number 4915...).
@@ -60,38 +78,23 @@ export function receiverRoutes(intake: AlertIntake): FastifyPluginAsyncZod {
       data: intake.receive(n, recipientsAsWritten(request.url, request.query.to), sourceIp),
     });
 
-    app.post(
-      '/api/receivers/alertmanager',
-      {
-        bodyLimit: RECEIVER_BODY_LIMIT,
-        schema: {
-          operationId: 'receiveAlertmanager',
-          summary: "Alertmanager's webhook receiver: page by SMS",
-          description: description('Alertmanager (webhook_configs, version 4)'),
-          tags: ['sms'],
-          querystring: ReceiverQuerySchema,
-          body: AlertmanagerPayloadSchema,
-          response: { 200: json('Queued (or, for a retry, queued before): the messages per recipient.', ReceiverResponseSchema, example), ...errors },
+    for (const r of RECEIVERS) {
+      app.post(
+        `/api/receivers/${r.source}`,
+        {
+          bodyLimit: RECEIVER_BODY_LIMIT,
+          schema: {
+            operationId: r.operationId,
+            summary: r.summary,
+            description: description(r.sender),
+            tags: ['sms'],
+            querystring: ReceiverQuerySchema,
+            body: r.body,
+            response: { 200: json('Queued (or, for a retry, queued before): the messages per recipient.', ReceiverResponseSchema, example), ...errors },
+          },
         },
-      },
-      async (request) => answer(notificationOf('alertmanager', request.body), request, callerAddress(request)),
-    );
-
-    app.post(
-      '/api/receivers/grafana',
-      {
-        bodyLimit: RECEIVER_BODY_LIMIT,
-        schema: {
-          operationId: 'receiveGrafana',
-          summary: "Grafana's webhook contact point: page by SMS",
-          description: description("Grafana's webhook contact point"),
-          tags: ['sms'],
-          querystring: ReceiverQuerySchema,
-          body: GrafanaPayloadSchema,
-          response: { 200: json('Queued (or, for a retry, queued before): the messages per recipient.', ReceiverResponseSchema, example), ...errors },
-        },
-      },
-      async (request) => answer(notificationOf('grafana', request.body), request, callerAddress(request)),
-    );
+        async (request) => answer(notificationOf(r.source, request.body), request, callerAddress(request)),
+      );
+    }
   };
 }
