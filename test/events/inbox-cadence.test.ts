@@ -6,9 +6,9 @@
 // whose every termux-sms-list call is counted at the list seam.
 import t, { type Test } from 'tap';
 import { loadConfig } from '../../src/core/config.js';
-import type { SmsEntry } from '../../src/device/sms-list.js';
 import { letSettle } from '../helpers/fake-clock.js';
 import { testApp } from '../helpers/test-app.js';
+import { fakeInbox } from '../helpers/fake-inbox.js';
 
 /** The idle cadence the contract's settings give (the default). */
 const IDLE_MS = loadConfig({ HOME: '/nonexistent' }).inboxPollMs;
@@ -16,26 +16,18 @@ const IDLE_MS = loadConfig({ HOME: '/nonexistent' }).inboxPollMs;
 const INBOX_BUDGET = 124;
 
 async function running(t: Test, old = 0) {
-  const entries: SmsEntry[] = [];
-  let calls = 0;
-  const stamp = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
-  const list = (o: { limit: number; offset?: number }) => {
-    calls++;
-    const end = entries.length - (o.offset ?? 0);
-    return Promise.resolve({ ok: true as const, entries: entries.slice(Math.max(0, end - o.limit), Math.max(0, end)) });
-  };
-  const a = await testApp(t, { inbox: true, inboxPollMs: IDLE_MS, inboxList: list });
-  const add = (from: string, body: string, at: number) =>
-    entries.push({ id: entries.length + 100, threadId: 1, type: 'inbox', address: from, sender: null, received: stamp(at), body, read: false });
+  const inbox = fakeInbox();
+  const a = await testApp(t, { inbox: true, inboxPollMs: IDLE_MS, inboxList: inbox.list });
+  const add = inbox.receive;
   for (let i = 0; i < old; i++) add('+15550009', `old ${i}`, a.clock.now() - 86_400_000 + i * 60_000);
   a.services.startInbox();
   await letSettle();
   const stored = async () => (await a.get('/api/inbox')).json().data as { body: string }[];
   /** termux-sms-list calls while the clock moves `ms` in 1 s steps. */
   const callsDuring = async (ms: number) => {
-    const before = calls;
+    const before = inbox.calls();
     for (let i = 0; i < ms / 1000; i++) await a.clock.tick(1000);
-    return calls - before;
+    return inbox.calls() - before;
   };
   /** Seconds until `body` is in GET /api/inbox (moving the clock 1 s at a time), at most `limitS`. */
   const secondsUntilStored = async (body: string, limitS: number) => {

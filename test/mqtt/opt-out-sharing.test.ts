@@ -6,22 +6,18 @@
 // published again; an empty retained payload is never sent and is ignored when read.
 import t, { type Test } from 'tap';
 import mqtt from 'mqtt';
-import type { SmsEntry } from '../../src/device/sms-list.js';
 import { testApp } from '../helpers/test-app.js';
 import { gatewaySettings, listen, noBroker, startBroker, waitFor, type Heard } from './broker.js';
+import { fakeInbox } from '../helpers/fake-inbox.js';
 
 const NUMBER = '+15559990000';
 const TOPIC = 'sms-gateway/opt-outs/%2B15559990000';
 
 /** A gateway (id `id`) on the broker, opt-out keywords on, a fake inbox; MQTT started and connected. */
 async function gateway(t: Test, url: string, id: string) {
-  const entries: SmsEntry[] = [];
-  const list = (o: { limit: number; offset?: number }) => {
-    const end = entries.length - (o.offset ?? 0);
-    return Promise.resolve({ ok: true as const, entries: entries.slice(Math.max(0, end - o.limit), Math.max(0, end)) });
-  };
+  const inbox = fakeInbox();
   const app = await testApp(t, {
-    inboxList: list,
+    inboxList: inbox.list,
     optOut: { enabled: true },
     mqtt: { settings: { ...gatewaySettings(url), gatewayId: id }, gatewayId: id, backoffMs: () => 100 },
   });
@@ -30,7 +26,7 @@ async function gateway(t: Test, url: string, id: string) {
   await waitFor(() => app.gateway.mqtt!.bridge.connected(), `${id} connected`);
   await app.services.inbox!.pollOnce(); // the baseline
   const receive = async (from: string, body: string) => {
-    entries.push({ id: entries.length + 100, threadId: 1, type: 'inbox', address: from, sender: null, received: '2026-11-21 12:00:00', body, read: false });
+    inbox.receive(from, body, app.clock.now());
     app.clock.advance(1000);
     await app.services.inbox!.pollOnce();
   };

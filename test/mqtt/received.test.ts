@@ -4,24 +4,20 @@
 // SMS are two events); the event type the first that applies: opt_out / opt_in (only with
 // SMS_GATEWAY_OPT_OUT on), keyword, reply, received; contact from SMS_GATEWAY_MQTT_CONTACTS.
 import t, { type Test } from 'tap';
-import type { SmsEntry } from '../../src/device/sms-list.js';
 import { makeEvent } from '../../src/events/events.js';
 import { receivedPayload, RECEIVED_EVENT_TYPES } from '../../src/mqtt/received.js';
 import { testApp } from '../helpers/test-app.js';
 import { gatewaySettings, listen, noBroker, startBroker, waitFor } from './broker.js';
+import { fakeInbox } from '../helpers/fake-inbox.js';
 
 const TOPIC = 'sms-gateway/gw1/received';
 
 /** A gateway with MQTT (contact Alice +15551230001) and a fake phone inbox. */
 async function gatewayWithInbox(t: Test, optOut: boolean) {
   const broker = await startBroker(t);
-  const entries: SmsEntry[] = [];
-  const list = (o: { limit: number; offset?: number }) => {
-    const end = entries.length - (o.offset ?? 0);
-    return Promise.resolve({ ok: true as const, entries: entries.slice(Math.max(0, end - o.limit), Math.max(0, end)) });
-  };
+  const inbox = fakeInbox();
   const app = await testApp(t, {
-    inboxList: list,
+    inboxList: inbox.list,
     optOut: { enabled: optOut },
     mqtt: { settings: gatewaySettings(broker.url), gatewayId: 'gw1', backoffMs: () => 100 },
   });
@@ -29,19 +25,8 @@ async function gatewayWithInbox(t: Test, optOut: boolean) {
   app.gateway.mqtt!.start();
   await waitFor(() => app.gateway.mqtt!.bridge.connected(), 'connected');
   await app.services.inbox!.pollOnce(); // the baseline
-  // The phone's date of arrival, in the test app's zone (UTC), to the second as Termux:API prints it.
-  const phoneDate = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
   const receive = async (from: string, body: string) => {
-    entries.push({
-      id: entries.length + 100,
-      threadId: 1,
-      type: 'inbox',
-      address: from,
-      sender: null,
-      received: phoneDate(app.clock.now()),
-      body,
-      read: false,
-    });
+    inbox.receive(from, body, app.clock.now());
     app.clock.advance(1000);
     await app.services.inbox!.pollOnce();
   };

@@ -3,27 +3,9 @@
 // its tags, in GET /api/inbox and in the sms.received event (the webhook's body, also what
 // MQTT publishes); otherwise null. The inbox is a fake termux-sms-list (Ports inboxList).
 import t, { type Test } from 'tap';
-import type { SmsEntry } from '../../src/device/sms-list.js';
 import { NEWEST_SENT_TO_SQL } from '../../src/store/message-replies.js';
 import { testApp, type TestAppOptions } from '../helpers/test-app.js';
-
-/** A fake phone inbox: entries oldest first, paged as termux-sms-list pages them. */
-function fakeInbox() {
-  const entries: SmsEntry[] = [];
-  let reads = 0;
-  const list = (o: { limit: number; offset?: number }) => {
-    if ((o.offset ?? 0) === 0) reads++;
-    const end = entries.length - (o.offset ?? 0);
-    return Promise.resolve({ ok: true as const, entries: entries.slice(Math.max(0, end - o.limit), Math.max(0, end)) });
-  };
-  const receive = (from: string, body: string, at: number) => {
-    const d = new Date(at);
-    const p = (n: number) => String(n).padStart(2, '0');
-    const received = `${d.getUTCFullYear()}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
-    entries.push({ id: entries.length + 100, threadId: 1, type: 'inbox', address: from, sender: null, received, body, read: false });
-  };
-  return { list, receive, reads: () => reads };
-}
+import { fakeInbox } from '../helpers/fake-inbox.js';
 
 async function withInbox(t: Test, opts: TestAppOptions = {}) {
   const inbox = fakeInbox();

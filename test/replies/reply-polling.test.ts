@@ -3,34 +3,25 @@
 // 10 s. The real app, its watcher running on the fake clock, reading a fake inbox whose
 // reads are counted.
 import t from 'tap';
-import type { SmsEntry } from '../../src/device/sms-list.js';
 import type { Sender } from '../../src/sms/senders.js';
 import { letSettle } from '../helpers/fake-clock.js';
 import { testApp } from '../helpers/test-app.js';
+import { fakeInbox } from '../helpers/fake-inbox.js';
 
 const POLL_MS = 30_000;
 
 async function running(t: Parameters<typeof testApp>[0], sender?: Sender) {
-  const entries: SmsEntry[] = [];
-  let reads = 0;
-  const list = (o: { limit: number; offset?: number }) => {
-    if ((o.offset ?? 0) === 0) reads++;
-    const end = entries.length - (o.offset ?? 0);
-    return Promise.resolve({ ok: true as const, entries: entries.slice(Math.max(0, end - o.limit), Math.max(0, end)) });
-  };
-  const a = await testApp(t, { inbox: true, inboxPollMs: POLL_MS, inboxList: list, ...(sender ? { sender } : {}) });
+  const inbox = fakeInbox();
+  const a = await testApp(t, { inbox: true, inboxPollMs: POLL_MS, inboxList: inbox.list, ...(sender ? { sender } : {}) });
   a.services.startInbox();
   await letSettle();
-  const receive = (from: string, body: string) => {
-    const received = new Date(a.clock.now()).toISOString().slice(0, 19).replace('T', ' ');
-    entries.push({ id: entries.length + 100, threadId: 1, type: 'inbox', address: from, sender: null, received, body, read: false });
-  };
+  const receive = (from: string, body: string) => inbox.receive(from, body, a.clock.now());
   const stored = async () => (await a.get('/api/inbox')).json().data as { body: string; inReplyTo: { id: string } | null }[];
   /** Reads of the inbox while the clock moves `ms` in 1 s steps. */
   const readsDuring = async (ms: number) => {
-    const before = reads;
+    const before = inbox.reads();
     for (let i = 0; i < ms / 1000; i++) await a.clock.tick(1000);
-    return reads - before;
+    return inbox.reads() - before;
   };
   return { a, receive, stored, readsDuring };
 }
