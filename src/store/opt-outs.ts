@@ -47,6 +47,8 @@ export function createOptOutStore(db: Db) {
       if (databaseFileGone(db)) throw fileGoneError(); // a change written there would vanish at the next start
       const current = get(row.number);
       if (current && current.optedOut === row.optedOut) return false;
+      // Taking off a number never listed changes nothing (a shared one is kept: its time orders later changes).
+      if (!current && !row.optedOut && !onlyIfNewer) return false;
       if (onlyIfNewer && current && current.at >= row.at) return false;
       upsertStmt.run({ number: row.number, optedOut: row.optedOut ? 1 : 0, at: row.at, by: row.by });
       return true;

@@ -176,6 +176,13 @@ t.test('the API: add, list paged, remove, 404, 400, auth', async (t) => {
   const del = (n: string) => a.app.inject({ method: 'DELETE', url: `/api/opt-outs/${encodeURIComponent(n)}`, headers: a.auth });
   t.equal((await del(ANNA)).statusCode, 204);
   t.equal((await del(ANNA)).statusCode, 404);
+  t.equal((await del('+15550009999')).statusCode, 404, 'never listed: 404, not 204');
+  t.equal((await del('+15550009999')).statusCode, 404, 'and still 404 the second time');
+  t.equal(
+    (await a.app.inject({ method: 'DELETE', url: '/api/opt-outs/+15550008888', headers: a.auth })).statusCode,
+    404,
+    'a + written as is in the path: the same number, 404',
+  );
   t.equal((await del('abc')).statusCode, 400);
   t.equal((await a.app.inject({ url: '/api/opt-outs' })).statusCode, 401);
   t.equal((await a.send({ to: ANNA, message: 'hello' })).statusCode, 200, 'taken off: sent again');
