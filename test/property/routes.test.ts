@@ -1,9 +1,10 @@
 // Property tests of the read routes and the guards through the real hooks (app.inject):
-// random query strings against GET /api/messages (keys from limit/offset/status/others,
-// repeated keys, percent-encoding, '+' for space), random ids against GET
-// /api/messages/:id, random methods and paths, random Authorization headers, and random
-// peer addresses. The history is seeded once with 25 sent and 5 failed messages, so every
-// 200 is checked against the page decisions.md "History list" predicts.
+// random query strings against GET /api/messages (keys from limit/offset/status/q/since/until
+// and others, repeated keys, percent-encoding, '+' for space), random ids against GET
+// /api/messages/:id, random methods and paths (every 0.4 route), random Authorization headers,
+// and random peer addresses. The history is seeded once with 25 sent and 5 failed messages, so
+// every 200 is checked against the page decisions.md "History list" and the fourth contract's
+// search predict.
 import t, { type Test } from 'tap';
 import fc from 'fast-check';
 import assert from 'node:assert/strict';
@@ -15,9 +16,13 @@ import { anyChar, authArb, callerAddresses, checkEnvelope, percentEncode, refAut
 interface Seeded {
   id: string;
   status: 'sent' | 'failed';
+  /** The recipient's digits (no +), the text and the creation time in ms: what a search compares. */
+  digits: string;
+  text: string;
+  createdAt: number;
 }
 
-/** An app whose history holds 30 messages (every sixth failed), newest first in `seeded`. */
+/** An app whose history holds 30 messages (every sixth failed, one second apart), newest first in `seeded`. */
 async function seededApp(t: Test) {
   const sender: Sender = {
     async send(h) {
@@ -27,9 +32,12 @@ async function seededApp(t: Test) {
   const ctx = await testApp(t, { sender });
   const seeded: Seeded[] = [];
   for (let i = 0; i < 30; i++) {
-    const res = await ctx.send({ to: `+1555000${String(i).padStart(4, '0')}`, message: i % 6 === 0 ? `FAIL ${i}` : `seed ${i}` }, {}, '192.168.7.1');
+    const digits = `1555000${String(i).padStart(4, '0')}`;
+    const text = i % 6 === 0 ? `FAIL ${i}` : `seed ${i}`;
+    const res = await ctx.send({ to: `+${digits}`, message: text }, {}, '192.168.7.1');
     assert.ok(res.statusCode === 200 || res.statusCode === 502, res.payload);
-    seeded.unshift({ id: res.json().messageId, status: res.statusCode === 200 ? 'sent' : 'failed' });
+    const { data } = (await ctx.get(`/api/messages/${res.json().messageId}`)).json();
+    seeded.unshift({ id: data.id, status: res.statusCode === 200 ? 'sent' : 'failed', digits, text, createdAt: Date.parse(data.createdAt) });
   }
   return { ...ctx, seeded };
 }
@@ -77,20 +85,84 @@ const encoding = fc.constantFrom('min', 'all', 'plus');
 const encode = (s: string, how: string) =>
   how === 'all' ? percentEncode(s, true) : how === 'plus' ? percentEncode(s).replaceAll('%20', '+') : percentEncode(s);
 
-const query = fc.array(fc.tuple(queryKey, queryValue, encoding), { maxLength: 4 }).map((pairs) => ({
-  pairs: pairs.map(([k, v]) => [k.toWellFormed(), v.toWellFormed()] as const),
-  text: pairs.map(([k, v, how]) => `${encode(k, how)}=${encode(v, how)}`).join('&'),
-}));
+/** q: words and numbers of the seeded history in several writings, LIKE's wildcards, and too long. */
+const qValue = fc.oneof(
+  {
+    arbitrary: fc.constantFrom(
+      ...['', ' ', 'seed', 'SEED', ' seed 1 ', 'seed 1', 'fail', 'FAIL 1', 'eed', 'seed 10', '1', '12', '0001', '000 00', '(555) 000-0001'],
+      ...['1555', '+1555', '+ 1 555', '+555', '555.000.0002', '15550000029', '+15550000030', '%', '_', 'seed_1', 's%d', '\\', 'SENT', '-', '()', '+'],
+      ...['x'.repeat(100), 'x'.repeat(101), `seed ${' '.repeat(95)}`],
+    ),
+    weight: 4,
+  },
+  { arbitrary: fc.string({ unit: anyChar, maxLength: 6 }), weight: 1 },
+);
 
-type Page = { status: 200; limit: number; offset: number; filter: string | undefined } | { status: 400 };
+/** since and until: date-times at, just before and just after seeded times (Z and an offset), and near-misses. */
+function timeValues(seeded: readonly Seeded[]): Map<string, number | undefined> {
+  const values = new Map<string, number | undefined>();
+  const withOffset = (ms: number) => new Date(ms + 2 * 3600_000).toISOString().replace('Z', '+02:00');
+  for (const m of [seeded[0]!, seeded[7]!, seeded[29]!]) {
+    for (const ms of [m.createdAt - 1000, m.createdAt - 1, m.createdAt, m.createdAt + 1]) {
+      values.set(new Date(ms).toISOString(), ms);
+      values.set(withOffset(ms), ms);
+    }
+  }
+  values.set('2000-01-01T00:00:00Z', Date.UTC(2000, 0, 1));
+  values.set('2999-01-01T00:00:00Z', Date.UTC(2999, 0, 1));
+  for (const wrong of [
+    '',
+    'now',
+    '2026-11-01',
+    '2026-11-01T00:00:00',
+    '2026-11-01T00:00Z',
+    '2026-02-30T00:00:00Z',
+    '2026-11-01T00:00:00+0200',
+    '1793491200000',
+  ]) {
+    values.set(wrong, undefined);
+  }
+  return values;
+}
 
-/** decisions.md "History list": limit 1..100 (20), offset 0 or more (0), status queued|sent|failed; else 400. */
-function expectPage(pairs: readonly (readonly [string, string])[]): Page {
+/** Query strings: random pairs, and pairs of the search (q, since, until) with values worth asking. */
+function queryOf(times: ReadonlyMap<string, number | undefined>) {
+  const pair = fc.oneof(
+    { arbitrary: fc.tuple(queryKey, queryValue), weight: 6 },
+    { arbitrary: fc.tuple(fc.constant('q'), qValue), weight: 2 },
+    { arbitrary: fc.tuple(fc.constantFrom('since', 'until'), fc.constantFrom(...times.keys())), weight: 2 },
+  );
+  return fc.array(fc.tuple(pair, encoding), { maxLength: 4 }).map((pairs) => ({
+    pairs: pairs.map(([[k, v]]) => [k.toWellFormed(), v.toWellFormed()] as const),
+    text: pairs.map(([[k, v], how]) => `${encode(k, how)}=${encode(v, how)}`).join('&'),
+  }));
+}
+
+type Query = { pairs: (readonly [string, string])[]; text: string };
+/** A query of the given pairs, each percent-encoded. */
+const one = (pairs: [string, string][]): Query => ({ pairs, text: pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&') });
+
+interface Search {
+  q?: string;
+  since?: number;
+  until?: number;
+}
+type Page = { status: 200; limit: number; offset: number; filter: string | undefined; search: Search } | { status: 400 };
+
+const NUMBER_LIKE = /^\+?[\d\s\-.()]+$/;
+
+/**
+ * decisions.md "History list": limit 1..100 (20), offset 0 or more (0), status queued|sent|failed;
+ * the fourth contract's search: q at most 100 characters, since and until ISO 8601 date-times
+ * with Z or an offset, until not before since; anything else 400.
+ */
+function expectPage(pairs: readonly (readonly [string, string])[], times: ReadonlyMap<string, number | undefined>): Page {
   const seen = new Map<string, string[]>();
   for (const [k, v] of pairs) seen.set(k, [...(seen.get(k) ?? []), v]);
   let limit = 20;
   let offset = 0;
   let filter: string | undefined;
+  const search: Search = {};
   for (const [k, vs] of seen) {
     if (vs.length !== 1) return { status: 400 };
     const v = vs[0]!;
@@ -103,9 +175,29 @@ function expectPage(pairs: readonly (readonly [string, string])[]): Page {
     } else if (k === 'status') {
       if (!['queued', 'sent', 'failed'].includes(v)) return { status: 400 };
       filter = v;
+    } else if (k === 'q') {
+      if (v.length > 100) return { status: 400 };
+      search.q = v;
+    } else if (k === 'since' || k === 'until') {
+      const ms = times.get(v);
+      if (ms === undefined) return { status: 400 };
+      search[k] = ms;
     } else return { status: 400 };
   }
-  return { status: 200, limit, offset, filter };
+  if (search.since !== undefined && search.until !== undefined && search.since > search.until) return { status: 400 };
+  return { status: 200, limit, offset, filter, search };
+}
+
+/** The search as the interface describes q: a number-like q matches the recipient's digits (from the start after +) or the text; any other q a case-insensitive part of the text. */
+function matches(m: Seeded, { q, since, until }: Search): boolean {
+  if (since !== undefined && m.createdAt < since) return false;
+  if (until !== undefined && m.createdAt >= until) return false;
+  const term = (q ?? '').trim();
+  if (term === '') return true;
+  const inText = m.text.toLowerCase().includes(term.toLowerCase());
+  const digits = term.replace(/[\s\-.()+]/g, '');
+  if (!NUMBER_LIKE.test(term) || digits === '') return inText;
+  return (term.startsWith('+') ? m.digits.startsWith(digits) : m.digits.includes(digits)) || inText;
 }
 
 interface PageBody {
@@ -116,7 +208,7 @@ interface PageBody {
 
 function checkPage(res: { json(): unknown }, expected: Extract<Page, { status: 200 }>, seeded: Seeded[]) {
   const body = res.json() as PageBody;
-  const matching = seeded.filter((m) => expected.filter === undefined || m.status === expected.filter);
+  const matching = seeded.filter((m) => (expected.filter === undefined || m.status === expected.filter) && matches(m, expected.search));
   const page = matching.slice(expected.offset, expected.offset + expected.limit);
   assert.deepEqual(Object.keys(body).sort(), ['data', 'pagination', 'success']);
   assert.equal(body.success, true);
@@ -128,33 +220,59 @@ function checkPage(res: { json(): unknown }, expected: Extract<Page, { status: 2
   });
   assert.deepEqual(
     body.data.map((m: Seeded) => ({ id: m.id, status: m.status })),
-    page,
+    page.map((m) => ({ id: m.id, status: m.status })),
     'the page of the history, newest first',
   );
+  return matching.length;
 }
 
 t.test('GET /api/messages: random query strings get the page or 400 invalid_request', async (t) => {
   const { app, auth, seeded } = await seededApp(t);
   const caller = callerAddresses();
-  const seen = { ok: 0, bad: 0 };
+  const times = timeValues(seeded);
+  const seen = { ok: 0, bad: 0, searched: 0, found: 0 };
+  /** The eighth newest message's time, plus ms. */
+  const at = (ms: number) => new Date(seeded[7]!.createdAt + ms).toISOString();
   await fc.assert(
-    fc.asyncProperty(query, fc.boolean(), async ({ pairs, text }, mark) => {
+    fc.asyncProperty(queryOf(times), fc.boolean(), async ({ pairs, text }, mark) => {
       const url = `/api/messages${text || mark ? '?' : ''}${text}`;
       const res = await app.inject({ url, remoteAddress: caller(), headers: auth });
       const code = checkEnvelope(res);
-      const expected = expectPage(pairs);
+      const expected = expectPage(pairs, times);
       assert.equal(res.statusCode, expected.status, `${url} -> ${res.payload.slice(0, 300)}`);
       if (expected.status === 200) {
         seen.ok++;
-        checkPage(res, expected, seeded);
+        const found = checkPage(res, expected, seeded);
+        if (Object.keys(expected.search).length > 0) {
+          seen.searched++;
+          if (found > 0 && found < seeded.length) seen.found++;
+        }
       } else {
         seen.bad++;
         assert.equal(code, 'invalid_request');
       }
     }),
-    { numRuns: 500 },
+    {
+      numRuns: 600,
+      // The edges of the search, always tried: q's length limit, + anchoring the number, since and until at a message's time.
+      examples: [
+        ...['x'.repeat(100), 'x'.repeat(101), '+555', '555', '+1555000 0007', 'SEED 2', 'seed_1'].map((q) => [one([['q', q]]), false] as [Query, boolean]),
+        ...[
+          [['since', at(0)]],
+          [['until', at(0)]],
+          [
+            ['since', at(0)],
+            ['until', at(0)],
+          ],
+          [
+            ['since', at(1)],
+            ['until', at(0)],
+          ],
+        ].map((pairs) => [one(pairs as [string, string][]), false] as [Query, boolean]),
+      ],
+    },
   );
-  t.ok(seen.ok > 50 && seen.bad > 50, `both outcomes met (${JSON.stringify(seen)})`);
+  t.ok(seen.ok > 50 && seen.bad > 50 && seen.found > 5, `every outcome met (${JSON.stringify(seen)})`);
 });
 
 t.test('GET /api/messages: any offset of 0 or more is a page (empty past the end)', async (t) => {
@@ -165,7 +283,7 @@ t.test('GET /api/messages: any offset of 0 or more is a page (empty past the end
       const res = await app.inject({ url: `/api/messages?offset=${offset}`, remoteAddress: caller(), headers: auth });
       checkEnvelope(res);
       assert.equal(res.statusCode, 200, res.payload);
-      checkPage(res, { status: 200, limit: 20, offset: Number(offset), filter: undefined }, seeded);
+      checkPage(res, { status: 200, limit: 20, offset: Number(offset), filter: undefined, search: {} }, seeded);
     }),
     { numRuns: 100 },
   );
@@ -243,7 +361,10 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'PR
 const pathSegment = fc
   .oneof(
     {
-      arbitrary: fc.constantFrom('api', 'messages', 'sms', 'send', 'health', 'stats', 'host', 'info', 'diagnostics', 'openapi.json', 'API', 'Health', ''),
+      arbitrary: fc.constantFrom(
+        ...['api', 'messages', 'sms', 'send', 'health', 'stats', 'host', 'info', 'diagnostics', 'openapi.json', 'API', 'Health', ''],
+        ...['inbox', 'webhooks', 'opt-outs', 'rules', 'receivers', 'grafana', 'metrics', 'daily'],
+      ),
       weight: 3,
     },
     { arbitrary: fc.string({ unit: anyChar, minLength: 1, maxLength: 8 }), weight: 1 },
@@ -259,6 +380,16 @@ const KNOWN_PATHS = [
   ['api', 'stats'],
   ['api', 'sms', 'send'],
   ['api', 'messages', 'msg_x'],
+  ['metrics'],
+  ['api', 'stats', 'daily'],
+  ['api', 'inbox'],
+  ['api', 'webhooks'],
+  ['api', 'opt-outs'],
+  ['api', 'opt-outs', '+15550001'],
+  ['api', 'rules'],
+  ['api', 'rules', 'rule_x'],
+  ['api', 'receivers', 'alertmanager'],
+  ['api', 'receivers', 'grafana'],
 ];
 const path = fc
   .tuple(
@@ -272,26 +403,21 @@ const path = fc
     return { decoded, url: `/${decoded.map((s) => percentEncode(s, all)).join('/')}` };
   });
 
-/** The routes of the app, on decoded path segments: 'public', 'protected' or null (no route). */
+/** The routes of the app (0.4), on decoded path segments: 'public', 'protected' or null (no route). */
 function route(method: string, segs: string[]): 'public' | 'protected' | null {
   const get = method === 'GET' || method === 'HEAD';
   const p = segs.join('\u0000');
   if (get && p === 'health') return 'public';
   // The console's page and files (http/routes/console.ts): public like /health.
   if (get && (segs.length === 0 || p === '' || p === 'console\u0000app.js' || p === 'console\u0000app.css')) return 'public';
-  if (
-    get &&
-    ['openapi.json', 'api\u0000host\u0000info', 'api\u0000diagnostics', 'api\u0000messages', 'api\u0000stats', 'api\u0000stats\u0000daily'].includes(p)
-  )
-    return 'protected';
-  if (method === 'POST' && p === 'api\u0000key\u0000rotate') return 'protected';
-  if (get && segs.length === 3 && segs[0] === 'api' && segs[1] === 'messages') return 'protected';
-  if (method === 'POST' && p === 'api\u0000sms\u0000send') return 'protected';
-  if (method === 'POST' && p === 'api\u0000messages') return 'protected';
-  if (method === 'DELETE' && segs.length === 3 && segs[0] === 'api' && segs[1] === 'messages') return 'protected';
-  if (get && (p === 'api\u0000inbox' || p === 'api\u0000webhooks')) return 'protected';
-  if (method === 'POST' && (p === 'api\u0000webhooks' || p === 'api\u0000webhooks\u0000test')) return 'protected';
-  if (method === 'DELETE' && segs.length === 3 && segs[0] === 'api' && segs[1] === 'webhooks') return 'protected';
+  const reads = ['openapi.json', 'metrics', 'api/host/info', 'api/diagnostics', 'api/messages', 'api/stats', 'api/stats/daily', 'api/inbox'];
+  if (get && [...reads, 'api/webhooks', 'api/opt-outs', 'api/rules'].map((r) => r.replaceAll('/', '\u0000')).includes(p)) return 'protected';
+  const posts = ['api/key/rotate', 'api/sms/send', 'api/messages', 'api/webhooks', 'api/webhooks/test', 'api/opt-outs', 'api/rules'];
+  const receivers = ['api/receivers/alertmanager', 'api/receivers/grafana'];
+  if (method === 'POST' && [...posts, ...receivers].map((r) => r.replaceAll('/', '\u0000')).includes(p)) return 'protected';
+  const byId = segs.length === 3 && segs[0] === 'api';
+  if (get && byId && segs[1] === 'messages') return 'protected';
+  if (method === 'DELETE' && byId && ['messages', 'webhooks', 'opt-outs', 'rules'].includes(segs[1]!)) return 'protected';
   return null;
 }
 
@@ -322,7 +448,10 @@ t.test('any method, path and Authorization: 401 before 404, 404 not_found for no
         if (method !== 'HEAD') assert.equal(code, 'not_found', tag);
       } else {
         assert.notEqual(res.statusCode, 401, tag);
-        if ((method === 'GET' || method === 'HEAD') && decoded.length !== 3) assert.equal(res.statusCode, 200, tag);
+        // The test app reads no inbox (no webhook target, SMS_GATEWAY_INBOX unset): 503 inbox_disabled.
+        const inbox = decoded.join('/') === 'api/inbox';
+        if ((method === 'GET' || method === 'HEAD') && decoded.length !== 3) assert.equal(res.statusCode, inbox ? 503 : 200, tag);
+        if (inbox && method === 'GET') assert.equal(code, 'inbox_disabled', tag);
       }
     }),
     {

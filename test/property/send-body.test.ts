@@ -228,6 +228,7 @@ t.test('random bodies, content types and keys: envelope holds, hand-off only on 
       const before = handoffs.length;
       const res = await app.inject({ method: 'POST', url: '/api/sms/send', remoteAddress: caller(), headers, payload });
       const code = checkEnvelope(res, 'POST');
+      assert.ok(res.statusCode < 500, `a 5xx for a body, with a phone that always takes the hand-off: ${res.payload.slice(0, 300)}`);
       seen.set(`${res.statusCode} ${code}`, (seen.get(`${res.statusCode} ${code}`) ?? 0) + 1);
       assert.equal(res.statusCode === 401, !refAuthorized(authorization, key), `key check: ${res.statusCode}`);
       assert.ok(code !== 'rate_limited' && code !== 'send_rate_limited', `refused for rate: ${res.payload}`);
