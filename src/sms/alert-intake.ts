@@ -4,10 +4,10 @@
 // tagged with its source. Recipients are numbers or contact names, at most 10.
 // Idempotency: Alertmanager and Grafana retry a notification they could not deliver (a
 // timeout, a 5xx) for about a group_interval, so each recipient's message carries a key
-// derived from the source, the group key, the status, the sorted (fingerprint, startsAt)
-// pairs and the number. The keys live on the message records (a UNIQUE column), so they
-// last while the record is in the history (every waiting message, the newest 1000
-// settled ones); on top of that a key counts only for RETRY_WINDOW_MS: the same
+// derived from the source, the group key, the status, the alerts' sorted (fingerprint,
+// startsAt, status) and the number. The keys live on the message records (a UNIQUE
+// column), so they last while the record is in the history (every waiting message, the
+// newest 1000 settled ones); on top of that a key counts only for RETRY_WINDOW_MS: the same
 // notification again after that (Alertmanager's repeat_interval, default 4 h) is a repeat
 // and is sent again. The key names its window (a time bucket); a lookup asks this bucket
 // and the one before, so a retry just across a bucket's edge still finds its first message.
@@ -75,9 +75,13 @@ export function alertRecipients(to: string, contacts: Contact[]): Target[] {
   return targets;
 }
 
-/** The notification's identity: the same for a retry, different for new alerts or a new start. */
+/**
+ * The notification's identity: the same for a retry, different for new alerts, a new start, or
+ * an alert of the group that resolved (each alert's status: Alertmanager sends the group again
+ * with the same alerts, one of them resolved, and that is news, not a retry).
+ */
 function notificationKey(n: AlertNotification): string {
-  const pairs = n.alerts.map((a) => [a.fingerprint, a.startsAt]).sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0));
+  const pairs = n.alerts.map((a) => [a.fingerprint, a.startsAt, a.status]).sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0));
   return hashOf([n.source, n.groupKey, n.status, pairs, n.truncated]);
 }
 

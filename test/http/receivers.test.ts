@@ -108,6 +108,25 @@ t.test('resolved, new alerts and a repeat after the retry window each send; a re
   t.equal((await history(a)).length, 5);
 });
 
+t.test('an alert of a firing group that resolves is a new notification, not a retry of the one before', async (t) => {
+  // Alertmanager (send_resolved) sends the group again at its next group_interval with the
+  // same alerts, one of them now resolved: same group key, group status, fingerprints and
+  // start times; only that alert's status differs.
+  const a = await testApp(t);
+  const to = '+15550100002';
+  const first = await post(a, 'alertmanager', to, alertmanagerPayload(three));
+  t.equal(first.statusCode, 200);
+  a.clock.advance(5 * 60_000);
+  const partly = alertmanagerPayload([amAlert(1), amAlert(2), { ...amAlert(3), status: 'resolved', endsAt: '2026-11-21T10:20:00.000Z' }]);
+  const res = await post(a, 'alertmanager', to, partly);
+  t.equal(res.statusCode, 200);
+  t.equal(res.json().data.text, 'FIRING 2: HighLatency critical: p99 above 2s on api-1 (+1 more, 1 resolved)');
+  t.not(res.json().data.queued[0].id, first.json().data.queued[0].id, 'a new message');
+  t.equal((await history(a)).length, 2, 'sent');
+  t.equal((await post(a, 'alertmanager', to, partly)).json().data.queued[0].id, res.json().data.queued[0].id, 'its own retry is one');
+  t.equal((await history(a)).length, 2);
+});
+
 t.test('a + written as is in the URL stays a + (not a space dropped from the number)', async (t) => {
   const a = await testApp(t);
   const res = await a.app.inject({

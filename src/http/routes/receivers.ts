@@ -29,7 +29,7 @@ const example: z.input<typeof ReceiverResponseSchema> = {
 
 const description = (sender: string) =>
   `Queues one SMS per recipient for ${sender}'s notification: status, count, the first alert's name, severity and summary, at most 2 segments (GSM-7 where the text allows). ` +
-  `A retry of the same notification (same group key, status, alerts' fingerprints and start times) within ${RETRY_WINDOW_MS / 60_000} minutes answers the first messages again and queues nothing; ` +
+  `A retry of the same notification (same group key, status, alerts' fingerprints, start times and statuses) within ${RETRY_WINDOW_MS / 60_000} minutes answers the first messages again and queues nothing; ` +
   'after that, the same notification is a repeat and is sent again. A recipient on the opt-out list is recorded as failed (opted_out) and named in skipped.';
 
 const errors = bearerErrors([400, 413, 415, 503], {
