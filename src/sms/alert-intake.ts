@@ -55,6 +55,8 @@ interface Target {
 }
 
 const fold = (s: string) => s.normalize('NFKC').toLowerCase();
+/** A name as the URL may write it: a `+` is a space there (form encoding; names have no `+`). */
+const asName = (s: string) => fold(s.replaceAll('+', ' '));
 
 /** `to` as numbers (contact names resolved), each number once; invalid_request names the bad one. */
 export function alertRecipients(to: string, contacts: Contact[]): Target[] {
@@ -64,7 +66,7 @@ export function alertRecipients(to: string, contacts: Contact[]): Target[] {
   }
   const targets: Target[] = [];
   items.forEach((item, i) => {
-    const contact = contacts.find((c) => fold(c.name) === fold(item) || c.slug === fold(item));
+    const contact = contacts.find((c) => fold(c.name) === fold(item) || fold(c.name) === asName(item) || c.slug === fold(item));
     const checked = contact ? normalizeRecipient(contact.number) : normalizeRecipient(item);
     if (!checked.ok) {
       const what = item === '' ? 'is empty' : `is neither a phone number nor a contact name in SMS_GATEWAY_CONTACTS`;

@@ -143,6 +143,22 @@ t.test('a + written as is in the URL stays a + (not a space dropped from the num
   );
 });
 
+t.test('a contact name with a space, written in the URL as + (as forms write a space), %20 or its slug', async (t) => {
+  const bob = { name: 'Bob Smith', slug: 'bob_smith', number: '+15550100004' };
+  const a = await testApp(t, { contacts: [ALICE, bob] });
+  for (const to of ['Bob+Smith', 'bob+smith', 'Bob%20Smith', 'bob_smith', '+15550100002,Bob+Smith']) {
+    const res = await a.app.inject({
+      method: 'POST',
+      url: `/api/receivers/alertmanager?to=${to}`,
+      remoteAddress: CALLER,
+      headers: { ...a.auth, 'content-type': 'application/json' },
+      payload: JSON.stringify(alertmanagerPayload(three)),
+    });
+    t.equal(res.statusCode, 200, `${to}: ${res.body}`);
+    t.match(res.json().data.queued.at(-1), { to: '+15550100004', contact: 'Bob Smith' }, to);
+  }
+});
+
 t.test("Grafana's documented example body gives its SMS", async (t) => {
   const a = await testApp(t, { contacts: [ALICE] });
   const res = await post(a, 'grafana', 'Alice', grafanaSample);
