@@ -159,6 +159,22 @@ t.test('a contact name with a space, written in the URL as + (as forms write a s
   }
 });
 
+t.test('a contact name outside ASCII: percent-encoded or its entity name (docs/alerts.md)', async (t) => {
+  const jurgen = { name: 'Jürgen', slug: 'jurgen', number: '+15550100005' };
+  const a = await testApp(t, { contacts: [jurgen] });
+  for (const to of ['J%C3%BCrgen', 'jurgen', 'JU%CC%88RGEN']) {
+    const res = await a.app.inject({
+      method: 'POST',
+      url: `/api/receivers/alertmanager?to=${to}`,
+      remoteAddress: CALLER,
+      headers: { ...a.auth, 'content-type': 'application/json' },
+      payload: JSON.stringify(alertmanagerPayload(three)),
+    });
+    t.equal(res.statusCode, 200, `${to}: ${res.body}`);
+    t.match(res.json().data.queued, [{ to: '+15550100005', contact: 'Jürgen' }], to);
+  }
+});
+
 t.test("Grafana's documented example body gives its SMS", async (t) => {
   const a = await testApp(t, { contacts: [ALICE] });
   const res = await post(a, 'grafana', 'Alice', grafanaSample);
