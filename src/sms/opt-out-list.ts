@@ -24,10 +24,10 @@ export interface OptOutListDeps {
   logger?: Logger | undefined;
 }
 
-/** The number as stored: normalized like a recipient; an invalid one is invalid_request (body.number). */
-export function optOutNumber(raw: string): string {
+/** The number as stored: normalized like a recipient; an invalid one is invalid_request naming `where` (body.number, params.number). */
+export function optOutNumber(raw: string, where = 'body.number'): string {
   const r = normalizeRecipient(raw);
-  if (!r.ok) throw gatewayError('invalid_request', 'problem', `body.${r.message.replace(/^to /, 'number ')}.`);
+  if (!r.ok) throw gatewayError('invalid_request', 'problem', `${where}${r.message.replace(/^to /, ' ')}.`);
   return r.number;
 }
 

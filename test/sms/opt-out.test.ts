@@ -183,7 +183,10 @@ t.test('the API: add, list paged, remove, 404, 400, auth', async (t) => {
     404,
     'a + written as is in the path: the same number, 404',
   );
-  t.equal((await del('abc')).statusCode, 400);
+  const bad = await del('abc');
+  t.equal(bad.statusCode, 400);
+  t.match(bad.json().error.message, /^Invalid request: params\.number must be a phone number/, 'names the path parameter, not a body');
+  t.match((await post('call me')).json().error.message, /^Invalid request: body\.number must be a phone number/);
   t.equal((await a.app.inject({ url: '/api/opt-outs' })).statusCode, 401);
   t.equal((await a.send({ to: ANNA, message: 'hello' })).statusCode, 200, 'taken off: sent again');
 });
