@@ -8,6 +8,8 @@ import { fakeClock } from '../helpers/fake-clock.js';
 import { fakeTermux } from '../helpers/fake-termux.js';
 import { tempDir } from '../helpers/paths.js';
 import { testApp, type TestAppOptions } from '../helpers/test-app.js';
+import type { HandoffResult } from '../../src/sms/handoff.js';
+import type { Sender } from '../../src/sms/senders.js';
 import { DEFAULT_OPT_IN_REPLY, DEFAULT_OPT_OUT_REPLY } from '../../src/core/opt-out-settings.js';
 
 const ANNA = '+4915112345678';
@@ -123,6 +125,45 @@ t.test('POST /api/sms/send to a listed number: 409 recipient_opted_out, nothing 
   t.same(a.handoffs, []);
   t.equal((await a.get('/api/messages')).json().pagination.total, 0, 'nothing recorded');
   t.equal((await a.send({ to: BOB, message: 'hello' })).statusCode, 200, 'another number is sent');
+});
+
+t.test('a synchronous send waiting for its slot whose recipient opts out meanwhile: 409, nothing recorded or handed off', async (t) => {
+  const clock = fakeClock();
+  const numbers: string[] = [];
+  let release: ((r: HandoffResult) => void) | undefined;
+  const sender: Sender = {
+    send: (h) => {
+      numbers.push(h.number);
+      return numbers.length === 1 ? new Promise<HandoffResult>((r) => (release = r)) : Promise.resolve({ ok: true });
+    },
+  };
+  const a = await testApp(t, { clock, sender });
+  await a.queue({ to: BOB, message: 'a slow hand-off' });
+  a.services.lane.notify();
+  for (let i = 0; i < 100 && !release; i++) await new Promise((r) => setImmediate(r));
+  t.ok(release, 'the queued hand-off holds the lane');
+  const res = a.app.inject({
+    method: 'POST',
+    url: '/api/sms/send',
+    headers: { ...a.auth, 'content-type': 'application/json' },
+    payload: { to: ANNA, message: 'hello' },
+  });
+  for (let i = 0; i < 1000 && a.services.lane.pendingSyncSegments() === 0; i++) await new Promise((r) => setImmediate(r));
+  t.equal(a.services.lane.pendingSyncSegments(), 1, 'accepted, waiting for its slot');
+  clock.advance(1000);
+  t.equal((await a.app.inject({ method: 'POST', url: '/api/opt-outs', headers: a.auth, payload: { number: ANNA } })).statusCode, 201);
+  release!({ ok: true });
+  await clock.tick(1000);
+  const r = await res;
+  t.equal(r.statusCode, 409);
+  t.equal(r.json().error.code, 'recipient_opted_out');
+  t.same(numbers, [BOB], 'never handed off');
+  t.same(
+    ((await a.get('/api/messages')).json().data as { to: string }[]).map((m) => m.to),
+    [BOB],
+    'nothing recorded for it',
+  );
+  t.equal((await a.send({ to: BOB, message: 'next' })).statusCode, 200, 'the refusal consumed no spacing');
 });
 
 t.test('POST /api/messages: a listed recipient is failed/opted_out at once, the others queued', async (t) => {
