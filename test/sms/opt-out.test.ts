@@ -8,6 +8,7 @@ import { fakeClock } from '../helpers/fake-clock.js';
 import { fakeTermux } from '../helpers/fake-termux.js';
 import { tempDir } from '../helpers/paths.js';
 import { testApp, type TestAppOptions } from '../helpers/test-app.js';
+import { parseQuietHours, type QuietHours } from '../../src/core/quiet-hours.js';
 import type { HandoffResult } from '../../src/sms/handoff.js';
 import type { Sender } from '../../src/sms/senders.js';
 import { DEFAULT_OPT_IN_REPLY, DEFAULT_OPT_OUT_REPLY } from '../../src/core/opt-out-settings.js';
@@ -195,6 +196,19 @@ t.test('a message queued an hour ahead whose recipient texts STOP meanwhile is n
   await a.services.lane.runDue();
   t.same(a.handoffs, [], 'nothing handed off');
   t.match((await a.get(`/api/messages/${id}`)).json().data, { status: 'failed', reason: 'opted_out', billedSegments: 0 });
+});
+
+t.test('an opt-in confirmation still waiting when its number texts STOP again is never handed off', async (t) => {
+  const a = await withInbox(t, { ...on, quietHours: parseQuietHours('11:00-13:00') as QuietHours });
+  await a.app.inject({ method: 'POST', url: '/api/opt-outs', headers: a.auth, payload: { number: ANNA } });
+  await a.receive(ANNA, 'START');
+  t.match(await a.messages(), [{ to: ANNA, body: DEFAULT_OPT_IN_REPLY, status: 'queued' }], 'confirmed, held by the quiet hours');
+  await a.receive(ANNA, 'STOP');
+  t.same(await a.listed(), [ANNA], 'listed again (its own confirmation skipped: one per sender per 10 minutes)');
+  await a.clock.tick(3600_000);
+  await a.services.lane.runDue();
+  t.same(a.handoffs, [], '"You are subscribed again" never reaches a number on the list');
+  t.match(await a.messages(), [{ body: DEFAULT_OPT_IN_REPLY, status: 'failed', reason: 'opted_out' }]);
 });
 
 t.test('the API: add, list paged, remove, 404, 400, auth', async (t) => {
