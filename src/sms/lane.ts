@@ -13,7 +13,7 @@
 // (clockJumped); the pause is a duration, on the monotonic clock, which no jump moves.
 import type { Clock } from '../core/clock.js';
 import { createLoop } from '../core/loop.js';
-import type { MessageRow, MessageStore } from '../store/messages.js';
+import type { MessageRow, MessageStore, NewMessage } from '../store/messages.js';
 import type { FinishedHandoff, HandoffResult } from './handoff.js';
 import { pauseState, type PauseState } from './handoff-pause.js';
 import { expireDue, pickQueued, type PickDeps } from './queue-pick.js';
@@ -27,6 +27,8 @@ export interface LaneDeps extends PickDeps {
   clock: Clock;
   /** Announces the finished hand-off and records it (status, events, confirmation); never throws. */
   settler: Pick<Settler, 'settle'>;
+  /** Whether a synchronous send's recipient is on the opt-out list now (it opted out while the send waited). */
+  syncOptedOut?: ((row: NewMessage) => boolean) | undefined;
 }
 
 export interface QueueState {
@@ -81,6 +83,10 @@ function drainer(deps: LaneDeps, waiters: SyncWaiters, pause: PauseState, stoppe
     const wait = pacing.syncWaitMs(w.job.row.segments);
     if (wait > 0) return wait;
     waiters.take();
+    if (deps.syncOptedOut?.(w.job.row)) {
+      w.resolve({ started: false, why: 'opted_out' }); // nothing recorded, never handed off
+      return 'done';
+    }
     let row: MessageRow;
     try {
       row = store.insertStarted(w.job.row, now);

@@ -17,7 +17,7 @@ export function failOptedOut(
   const { optOuts, store } = deps;
   if (!optOuts) return rows;
   return rows.map((row) => {
-    if (!optOuts.blocks(row.sendTo, sourceIp)) return row;
+    if (!optOuts.blocks(row.sendTo, sourceIp, row.idempotencyKey)) return row;
     store.settle(row.id, { status: 'failed', reason: 'opted_out', billedSegments: 0, at: row.createdAt, handedOff: false });
     return store.get(row.id) ?? row;
   });
@@ -28,6 +28,6 @@ export function failOptedOut(
  * was accepted becomes failed/opted_out, never handed off. True when it did.
  */
 export function failIfOptedOut(deps: { store: Pick<MessageStore, 'settle'>; optOuts: OptOutCheck }, row: MessageRow, now: number): boolean {
-  if (!deps.optOuts.blocks(row.sendTo, row.sourceIp)) return false;
+  if (!deps.optOuts.blocks(row.sendTo, row.sourceIp, row.idempotencyKey)) return false;
   return deps.store.settle(row.id, { status: 'failed', reason: 'opted_out', billedSegments: 0, at: now, handedOff: false });
 }

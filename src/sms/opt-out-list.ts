@@ -3,6 +3,8 @@
 // and the one rule every sending path asks: whether a message to a number is blocked. The
 // opt-out feature's own answers (the confirmation of a STOP, HELP) are recorded with the
 // source OPT_OUT_SOURCE and are never blocked: "you are unsubscribed" goes to a listed number.
+// The confirmation of a START is the exception (its Idempotency-Key begins OPT_IN_ANSWER_KEY):
+// when its number is listed again before its hand-off, "you are subscribed again" must not go.
 // Each change is told to `changed` and to every listener added with onChange (MQTT shares
 // it) after it was written; a change applied from another gateway (applyShared) is not.
 import type { Logger } from 'pino';
@@ -14,6 +16,13 @@ import { normalizeRecipient } from './recipient.js';
 /** What the records show as the source of the opt-out feature's own answers. */
 export const OPT_OUT_SOURCE = 'opt-out';
 
+/** How the Idempotency-Key of a START's confirmation begins (sms/opt-out-replies.ts). */
+export const OPT_IN_ANSWER_KEY = 'opt-in:';
+
+/** Whether a message from this source, with this Idempotency-Key, is one the list may not block. */
+const exempt = (sourceIp: string, idempotencyKey: string | null | undefined) =>
+  sourceIp === OPT_OUT_SOURCE && !(idempotencyKey ?? '').startsWith(OPT_IN_ANSWER_KEY);
+
 export type OptOutChangeBy = 'sms' | 'api' | 'mqtt';
 
 export interface OptOutListDeps {
@@ -24,10 +33,10 @@ export interface OptOutListDeps {
   logger?: Logger | undefined;
 }
 
-/** The number as stored: normalized like a recipient; an invalid one is invalid_request (body.number). */
-export function optOutNumber(raw: string): string {
+/** The number as stored: normalized like a recipient; an invalid one is invalid_request naming `where` (body.number, params.number). */
+export function optOutNumber(raw: string, where = 'body.number'): string {
   const r = normalizeRecipient(raw);
-  if (!r.ok) throw gatewayError('invalid_request', 'problem', `body.${r.message.replace(/^to /, 'number ')}.`);
+  if (!r.ok) throw gatewayError('invalid_request', 'problem', `${where}${r.message.replace(/^to /, ' ')}.`);
   return r.number;
 }
 
@@ -57,8 +66,8 @@ export function createOptOutList(deps: OptOutListDeps) {
     isListed: (number: string) => store.isListed(number),
     /** The number's entry (listed or taken off again), if it ever had one. */
     get: (number: string) => store.get(number),
-    /** Whether a message to this (normalized) number, from this source, must not be handed off. */
-    blocks: (number: string, sourceIp: string) => sourceIp !== OPT_OUT_SOURCE && store.isListed(number),
+    /** Whether a message to this (normalized) number, from this source (with this Idempotency-Key), must not be handed off. */
+    blocks: (number: string, sourceIp: string, idempotencyKey?: string | null) => !exempt(sourceIp, idempotencyKey) && store.isListed(number),
     list: (page: { limit: number; offset: number }) => store.list(page),
     /** How many numbers are listed now. */
     count: () => store.count(),

@@ -16,7 +16,7 @@ import type { WebhookEvent } from '../store/event-record.js';
 import type { AutoReplyGuard } from './auto-reply-guard.js';
 import type { Enqueue } from './enqueue.js';
 import { optOutKeyword, type OptOutKeyword } from './opt-out-keywords.js';
-import { OPT_OUT_SOURCE, type OptOutList } from './opt-out-list.js';
+import { OPT_IN_ANSWER_KEY, OPT_OUT_SOURCE, type OptOutList } from './opt-out-list.js';
 import { normalizeRecipient } from './recipient.js';
 
 export interface OptOutRepliesDeps {
@@ -57,7 +57,8 @@ export function createOptOutReplies(deps: OptOutRepliesDeps) {
       const to = deps.guard.allow(from, keyword);
       if (to === null) return;
       try {
-        const queued = deps.enqueue.accept({ to, message: text }, { sourceIp: OPT_OUT_SOURCE, idempotencyKey: `opt-out:${event.id}` });
+        const idempotencyKey = `${keyword === 'opt_in' ? OPT_IN_ANSWER_KEY : 'opt-out:'}${event.id}`;
+        const queued = deps.enqueue.accept({ to, message: text }, { sourceIp: OPT_OUT_SOURCE, idempotencyKey });
         if (queued instanceof Promise) queued.catch(refused);
       } catch (err) {
         refused(err);

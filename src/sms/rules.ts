@@ -1,5 +1,6 @@
 // The keyword rules as the gateway uses them (decisions "Keyword rules"): added and removed
-// over the API (at most MAX_RULES, `from` numbers normalized like a recipient), and the one
+// over the API (at most MAX_RULES, `from` numbers normalized like a recipient, a reply the
+// queue would refuse refused at once rather than at every trigger), and the one
 // question the inbox asks when it stores a received SMS: which rule it triggers
 // (keyword-match.ts), so its record and its `sms.received` event carry that rule's keyword.
 import type { Logger } from 'pino';
@@ -10,6 +11,7 @@ import type { OptOutSettings } from '../core/opt-out-settings.js';
 import type { RuleMatch, RuleRow, RuleStore } from '../store/rules.js';
 import { matchRule } from './keyword-match.js';
 import { normalizeRecipient } from './recipient.js';
+import { hasVisibleCharacter } from './visible-text.js';
 
 export const MAX_RULES = 50;
 
@@ -39,6 +41,12 @@ function fromNumbers(raw: string[] | undefined): string[] | null {
   return [...new Set(numbers)];
 }
 
+/** The reply as the queue will take it: empty (event-only), or a text with a visible character and no lone surrogate. */
+function replyText(reply: string): string {
+  if (reply === '' || (hasVisibleCharacter(reply) && reply.isWellFormed())) return reply;
+  throw gatewayError('invalid_request', 'problem', 'body.reply must be empty (an event-only rule) or have a visible character (and no lone UTF-16 surrogate).');
+}
+
 export function createRules(deps: RulesDeps) {
   const { store, clock } = deps;
   const matching = (from: string | null, body: string): RuleRow | null => matchRule(store.list(), { from, body }, deps.optOut);
@@ -51,7 +59,7 @@ export function createRules(deps: RulesDeps) {
         id: newId('rule', now),
         keyword: rule.keyword,
         match: rule.match,
-        reply: rule.reply,
+        reply: replyText(rule.reply),
         from: fromNumbers(rule.from),
         createdAt: now,
       };

@@ -2,8 +2,9 @@
 // sms_disabled, validation, the opt-out list (recipient_opted_out), the request spacing (1 s between accepted requests) and the
 // shared 60-segment window (send_rate_limited), then the message waits for the lane's next
 // slot: it is recorded and handed off there, and the outcome is handed off or failed. No
-// slot within the bound: sender_busy, nothing recorded, nothing consumed. Never a second
-// hand-off.
+// slot within the bound: sender_busy, nothing recorded, nothing consumed; its recipient on the
+// opt-out list when the slot comes (it texted STOP meanwhile): recipient_opted_out, the same.
+// Never a second hand-off.
 import type { Logger } from 'pino';
 import { gatewayError, type GatewayError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
@@ -56,8 +57,9 @@ function replayOf(deps: SendServiceDeps, row: MessageRow): SendOutcome {
   return failedOutcome(row, row.reason ?? 'interrupted');
 }
 
-/** Why a synchronous send did not start: the disk refused it, or no slot came in time. */
-function notStarted(deps: SendServiceDeps, outcome: Extract<SyncOutcome, { started: false }>, segments: number): GatewayError {
+/** Why a synchronous send did not start: the disk refused it, its recipient opted out while it waited, or no slot came in time. */
+function notStarted(deps: SendServiceDeps, outcome: Extract<SyncOutcome, { started: false }>, segments: number, number: string): GatewayError {
+  if (outcome.why === 'opted_out') return gatewayError('recipient_opted_out', 'listed', number);
   if (outcome.why === 'storage') {
     if (!isStorageUnavailable(outcome.error)) throw outcome.error;
     deps.storage.failed(outcome.error);
@@ -108,7 +110,7 @@ export function createSendService(deps: SendServiceDeps) {
     const outcome = await deps.lane.submit({ row });
     if (!outcome.started) {
       lastAccepted = previous; // a refused request consumes nothing
-      throw notStarted(deps, outcome, v.seg.segments);
+      throw notStarted(deps, outcome, v.seg.segments, v.number);
     }
     deps.storage.succeeded();
     logger?.info({ id, segments: v.seg.segments, encoding: v.seg.encoding, simSlot: v.simSlot }, 'sms accepted');

@@ -13,7 +13,7 @@ import type { Emitter, Subscriber } from '../core/dispatcher.js';
 import type { RuntimeInfo } from '../core/runtime.js';
 import type { Calendar } from '../core/time-zone.js';
 import type { Db } from '../store/database.js';
-import { createMessageStore, type MessageRow } from '../store/messages.js';
+import { createMessageStore, type MessageRow, type NewMessage } from '../store/messages.js';
 import type { OutboxEvents, OutboxStore } from '../store/outbox.js';
 import { createOptOutStore } from '../store/opt-outs.js';
 import { createRuleStore } from '../store/rules.js';
@@ -71,7 +71,20 @@ export function createSendingPart(deps: SendingPartDeps) {
   const settler = createSettler({ store: messages, clock, runtime, events, storage, confirmer, logger });
   const optOuts = createOptOutList({ store: createOptOutStore(db), clock, logger });
   const optedOut = (row: MessageRow, now: number) => failIfOptedOut({ store: messages, optOuts }, row, now);
-  const lane = createLane({ store: messages, queue, pacing, sender: deps.sender, clock, timeZone, quietHours: config.quietHours, settler, optedOut, logger });
+  const syncOptedOut = (row: NewMessage) => optOuts.blocks(row.sendTo, row.sourceIp);
+  const lane = createLane({
+    store: messages,
+    queue,
+    pacing,
+    sender: deps.sender,
+    clock,
+    timeZone,
+    quietHours: config.quietHours,
+    settler,
+    optedOut,
+    syncOptedOut,
+    logger,
+  });
   const common = { clock, runtime, calendar: deps.calendar, logger, defaultSim: config.defaultSim, simCount: deps.simCount, storage, optOuts };
   const sendService = createSendService({ ...common, store: messages, lane, pacing, settler });
   const enqueue = createEnqueue({ ...common, store: messages, queue, events });

@@ -1,6 +1,7 @@
 // Synchronous sends waiting in memory for the lane's next slot, each for at most
 // SYNC_SLOT_WAIT_MS: a send whose slot does not come in time is answered `busy` (nothing
-// recorded, nothing sent), and a stopping lane answers every waiter `stopping`.
+// recorded, nothing sent), one whose recipient opted out while it waited `opted_out` (the
+// lane asks when its slot comes), and a stopping lane answers every waiter `stopping`.
 import type { Clock, Timer } from '../core/clock.js';
 import type { NewMessage } from '../store/messages.js';
 import type { FinishedHandoff } from './handoff.js';
@@ -13,7 +14,7 @@ export interface SyncJob {
 }
 
 export type SyncOutcome =
-  { started: false; why: 'busy' | 'stopping' } | { started: false; why: 'storage'; error: unknown } | { started: true; handed: FinishedHandoff };
+  { started: false; why: 'busy' | 'stopping' | 'opted_out' } | { started: false; why: 'storage'; error: unknown } | { started: true; handed: FinishedHandoff };
 
 interface Waiter {
   job: SyncJob;

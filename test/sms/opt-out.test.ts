@@ -8,6 +8,9 @@ import { fakeClock } from '../helpers/fake-clock.js';
 import { fakeTermux } from '../helpers/fake-termux.js';
 import { tempDir } from '../helpers/paths.js';
 import { testApp, type TestAppOptions } from '../helpers/test-app.js';
+import { parseQuietHours, type QuietHours } from '../../src/core/quiet-hours.js';
+import type { HandoffResult } from '../../src/sms/handoff.js';
+import type { Sender } from '../../src/sms/senders.js';
 import { DEFAULT_OPT_IN_REPLY, DEFAULT_OPT_OUT_REPLY } from '../../src/core/opt-out-settings.js';
 
 const ANNA = '+4915112345678';
@@ -125,6 +128,45 @@ t.test('POST /api/sms/send to a listed number: 409 recipient_opted_out, nothing 
   t.equal((await a.send({ to: BOB, message: 'hello' })).statusCode, 200, 'another number is sent');
 });
 
+t.test('a synchronous send waiting for its slot whose recipient opts out meanwhile: 409, nothing recorded or handed off', async (t) => {
+  const clock = fakeClock();
+  const numbers: string[] = [];
+  let release: ((r: HandoffResult) => void) | undefined;
+  const sender: Sender = {
+    send: (h) => {
+      numbers.push(h.number);
+      return numbers.length === 1 ? new Promise<HandoffResult>((r) => (release = r)) : Promise.resolve({ ok: true });
+    },
+  };
+  const a = await testApp(t, { clock, sender });
+  await a.queue({ to: BOB, message: 'a slow hand-off' });
+  a.services.lane.notify();
+  for (let i = 0; i < 100 && !release; i++) await new Promise((r) => setImmediate(r));
+  t.ok(release, 'the queued hand-off holds the lane');
+  const res = a.app.inject({
+    method: 'POST',
+    url: '/api/sms/send',
+    headers: { ...a.auth, 'content-type': 'application/json' },
+    payload: { to: ANNA, message: 'hello' },
+  });
+  for (let i = 0; i < 1000 && a.services.lane.pendingSyncSegments() === 0; i++) await new Promise((r) => setImmediate(r));
+  t.equal(a.services.lane.pendingSyncSegments(), 1, 'accepted, waiting for its slot');
+  clock.advance(1000);
+  t.equal((await a.app.inject({ method: 'POST', url: '/api/opt-outs', headers: a.auth, payload: { number: ANNA } })).statusCode, 201);
+  release!({ ok: true });
+  await clock.tick(1000);
+  const r = await res;
+  t.equal(r.statusCode, 409);
+  t.equal(r.json().error.code, 'recipient_opted_out');
+  t.same(numbers, [BOB], 'never handed off');
+  t.same(
+    ((await a.get('/api/messages')).json().data as { to: string }[]).map((m) => m.to),
+    [BOB],
+    'nothing recorded for it',
+  );
+  t.equal((await a.send({ to: BOB, message: 'next' })).statusCode, 200, 'the refusal consumed no spacing');
+});
+
 t.test('POST /api/messages: a listed recipient is failed/opted_out at once, the others queued', async (t) => {
   const a = await testApp(t, { webhookUrls: ['http://127.0.0.1:9/hook'] });
   await a.app.inject({ method: 'POST', url: '/api/opt-outs', headers: a.auth, payload: { number: ANNA } });
@@ -156,6 +198,19 @@ t.test('a message queued an hour ahead whose recipient texts STOP meanwhile is n
   t.match((await a.get(`/api/messages/${id}`)).json().data, { status: 'failed', reason: 'opted_out', billedSegments: 0 });
 });
 
+t.test('an opt-in confirmation still waiting when its number texts STOP again is never handed off', async (t) => {
+  const a = await withInbox(t, { ...on, quietHours: parseQuietHours('11:00-13:00') as QuietHours });
+  await a.app.inject({ method: 'POST', url: '/api/opt-outs', headers: a.auth, payload: { number: ANNA } });
+  await a.receive(ANNA, 'START');
+  t.match(await a.messages(), [{ to: ANNA, body: DEFAULT_OPT_IN_REPLY, status: 'queued' }], 'confirmed, held by the quiet hours');
+  await a.receive(ANNA, 'STOP');
+  t.same(await a.listed(), [ANNA], 'listed again (its own confirmation skipped: one per sender per 10 minutes)');
+  await a.clock.tick(3600_000);
+  await a.services.lane.runDue();
+  t.same(a.handoffs, [], '"You are subscribed again" never reaches a number on the list');
+  t.match(await a.messages(), [{ body: DEFAULT_OPT_IN_REPLY, status: 'failed', reason: 'opted_out' }]);
+});
+
 t.test('the API: add, list paged, remove, 404, 400, auth', async (t) => {
   const a = await testApp(t);
   const post = (number: unknown) => a.app.inject({ method: 'POST', url: '/api/opt-outs', headers: a.auth, payload: { number } });
@@ -183,7 +238,10 @@ t.test('the API: add, list paged, remove, 404, 400, auth', async (t) => {
     404,
     'a + written as is in the path: the same number, 404',
   );
-  t.equal((await del('abc')).statusCode, 400);
+  const bad = await del('abc');
+  t.equal(bad.statusCode, 400);
+  t.match(bad.json().error.message, /^Invalid request: params\.number must be a phone number/, 'names the path parameter, not a body');
+  t.match((await post('call me')).json().error.message, /^Invalid request: body\.number must be a phone number/);
   t.equal((await a.app.inject({ url: '/api/opt-outs' })).statusCode, 401);
   t.equal((await a.send({ to: ANNA, message: 'hello' })).statusCode, 200, 'taken off: sent again');
 });

@@ -80,6 +80,18 @@ t.test('the rules API: list, add (201), remove (204, 404 unknown), validation', 
   t.equal(((await a.get('/api/rules')).json().data as Rule[]).length, 2);
 });
 
+t.test('a reply that could never be sent is refused when the rule is added, naming body.reply', async (t) => {
+  const a = await withRules(t);
+  for (const reply of ['   ', '\u200b', '\n\t', '\ud83d']) {
+    const res = await a.post({ keyword: 'STATUS', reply });
+    t.equal(res.statusCode, 400, JSON.stringify(reply));
+    t.equal(res.json().error.code, 'invalid_request');
+    t.match(res.json().error.message, /body\.reply/, 'names the field');
+  }
+  t.same((await a.get('/api/rules')).json().data, [], 'nothing stored');
+  t.equal((await a.post({ keyword: 'STATUS', reply: '' })).statusCode, 201, 'empty is still an event-only rule');
+});
+
 t.test('at most 50 rules: the 51st is 409 too_many_rules', async (t) => {
   const a = await withRules(t);
   for (let i = 0; i < 50; i++) await a.addRule({ keyword: `K${i}`, reply: '' });

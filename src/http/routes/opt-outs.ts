@@ -128,7 +128,7 @@ export function optOutRoutes(deps: OptOutRoutesDeps, bodyLimit: number): Fastify
         },
       },
       async (request, reply) => {
-        const number = optOutNumber(request.params.number);
+        const number = optOutNumber(request.params.number, 'params.number');
         if (!deps.list.remove(number, 'api')) throw gatewayError('not_found', 'optOut', number);
         deps.logger?.info('a number was taken off the opt-out list over the API');
         return reply.code(204).send(null);
