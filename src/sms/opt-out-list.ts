@@ -5,6 +5,9 @@
 // source OPT_OUT_SOURCE and are never blocked: "you are unsubscribed" goes to a listed number.
 // The confirmation of a START is the exception (its Idempotency-Key begins OPT_IN_ANSWER_KEY):
 // when its number is listed again before its hand-off, "you are subscribed again" must not go.
+// A number and the same digits with or without a leading + are one number to the list (as to
+// the inbox's threads and inReplyTo): STOP from +15550001234 also blocks a send to 15550001234,
+// and taking either form off takes off both.
 // Each change is told to `changed` and to every listener added with onChange (MQTT shares
 // it) after it was written; a change applied from another gateway (applyShared) is not.
 import type { Logger } from 'pino';
@@ -40,8 +43,12 @@ export function optOutNumber(raw: string, where = 'body.number'): string {
   return r.number;
 }
 
+/** The number and its other writing: the same digits with or without the leading +. */
+export const numberForms = (number: string): [string, string] => [number, number.startsWith('+') ? number.slice(1) : `+${number}`];
+
 export function createOptOutList(deps: OptOutListDeps) {
   const { store, clock } = deps;
+  const listedForms = (number: string) => numberForms(number).filter((form) => store.isListed(form));
   const listeners: ((row: OptOutRow) => void)[] = deps.changed ? [deps.changed] : [];
   const change = (number: string, optedOut: boolean, by: OptOutChangeBy): OptOutRow | undefined => {
     const row = { number, optedOut, at: clock.now(), by };
@@ -55,19 +62,22 @@ export function createOptOutList(deps: OptOutListDeps) {
     onChange(listener: (row: OptOutRow) => void): void {
       listeners.push(listener);
     },
-    /** Puts a (normalized) number on the list; the new row, or undefined when it was listed already. */
-    add: (number: string, by: OptOutChangeBy) => change(number, true, by),
-    /** Takes a (normalized) number off the list; the row, or undefined when it was not listed. */
-    remove: (number: string, by: OptOutChangeBy) => change(number, false, by),
+    /** Puts a (normalized) number on the list; the new row, or undefined when it (in either form) was listed already. */
+    add: (number: string, by: OptOutChangeBy) => (listedForms(number).length > 0 ? undefined : change(number, true, by)),
+    /** Takes a (normalized) number off the list, in both forms; the row, or undefined when it was not listed. */
+    remove: (number: string, by: OptOutChangeBy) => listedForms(number).map((form) => change(form, false, by))[0],
     /** A change read from another gateway: applied only over an older one. */
     applyShared(row: OptOutRow): boolean {
       return store.change(row, true);
     },
-    isListed: (number: string) => store.isListed(number),
-    /** The number's entry (listed or taken off again), if it ever had one. */
+    /** Whether the number, in either form, is on the list now. */
+    isListed: (number: string) => listedForms(number).length > 0,
+    /** The entry of this very number (listed or taken off again), if it ever had one. */
     get: (number: string) => store.get(number),
+    /** The entry that lists the number (in either form), if it is listed. */
+    listing: (number: string) => listedForms(number).map((form) => store.get(form))[0],
     /** Whether a message to this (normalized) number, from this source (with this Idempotency-Key), must not be handed off. */
-    blocks: (number: string, sourceIp: string, idempotencyKey?: string | null) => !exempt(sourceIp, idempotencyKey) && store.isListed(number),
+    blocks: (number: string, sourceIp: string, idempotencyKey?: string | null) => !exempt(sourceIp, idempotencyKey) && listedForms(number).length > 0,
     list: (page: { limit: number; offset: number }) => store.list(page),
     /** How many numbers are listed now. */
     count: () => store.count(),

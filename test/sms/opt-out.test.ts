@@ -128,6 +128,27 @@ t.test('POST /api/sms/send to a listed number: 409 recipient_opted_out, nothing 
   t.equal((await a.send({ to: BOB, message: 'hello' })).statusCode, 200, 'another number is sent');
 });
 
+t.test('the same digits with or without + are one number: refused on every path, one entry, taken off in either form', async (t) => {
+  const a = await withInbox(t, on);
+  const bare = ANNA.slice(1);
+  await a.receive(ANNA, 'STOP');
+  const res = await a.send({ to: bare, message: 'hello' });
+  t.equal(res.statusCode, 409, 'a send to the digits without + is refused');
+  t.equal(res.json().error.code, 'recipient_opted_out');
+  const queued = await a.queue({ to: [bare], message: 'later' });
+  t.match(queued.json().data, [{ to: bare, status: 'failed', reason: 'opted_out' }], 'the queue records it failed/opted_out');
+  const post = await a.app.inject({ method: 'POST', url: '/api/opt-outs', headers: a.auth, payload: { number: bare } });
+  t.equal(post.statusCode, 200, 'listed already, in its other form');
+  t.equal(post.json().data.number, ANNA, 'with the entry that lists it');
+  t.same(await a.listed(), [ANNA], 'one entry');
+  t.equal((await a.app.inject({ method: 'DELETE', url: `/api/opt-outs/${bare}`, headers: a.auth })).statusCode, 204, 'taken off in the other form');
+  t.same(await a.listed(), [], 'off the list');
+  t.equal((await a.send({ to: bare, message: 'hello again' })).statusCode, 200, 'sent again');
+  const handed = a.handoffs.map((h) => h.number);
+  t.same(handed.slice(-1), [bare]);
+  t.notOk(handed.slice(0, -1).includes(bare), 'nothing was handed off to it while it was listed');
+});
+
 t.test('a synchronous send waiting for its slot whose recipient opts out meanwhile: 409, nothing recorded or handed off', async (t) => {
   const clock = fakeClock();
   const numbers: string[] = [];

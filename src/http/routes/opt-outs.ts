@@ -1,7 +1,8 @@
 // The opt-out list over the API (decisions "Opt-out (STOP)"): GET /api/opt-outs (newest
 // change first, paged like the history), POST /api/opt-outs {number} (201; 200 with the
 // entry when the number is listed already), DELETE /api/opt-outs/:number (204; 404 when it
-// is not listed). Numbers are normalized like a recipient. The list is honoured whatever
+// is not listed). Numbers are normalized like a recipient, and the same digits with or
+// without a leading + are one number (sms/opt-out-list.ts). The list is honoured whatever
 // SMS_GATEWAY_OPT_OUT says; that setting only decides whether received keywords change it.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
@@ -36,7 +37,7 @@ const OptOutParamsSchema = z.object({ number: z.string().max(64, 'must be at mos
 const example = { number: '+4915112345678', optedOut: true as const, at: '2026-11-21T12:00:05.000Z', by: 'sms' as const };
 
 export interface OptOutRoutesDeps {
-  list: Pick<OptOutList, 'add' | 'remove' | 'get' | 'list'>;
+  list: Pick<OptOutList, 'add' | 'remove' | 'listing' | 'list'>;
   logger?: Logger | undefined;
 }
 
@@ -103,7 +104,7 @@ export function optOutRoutes(deps: OptOutRoutesDeps, bodyLimit: number): Fastify
         const number = optOutNumber(request.body.number);
         const added = deps.list.add(number, 'api');
         if (added) return reply.code(201).send({ success: true as const, data: entry(added) });
-        const current = deps.list.get(number)!; // listed already: add() changed nothing
+        const current = deps.list.listing(number)!; // listed already (maybe written with or without +): add() changed nothing
         return reply.code(200).send({ success: true as const, data: entry(current) });
       },
     );
