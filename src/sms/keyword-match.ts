@@ -9,7 +9,7 @@
 import type { OptOutSettings } from '../core/opt-out-settings.js';
 import type { RuleRow } from '../store/rules.js';
 import { optOutKeyword } from './opt-out-keywords.js';
-import { normalizeRecipient } from './recipient.js';
+import { normalizeRecipient, numberForms } from './recipient.js';
 
 /** What may follow a prefix rule's keyword: a space or any Unicode punctuation. */
 const AFTER_PREFIX = /^[\s\p{P}]/u;
@@ -24,12 +24,13 @@ export function textMatches(rule: Pick<RuleRow, 'keyword' | 'match'>, text: stri
   return rest === '' || AFTER_PREFIX.test(rest);
 }
 
-/** Whether the sender may trigger the rule: anyone when it has no `from` list, else a number on it (normalized). */
+/** Whether the sender may trigger the rule: anyone when it has no `from` list, else a number on it (normalized, with or without +). */
 export function senderMatches(rule: Pick<RuleRow, 'from'>, sender: string | null): boolean {
-  if (rule.from === null) return true;
+  const allowed = rule.from;
+  if (allowed === null) return true;
   if (sender === null) return false;
   const number = normalizeRecipient(sender);
-  return number.ok && rule.from.includes(number.number);
+  return number.ok && numberForms(number.number).some((form) => allowed.includes(form));
 }
 
 /** Whether the opt-out feature answers this text itself (then no rule does). */

@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import { gatewayError } from '../core/errors.js';
 import type { OptOutRow, OptOutStore } from '../store/opt-outs.js';
-import { normalizeRecipient } from './recipient.js';
+import { normalizeRecipient, numberForms } from './recipient.js';
 
 /** What the records show as the source of the opt-out feature's own answers. */
 export const OPT_OUT_SOURCE = 'opt-out';
@@ -42,9 +42,6 @@ export function optOutNumber(raw: string, where = 'body.number'): string {
   if (!r.ok) throw gatewayError('invalid_request', 'problem', `${where}${r.message.replace(/^to /, ' ')}.`);
   return r.number;
 }
-
-/** The number and its other writing: the same digits with or without the leading +. */
-export const numberForms = (number: string): [string, string] => [number, number.startsWith('+') ? number.slice(1) : `+${number}`];
 
 export function createOptOutList(deps: OptOutListDeps) {
   const { store, clock } = deps;

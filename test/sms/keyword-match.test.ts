@@ -25,7 +25,10 @@ t.test('from: anyone when absent, else only the listed numbers (normalized)', as
   t.ok(senderMatches({ from: null }, 'DHL'));
   const rule = { from: ['+4915112345678'] };
   t.ok(senderMatches(rule, '+49 151 1234-5678'));
+  t.ok(senderMatches(rule, '4915112345678'), 'the same digits without +');
+  t.ok(senderMatches({ from: ['4915112345678'] }, '+4915112345678'), 'and with it');
   t.notOk(senderMatches(rule, '+4915112345679'));
+  t.notOk(senderMatches(rule, '015112345678'), 'a national form is another number');
   t.notOk(senderMatches(rule, 'ACME'));
   t.notOk(senderMatches(rule, null));
 });
