@@ -8,7 +8,8 @@
 // for a code or an amount); any other q is a case-insensitive substring of the text and of the
 // given name columns. LIKE's wildcards (% and _) and the escape character in q are escaped: q
 // is always matched literally. Case is folded by search_fold (JavaScript's toLowerCase), so
-// "ÄRGER" finds "ärger", which SQLite's ASCII-only LIKE would not.
+// "ÄRGER" finds "ärger", which SQLite's ASCII-only LIKE would not; the final sigma ς folds to
+// σ, as toLowerCase lowers a word-final Σ to ς, so "ΟΔΟΣ" (q) would miss "ΟΔΟΣΤΡΩΜΑ" (text).
 import type Database from 'better-sqlite3';
 import type { Db } from './database.js';
 
@@ -31,6 +32,9 @@ export interface SearchColumns {
 
 const NUMBER_LIKE = /^\+?[\d\s\-.()]+$/;
 
+/** How q and the searched columns are compared: lower case, the final sigma as any sigma. */
+const fold = (text: string) => text.toLowerCase().replace(/ς/g, 'σ');
+
 /** q's LIKE wildcards and the escape character itself, escaped with a backslash. */
 export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -40,7 +44,7 @@ const LIKE = (column: string, param: string) => `search_fold(${column}) LIKE ${p
 function termCondition(columns: SearchColumns, q: string): { sql: string; params: Record<string, string> } | undefined {
   const term = q.trim();
   if (term === '') return undefined;
-  const text = `%${escapeLike(term.toLowerCase())}%`;
+  const text = `%${escapeLike(fold(term))}%`;
   const digits = term.replace(/[\s\-.()+]/g, '');
   if (NUMBER_LIKE.test(term) && digits !== '') {
     const number = term.startsWith('+') ? `${digits}%` : `%${digits}%`;
@@ -77,7 +81,7 @@ export const whereOf = (conditions: readonly string[]) => (conditions.length ===
  * search_fold on the connection (once per store: registering again replaces it).
  */
 export function searchStatements(db: Db): (sql: string) => Database.Statement {
-  db.function('search_fold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
+  db.function('search_fold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? fold(value) : value));
   const prepared = new Map<string, Database.Statement>();
   return (sql) => {
     let stmt = prepared.get(sql);

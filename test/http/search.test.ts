@@ -70,6 +70,15 @@ t.test('history q: a text, case-insensitive beyond ASCII, matched literally', as
   t.equal(all, SENT.length, 'the table is still there');
 });
 
+t.test('history q: a Greek word folds the same at the end of q as inside the text (final sigma)', async (t) => {
+  const a = await testApp(t);
+  t.equal((await a.send({ to: '+15550101', message: 'ΟΔΟΣΤΡΩΜΑ ready' })).statusCode, 200);
+  const texts = async (q: string) => ((await a.get(`/api/messages?q=${enc(q)}`)).json().data as { body: string }[]).map((m) => m.body);
+  t.same(await texts('ΟΔΟΣ'), ['ΟΔΟΣΤΡΩΜΑ ready'], 'q as written in the text');
+  t.same(await texts('οδος'), ['ΟΔΟΣΤΡΩΜΑ ready'], 'q in lower case, with its final ς');
+  t.same(await texts('οδοσ'), ['ΟΔΟΣΤΡΩΜΑ ready']);
+});
+
 t.test('history q: too long is 400 naming q; 100 characters are fine', async (t) => {
   const { get, texts } = await withHistory(t);
   for (const q of ['x'.repeat(10_240), 'x'.repeat(101), '\u202E'.repeat(101)]) {
