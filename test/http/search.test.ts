@@ -122,6 +122,11 @@ t.test('history since/until: bad values are 400 invalid_request naming the field
     [`since=${iso(START + DAY)}&until=${iso(START)}`, 'querystring.until: must not be before since'],
     ['since=2026-11-21T12:00:00Z&since=2026-11-22T12:00:00Z', 'querystring.since'],
     ['q=a&q=b', 'querystring.q'],
+    // A bare + in a URL is a space: the offset the caller wrote arrives as " 01:00".
+    [
+      'since=2026-11-21T12:00:00+01:00',
+      'querystring.since: must be an ISO 8601 date-time with Z or an offset (in a URL, write its + as %2B), e.g. 2026-11-01T00:00:00Z',
+    ],
   ];
   for (const [query, message] of cases) {
     const res = await get(`/api/messages?${query}`);
