@@ -79,6 +79,16 @@ t.test('history q: a Greek word folds the same at the end of q as inside the tex
   t.same(await texts('οδοσ'), ['ΟΔΟΣΤΡΩΜΑ ready']);
 });
 
+t.test('history q: a NUL character is a character like any other (it cut the pattern short)', async (t) => {
+  const a = await testApp(t);
+  for (const message of ['nul\u0000inside', 'ends in l', 'plain text']) t.equal((await a.send({ to: '+15550101', message })).statusCode, 200);
+  const texts = async (q: string) => ((await a.get(`/api/messages?q=${enc(q)}`)).json().data as { body: string }[]).map((m) => m.body);
+  t.same(await texts('\u0000'), ['nul\u0000inside'], 'only the text holding one');
+  t.same(await texts('l\u0000i'), ['nul\u0000inside'], 'not every text holding an l');
+  t.same(await texts('inside'), ['nul\u0000inside'], 'the text after a NUL is searched too');
+  t.same(await texts('x\u0000'), [], 'nothing holds x and a NUL');
+});
+
 t.test('history q: too long is 400 naming q; 100 characters are fine', async (t) => {
   const { get, texts } = await withHistory(t);
   for (const q of ['x'.repeat(10_240), 'x'.repeat(101), '\u202E'.repeat(101)]) {
