@@ -35,7 +35,7 @@ function threadOf(threads: Map<string, Thread>, number: string): Thread {
 }
 
 /** Where an entry sorts: a received SMS's date is to the second (the phone prints no milliseconds), so at the end of that second, after a message sent in it. */
-const shownAt = (e: ThreadEntry) => Date.parse(e.at || '0') + (e.kind === 'received' ? 999 : 0);
+export const shownAt = (e: ThreadEntry) => Date.parse(e.at || '0') + (e.kind === 'received' ? 999 : 0);
 
 /** Threads newest first; inside each, entries oldest first (received and sent interleaved). */
 export function buildThreads(received: InboxRecord[], sent: MessageRecord[]): Thread[] {

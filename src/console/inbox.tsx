@@ -12,7 +12,7 @@ import type { MessageRecord } from '../store/message-record.js';
 import { ApiProblem, describe } from './api.js';
 import { buildThreads, threadKey, type Thread } from './conversations.js';
 import { filterFromHash, Filters, impossible, keepInAddress, useFilterQuery, type HistoryFilter } from './history-filter.js';
-import { loadOlder, startOlder, withOlder, type Beyond, type Older } from './older.js';
+import { completeFrom, loadOlder, startOlder, withOlder, type Beyond, type Older } from './older.js';
 import { usePoll } from './poll.js';
 import { ThreadView, type OptOutEntry } from './thread.js';
 import { Iso } from './thread-parts.js';
@@ -69,10 +69,15 @@ async function load(call: Call, query: string): Promise<Loaded> {
     query ? search(call, query) : undefined,
   ]);
   const oldestSent = sent.data[sent.data.length - 1];
+  const oldestReceived = inbox.rows[inbox.rows.length - 1];
   return {
     received: inbox.rows,
     sent: sent.data,
-    beyond: { receivedMore: inbox.more, sentBefore: sent.pagination.hasNext && oldestSent ? oldestSent.createdAt : null },
+    beyond: {
+      receivedMore: inbox.more,
+      sentBefore: sent.pagination.hasNext && oldestSent ? oldestSent.createdAt : null,
+      receivedBefore: inbox.more && oldestReceived ? oldestReceived.receivedAt : null,
+    },
     optOuts: new Map(optOuts.data.map((o) => [threadKey(o.number), o])),
     inboxOff: inbox.off,
     found,
@@ -208,6 +213,7 @@ export function Inbox({ call }: ViewProps) {
               thread={thread}
               optOut={data.optOuts.get(thread.key)}
               older={olderOf(thread, threads.read, data.beyond)}
+              completeFrom={completeFrom(olderOf(thread, threads.read, data.beyond), data.beyond)}
               onLoadOlder={() => readOlder(thread, olderOf(thread, threads.read, data.beyond))}
               onBack={() => setOpen(undefined)}
               onChanged={() => setRound((r) => r + 1)}

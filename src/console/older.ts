@@ -17,6 +17,8 @@ export interface Beyond {
   receivedMore: boolean;
   /** The oldest sent message the view read (ISO), when there are older ones; else null. */
   sentBefore: string | null;
+  /** The oldest received SMS the view read (ISO), when there are older ones; else null. */
+  receivedBefore: string | null;
 }
 
 /** One thread's older messages, and where each list goes on (null: its start was reached). */
@@ -45,6 +47,21 @@ export function startOlder(thread: Thread, beyond: Beyond): Older {
     sentOffset: until && NUMBER_LIKE.test(thread.number) ? 0 : null,
     sentUntil: until,
   };
+}
+
+const oldest = (times: (string | null)[]) => Math.min(...times.flatMap((at) => (at ? [Date.parse(at)] : [])));
+
+/**
+ * From when on (ms) a thread shows every message, or null when it shows all: each list not read
+ * to its start is complete only back to its oldest message read (the view's newest 100, then the
+ * thread's older pages), so an older message of the other list may have a gap above it.
+ */
+export function completeFrom(o: Older, beyond: Beyond): number | null {
+  const bounds: number[] = [];
+  if (o.receivedOffset !== null) bounds.push(o.received.length > 0 ? oldest(o.received.map((m) => m.receivedAt)) : oldest([beyond.receivedBefore]));
+  if (o.sentOffset !== null) bounds.push(o.sent.length > 0 ? oldest(o.sent.map((m) => m.createdAt)) : oldest([beyond.sentBefore]));
+  const from = Math.max(...bounds.filter(Number.isFinite));
+  return Number.isFinite(from) ? from : null;
 }
 
 /** Whether a thread has nothing older left to read. */

@@ -178,3 +178,35 @@ for (const [size, viewport] of [
     t.same(problems, []);
   });
 }
+
+t.test('a thread says where messages may be missing: a question beyond the 100 sends read, between two received SMS', { skip }, async (t) => {
+  const gw = await consoleApp(t, { inbox: true });
+  gw.services.startInbox();
+  await gw.services.inbox.pollOnce();
+  appendSimulatedSms(gw.home, { from: '+15557770002', body: 'Is the shop open today?' }, Date.now() - 3 * DAY);
+  await queueAhead(gw, ['+15557770002'], 'Yes, until 6 pm.');
+  gw.db.prepare(`UPDATE messages SET created_at = created_at - ${2 * DAY} WHERE body LIKE 'Yes, until%'`).run();
+  await queueAhead(gw, numbers(300, 100), 'Routine reminder');
+  appendSimulatedSms(gw.home, { from: '+15557770002', body: 'Thanks, see you' }, Date.now());
+  await gw.services.inbox.pollOnce();
+  const { page, problems } = await openBrowser(t, PHONE);
+  page.setDefaultTimeout(8000);
+  await page.goto(`${gw.base}/`);
+  await signIn(page, gw.key);
+  await openView(page, 'Conversations');
+  await page.getByRole('button', { name: /Thanks, see you/ }).click();
+  const items = page.getByRole('region', { name: /777/ }).getByRole('list', { name: 'Messages' }).locator('> li');
+  await items.nth(1).waitFor();
+  const texts = () => items.evaluateAll((els) => els.map((e) => (e.querySelector('bdi.body')?.textContent ?? e.textContent ?? '').trim()));
+  const shown = await texts();
+  t.equal(shown.length, 3, `the two received, and a mark between them (${JSON.stringify(shown)})`);
+  t.equal(shown[0], 'Is the shop open today?');
+  t.match(shown[1], /may be missing/, 'the answer sent between them is not read yet: the thread says so');
+  t.equal(shown[2], 'Thanks, see you');
+  await shot(page, 'thread-gap-phone', false);
+  await page.getByRole('button', { name: 'Load older' }).click();
+  await page.getByRole('button', { name: 'No older messages' }).waitFor();
+  t.same(await texts(), ['Is the shop open today?', 'Yes, until 6 pm.', 'Thanks, see you'], 'read: in its place, and no mark');
+  t.same(await axeViolations(page), [], 'axe');
+  t.same(problems, []);
+});
