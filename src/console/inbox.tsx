@@ -115,14 +115,20 @@ function searchLine(blocked: string | undefined, query: string, found: Found | u
   return found.more ? `${count} Only the newest 100 matching received and 100 matching sent messages are looked at.` : count;
 }
 
-function ThreadList({ threads, open, onOpen }: { threads: Thread[]; open: string | undefined; onOpen: (key: string) => void }) {
+function ThreadList(p: { threads: Thread[]; open: string | undefined; onOpen: (key: string) => void; focus: { key: string } | undefined }) {
+  const { threads, open, onOpen, focus } = p;
+  const list = useRef<HTMLUListElement>(null);
+  // Back from a thread on a phone (the list was hidden): the focus returns to that thread's button.
+  useEffect(() => {
+    if (focus) list.current?.querySelector<HTMLButtonElement>(`button[data-key="${CSS.escape(focus.key)}"]`)?.focus();
+  }, [focus]);
   return (
-    <ul class="threads" aria-label="Conversations">
+    <ul class="threads" aria-label="Conversations" ref={list}>
       {threads.map((t) => {
         const newest = t.entries[t.entries.length - 1];
         return (
           <li key={t.key}>
-            <button type="button" class="thread-link" aria-current={t.key === open ? 'true' : undefined} onClick={() => onOpen(t.key)}>
+            <button type="button" class="thread-link" data-key={t.key} aria-current={t.key === open ? 'true' : undefined} onClick={() => onOpen(t.key)}>
               <span class="thread-who">
                 {t.contact && <Iso text={t.contact} />} <Iso text={t.number} />
               </span>
@@ -144,6 +150,7 @@ function ThreadSide(p: {
   threads: Thread[];
   open: string | undefined;
   onOpen: (key: string) => void;
+  focus: { key: string } | undefined;
 }) {
   return (
     <div class="thread-side">
@@ -151,7 +158,7 @@ function ThreadSide(p: {
       <p class="muted search-line" role="status">
         {p.line}
       </p>
-      {p.threads.length > 0 && <ThreadList threads={p.threads} open={p.open} onOpen={p.onOpen} />}
+      {p.threads.length > 0 && <ThreadList threads={p.threads} open={p.open} onOpen={p.onOpen} focus={p.focus} />}
     </div>
   );
 }
@@ -160,6 +167,8 @@ export function Inbox({ call }: ViewProps) {
   const [data, setData] = useState<Loaded>();
   const [error, setError] = useState<string>();
   const [open, setOpen] = useState<string>();
+  /** The thread whose button gets the focus back (a new object each time back is pressed). */
+  const [returnTo, setReturnTo] = useState<{ key: string }>();
   const [round, setRound] = useState(0);
   const [older, setOlder] = useState<ReadonlyMap<string, Older>>(new Map());
   const [filter, setFilter] = useState<HistoryFilter>(() => ({ ...filterFromHash(location.hash), status: '' }));
@@ -205,6 +214,7 @@ export function Inbox({ call }: ViewProps) {
             threads={listed}
             open={open}
             onOpen={setOpen}
+            focus={returnTo}
           />
           {thread ? (
             <ThreadView
@@ -215,7 +225,10 @@ export function Inbox({ call }: ViewProps) {
               older={olderOf(thread, threads.read, data.beyond)}
               completeFrom={completeFrom(olderOf(thread, threads.read, data.beyond), data.beyond)}
               onLoadOlder={() => readOlder(thread, olderOf(thread, threads.read, data.beyond))}
-              onBack={() => setOpen(undefined)}
+              onBack={() => {
+                setReturnTo({ key: thread.key });
+                setOpen(undefined);
+              }}
               onChanged={() => setRound((r) => r + 1)}
             />
           ) : (

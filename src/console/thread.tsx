@@ -1,7 +1,7 @@
 // One open conversation: who it is with, the number's opt-out state with a toggle (asking
 // first before opting out), "Load older" (older.ts), its messages oldest first, "Send again"
 // on a failed one (a new queued message with the same text and number) and the reply box.
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { MessageRecord } from '../store/message-record.js';
 import { shownAt, type Thread } from './conversations.js';
 import { olderDone, type Older } from './older.js';
@@ -105,6 +105,12 @@ export function ThreadView(p: {
   const { call, thread, optOut, older, completeFrom, onLoadOlder, onBack, onChanged } = p;
   const [error, setError] = useState<string>();
   const [note, setNote] = useState<string>();
+  const back = useRef<HTMLButtonElement>(null);
+  // On a phone the list, and the button that opened this thread, are hidden now: the focus comes here.
+  useEffect(() => {
+    const at = document.activeElement;
+    if (!(at instanceof HTMLElement) || at === document.body || at.offsetParent === null) back.current?.focus();
+  }, []);
   // Where messages may be missing: before the first one from the time the thread is complete.
   const gapAt = completeFrom === null ? -1 : thread.entries.findIndex((e) => shownAt(e) >= completeFrom);
   const gap = gapAt === 0 ? null : gapAt === -1 && completeFrom !== null ? thread.entries.length : gapAt;
@@ -122,7 +128,7 @@ export function ThreadView(p: {
   };
   return (
     <section class="thread" aria-labelledby="thread-title">
-      <button type="button" class="secondary back" onClick={onBack}>
+      <button type="button" class="secondary back" ref={back} onClick={onBack}>
         ← All conversations
       </button>
       <h2 id="thread-title">
