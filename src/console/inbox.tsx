@@ -223,7 +223,7 @@ export function Inbox({ call }: ViewProps) {
               thread={thread}
               optOut={data.optOuts.get(thread.key)}
               older={olderOf(thread, threads.read, data.beyond)}
-              completeFrom={completeFrom(olderOf(thread, threads.read, data.beyond), data.beyond)}
+              completeFrom={completeFrom(olderOf(thread, threads.read, data.beyond))}
               onLoadOlder={() => readOlder(thread, olderOf(thread, threads.read, data.beyond))}
               onBack={() => {
                 setReturnTo({ key: thread.key });
