@@ -91,11 +91,13 @@ export interface ClientOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
+/** A Date as ISO 8601; an invalid one as "Invalid Date", for the gateway to refuse naming the parameter (toISOString would throw a RangeError). */
+const dateText = (d: Date) => (Number.isNaN(d.getTime()) ? String(d) : d.toISOString());
+
 /** `?name=value&...` of the defined values (a Date as ISO 8601), or nothing. */
 function queryString(q: object): string {
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(q))
-    if (v !== undefined) params.set(k, v instanceof Date ? v.toISOString() : typeof v === 'string' ? v : JSON.stringify(v));
+  for (const [k, v] of Object.entries(q)) if (v !== undefined) params.set(k, v instanceof Date ? dateText(v) : typeof v === 'string' ? v : JSON.stringify(v));
   const qs = params.toString();
   return qs ? `?${qs}` : '';
 }

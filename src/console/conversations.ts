@@ -35,7 +35,7 @@ function threadOf(threads: Map<string, Thread>, number: string): Thread {
 }
 
 /** Where an entry sorts: a received SMS's date is to the second (the phone prints no milliseconds), so at the end of that second, after a message sent in it. */
-const shownAt = (e: ThreadEntry) => Date.parse(e.at || '0') + (e.kind === 'received' ? 999 : 0);
+export const shownAt = (e: ThreadEntry) => Date.parse(e.at || '0') + (e.kind === 'received' ? 999 : 0);
 
 /** Threads newest first; inside each, entries oldest first (received and sent interleaved). */
 export function buildThreads(received: InboxRecord[], sent: MessageRecord[]): Thread[] {
@@ -57,14 +57,18 @@ export function buildThreads(received: InboxRecord[], sent: MessageRecord[]): Th
   return [...threads.values()].sort((a, b) => Date.parse(b.last || '0') - Date.parse(a.last || '0'));
 }
 
-/** Characters that change direction or show nothing: bidi controls, zero-width ones, the BOM. */
-const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/g;
+/**
+ * Characters that change direction or show nothing: bidi controls and marks (also the Arabic
+ * letter mark), zero-width ones, the word joiner and the invisible operators, the soft hyphen,
+ * the combining grapheme joiner, the Mongolian vowel separator, Hangul fillers, the BOM.
+ */
+const INVISIBLE = /[\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0]|\u034F/g;
 const marker = (c: string) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`;
 
 /** A name or number with every invisible character shown as ⟨U+XXXX⟩. */
 export const visible = (text: string) => text.replace(INVISIBLE, marker);
 
-const INVISIBLE_ONE = /[\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/;
+const INVISIBLE_ONE = /[\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0]|\u034F/;
 /** Written text: not ASCII and not itself invisible. */
 const isScript = (c: string | undefined) => c !== undefined && c.charCodeAt(0) > 0x7f && !INVISIBLE_ONE.test(c);
 

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { MessageRecord } from '../store/message-record.js';
 import { describe } from './api.js';
 import { exportHistory } from './history-export.js';
-import { filterFromHash, Filters, impossible, keepInAddress, useFilterQuery, type HistoryFilter } from './history-filter.js';
+import { filterFromHash, Filters, historyQuery, impossible, keepInAddress, useFilterQuery, type HistoryFilter } from './history-filter.js';
 import { usePoll } from './poll.js';
 import { ErrorLine, Field, Note, when, type Call, type ViewProps } from './ui.js';
 
@@ -145,7 +145,8 @@ export function History({ call }: ViewProps) {
           setFilter(f);
         }}
       />
-      <ExportButton call={call} query={query} onError={setError} />
+      {/* The filter as typed, not the debounced query: pressed right after typing, it exports what was typed. */}
+      <ExportButton call={call} query={historyQuery(filter).toString()} onError={setError} />
       <p class="muted" role="status">
         {blocked ?? (shown && shown.query !== query ? 'Searching…' : query && page ? `${page.pagination.total} matching.` : '')}
       </p>

@@ -12,7 +12,7 @@ import type { MessageRecord } from '../store/message-record.js';
 import { ApiProblem, describe } from './api.js';
 import { buildThreads, threadKey, type Thread } from './conversations.js';
 import { filterFromHash, Filters, impossible, keepInAddress, useFilterQuery, type HistoryFilter } from './history-filter.js';
-import { loadOlder, startOlder, withOlder, type Beyond, type Older } from './older.js';
+import { completeFrom, loadOlder, startOlder, withOlder, type Beyond, type Older } from './older.js';
 import { usePoll } from './poll.js';
 import { ThreadView, type OptOutEntry } from './thread.js';
 import { Iso } from './thread-parts.js';
@@ -69,10 +69,15 @@ async function load(call: Call, query: string): Promise<Loaded> {
     query ? search(call, query) : undefined,
   ]);
   const oldestSent = sent.data[sent.data.length - 1];
+  const oldestReceived = inbox.rows[inbox.rows.length - 1];
   return {
     received: inbox.rows,
     sent: sent.data,
-    beyond: { receivedMore: inbox.more, sentBefore: sent.pagination.hasNext && oldestSent ? oldestSent.createdAt : null },
+    beyond: {
+      receivedMore: inbox.more,
+      sentBefore: sent.pagination.hasNext && oldestSent ? oldestSent.createdAt : null,
+      receivedBefore: inbox.more && oldestReceived ? oldestReceived.receivedAt : null,
+    },
     optOuts: new Map(optOuts.data.map((o) => [threadKey(o.number), o])),
     inboxOff: inbox.off,
     found,
@@ -110,14 +115,20 @@ function searchLine(blocked: string | undefined, query: string, found: Found | u
   return found.more ? `${count} Only the newest 100 matching received and 100 matching sent messages are looked at.` : count;
 }
 
-function ThreadList({ threads, open, onOpen }: { threads: Thread[]; open: string | undefined; onOpen: (key: string) => void }) {
+function ThreadList(p: { threads: Thread[]; open: string | undefined; onOpen: (key: string) => void; focus: { key: string } | undefined }) {
+  const { threads, open, onOpen, focus } = p;
+  const list = useRef<HTMLUListElement>(null);
+  // Back from a thread on a phone (the list was hidden): the focus returns to that thread's button.
+  useEffect(() => {
+    if (focus) list.current?.querySelector<HTMLButtonElement>(`button[data-key="${CSS.escape(focus.key)}"]`)?.focus();
+  }, [focus]);
   return (
-    <ul class="threads" aria-label="Conversations">
+    <ul class="threads" aria-label="Conversations" ref={list}>
       {threads.map((t) => {
         const newest = t.entries[t.entries.length - 1];
         return (
           <li key={t.key}>
-            <button type="button" class="thread-link" aria-current={t.key === open ? 'true' : undefined} onClick={() => onOpen(t.key)}>
+            <button type="button" class="thread-link" data-key={t.key} aria-current={t.key === open ? 'true' : undefined} onClick={() => onOpen(t.key)}>
               <span class="thread-who">
                 {t.contact && <Iso text={t.contact} />} <Iso text={t.number} />
               </span>
@@ -139,6 +150,7 @@ function ThreadSide(p: {
   threads: Thread[];
   open: string | undefined;
   onOpen: (key: string) => void;
+  focus: { key: string } | undefined;
 }) {
   return (
     <div class="thread-side">
@@ -146,7 +158,7 @@ function ThreadSide(p: {
       <p class="muted search-line" role="status">
         {p.line}
       </p>
-      {p.threads.length > 0 && <ThreadList threads={p.threads} open={p.open} onOpen={p.onOpen} />}
+      {p.threads.length > 0 && <ThreadList threads={p.threads} open={p.open} onOpen={p.onOpen} focus={p.focus} />}
     </div>
   );
 }
@@ -155,6 +167,8 @@ export function Inbox({ call }: ViewProps) {
   const [data, setData] = useState<Loaded>();
   const [error, setError] = useState<string>();
   const [open, setOpen] = useState<string>();
+  /** The thread whose button gets the focus back (a new object each time back is pressed). */
+  const [returnTo, setReturnTo] = useState<{ key: string }>();
   const [round, setRound] = useState(0);
   const [older, setOlder] = useState<ReadonlyMap<string, Older>>(new Map());
   const [filter, setFilter] = useState<HistoryFilter>(() => ({ ...filterFromHash(location.hash), status: '' }));
@@ -200,6 +214,7 @@ export function Inbox({ call }: ViewProps) {
             threads={listed}
             open={open}
             onOpen={setOpen}
+            focus={returnTo}
           />
           {thread ? (
             <ThreadView
@@ -208,8 +223,12 @@ export function Inbox({ call }: ViewProps) {
               thread={thread}
               optOut={data.optOuts.get(thread.key)}
               older={olderOf(thread, threads.read, data.beyond)}
+              completeFrom={completeFrom(olderOf(thread, threads.read, data.beyond))}
               onLoadOlder={() => readOlder(thread, olderOf(thread, threads.read, data.beyond))}
-              onBack={() => setOpen(undefined)}
+              onBack={() => {
+                setReturnTo({ key: thread.key });
+                setOpen(undefined);
+              }}
               onChanged={() => setRound((r) => r + 1)}
             />
           ) : (

@@ -3,7 +3,9 @@
 // thread, from GET /api/inbox?from=<number> (the sender exactly; offsets past the received
 // messages the thread shows) and GET /api/messages?q=<number>&until=<time> (a number search,
 // keeping only this thread's number; until fixed just after the oldest message of the view's
-// read, so the offsets walk a list that new messages do not shift). 50 of each at a time.
+// read, so the offsets walk a list that new messages do not shift). 50 of each at a time. The
+// thread's own messages of the view's read at the first "Load older" are kept with the older
+// ones: new messages elsewhere push them out of the next read, and nothing else would show them.
 import type { InboxRecord } from '../store/inbox.js';
 import type { MessageRecord } from '../store/message-record.js';
 import { threadKey, type Thread } from './conversations.js';
@@ -17,6 +19,8 @@ export interface Beyond {
   receivedMore: boolean;
   /** The oldest sent message the view read (ISO), when there are older ones; else null. */
   sentBefore: string | null;
+  /** The oldest received SMS the view read (ISO), when there are older ones; else null. */
+  receivedBefore: string | null;
 }
 
 /** One thread's older messages, and where each list goes on (null: its start was reached). */
@@ -26,6 +30,9 @@ export interface Older {
   receivedOffset: number | null;
   sentOffset: number | null;
   sentUntil: string;
+  /** The oldest time each list was read back to (ISO; null: unknown), while it goes on. */
+  receivedFrom: string | null;
+  sentFrom: string | null;
 }
 
 interface PageOf<T> {
@@ -39,12 +46,27 @@ export function startOlder(thread: Thread, beyond: Beyond): Older {
   // 1 ms later: messages of the oldest one's millisecond not read yet are included (the repeated one is dropped).
   const until = beyond.sentBefore === null ? '' : new Date(Date.parse(beyond.sentBefore) + 1).toISOString();
   return {
-    received: [],
-    sent: [],
+    received: thread.entries.flatMap((e) => (e.kind === 'received' ? [e.message] : [])).reverse(),
+    sent: thread.entries.flatMap((e) => (e.kind === 'sent' ? [e.message] : [])).reverse(),
     receivedOffset: beyond.receivedMore && /[0-9a-z]/i.test(thread.number) ? shownReceived : null,
     sentOffset: until && NUMBER_LIKE.test(thread.number) ? 0 : null,
     sentUntil: until,
+    receivedFrom: beyond.receivedBefore,
+    sentFrom: beyond.sentBefore,
   };
+}
+
+/**
+ * From when on (ms) a thread shows every message, or null when it shows all: each list not read
+ * to its start is complete only back to the oldest time it was read to (the view's newest 100,
+ * then the thread's older pages), so an older message of the other list may have a gap above it.
+ */
+export function completeFrom(o: Older): number | null {
+  const bounds: (string | null)[] = [];
+  if (o.receivedOffset !== null) bounds.push(o.receivedFrom);
+  if (o.sentOffset !== null) bounds.push(o.sentFrom);
+  const from = Math.max(...bounds.flatMap((at) => (at ? [Date.parse(at)] : [])));
+  return Number.isFinite(from) ? from : null;
 }
 
 /** Whether a thread has nothing older left to read. */
@@ -61,12 +83,15 @@ export async function loadOlder(call: Call, thread: Thread, o: Older): Promise<O
   ]);
   const next = (offset: number | null, page: PageOf<unknown> | undefined) =>
     offset === null || !page || !page.pagination.hasNext || page.data.length === 0 ? null : offset + page.data.length;
+  const last = <T>(page: PageOf<T> | undefined) => page?.data[page.data.length - 1];
   return {
     received: [...o.received, ...(received?.data ?? [])],
     sent: [...o.sent, ...(sent?.data ?? []).filter((m) => threadKey(m.to) === thread.key)],
     receivedOffset: next(o.receivedOffset, received),
     sentOffset: next(o.sentOffset, sent),
     sentUntil: o.sentUntil,
+    receivedFrom: last(received)?.receivedAt ?? o.receivedFrom,
+    sentFrom: last(sent)?.createdAt ?? o.sentFrom,
   };
 }
 

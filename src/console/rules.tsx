@@ -1,8 +1,11 @@
 // Keyword rules: the list (GET /api/rules, oldest first: the order matching tries them in),
 // add one (POST /api/rules; the gateway's 400 or 409 message shown as it comes) and remove
-// one (DELETE /api/rules/:id) after the confirmation (list and actions: list-actions.ts).
-// Keywords, replies and numbers are text in <bdi>.
-import { useState } from 'preact/hooks';
+// one (DELETE /api/rules/:id) after the confirmation (list and actions: list-actions.ts); what
+// an add answers (a refusal, or that it was added) is shown just above the form's button and
+// scrolled into view, not above a list that pushes it out of sight. Keywords, replies and
+// numbers are text in <bdi>.
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useListActions } from './list-actions.js';
 import { Confirm, ErrorLine, Note, type ViewProps } from './ui.js';
 
@@ -47,7 +50,21 @@ function RuleList({ rules, busy, onRemove }: { rules: Rule[] | undefined; busy: 
   );
 }
 
-function RuleForm({ busy, onAdd }: { busy: boolean; onAdd: (body: object, reset: () => void) => void }) {
+/** An add's answer in the form, scrolled into view when it changes (the list above grows by the rule added). */
+function FormAnswer({ error, note }: { error: string | undefined; note: string | undefined }) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (error || note) box.current?.scrollIntoView({ block: 'nearest' });
+  }, [error, note]);
+  return (
+    <div ref={box}>
+      <ErrorLine text={error} />
+      {note && <Note>{note}</Note>}
+    </div>
+  );
+}
+
+function RuleForm({ busy, onAdd, answer }: { busy: boolean; onAdd: (body: object, reset: () => void) => void; answer: ComponentChildren }) {
   const [keyword, setKeyword] = useState('');
   const [match, setMatch] = useState('exact');
   const [reply, setReply] = useState('');
@@ -74,6 +91,7 @@ function RuleForm({ busy, onAdd }: { busy: boolean; onAdd: (body: object, reset:
       <textarea id="rule-reply" rows={3} value={reply} onInput={(e) => setReply(e.currentTarget.value)} />
       <label for="rule-from">Only from these numbers (comma-separated; empty: anyone)</label>
       <input id="rule-from" autocomplete="off" value={from} onInput={(e) => setFrom(e.currentTarget.value)} />
+      {answer}
       <button type="submit" disabled={busy}>
         Add rule
       </button>
@@ -84,14 +102,19 @@ function RuleForm({ busy, onAdd }: { busy: boolean; onAdd: (body: object, reset:
 export function Rules({ call }: ViewProps) {
   const { items: rules, error, note, busy, act } = useListActions<Rule>(call, '/api/rules');
   const [asking, setAsking] = useState<Rule>();
-  const add = (body: object, reset: () => void) =>
+  /** Whether the last answer is the form's (shown in it) or the list's (shown above it). */
+  const [byForm, setByForm] = useState(false);
+  const add = (body: object, reset: () => void) => {
+    setByForm(true);
     void act(async () => {
       const r = await call<{ data: Rule }>('POST', '/api/rules', body);
       reset();
       return `Added the rule ${r.data.keyword}.`;
     });
+  };
   const remove = (r: Rule) => {
     setAsking(undefined);
+    setByForm(false);
     void act(async () => {
       await call('DELETE', `/api/rules/${encodeURIComponent(r.id)}`);
       return `Removed the rule ${r.keyword}.`;
@@ -101,8 +124,8 @@ export function Rules({ call }: ViewProps) {
     <section>
       <h1>Keyword rules</h1>
       <p class="muted">A received SMS that matches a rule gets its reply through the queue; the oldest matching rule wins.</p>
-      <ErrorLine text={error} />
-      {note && <Note>{note}</Note>}
+      {!byForm && <ErrorLine text={error} />}
+      {!byForm && note && <Note>{note}</Note>}
       {rules && rules.length === 0 && <p>No rule.</p>}
       <RuleList rules={rules} busy={busy} onRemove={setAsking} />
       {asking && (
@@ -114,7 +137,7 @@ export function Rules({ call }: ViewProps) {
         />
       )}
       <h2>Add a rule</h2>
-      <RuleForm busy={busy} onAdd={add} />
+      <RuleForm busy={busy} onAdd={add} answer={byForm && <FormAnswer error={error} note={note} />} />
     </section>
   );
 }

@@ -1,9 +1,9 @@
 // One open conversation: who it is with, the number's opt-out state with a toggle (asking
 // first before opting out), "Load older" (older.ts), its messages oldest first, "Send again"
 // on a failed one (a new queued message with the same text and number) and the reply box.
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { MessageRecord } from '../store/message-record.js';
-import type { Thread } from './conversations.js';
+import { shownAt, type Thread } from './conversations.js';
 import { olderDone, type Older } from './older.js';
 import { Bubble, Iso, queueOne, refusal, ReplyBox } from './thread-parts.js';
 import { describe } from './api.js';
@@ -88,18 +88,32 @@ function LoadOlder({ older, onLoad }: { older: Older; onLoad: () => Promise<void
   );
 }
 
+/** Between the messages shown as they were read and the older ones: some before it may be missing. */
+const GapMark = () => <li class="gap muted">Earlier messages above may be missing: “Load older” reads them.</li>;
+
 export function ThreadView(p: {
   call: Call;
   thread: Thread;
   optOut: OptOutEntry | undefined;
   older: Older;
+  /** From when on every message of the thread is shown (older.ts completeFrom), or null. */
+  completeFrom: number | null;
   onLoadOlder: () => Promise<void>;
   onBack: () => void;
   onChanged: () => void;
 }) {
-  const { call, thread, optOut, older, onLoadOlder, onBack, onChanged } = p;
+  const { call, thread, optOut, older, completeFrom, onLoadOlder, onBack, onChanged } = p;
   const [error, setError] = useState<string>();
   const [note, setNote] = useState<string>();
+  const back = useRef<HTMLButtonElement>(null);
+  // On a phone the list, and the button that opened this thread, are hidden now: the focus comes here.
+  useEffect(() => {
+    const at = document.activeElement;
+    if (!(at instanceof HTMLElement) || at === document.body || at.offsetParent === null) back.current?.focus();
+  }, []);
+  // Where messages may be missing: before the first one from the time the thread is complete.
+  const gapAt = completeFrom === null ? -1 : thread.entries.findIndex((e) => shownAt(e) >= completeFrom);
+  const gap = gapAt === 0 ? null : gapAt === -1 && completeFrom !== null ? thread.entries.length : gapAt;
   const sentText = new Map(thread.entries.flatMap((e) => (e.kind === 'sent' ? [[e.message.id, e.message.body] as const] : [])));
   const sendAgain = async (m: MessageRecord) => {
     try {
@@ -114,7 +128,7 @@ export function ThreadView(p: {
   };
   return (
     <section class="thread" aria-labelledby="thread-title">
-      <button type="button" class="secondary back" onClick={onBack}>
+      <button type="button" class="secondary back" ref={back} onClick={onBack}>
         ← All conversations
       </button>
       <h2 id="thread-title">
@@ -132,14 +146,16 @@ export function ThreadView(p: {
       {note && <Note>{note}</Note>}
       <LoadOlder older={older} onLoad={onLoadOlder} />
       <ol class="bubbles" aria-label="Messages">
-        {thread.entries.map((e) => (
+        {thread.entries.flatMap((e, i) => [
+          ...(i === gap ? [<GapMark key="gap" />] : []),
           <Bubble
             key={e.message.id}
             entry={e}
             answered={e.kind === 'received' && e.message.inReplyTo ? sentText.get(e.message.inReplyTo.id) : undefined}
             onSendAgain={(m) => void sendAgain(m)}
-          />
-        ))}
+          />,
+        ])}
+        {gap !== null && gap > 0 && gap === thread.entries.length && <GapMark key="gap" />}
       </ol>
       <ReplyBox call={call} to={thread.number} onQueued={onChanged} />
     </section>

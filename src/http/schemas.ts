@@ -93,7 +93,13 @@ export const queryInt = (min: number, max: number, fallback: number) =>
 /** The longest q a search takes: a number or a few words, never a whole message. */
 export const MAX_SEARCH_LENGTH = 100;
 
-const searchTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with Z or an offset, e.g. 2026-11-01T00:00:00Z' });
+/** A time whose offset's + a URL turned into a space ("...T12:00:00 01:00"): the usual curl slip. */
+const PLUS_AS_SPACE = / \d{2}:?\d{2}$/;
+const searchTime = z.iso.datetime({
+  offset: true,
+  error: (issue) =>
+    `must be an ISO 8601 date-time with Z or an offset${typeof issue.input === 'string' && PLUS_AS_SPACE.test(issue.input) ? ' (in a URL, write its + as %2B)' : ''}, e.g. 2026-11-01T00:00:00Z`,
+});
 
 /** The search parameters of GET /api/messages and GET /api/inbox (store/search-sql.ts does the matching). */
 export const searchQueryFields = (what: string) => ({

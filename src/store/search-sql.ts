@@ -6,9 +6,12 @@
 // matches the sender's or recipient's number with spaces, dashes, dots, parentheses and a
 // leading + removed, from its start when q starts with +, anywhere otherwise (and the text too,
 // for a code or an amount); any other q is a case-insensitive substring of the text and of the
-// given name columns. LIKE's wildcards (% and _) and the escape character in q are escaped: q
-// is always matched literally. Case is folded by search_fold (JavaScript's toLowerCase), so
-// "ÄRGER" finds "ärger", which SQLite's ASCII-only LIKE would not.
+// given name columns, found with instr(), so q is always matched literally: LIKE would need its
+// wildcards (% and _) escaped, and it reads a pattern or a text only up to a NUL character
+// ("l\0i" found every text holding an l). Case is folded by search_fold (JavaScript's
+// toLowerCase), so "ÄRGER" finds "ärger", which SQLite's ASCII-only case folding would not; the
+// final sigma ς folds to σ, as toLowerCase lowers a word-final Σ to ς, so "ΟΔΟΣ" (q) would miss
+// "ΟΔΟΣΤΡΩΜΑ" (text).
 import type Database from 'better-sqlite3';
 import type { Db } from './database.js';
 
@@ -31,22 +34,23 @@ export interface SearchColumns {
 
 const NUMBER_LIKE = /^\+?[\d\s\-.()]+$/;
 
-/** q's LIKE wildcards and the escape character itself, escaped with a backslash. */
-export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** How q and the searched columns are compared: lower case, the final sigma as any sigma. */
+const fold = (text: string) => text.toLowerCase().replace(/ς/g, 'σ');
 
-const LIKE = (column: string, param: string) => `search_fold(${column}) LIKE ${param} ESCAPE '\\'`;
+/** Whether the column, folded, holds the parameter (already folded): a literal substring, NULs included. */
+const CONTAINS = (column: string, param: string) => `instr(search_fold(${column}), ${param}) > 0`;
 
 /** The condition of q and its parameters; undefined for no q (empty or spaces only). */
 function termCondition(columns: SearchColumns, q: string): { sql: string; params: Record<string, string> } | undefined {
   const term = q.trim();
   if (term === '') return undefined;
-  const text = `%${escapeLike(term.toLowerCase())}%`;
+  const text = fold(term);
   const digits = term.replace(/[\s\-.()+]/g, '');
   if (NUMBER_LIKE.test(term) && digits !== '') {
     const number = term.startsWith('+') ? `${digits}%` : `%${digits}%`;
-    return { sql: `(${columns.number} LIKE @qNumber ESCAPE '\\' OR ${LIKE(columns.text[0], '@qText')})`, params: { qNumber: number, qText: text } };
+    return { sql: `(${columns.number} LIKE @qNumber ESCAPE '\\' OR ${CONTAINS(columns.text[0], '@qText')})`, params: { qNumber: number, qText: text } };
   }
-  return { sql: `(${columns.text.map((c) => LIKE(c, '@qText')).join(' OR ')})`, params: { qText: text } };
+  return { sql: `(${columns.text.map((c) => CONTAINS(c, '@qText')).join(' OR ')})`, params: { qText: text } };
 }
 
 /** The conditions of a search (joined with AND by the caller, beside its own) and their parameters. */
@@ -77,7 +81,7 @@ export const whereOf = (conditions: readonly string[]) => (conditions.length ===
  * search_fold on the connection (once per store: registering again replaces it).
  */
 export function searchStatements(db: Db): (sql: string) => Database.Statement {
-  db.function('search_fold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
+  db.function('search_fold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? fold(value) : value));
   const prepared = new Map<string, Database.Statement>();
   return (sql) => {
     let stmt = prepared.get(sql);

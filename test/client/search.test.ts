@@ -55,6 +55,11 @@ t.test('messages(): q, since and until (Dates or ISO strings) search the history
     { status: 400, code: 'invalid_request' },
     'the gateway names a bad range',
   );
+  await t.rejects(
+    client.messages({ since: new Date('not a date') }),
+    { name: 'GatewayRequestError', status: 400, code: 'invalid_request', message: /querystring\.since/ },
+    "an invalid Date is the gateway's 400 naming since, like any bad time (not a RangeError from toISOString)",
+  );
 });
 
 t.test('inbox(): q, since and until search the received SMS', async (t) => {

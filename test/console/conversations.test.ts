@@ -2,7 +2,7 @@
 // a reply dated in the second its question was sent in (the phone's dates have no
 // milliseconds) shows after the question, not above it.
 import t from 'tap';
-import { buildThreads } from '../../src/console/conversations.js';
+import { buildThreads, visible, visibleText } from '../../src/console/conversations.js';
 import type { InboxRecord } from '../../src/store/inbox.js';
 import type { MessageRecord } from '../../src/store/message-record.js';
 
@@ -25,4 +25,30 @@ t.test('a received SMS a second earlier stays before', async (t) => {
     threads[0]!.entries.map((e) => e.kind),
     ['received', 'sent'],
   );
+});
+
+t.test('every invisible character a second "Google" or a hidden mark can hide behind is shown as a marker', async (t) => {
+  for (const c of [
+    '\u00AD',
+    '\u034F',
+    '\u061C',
+    '\u180E',
+    '\u2060',
+    '\u2061',
+    '\u2062',
+    '\u2063',
+    '\u2064',
+    '\u206A',
+    '\u206F',
+    '\u115F',
+    '\u1160',
+    '\u3164',
+    '\uFFA0',
+  ]) {
+    const code = c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+    t.equal(visible(`Goo${c}gle`), `Goo⟨U+${code}⟩gle`, `U+${code} in a name`);
+    t.equal(visibleText(`Goo${c}gle`), `Goo⟨U+${code}⟩gle`, `U+${code} in a text`);
+  }
+  t.equal(visibleText('\u2764\uFE0F ok'), '\u2764\uFE0F ok', 'an emoji variation selector stays as it is');
+  t.equal(visibleText('\u0915\u094D\u200D\u0937'), '\u0915\u094D\u200D\u0937', 'a joiner inside a script stays');
 });

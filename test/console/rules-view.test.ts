@@ -120,3 +120,33 @@ t.test('the Rules view in dark mode on a phone: axe', { skip }, async (t) => {
   t.equal(await page.getByLabel('Keyword (1 to 20 letters or digits, any case)').inputValue(), 'ONEMORE', 'the form keeps what was typed');
   t.same(problems, []);
 });
+
+/** Whether an element's first line is inside the viewport (where the button just pressed is). */
+const firstLineInView = (e: Element) => {
+  const r = e.getBoundingClientRect();
+  return r.top >= 0 && r.top + 24 <= innerHeight;
+};
+
+t.test('Rules on a phone: a refused rule says why where the form is, not out of sight above the list', { skip }, async (t) => {
+  const gw = await consoleApp(t);
+  for (let i = 1; i <= 6; i++) gw.services.rules.add({ keyword: `K${i}`, match: 'exact', reply: `Reply number ${i}` });
+  const { page, problems } = await openBrowser(t, PHONE);
+  page.setDefaultTimeout(8000);
+  await page.goto(`${gw.base}/`);
+  await signIn(page, gw.key);
+  await openView(page, 'Rules');
+  await page.getByRole('list', { name: 'Rules' }).locator('> li').nth(5).waitFor();
+  const keyword = page.getByLabel('Keyword (1 to 20 letters or digits, any case)');
+  await keyword.fill('Größe');
+  await page.getByRole('button', { name: 'Add rule' }).click();
+  const alert = page.getByRole('alert');
+  await alert.waitFor();
+  t.match(await alert.textContent(), /keyword/);
+  t.ok(await alert.evaluate(firstLineInView), 'the refusal is in view beside the form');
+  await keyword.fill('HELLO');
+  await page.getByRole('button', { name: 'Add rule' }).click();
+  const added = page.getByText('Added the rule HELLO.');
+  await added.waitFor();
+  t.ok(await added.evaluate(firstLineInView), 'so is the note that it was added');
+  t.same(problems, []);
+});

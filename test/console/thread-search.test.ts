@@ -137,3 +137,30 @@ t.test('conversations search at 360x740: above the list, no sideways scrolling, 
   t.equal(await list.locator('> li').count(), 2, 'back from the thread, the search still holds');
   t.same(problems, []);
 });
+
+t.test('desktop: a thread opened far down a long thread list is in view beside it, not at the top of the page', { skip }, async (t) => {
+  const gw = await garage(t);
+  const { page, problems } = await openBrowser(t);
+  page.setDefaultTimeout(8000);
+  await page.goto(`${gw.base}/`);
+  await signIn(page, gw.key);
+  await openView(page, 'Conversations');
+  const items = page.getByRole('list', { name: 'Conversations' }).locator('> li');
+  await items.nth(101).waitFor();
+  await items.nth(90).getByRole('button').click();
+  const thread = page.locator('section.thread');
+  await thread.waitFor();
+  const inView = (e: Element) => {
+    const r = e.getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= innerHeight;
+  };
+  t.ok(await thread.locator('h2').evaluate(inView), 'its number is in view');
+  t.ok(await thread.getByLabel('Reply').evaluate(inView), 'and so is its reply box');
+  const last = (await items.nth(101).locator('.thread-who').textContent())!.trim();
+  await items.nth(101).getByRole('button').click();
+  await page.getByRole('heading', { level: 2, name: last }).waitFor();
+  await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));
+  t.ok(await thread.locator('h2').evaluate(inView), 'the last one, the page scrolled to its end: its number is not pushed up out of view');
+  t.same(await axeViolations(page), [], 'axe');
+  t.same(problems, []);
+});

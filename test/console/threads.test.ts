@@ -119,3 +119,29 @@ t.test('at 360x740: the list, then the thread with a back button', { skip }, asy
   t.ok(await list.isVisible(), 'back to the list');
   t.same(problems, []);
 });
+
+t.test('at 360x740 by keyboard: opening a thread moves the focus into it, going back returns it to that thread', { skip }, async (t) => {
+  const gw = await conversation(t);
+  const { page, problems } = await openBrowser(t, PHONE);
+  page.setDefaultTimeout(8000);
+  await page.goto(`${gw.base}/`);
+  await signIn(page, gw.key);
+  await openView(page, 'Conversations');
+  const list = page.getByRole('list', { name: 'Conversations' });
+  const link = list.getByRole('button', { name: /Thanks!/ });
+  await link.focus();
+  await page.keyboard.press('Enter');
+  const back = page.getByRole('button', { name: '← All conversations' });
+  await back.waitFor();
+  await page.waitForFunction(() => document.activeElement !== document.body);
+  t.equal(
+    await page.evaluate(() => document.activeElement?.textContent?.trim()),
+    '← All conversations',
+    'the focus is on the thread, not lost with the hidden list',
+  );
+  await page.keyboard.press('Enter');
+  await list.waitFor();
+  await page.waitForFunction(() => document.activeElement !== document.body);
+  t.ok(await link.evaluate((e) => e === document.activeElement), 'back on the thread it came from');
+  t.same(problems, []);
+});

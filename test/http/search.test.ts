@@ -70,6 +70,25 @@ t.test('history q: a text, case-insensitive beyond ASCII, matched literally', as
   t.equal(all, SENT.length, 'the table is still there');
 });
 
+t.test('history q: a Greek word folds the same at the end of q as inside the text (final sigma)', async (t) => {
+  const a = await testApp(t);
+  t.equal((await a.send({ to: '+15550101', message: 'ΟΔΟΣΤΡΩΜΑ ready' })).statusCode, 200);
+  const texts = async (q: string) => ((await a.get(`/api/messages?q=${enc(q)}`)).json().data as { body: string }[]).map((m) => m.body);
+  t.same(await texts('ΟΔΟΣ'), ['ΟΔΟΣΤΡΩΜΑ ready'], 'q as written in the text');
+  t.same(await texts('οδος'), ['ΟΔΟΣΤΡΩΜΑ ready'], 'q in lower case, with its final ς');
+  t.same(await texts('οδοσ'), ['ΟΔΟΣΤΡΩΜΑ ready']);
+});
+
+t.test('history q: a NUL character is a character like any other (it cut the pattern short)', async (t) => {
+  const a = await testApp(t);
+  for (const message of ['nul\u0000inside', 'ends in l', 'plain text']) t.equal((await a.send({ to: '+15550101', message })).statusCode, 200);
+  const texts = async (q: string) => ((await a.get(`/api/messages?q=${enc(q)}`)).json().data as { body: string }[]).map((m) => m.body);
+  t.same(await texts('\u0000'), ['nul\u0000inside'], 'only the text holding one');
+  t.same(await texts('l\u0000i'), ['nul\u0000inside'], 'not every text holding an l');
+  t.same(await texts('inside'), ['nul\u0000inside'], 'the text after a NUL is searched too');
+  t.same(await texts('x\u0000'), [], 'nothing holds x and a NUL');
+});
+
 t.test('history q: too long is 400 naming q; 100 characters are fine', async (t) => {
   const { get, texts } = await withHistory(t);
   for (const q of ['x'.repeat(10_240), 'x'.repeat(101), '\u202E'.repeat(101)]) {
@@ -113,6 +132,11 @@ t.test('history since/until: bad values are 400 invalid_request naming the field
     [`since=${iso(START + DAY)}&until=${iso(START)}`, 'querystring.until: must not be before since'],
     ['since=2026-11-21T12:00:00Z&since=2026-11-22T12:00:00Z', 'querystring.since'],
     ['q=a&q=b', 'querystring.q'],
+    // A bare + in a URL is a space: the offset the caller wrote arrives as " 01:00".
+    [
+      'since=2026-11-21T12:00:00+01:00',
+      'querystring.since: must be an ISO 8601 date-time with Z or an offset (in a URL, write its + as %2B), e.g. 2026-11-01T00:00:00Z',
+    ],
   ];
   for (const [query, message] of cases) {
     const res = await get(`/api/messages?${query}`);

@@ -17,7 +17,9 @@ export function addTag(tags: TagList, arg: string | undefined): string | undefin
   const value = arg.slice(at + 1);
   if (!TAG_KEY.test(key)) return `--tag ${JSON.stringify(key)}: a tag name must be 1 to 32 letters, digits, _ . or -`;
   if (key === '__proto__') return '--tag __proto__: the gateway refuses this name in any request';
-  if (value.length > MAX_TAG_VALUE) return `--tag ${key}: a tag's value must be at most ${MAX_TAG_VALUE} characters (this one has ${value.length})`;
+  // Characters as the API (zod) counts them: code points, so an emoji is one, not two.
+  const length = [...value].length;
+  if (length > MAX_TAG_VALUE) return `--tag ${key}: a tag's value must be at most ${MAX_TAG_VALUE} characters (this one has ${length})`;
   if (tags.has(key)) return `--tag ${key} is given twice`;
   if (tags.size >= MAX_TAGS) return `at most ${MAX_TAGS} tags (--tag ${key} is one more)`;
   tags.set(key, value);

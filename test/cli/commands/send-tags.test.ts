@@ -9,6 +9,8 @@ import { tempDir } from '../../helpers/paths.js';
 import { runCli } from '../../helpers/cli.js';
 import { testApp } from '../../helpers/test-app.js';
 import { PORT } from '../../../src/core/constants.js';
+import { addTag, type TagList } from '../../../src/cli/commands/send-tags.js';
+import { TagsSchema } from '../../../src/store/message-tags.js';
 
 async function listening(t: Test) {
   await holdPort8080(t);
@@ -73,4 +75,13 @@ t.test('tags go with a message sent now and with queued ones', async (t) => {
   const plain = await runCli(['send', '+15550100003', 'no tags', '--queue', '--json'], a.env);
   t.equal(plain.code, 0, plain.err);
   t.same(JSON.parse(plain.out)[0].tags, {}, 'no --tag: no tags');
+});
+
+t.test("a tag's value is counted in characters as the API counts them (an emoji is one)", async (t) => {
+  const emoji = (n: number) => '\u{1F600}'.repeat(n);
+  const tags: TagList = new Map();
+  t.equal(addTag(tags, `mood=${emoji(64)}`), undefined, '64 emoji: the API takes them');
+  t.ok(TagsSchema.safeParse({ mood: emoji(64) }).success, '(the API does)');
+  t.equal(addTag(tags, `more=${emoji(65)}`), "--tag more: a tag's value must be at most 64 characters (this one has 65)");
+  t.notOk(TagsSchema.safeParse({ more: emoji(65) }).success, '(the API does not)');
 });
