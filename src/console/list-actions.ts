@@ -25,8 +25,9 @@ export function useListActions<T>(call: Call, path: string) {
     setError(undefined);
     setNote(undefined);
     try {
-      setNote(await what());
+      const answer = await what();
       await load();
+      setNote(answer); // after the list it speaks of has changed, so a view can scroll it into sight
     } catch (err) {
       setError(describe(err));
     } finally {

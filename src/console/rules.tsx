@@ -5,7 +5,7 @@
 // scrolled into view, not above a list that pushes it out of sight. Keywords, replies and
 // numbers are text in <bdi>.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { useListActions } from './list-actions.js';
 import { Confirm, ErrorLine, Note, type ViewProps } from './ui.js';
 
@@ -50,10 +50,13 @@ function RuleList({ rules, busy, onRemove }: { rules: Rule[] | undefined; busy: 
   );
 }
 
-/** An add's answer in the form, scrolled into view when it changes (the list above grows by the rule added). */
+/**
+ * An add's answer in the form, scrolled into view as it appears (in the same task as the DOM
+ * change: the note comes after the list above has grown by the rule added).
+ */
 function FormAnswer({ error, note }: { error: string | undefined; note: string | undefined }) {
   const box = useRef<HTMLDivElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (error || note) box.current?.scrollIntoView({ block: 'nearest' });
   }, [error, note]);
   return (

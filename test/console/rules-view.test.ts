@@ -143,10 +143,18 @@ t.test('Rules on a phone: a refused rule says why where the form is, not out of 
   await alert.waitFor();
   t.match(await alert.textContent(), /keyword/);
   t.ok(await alert.evaluate(firstLineInView), 'the refusal is in view beside the form');
+  // The list read again after the add answers late (a busy phone): the note must still end in view.
+  let addedRule = false;
+  await page.route('**/api/rules', async (route) => {
+    if (route.request().method() === 'POST') addedRule = true;
+    else if (addedRule) await new Promise((resolve) => setTimeout(resolve, 400));
+    await route.continue();
+  });
   await keyword.fill('HELLO');
   await page.getByRole('button', { name: 'Add rule' }).click();
   const added = page.getByText('Added the rule HELLO.');
   await added.waitFor();
-  t.ok(await added.evaluate(firstLineInView), 'so is the note that it was added');
+  await page.getByRole('list', { name: 'Rules' }).locator('> li').nth(6).waitFor();
+  t.ok(await added.evaluate(firstLineInView), 'so is the note that it was added, once the list has grown by the rule');
   t.same(problems, []);
 });
