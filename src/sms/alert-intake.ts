@@ -1,7 +1,8 @@
 // The alert receivers' intake: one notification (sms/alert-notification.ts) becomes one
 // SMS (sms/alert-text.ts) per recipient, queued through the queue's own intake
-// (sms/enqueue.ts: pacing, budget, opt-out, storage and queue_full refusals all as there),
-// tagged with its source. Recipients are numbers or contact names, at most 10.
+// (sms/enqueue.ts: pacing, budget, opt-out, storage and queue_full refusals all as there;
+// queue_full for the whole notification when its new messages do not all fit), tagged with
+// its source. Recipients are numbers or contact names, at most 10.
 // Idempotency: Alertmanager and Grafana retry a notification they could not deliver (a
 // timeout, a 5xx) for about a group_interval, so each recipient's message carries a key
 // derived from the source, the group key, the status, the alerts' sorted (fingerprint,
@@ -29,7 +30,7 @@ export const MAX_ALERT_RECIPIENTS = 10;
 export const RETRY_WINDOW_MS = 30 * 60_000;
 
 export interface AlertIntakeDeps {
-  enqueue: Pick<Enqueue, 'accept'>;
+  enqueue: Pick<Enqueue, 'accept' | 'ensureRoom'>;
   store: Pick<MessageStore, 'byIdempotencyKey'>;
   clock: Clock;
   /** SMS_GATEWAY_CONTACTS (or its old name SMS_GATEWAY_MQTT_CONTACTS). */
@@ -109,10 +110,13 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
       const text = alertText(n);
       const identity = notificationKey(n);
       const outcome: AlertOutcome = { text, queued: [], skipped: [] };
+      const firsts = targets.map(({ number }) => earlier(identity, number, clock.now()));
+      const missing = firsts.filter((row) => row === undefined).length;
+      if (missing > 0) deps.enqueue.ensureRoom(missing); // room for all of them, or none is queued
       let replayed = 0;
-      for (const { number, contact } of targets) {
+      for (const [i, { number, contact }] of targets.entries()) {
         const now = clock.now();
-        let row: { id: string; status: string; reason: string | null } | undefined = earlier(identity, number, now);
+        let row: { id: string; status: string; reason: string | null } | undefined = firsts[i];
         if (row) replayed++;
         else {
           const key = keyFor(identity, number, Math.floor(now / RETRY_WINDOW_MS));

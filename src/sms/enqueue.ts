@@ -129,6 +129,14 @@ export function createEnqueue(deps: EnqueueDeps) {
     replay: (row: MessageRow) => storedOutcome<QueueOutcome>(row) ?? { kind: 'accepted', records: [toMessageRecord(row)] },
   });
 
+  /** queue_full (nothing queued) when `count` more messages would not fit the queue now. */
+  const ensureRoom = (count: number): void => {
+    const waiting = deps.queue.summary().count;
+    if (waiting + count > QUEUE_LIMIT) {
+      throw gatewayError('queue_full', 'waiting', waiting, QUEUE_LIMIT).with({ retryAfterSeconds: QUEUE_FULL_RETRY_S });
+    }
+  };
+
   const accept = (req: QueueRequest, sourceIp: string, key: string | undefined, hash: string): AcceptedOutcome => {
     if (!runtime.smsEnabled) {
       throw gatewayError('sms_disabled', 'switchedOff');
@@ -136,10 +144,7 @@ export function createEnqueue(deps: EnqueueDeps) {
     const valid = validRecipients(req, deps);
     const now = clock.now();
     const { sendAt, expiresAt } = times(req, now);
-    const waiting = deps.queue.summary().count;
-    if (waiting + valid.length > QUEUE_LIMIT) {
-      throw gatewayError('queue_full', 'waiting', waiting, QUEUE_LIMIT).with({ retryAfterSeconds: QUEUE_FULL_RETRY_S });
-    }
+    ensureRoom(valid.length);
     const statsDay = deps.calendar().dayOf(now);
     const rows: NewMessage[] = valid.map(({ to, v }, i) => ({
       ...newMessage(v, {
@@ -172,6 +177,8 @@ export function createEnqueue(deps: EnqueueDeps) {
       }
       return accept(req, ctx.sourceIp, key, hash);
     },
+    /** Refuses with queue_full when `count` more messages would not fit (a caller queueing several, one by one, all or none). */
+    ensureRoom,
     /** queued (hand-off not started) -> cancelled; not_found unknown; not_cancellable otherwise. */
     cancel: (id: string): MessageRecord => cancelQueued(deps, id),
   };

@@ -10,6 +10,8 @@ import { testApp } from '../helpers/test-app.js';
 import { alertmanagerPayload, amAlert, grafanaSample, type AmAlert } from '../fixtures/alert-payloads.js';
 import { RETRY_WINDOW_MS } from '../../src/sms/alert-intake.js';
 import { countSegments } from '../../src/sms/segments.js';
+import { QUEUE_LIMIT } from '../../src/store/queue.js';
+import { newMessageId } from '../../src/core/ids.js';
 
 type App = Awaited<ReturnType<typeof testApp>>;
 
@@ -288,6 +290,25 @@ t.test('the key is needed; the 503s are the queue route’s, and a retry after o
   t.equal((await history(a)).length, 2, 'each recipient once');
   t.equal((await post(a, 'alertmanager', '+15550100002,Alice', alertmanagerPayload(three))).statusCode, 200);
   t.equal((await history(a)).length, 2, 'and a further retry queues nothing');
+});
+
+t.test('queue_full with room for only some recipients: nothing queued, as the answer says; the retry sends each once', async (t) => {
+  const a = await testApp(t);
+  await a.services.lane.stop();
+  const insert = a.db.prepare(`INSERT INTO messages (id, to_number, send_to, body, segments, encoding, sim_slot, status, source_ip,
+    created_at, updated_at, stats_day, via, due_at) VALUES (@id, '1234', '1234', 'x', 1, 'gsm7', 1, 'queued', '10.0.0.1', @at, @at, '2026-11-21', 'queue', @at)`);
+  a.db.transaction(() => {
+    for (let i = 0; i < QUEUE_LIMIT - 1; i++) insert.run({ id: newMessageId(a.clock.now()), at: a.clock.now() + i });
+  })();
+  const refused = await post(a, 'alertmanager', '+15550100002,+15550100003', alertmanagerPayload(three));
+  t.equal(refused.statusCode, 503);
+  t.match(refused.json(), { error: { code: 'queue_full', message: /nothing was queued/ }, retryAfterSeconds: 60 });
+  const waiting = () => a.db.prepare(`SELECT COUNT(*) AS n FROM messages WHERE status = 'queued' AND to_number != '1234'`).get() as { n: number };
+  t.equal(waiting().n, 0, 'true to its word: no recipient of the notification was queued');
+  a.db.prepare(`DELETE FROM messages WHERE to_number = '1234' AND rowid IN (SELECT rowid FROM messages WHERE to_number = '1234' LIMIT 5)`).run();
+  const retried = await post(a, 'alertmanager', '+15550100002,+15550100003', alertmanagerPayload(three));
+  t.equal(retried.statusCode, 200, retried.body);
+  t.equal(waiting().n, 2, 'then each recipient once');
 });
 
 t.test('SMS switched off: 503 sms_disabled, as the queue answers', async (t) => {
