@@ -77,6 +77,11 @@ t.test('the rules API: list, add (201), remove (204, 404 unknown), validation', 
   const again = await del(rule.id);
   t.equal(again.statusCode, 404);
   t.equal(again.json().error.code, 'not_found');
+  for (const id of ['wh_01jd0x4ps8m2k7c9qv3h5t6w8y', 'STATUS', '%20']) {
+    const notAnId = await del(id);
+    t.equal(notAnId.statusCode, 400, `${id}: not a rule id, as for messages and webhooks`);
+    t.match(notAnId.json().error.message, /params\.id: must start with rule_/);
+  }
   t.equal(((await a.get('/api/rules')).json().data as Rule[]).length, 2);
 });
 

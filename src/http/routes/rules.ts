@@ -9,6 +9,7 @@ import { gatewayError } from '../../core/errors.js';
 import { MAX_RULES, type Rules } from '../../sms/rules.js';
 import type { RuleRow } from '../../store/rules.js';
 import { bearerErrors, json, noContent, STORAGE_503 } from '../route-docs.js';
+import { prefixedId } from '../schemas.js';
 
 const FROM_RULE = 'phone numbers: an optional leading + and 3 to 15 digits (spaces, dashes, dots and parentheses are removed)';
 
@@ -40,7 +41,7 @@ const RuleRequestSchema = z
       .describe(`${FROM_RULE}; left out: anyone`),
   })
   .strict();
-const RuleParamsSchema = z.object({ id: z.string().max(64, 'must be at most 64 characters') });
+const RuleParamsSchema = z.object({ id: prefixedId('rule_').max(64, 'must be at most 64 characters').describe('rule_...') });
 
 const example = {
   id: 'rule_01jd0x4ps8m2k7c9qv3h5t6w8y',
@@ -119,7 +120,7 @@ export function ruleRoutes(deps: RuleRoutesDeps, bodyLimit: number): FastifyPlug
             204: noContent('Removed; no body.'),
             ...bearerErrors(
               [400, 404, 503],
-              { 400: 'invalid_request: the id is too long.', 404: 'not_found: no rule has this id.', 503: STORAGE_503 },
+              { 400: 'invalid_request: the id does not start with rule_, or is too long.', 404: 'not_found: no rule has this id.', 503: STORAGE_503 },
               { noRetryAfter503: true },
             ),
           },
