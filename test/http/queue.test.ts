@@ -6,6 +6,7 @@ import t from 'tap';
 import { testApp } from '../helpers/test-app.js';
 import { QUEUE_LIMIT } from '../../src/store/queue.js';
 import { newMessageId } from '../../src/core/ids.js';
+import { fillQueue } from '../helpers/fill-queue.js';
 
 const waitingCount = (services: Awaited<ReturnType<typeof testApp>>['services']) => services.queue.summary().count;
 
@@ -149,11 +150,7 @@ t.test('a stored key is replayed even after sending was switched off (idempotent
 t.test(`queue_full: at ${QUEUE_LIMIT} waiting the next request is 503 with Retry-After, nothing queued`, async (t) => {
   const { queue, db, services, clock } = await testApp(t);
   await services.lane.stop();
-  const insert = db.prepare(`INSERT INTO messages (id, to_number, send_to, body, segments, encoding, sim_slot, status, source_ip,
-    created_at, updated_at, stats_day, via, due_at) VALUES (@id, '1234', '1234', 'x', 1, 'gsm7', 1, 'queued', '10.0.0.1', @at, @at, '2026-11-21', 'queue', @at)`);
-  db.transaction(() => {
-    for (let i = 0; i < QUEUE_LIMIT - 2; i++) insert.run({ id: newMessageId(clock.now()), at: clock.now() + i });
-  })();
+  fillQueue(db, clock, 2);
   const three = await queue({ to: ['+15550100001', '+15550100002', '+15550100003'], message: 'x' });
   t.equal(three.statusCode, 503);
   t.equal(three.json().error.code, 'queue_full');

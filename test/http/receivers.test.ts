@@ -10,8 +10,7 @@ import { testApp } from '../helpers/test-app.js';
 import { alertmanagerPayload, amAlert, grafanaSample, type AmAlert } from '../fixtures/alert-payloads.js';
 import { RETRY_WINDOW_MS } from '../../src/sms/alert-intake.js';
 import { countSegments } from '../../src/sms/segments.js';
-import { QUEUE_LIMIT } from '../../src/store/queue.js';
-import { newMessageId } from '../../src/core/ids.js';
+import { fillQueue, FILLER_NUMBER } from '../helpers/fill-queue.js';
 
 type App = Awaited<ReturnType<typeof testApp>>;
 
@@ -19,9 +18,14 @@ const ALICE = { name: 'Alice', slug: 'alice', number: '+15550100001' };
 const CALLER = '192.168.1.50';
 
 function post(a: App, sender: 'alertmanager' | 'grafana', to: string, payload: unknown, headers: Record<string, string> = a.auth) {
+  return postAsWritten(a, sender, encodeURIComponent(to), payload, headers);
+}
+
+/** The same with `to` put in the URL exactly as given (already encoded, or + for a space). */
+function postAsWritten(a: App, sender: 'alertmanager' | 'grafana', to: string, payload: unknown, headers: Record<string, string> = a.auth) {
   return a.app.inject({
     method: 'POST',
-    url: `/api/receivers/${sender}?to=${encodeURIComponent(to)}`,
+    url: `/api/receivers/${sender}?to=${to}`,
     remoteAddress: CALLER,
     headers: { ...headers, 'content-type': 'application/json' },
     payload: JSON.stringify(payload),
@@ -149,13 +153,7 @@ t.test('a contact name with a space, written in the URL as + (as forms write a s
   const bob = { name: 'Bob Smith', slug: 'bob_smith', number: '+15550100004' };
   const a = await testApp(t, { contacts: [ALICE, bob] });
   for (const to of ['Bob+Smith', 'bob+smith', 'Bob%20Smith', 'bob_smith', '+15550100002,Bob+Smith']) {
-    const res = await a.app.inject({
-      method: 'POST',
-      url: `/api/receivers/alertmanager?to=${to}`,
-      remoteAddress: CALLER,
-      headers: { ...a.auth, 'content-type': 'application/json' },
-      payload: JSON.stringify(alertmanagerPayload(three)),
-    });
+    const res = await postAsWritten(a, 'alertmanager', to, alertmanagerPayload(three));
     t.equal(res.statusCode, 200, `${to}: ${res.body}`);
     t.match(res.json().data.queued.at(-1), { to: '+15550100004', contact: 'Bob Smith' }, to);
   }
@@ -165,13 +163,7 @@ t.test('a contact name outside ASCII: percent-encoded or its entity name (docs/a
   const jurgen = { name: 'Jürgen', slug: 'jurgen', number: '+15550100005' };
   const a = await testApp(t, { contacts: [jurgen] });
   for (const to of ['J%C3%BCrgen', 'jurgen', 'JU%CC%88RGEN']) {
-    const res = await a.app.inject({
-      method: 'POST',
-      url: `/api/receivers/alertmanager?to=${to}`,
-      remoteAddress: CALLER,
-      headers: { ...a.auth, 'content-type': 'application/json' },
-      payload: JSON.stringify(alertmanagerPayload(three)),
-    });
+    const res = await postAsWritten(a, 'alertmanager', to, alertmanagerPayload(three));
     t.equal(res.statusCode, 200, `${to}: ${res.body}`);
     t.match(res.json().data.queued, [{ to: '+15550100005', contact: 'Jürgen' }], to);
   }
@@ -295,17 +287,15 @@ t.test('the key is needed; the 503s are the queue route’s, and a retry after o
 t.test('queue_full with room for only some recipients: nothing queued, as the answer says; the retry sends each once', async (t) => {
   const a = await testApp(t);
   await a.services.lane.stop();
-  const insert = a.db.prepare(`INSERT INTO messages (id, to_number, send_to, body, segments, encoding, sim_slot, status, source_ip,
-    created_at, updated_at, stats_day, via, due_at) VALUES (@id, '1234', '1234', 'x', 1, 'gsm7', 1, 'queued', '10.0.0.1', @at, @at, '2026-11-21', 'queue', @at)`);
-  a.db.transaction(() => {
-    for (let i = 0; i < QUEUE_LIMIT - 1; i++) insert.run({ id: newMessageId(a.clock.now()), at: a.clock.now() + i });
-  })();
+  fillQueue(a.db, a.clock, 1);
   const refused = await post(a, 'alertmanager', '+15550100002,+15550100003', alertmanagerPayload(three));
   t.equal(refused.statusCode, 503);
   t.match(refused.json(), { error: { code: 'queue_full', message: /nothing was queued/ }, retryAfterSeconds: 60 });
-  const waiting = () => a.db.prepare(`SELECT COUNT(*) AS n FROM messages WHERE status = 'queued' AND to_number != '1234'`).get() as { n: number };
+  const waiting = () => a.db.prepare(`SELECT COUNT(*) AS n FROM messages WHERE status = 'queued' AND to_number != '${FILLER_NUMBER}'`).get() as { n: number };
   t.equal(waiting().n, 0, 'true to its word: no recipient of the notification was queued');
-  a.db.prepare(`DELETE FROM messages WHERE to_number = '1234' AND rowid IN (SELECT rowid FROM messages WHERE to_number = '1234' LIMIT 5)`).run();
+  a.db
+    .prepare(`DELETE FROM messages WHERE to_number = '${FILLER_NUMBER}' AND rowid IN (SELECT rowid FROM messages WHERE to_number = '${FILLER_NUMBER}' LIMIT 5)`)
+    .run();
   const retried = await post(a, 'alertmanager', '+15550100002,+15550100003', alertmanagerPayload(three));
   t.equal(retried.statusCode, 200, retried.body);
   t.equal(waiting().n, 2, 'then each recipient once');
