@@ -3,9 +3,11 @@
 // one (DELETE /api/rules/:id) after the confirmation (list and actions: list-actions.ts); what
 // an add answers (a refusal, or that it was added) is shown just above the form's button and
 // scrolled into view, not above a list that pushes it out of sight. Keywords, replies and
-// numbers are text in <bdi>.
+// numbers are text in <bdi>, their invisible and direction characters shown as markers such
+// as ⟨U+202E⟩ the way Conversations shows them: what a reply will send.
 import type { ComponentChildren } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { visible, visibleText } from './conversations.js';
 import { useListActions } from './list-actions.js';
 import { Confirm, ErrorLine, Note, type ViewProps } from './ui.js';
 
@@ -34,14 +36,14 @@ function RuleList({ rules, busy, onRemove }: { rules: Rule[] | undefined; busy: 
       {rules?.map((r) => (
         <li key={r.id} class="item">
           <div class="meta">
-            <bdi class="to">{r.keyword}</bdi> <span class="muted">{r.match === 'exact' ? 'exact match' : 'prefix match'}</span>{' '}
+            <bdi class="to">{visible(r.keyword)}</bdi> <span class="muted">{r.match === 'exact' ? 'exact match' : 'prefix match'}</span>{' '}
             <span class="muted">
               {'from '}
-              {r.from ? <bdi>{r.from.join(', ')}</bdi> : 'anyone'}
+              {r.from ? <bdi>{r.from.map(visible).join(', ')}</bdi> : 'anyone'}
             </span>
           </div>
-          {r.reply === '' ? <p class="muted">No reply: an event only.</p> : <bdi class="body">{r.reply}</bdi>}
-          <button type="button" class="secondary" disabled={busy} onClick={() => onRemove(r)} aria-label={`Remove the rule ${r.keyword}`}>
+          {r.reply === '' ? <p class="muted">No reply: an event only.</p> : <bdi class="body">{visibleText(r.reply)}</bdi>}
+          <button type="button" class="secondary" disabled={busy} onClick={() => onRemove(r)} aria-label={`Remove the rule ${visible(r.keyword)}`}>
             Remove
           </button>
         </li>
@@ -112,7 +114,7 @@ export function Rules({ call }: ViewProps) {
     void act(async () => {
       const r = await call<{ data: Rule }>('POST', '/api/rules', body);
       reset();
-      return `Added the rule ${r.data.keyword}.`;
+      return `Added the rule ${visible(r.data.keyword)}.`;
     });
   };
   const remove = (r: Rule) => {
@@ -120,7 +122,7 @@ export function Rules({ call }: ViewProps) {
     setByForm(false);
     void act(async () => {
       await call('DELETE', `/api/rules/${encodeURIComponent(r.id)}`);
-      return `Removed the rule ${r.keyword}.`;
+      return `Removed the rule ${visible(r.keyword)}.`;
     });
   };
   return (
@@ -133,7 +135,7 @@ export function Rules({ call }: ViewProps) {
       <RuleList rules={rules} busy={busy} onRemove={setAsking} />
       {asking && (
         <Confirm
-          question={`Remove the rule ${asking.keyword}? Received SMS no longer get its reply.`}
+          question={`Remove the rule ${visible(asking.keyword)}? Received SMS no longer get its reply.`}
           action="Remove the rule"
           onConfirm={() => remove(asking)}
           onCancel={() => setAsking(undefined)}

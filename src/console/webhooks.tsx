@@ -1,9 +1,11 @@
 // Webhook targets: the list (both sources), add one, remove one registered over the API
 // (after a confirmation), and send the test event to every target with each answer shown.
-// URLs are text, never links.
+// URLs are text, never links, in <bdi>, their invisible and direction characters shown as
+// markers such as ⟨U+202E⟩.
 import { useState } from 'preact/hooks';
 import type { WebhookTarget } from '../events/targets.js';
 import type { WebhookTestResult } from '../events/ping-targets.js';
+import { visible } from './conversations.js';
 import { useListActions } from './list-actions.js';
 import { Confirm, ErrorLine, Note, when, type ViewProps } from './ui.js';
 
@@ -14,7 +16,7 @@ function TargetList({ targets, busy, onRemove }: { targets: WebhookTarget[] | un
       {targets?.map((t) => (
         <li key={t.id} class="item">
           <div class="meta">
-            <span class="to">{t.url}</span>{' '}
+            <bdi class="to">{visible(t.url)}</bdi>{' '}
             <span class="muted">{`${t.id}, ${t.source === 'env' ? 'from SMS_GATEWAY_WEBHOOK_URLS' : 'added over the API'}, since ${when(t.createdAt)}`}</span>
             {t.disabled && <span class="badge badge-failing">switched off (410)</span>}
           </div>
@@ -35,8 +37,9 @@ function TestResults({ results }: { results: WebhookTestResult[] }) {
     <ul class="list">
       {results.map((r) => (
         <li key={r.id} class="item">
-          <span class={`badge badge-${r.delivered ? 'ok' : 'failing'}`}>{r.delivered ? 'delivered' : 'not delivered'}</span> <span class="to">{r.url}</span>
-          <span class="muted">{r.error ? ` ${r.error}` : r.status === null ? '' : ` HTTP ${r.status}`}</span>
+          <span class={`badge badge-${r.delivered ? 'ok' : 'failing'}`}>{r.delivered ? 'delivered' : 'not delivered'}</span>{' '}
+          <bdi class="to">{visible(r.url)}</bdi>
+          <span class="muted">{r.error ? ` ${visible(r.error)}` : r.status === null ? '' : ` HTTP ${r.status}`}</span>
         </li>
       ))}
     </ul>
@@ -78,7 +81,7 @@ export function Webhooks({ call }: ViewProps) {
       <TargetList targets={targets} busy={busy} onRemove={setAsking} />
       {asking && (
         <Confirm
-          question={`Remove the target ${asking.id} (${asking.url})? It gets no more events.`}
+          question={`Remove the target ${asking.id} (${visible(asking.url)})? It gets no more events.`}
           action="Remove the target"
           onConfirm={() => remove(asking)}
           onCancel={() => setAsking(undefined)}
