@@ -2,14 +2,14 @@
 // add one (POST /api/rules; the gateway's 400 or 409 message shown as it comes) and remove
 // one (DELETE /api/rules/:id) after the confirmation (list and actions: list-actions.ts); what
 // an add answers (a refusal, or that it was added) is shown just above the form's button and
-// scrolled into view, not above a list that pushes it out of sight. Keywords, replies and
-// numbers are text in <bdi>, their invisible and direction characters shown as markers such
-// as ⟨U+202E⟩ the way Conversations shows them: what a reply will send.
+// scrolled into view (ui.tsx FormAnswer), not above a list that pushes it out of sight.
+// Keywords, replies and numbers are text in <bdi>, their invisible and direction characters
+// shown as markers such as ⟨U+202E⟩ the way Conversations shows them: what a reply will send.
 import type { ComponentChildren } from 'preact';
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { visible, visibleText } from './conversations.js';
 import { useListActions } from './list-actions.js';
-import { Confirm, ErrorLine, Note, type ViewProps } from './ui.js';
+import { Confirm, ErrorLine, FormAnswer, Note, type ViewProps } from './ui.js';
 
 /** A rule as GET /api/rules gives it. */
 interface Rule {
@@ -49,23 +49,6 @@ function RuleList({ rules, busy, onRemove }: { rules: Rule[] | undefined; busy: 
         </li>
       ))}
     </ul>
-  );
-}
-
-/**
- * An add's answer in the form, scrolled into view as it appears (in the same task as the DOM
- * change: the note comes after the list above has grown by the rule added).
- */
-function FormAnswer({ error, note }: { error: string | undefined; note: string | undefined }) {
-  const box = useRef<HTMLDivElement>(null);
-  useLayoutEffect(() => {
-    if (error || note) box.current?.scrollIntoView({ block: 'nearest' });
-  }, [error, note]);
-  return (
-    <div ref={box}>
-      <ErrorLine text={error} />
-      {note && <Note>{note}</Note>}
-    </div>
   );
 }
 

@@ -1,13 +1,15 @@
 // Webhook targets: the list (both sources), add one, remove one registered over the API
 // (after a confirmation), and send the test event to every target with each answer shown.
-// URLs are text, never links, in <bdi>, their invisible and direction characters shown as
-// markers such as ⟨U+202E⟩.
+// What an action answers is shown where it was done (ui.tsx FormAnswer): an add's in the
+// form, the test's beside its button, scrolled into view, not above a list that pushes it
+// out of sight on a phone; a removal's above the list. URLs are text, never links, in <bdi>,
+// their invisible and direction characters shown as markers such as ⟨U+202E⟩.
 import { useState } from 'preact/hooks';
 import type { WebhookTarget } from '../events/targets.js';
 import type { WebhookTestResult } from '../events/ping-targets.js';
 import { visible } from './conversations.js';
 import { useListActions } from './list-actions.js';
-import { Confirm, ErrorLine, Note, when, type ViewProps } from './ui.js';
+import { Confirm, ErrorLine, FormAnswer, Note, when, type ViewProps } from './ui.js';
 
 /** The targets, each with its source and state; one registered over the API can be removed. */
 function TargetList({ targets, busy, onRemove }: { targets: WebhookTarget[] | undefined; busy: boolean; onRemove: (t: WebhookTarget) => void }) {
@@ -51,8 +53,12 @@ export function Webhooks({ call }: ViewProps) {
   const [url, setUrl] = useState('');
   const [tests, setTests] = useState<WebhookTestResult[]>();
   const [asking, setAsking] = useState<WebhookTarget>();
+  /** Where the last answer is shown: above the list (a removal, a failed read), in the form, or by the test button. */
+  const [answerAt, setAnswerAt] = useState<'list' | 'form' | 'test'>('list');
+  const answer = (at: typeof answerAt) => answerAt === at && <FormAnswer error={error} note={note} />;
   const add = (e: Event) => {
     e.preventDefault();
+    setAnswerAt('form');
     void act(async () => {
       const r = await call<{ data: WebhookTarget }>('POST', '/api/webhooks', { url: url.trim() });
       setUrl('');
@@ -61,22 +67,25 @@ export function Webhooks({ call }: ViewProps) {
   };
   const remove = (t: WebhookTarget) => {
     setAsking(undefined);
+    setAnswerAt('list');
     void act(async () => {
       await call('DELETE', `/api/webhooks/${encodeURIComponent(t.id)}`);
       return `Removed ${t.id}.`;
     });
   };
-  const test = () =>
+  const test = () => {
+    setAnswerAt('test');
     void act(async () => {
       const r = await call<{ data: WebhookTestResult[] }>('POST', '/api/webhooks/test');
       setTests(r.data);
       return `Test event sent to ${r.data.length} target${r.data.length === 1 ? '' : 's'}.`;
     });
+  };
   return (
     <section>
       <h1>Webhook targets</h1>
-      <ErrorLine text={error} />
-      {note && <Note>{note}</Note>}
+      {answerAt === 'list' && <ErrorLine text={error} />}
+      {answerAt === 'list' && note && <Note>{note}</Note>}
       {targets && targets.length === 0 && <p>No webhook target.</p>}
       <TargetList targets={targets} busy={busy} onRemove={setAsking} />
       {asking && (
@@ -90,6 +99,7 @@ export function Webhooks({ call }: ViewProps) {
       <form onSubmit={add} class="stack">
         <label for="hook-url">New target URL (http:// or https://)</label>
         <input id="hook-url" type="url" autocomplete="off" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+        {answer('form')}
         <button type="submit" disabled={busy}>
           Add target
         </button>
@@ -98,6 +108,7 @@ export function Webhooks({ call }: ViewProps) {
       <button type="button" disabled={busy} onClick={test}>
         Send the test event to every target
       </button>
+      {answer('test')}
       {tests && <TestResults results={tests} />}
     </section>
   );

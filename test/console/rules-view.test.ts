@@ -5,7 +5,7 @@
 // and clears when it is opened; the Rules view is axe-clean in light and dark mode.
 import t from 'tap';
 import { appendSimulatedSms } from '../../src/device/simulated-inbox.js';
-import { axeViolations, consoleApp, hasChromium, openBrowser, openView, PHONE, signIn } from './browser.js';
+import { axeViolations, consoleApp, firstLineInView, hasChromium, openBrowser, openView, PHONE, signIn } from './browser.js';
 
 const skip = !hasChromium && 'no /usr/bin/chromium (apt-get install chromium)';
 
@@ -122,12 +122,6 @@ t.test('the Rules view in dark mode on a phone: axe', { skip }, async (t) => {
   t.equal(await page.getByLabel('Keyword (1 to 20 letters or digits, any case)').inputValue(), 'ONEMORE', 'the form keeps what was typed');
   t.same(problems, []);
 });
-
-/** Whether an element's first line is inside the viewport (where the button just pressed is). */
-const firstLineInView = (e: Element) => {
-  const r = e.getBoundingClientRect();
-  return r.top >= 0 && r.top + 24 <= innerHeight;
-};
 
 t.test('Rules on a phone: a refused rule says why where the form is, not out of sight above the list', { skip }, async (t) => {
   const gw = await consoleApp(t);
