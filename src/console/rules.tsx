@@ -2,12 +2,14 @@
 // add one (POST /api/rules; the gateway's 400 or 409 message shown as it comes) and remove
 // one (DELETE /api/rules/:id) after the confirmation (list and actions: list-actions.ts); what
 // an add answers (a refusal, or that it was added) is shown just above the form's button and
-// scrolled into view, not above a list that pushes it out of sight. Keywords, replies and
-// numbers are text in <bdi>.
+// scrolled into view (ui.tsx FormAnswer), not above a list that pushes it out of sight.
+// Keywords, replies and numbers are text in <bdi>, their invisible and direction characters
+// shown as markers such as ⟨U+202E⟩ the way Conversations shows them: what a reply will send.
 import type { ComponentChildren } from 'preact';
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
+import { visible, visibleText } from './conversations.js';
 import { useListActions } from './list-actions.js';
-import { Confirm, ErrorLine, Note, type ViewProps } from './ui.js';
+import { Confirm, ErrorLine, FormAnswer, Note, type ViewProps } from './ui.js';
 
 /** A rule as GET /api/rules gives it. */
 interface Rule {
@@ -34,36 +36,19 @@ function RuleList({ rules, busy, onRemove }: { rules: Rule[] | undefined; busy: 
       {rules?.map((r) => (
         <li key={r.id} class="item">
           <div class="meta">
-            <bdi class="to">{r.keyword}</bdi> <span class="muted">{r.match === 'exact' ? 'exact match' : 'prefix match'}</span>{' '}
+            <bdi class="to">{visible(r.keyword)}</bdi> <span class="muted">{r.match === 'exact' ? 'exact match' : 'prefix match'}</span>{' '}
             <span class="muted">
               {'from '}
-              {r.from ? <bdi>{r.from.join(', ')}</bdi> : 'anyone'}
+              {r.from ? <bdi>{r.from.map(visible).join(', ')}</bdi> : 'anyone'}
             </span>
           </div>
-          {r.reply === '' ? <p class="muted">No reply: an event only.</p> : <bdi class="body">{r.reply}</bdi>}
-          <button type="button" class="secondary" disabled={busy} onClick={() => onRemove(r)} aria-label={`Remove the rule ${r.keyword}`}>
+          {r.reply === '' ? <p class="muted">No reply: an event only.</p> : <bdi class="body">{visibleText(r.reply)}</bdi>}
+          <button type="button" class="secondary" disabled={busy} onClick={() => onRemove(r)} aria-label={`Remove the rule ${visible(r.keyword)}`}>
             Remove
           </button>
         </li>
       ))}
     </ul>
-  );
-}
-
-/**
- * An add's answer in the form, scrolled into view as it appears (in the same task as the DOM
- * change: the note comes after the list above has grown by the rule added).
- */
-function FormAnswer({ error, note }: { error: string | undefined; note: string | undefined }) {
-  const box = useRef<HTMLDivElement>(null);
-  useLayoutEffect(() => {
-    if (error || note) box.current?.scrollIntoView({ block: 'nearest' });
-  }, [error, note]);
-  return (
-    <div ref={box}>
-      <ErrorLine text={error} />
-      {note && <Note>{note}</Note>}
-    </div>
   );
 }
 
@@ -112,7 +97,7 @@ export function Rules({ call }: ViewProps) {
     void act(async () => {
       const r = await call<{ data: Rule }>('POST', '/api/rules', body);
       reset();
-      return `Added the rule ${r.data.keyword}.`;
+      return `Added the rule ${visible(r.data.keyword)}.`;
     });
   };
   const remove = (r: Rule) => {
@@ -120,7 +105,7 @@ export function Rules({ call }: ViewProps) {
     setByForm(false);
     void act(async () => {
       await call('DELETE', `/api/rules/${encodeURIComponent(r.id)}`);
-      return `Removed the rule ${r.keyword}.`;
+      return `Removed the rule ${visible(r.keyword)}.`;
     });
   };
   return (
@@ -133,7 +118,7 @@ export function Rules({ call }: ViewProps) {
       <RuleList rules={rules} busy={busy} onRemove={setAsking} />
       {asking && (
         <Confirm
-          question={`Remove the rule ${asking.keyword}? Received SMS no longer get its reply.`}
+          question={`Remove the rule ${visible(asking.keyword)}? Received SMS no longer get its reply.`}
           action="Remove the rule"
           onConfirm={() => remove(asking)}
           onCancel={() => setAsking(undefined)}

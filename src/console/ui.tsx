@@ -1,8 +1,8 @@
-// Small pieces every view uses: how a call is made (Call), an error line, times as text,
-// the confirmation a destructive action asks first.
+// Small pieces every view uses: how a call is made (Call), an error line, a form's answer
+// shown in the form, times as text, the confirmation a destructive action asks first.
 // Everything from the gateway is rendered as text children: Preact escapes it.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 
 export type Call = <T>(method: string, path: string, body?: unknown) => Promise<T>;
 
@@ -23,6 +23,24 @@ export function Note({ children }: { children: ComponentChildren }) {
     <p class="note" role="status">
       {children}
     </p>
+  );
+}
+
+/**
+ * What an action answers (a refusal, or what it did) where it was done, e.g. just above a
+ * form's button, scrolled into view as it appears: in the same task as the DOM change, since
+ * the note comes after the list above has grown by what was added (list-actions.ts).
+ */
+export function FormAnswer({ error, note }: { error: string | undefined; note: string | undefined }) {
+  const box = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    if (error || note) box.current?.scrollIntoView({ block: 'nearest' });
+  }, [error, note]);
+  return (
+    <div ref={box}>
+      <ErrorLine text={error} />
+      {note && <Note>{note}</Note>}
+    </div>
   );
 }
 

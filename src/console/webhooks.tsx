@@ -1,11 +1,15 @@
 // Webhook targets: the list (both sources), add one, remove one registered over the API
 // (after a confirmation), and send the test event to every target with each answer shown.
-// URLs are text, never links.
+// What an action answers is shown where it was done (ui.tsx FormAnswer): an add's in the
+// form, the test's beside its button, scrolled into view, not above a list that pushes it
+// out of sight on a phone; a removal's above the list. URLs are text, never links, in <bdi>,
+// their invisible and direction characters shown as markers such as ⟨U+202E⟩.
 import { useState } from 'preact/hooks';
 import type { WebhookTarget } from '../events/targets.js';
 import type { WebhookTestResult } from '../events/ping-targets.js';
+import { visible } from './conversations.js';
 import { useListActions } from './list-actions.js';
-import { Confirm, ErrorLine, Note, when, type ViewProps } from './ui.js';
+import { Confirm, ErrorLine, FormAnswer, Note, when, type ViewProps } from './ui.js';
 
 /** The targets, each with its source and state; one registered over the API can be removed. */
 function TargetList({ targets, busy, onRemove }: { targets: WebhookTarget[] | undefined; busy: boolean; onRemove: (t: WebhookTarget) => void }) {
@@ -14,7 +18,7 @@ function TargetList({ targets, busy, onRemove }: { targets: WebhookTarget[] | un
       {targets?.map((t) => (
         <li key={t.id} class="item">
           <div class="meta">
-            <span class="to">{t.url}</span>{' '}
+            <bdi class="to">{visible(t.url)}</bdi>{' '}
             <span class="muted">{`${t.id}, ${t.source === 'env' ? 'from SMS_GATEWAY_WEBHOOK_URLS' : 'added over the API'}, since ${when(t.createdAt)}`}</span>
             {t.disabled && <span class="badge badge-failing">switched off (410)</span>}
           </div>
@@ -35,8 +39,9 @@ function TestResults({ results }: { results: WebhookTestResult[] }) {
     <ul class="list">
       {results.map((r) => (
         <li key={r.id} class="item">
-          <span class={`badge badge-${r.delivered ? 'ok' : 'failing'}`}>{r.delivered ? 'delivered' : 'not delivered'}</span> <span class="to">{r.url}</span>
-          <span class="muted">{r.error ? ` ${r.error}` : r.status === null ? '' : ` HTTP ${r.status}`}</span>
+          <span class={`badge badge-${r.delivered ? 'ok' : 'failing'}`}>{r.delivered ? 'delivered' : 'not delivered'}</span>{' '}
+          <bdi class="to">{visible(r.url)}</bdi>
+          <span class="muted">{r.error ? ` ${visible(r.error)}` : r.status === null ? '' : ` HTTP ${r.status}`}</span>
         </li>
       ))}
     </ul>
@@ -48,8 +53,12 @@ export function Webhooks({ call }: ViewProps) {
   const [url, setUrl] = useState('');
   const [tests, setTests] = useState<WebhookTestResult[]>();
   const [asking, setAsking] = useState<WebhookTarget>();
+  /** Where the last answer is shown: above the list (a removal, a failed read), in the form, or by the test button. */
+  const [answerAt, setAnswerAt] = useState<'list' | 'form' | 'test'>('list');
+  const answer = (at: typeof answerAt) => answerAt === at && <FormAnswer error={error} note={note} />;
   const add = (e: Event) => {
     e.preventDefault();
+    setAnswerAt('form');
     void act(async () => {
       const r = await call<{ data: WebhookTarget }>('POST', '/api/webhooks', { url: url.trim() });
       setUrl('');
@@ -58,27 +67,30 @@ export function Webhooks({ call }: ViewProps) {
   };
   const remove = (t: WebhookTarget) => {
     setAsking(undefined);
+    setAnswerAt('list');
     void act(async () => {
       await call('DELETE', `/api/webhooks/${encodeURIComponent(t.id)}`);
       return `Removed ${t.id}.`;
     });
   };
-  const test = () =>
+  const test = () => {
+    setAnswerAt('test');
     void act(async () => {
       const r = await call<{ data: WebhookTestResult[] }>('POST', '/api/webhooks/test');
       setTests(r.data);
       return `Test event sent to ${r.data.length} target${r.data.length === 1 ? '' : 's'}.`;
     });
+  };
   return (
     <section>
       <h1>Webhook targets</h1>
-      <ErrorLine text={error} />
-      {note && <Note>{note}</Note>}
+      {answerAt === 'list' && <ErrorLine text={error} />}
+      {answerAt === 'list' && note && <Note>{note}</Note>}
       {targets && targets.length === 0 && <p>No webhook target.</p>}
       <TargetList targets={targets} busy={busy} onRemove={setAsking} />
       {asking && (
         <Confirm
-          question={`Remove the target ${asking.id} (${asking.url})? It gets no more events.`}
+          question={`Remove the target ${asking.id} (${visible(asking.url)})? It gets no more events.`}
           action="Remove the target"
           onConfirm={() => remove(asking)}
           onCancel={() => setAsking(undefined)}
@@ -87,6 +99,7 @@ export function Webhooks({ call }: ViewProps) {
       <form onSubmit={add} class="stack">
         <label for="hook-url">New target URL (http:// or https://)</label>
         <input id="hook-url" type="url" autocomplete="off" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+        {answer('form')}
         <button type="submit" disabled={busy}>
           Add target
         </button>
@@ -95,6 +108,7 @@ export function Webhooks({ call }: ViewProps) {
       <button type="button" disabled={busy} onClick={test}>
         Send the test event to every target
       </button>
+      {answer('test')}
       {tests && <TestResults results={tests} />}
     </section>
   );

@@ -144,3 +144,9 @@ export async function axeViolations(page: Page): Promise<string[]> {
 export async function overflowX(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 }
+
+/** Whether an element's first line is inside the viewport (where the button just pressed is); run with locator.evaluate. */
+export const firstLineInView = (e: Element) => {
+  const r = e.getBoundingClientRect();
+  return r.top >= 0 && r.top + 24 <= innerHeight;
+};

@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 // The console against what goes wrong: stored XSS (a received SMS and a contact name carrying
 // markup, script, a javascript: link and {{...}}) renders as literal text and runs nothing;
-// a wrong key and a stopped gateway say so; at 360x740 every view fits and axe is clean.
+// hidden characters show as markers (Conversations, Rules, Webhooks); a wrong key and a
+// stopped gateway say so; at 360x740 every view fits and axe is clean.
 import t from 'tap';
 import { appendSimulatedSms, simulatedSmsList } from '../../src/device/simulated-inbox.js';
 import { tempDir } from '../helpers/paths.js';
@@ -85,6 +86,42 @@ t.test('hidden characters: a bidi override in a number, a zero-width space in a 
   await body.waitFor();
   t.pass('bidi controls in a text are shown as markers');
   t.equal(await page.getByRole('heading', { level: 2, name: /Goo⟨U\+200B⟩gle/ }).count(), 1, 'the open thread names it with the marker');
+  t.same(problems, []);
+});
+
+t.test('hidden characters in a rule (reply, numbers) and a webhook URL show as markers too', { skip }, async (t) => {
+  const gw = await consoleApp(t);
+  gw.services.rules.add({ keyword: 'HI', match: 'exact', reply: 'Hi there \u202e evil', from: ['+15550001111'] });
+  gw.services.targets.add('http://127.0.0.1:9/\u202ekoob', Date.now());
+  const { page, problems } = await openBrowser(t);
+  page.setDefaultTimeout(8000);
+  // The gateway normalizes a rule's numbers; the console does not count on it (another version, an old row).
+  await page.route('**/api/rules', async (route) => {
+    if (route.request().method() !== 'GET') return route.continue();
+    const answer = await route.fetch();
+    const body = (await answer.json()) as { data: { from: string[] | null }[] };
+    for (const r of body.data) r.from = ['+1555\u202e0001111', '+1555\u20600002222'];
+    return route.fulfill({ response: answer, json: body });
+  });
+  await page.goto(`${gw.base}/`);
+  await signIn(page, gw.key);
+  await openView(page, 'Rules');
+  const rule = page.getByRole('list', { name: 'Rules' }).locator('> li');
+  await rule.getByText('Hi there ⟨U+202E⟩ evil', { exact: true }).waitFor();
+  t.pass('the reply shows its override as ⟨U+202E⟩: not "Hi there live"');
+  t.match(await rule.textContent(), /from \+1555⟨U\+202E⟩0001111, \+1555⟨U\+2060⟩0002222/, 'so do its numbers');
+
+  await openView(page, 'Webhooks');
+  const url = 'http://127.0.0.1:9/⟨U+202E⟩koob';
+  await page.getByText(url, { exact: true }).waitFor();
+  t.pass('the target URL shows its override as a marker');
+  await page.getByRole('button', { name: 'Send the test event to every target' }).click();
+  await page.getByText('not delivered').waitFor();
+  t.equal(await page.getByText(url, { exact: true }).count(), 2, 'in the test results too');
+  const id = (await gw.get('/api/webhooks')).json().data[0].id as string;
+  await page.getByRole('button', { name: `Remove ${id}` }).click();
+  t.match(await page.getByRole('dialog').textContent(), url, 'and in the question before removing it');
+  await page.getByRole('dialog').getByRole('button', { name: 'Keep it' }).click();
   t.same(problems, []);
 });
 
