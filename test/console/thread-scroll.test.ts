@@ -165,6 +165,19 @@ t.test('at 360x740 by keyboard: the thread opens at its newest message and reply
   t.ok(await inView(back), 'the back button stays in sight');
   await shot(page, 'thread-open-phone');
   t.same(await axeViolations(page), [], 'axe');
+
+  // The page scrolls here: "Load older" keeps the message read in place too.
+  await page.evaluate(() => scrollTo({ top: 0, behavior: 'instant' }));
+  const read = bubble(page, 'Can I pick it up myself\\?');
+  const before = await top(read);
+  await page.getByRole('button', { name: 'Load older' }).click();
+  await page.getByRole('button', { name: 'No older messages' }).waitFor();
+  await bubble(page, 'Reminder 1').waitFor();
+  t.ok(Math.abs((await top(read)) - before) <= 2, `the message read stays in place (${before} → ${await top(read)})`);
+  t.notOk(await inView(bubble(page, 'Reminder 1')), 'the older ones are above, out of view');
+  t.ok(await inView(back), 'the back button is still in sight');
+  await shot(page, 'thread-older-phone');
+  await back.focus();
   await page.keyboard.press('Enter');
   await page.getByRole('list', { name: 'Conversations' }).waitFor();
   t.same(problems, []);
