@@ -1,6 +1,7 @@
 // The pieces of an open conversation: a name, number or text in its own direction-isolated
 // box with its invisible characters shown; one message as a bubble (received or sent, what it
-// answers as tag chips, "Send again" on a failed one); and the reply box that queues a reply.
+// answers: the question's text when loaded, else "an earlier message", with its tags as chips
+// and its id as a tooltip; "Send again" on a failed one); and the reply box that queues a reply.
 import { useState } from 'preact/hooks';
 import type { MessageRecord } from '../store/message-record.js';
 import { ApiProblem, describe } from './api.js';
@@ -43,16 +44,16 @@ function Chips({ tags }: { tags: Record<string, string> }) {
   );
 }
 
-/** One message of the thread; `answered` is the text of the sent message a reply answers, when loaded. */
+/** One message of the thread (data-id: its id, thread-scroll.ts); `answered` is the text of the sent message a reply answers, when loaded. */
 export function Bubble(p: { entry: ThreadEntry; answered: string | undefined; onSendAgain: (m: MessageRecord) => void }) {
   const { entry, answered, onSendAgain } = p;
   if (entry.kind === 'received') {
     const reply = entry.message.inReplyTo;
     return (
-      <li class="bubble bubble-in">
+      <li class="bubble bubble-in" data-id={entry.message.id}>
         {reply && (
-          <div class="answers muted">
-            In reply to {answered === undefined ? <Iso text={reply.id} /> : <Iso text={answered} kind="body" />}
+          <div class="answers muted" title={`Message ${reply.id}`}>
+            In reply to {answered === undefined ? 'an earlier message' : <Iso text={answered} kind="body" />}
             <Chips tags={reply.tags} />
           </div>
         )}
@@ -63,7 +64,7 @@ export function Bubble(p: { entry: ThreadEntry; answered: string | undefined; on
   }
   const m = entry.message;
   return (
-    <li class="bubble bubble-out">
+    <li class="bubble bubble-out" data-id={m.id}>
       <Iso text={m.body} kind="body" />
       <div class="meta muted">
         <span class={`badge badge-${m.status}`}>{m.status}</span>

@@ -1,11 +1,13 @@
 // One open conversation: who it is with, the number's opt-out state with a toggle (asking
 // first before opting out), "Load older" (older.ts), its messages oldest first, "Send again"
-// on a failed one (a new queued message with the same text and number) and the reply box.
+// on a failed one (a new queued message with the same text and number) and the reply box;
+// opened at its newest message, the reply box in view (thread-scroll.ts).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { MessageRecord } from '../store/message-record.js';
 import { shownAt, type Thread } from './conversations.js';
 import { olderDone, type Older } from './older.js';
 import { Bubble, Iso, queueOne, refusal, ReplyBox } from './thread-parts.js';
+import { useThreadScroll } from './thread-scroll.js';
 import { describe } from './api.js';
 import { ErrorLine, Note, when, type Call } from './ui.js';
 
@@ -106,10 +108,16 @@ export function ThreadView(p: {
   const [error, setError] = useState<string>();
   const [note, setNote] = useState<string>();
   const back = useRef<HTMLButtonElement>(null);
-  // On a phone the list, and the button that opened this thread, are hidden now: the focus comes here.
+  const section = useRef<HTMLElement>(null);
+  useThreadScroll(
+    section,
+    thread.entries.map((e) => e.message.id),
+  );
+  // On a phone the list, and the button that opened this thread, are hidden now: the focus comes
+  // here, without scrolling up from the newest message (the back button stays in sight, app.css).
   useEffect(() => {
     const at = document.activeElement;
-    if (!(at instanceof HTMLElement) || at === document.body || at.offsetParent === null) back.current?.focus();
+    if (!(at instanceof HTMLElement) || at === document.body || at.offsetParent === null) back.current?.focus({ preventScroll: true });
   }, []);
   // Where messages may be missing: before the first one from the time the thread is complete.
   const gapAt = completeFrom === null ? -1 : thread.entries.findIndex((e) => shownAt(e) >= completeFrom);
@@ -127,10 +135,12 @@ export function ThreadView(p: {
     }
   };
   return (
-    <section class="thread" aria-labelledby="thread-title">
-      <button type="button" class="secondary back" ref={back} onClick={onBack}>
-        ← All conversations
-      </button>
+    <section class="thread" aria-labelledby="thread-title" ref={section}>
+      <div class="thread-bar">
+        <button type="button" class="secondary back" ref={back} onClick={onBack}>
+          ← All conversations
+        </button>
+      </div>
       <h2 id="thread-title">
         {thread.contact && (
           <>
