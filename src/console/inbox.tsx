@@ -1,22 +1,25 @@
 // Conversations: received SMS (GET /api/inbox) and sent ones (GET /api/messages), the newest
 // 100 of each, as one thread per number (conversations.ts), with the opt-out list (GET
-// /api/opt-outs); a thread's older messages added when asked (older.ts); above the thread list
-// a search by number or text and a date range, asked of the gateway (the history's filter form
-// and query, history-filter.tsx; kept in the address, #/inbox?q=...), listing the threads with a
-// matching message, each with its newest match; the thread list beside the open thread (above
-// it on a phone, with a back button). Senders, contact names and texts are attacker-controlled:
-// rendered as text only.
+// /api/opt-outs, whatever its length: opt-out-book.ts); older conversations added when asked
+// at the end of the list (list-older.ts), a thread's older messages when asked in it
+// (older.ts); above the thread list a search by number or text and a date range, asked of the
+// gateway (the history's filter form and query, history-filter.tsx; kept in the address,
+// #/inbox?q=...), listing the threads with a matching message, each with its newest match; the
+// thread list (thread-list.tsx) beside the open thread (above it on a phone, with a back
+// button). Senders, contact names and texts are attacker-controlled: rendered as text only.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { InboxRecord } from '../store/inbox.js';
 import type { MessageRecord } from '../store/message-record.js';
 import { ApiProblem, describe } from './api.js';
-import { buildThreads, threadKey, type Thread } from './conversations.js';
-import { filterFromHash, Filters, impossible, keepInAddress, useFilterQuery, type HistoryFilter } from './history-filter.js';
+import { buildThreads, type Thread } from './conversations.js';
+import { filterFromHash, impossible, keepInAddress, useFilterQuery, type HistoryFilter } from './history-filter.js';
+import { foldRead, loadListOlder, reachOf, startListOlder } from './list-older.js';
 import { completeFrom, loadOlder, startOlder, withOlder, type Beyond, type Older } from './older.js';
+import { readOptOuts, type OptOutBook, type OptOutEntry } from './opt-out-book.js';
 import { usePoll } from './poll.js';
-import { ThreadView, type OptOutEntry } from './thread.js';
-import { Iso } from './thread-parts.js';
-import { ErrorLine, when, type Call, type ViewProps } from './ui.js';
+import { ThreadView } from './thread.js';
+import { ThreadSide } from './thread-list.js';
+import { ErrorLine, type Call, type ViewProps } from './ui.js';
 
 /** The messages a search matched (the newest 100 of each list), and the query asked. */
 interface Found {
@@ -32,6 +35,8 @@ interface Loaded {
   sent: MessageRecord[];
   beyond: Beyond;
   optOuts: Map<string, OptOutEntry>;
+  /** The opt-out list as read so far, for the next poll. */
+  optOutBook: OptOutBook;
   /** Why received messages are missing (the inbox is off), when they are. */
   inboxOff: string | undefined;
   /** The search's matches, when a search is asked. */
@@ -61,11 +66,11 @@ async function search(call: Call, query: string): Promise<Found> {
   return { query, received: inbox.rows, sent: sent.data, more: inbox.more || sent.pagination.hasNext };
 }
 
-async function load(call: Call, query: string): Promise<Loaded> {
+async function load(call: Call, query: string, book: OptOutBook | undefined): Promise<Loaded> {
   const [inbox, sent, optOuts, found] = await Promise.all([
     received(call, ''),
     call<ListPage<MessageRecord>>('GET', '/api/messages?limit=100'),
-    call<{ data: OptOutEntry[] }>('GET', '/api/opt-outs?limit=100'),
+    readOptOuts(call, book),
     query ? search(call, query) : undefined,
   ]);
   const oldestSent = sent.data[sent.data.length - 1];
@@ -78,16 +83,18 @@ async function load(call: Call, query: string): Promise<Loaded> {
       sentBefore: sent.pagination.hasNext && oldestSent ? oldestSent.createdAt : null,
       receivedBefore: inbox.more && oldestReceived ? oldestReceived.receivedAt : null,
     },
-    optOuts: new Map(optOuts.data.map((o) => [threadKey(o.number), o])),
+    optOuts: optOuts.listed,
+    optOutBook: optOuts.book,
     inboxOff: inbox.off,
     found,
   };
 }
 
 /**
- * The threads: `all` from the view's read with every thread's older messages and a search's
- * matches (a match may be older than the read); `read` without the matches (where "Load older"
- * starts); `listed`, with a search, one thread a number with a match, its newest match last.
+ * The threads: `all` from the view's read with the older conversations and every thread's older
+ * messages (`olders`, the list's first) and a search's matches (a match may be older than the
+ * read); `read` without the matches (where "Load older" starts); `listed`, with a search, one
+ * thread a number with a match, its newest match last.
  */
 function threadsOf(data: Loaded, olders: Older[]) {
   const found = data.found;
@@ -115,57 +122,31 @@ function searchLine(blocked: string | undefined, query: string, found: Found | u
   return found.more ? `${count} Only the newest 100 matching received and 100 matching sent messages are looked at.` : count;
 }
 
-function ThreadList(p: { threads: Thread[]; open: string | undefined; onOpen: (key: string) => void; focus: { key: string } | undefined }) {
-  const { threads, open, onOpen, focus } = p;
-  const list = useRef<HTMLUListElement>(null);
-  // Back from a thread on a phone (the list was hidden): the focus returns to that thread's button.
-  useEffect(() => {
-    if (focus) list.current?.querySelector<HTMLButtonElement>(`button[data-key="${CSS.escape(focus.key)}"]`)?.focus();
-  }, [focus]);
-  return (
-    <ul class="threads" aria-label="Conversations" ref={list}>
-      {threads.map((t) => {
-        const newest = t.entries[t.entries.length - 1];
-        return (
-          <li key={t.key}>
-            <button type="button" class="thread-link" data-key={t.key} aria-current={t.key === open ? 'true' : undefined} onClick={() => onOpen(t.key)}>
-              <span class="thread-who">
-                {t.contact && <Iso text={t.contact} />} <Iso text={t.number} />
-              </span>
-              {newest && <Iso text={newest.message.body} kind="body" />}
-              <span class="muted">{when(t.last)}</span>
-            </button>
-          </li>
-        );
-      })}
-    </ul>
-  );
-}
-
-/** The search form, what it found, and the thread list (hidden on a phone while a thread is open). */
-function ThreadSide(p: {
-  filter: HistoryFilter;
-  onFilter: (f: HistoryFilter) => void;
-  line: string;
-  threads: Thread[];
-  open: string | undefined;
-  onOpen: (key: string) => void;
-  focus: { key: string } | undefined;
-}) {
-  return (
-    <div class="thread-side">
-      <Filters filter={p.filter} onChange={p.onFilter} label="Search the conversations" withStatus={false} />
-      <p class="muted search-line" role="status">
-        {p.line}
-      </p>
-      {p.threads.length > 0 && <ThreadList threads={p.threads} open={p.open} onOpen={p.onOpen} focus={p.focus} />}
-    </div>
-  );
+/** The view's read, now and every few seconds (a search's too): the opt-out list carried from read to read, each read folded into the older conversations once asked. */
+function useConversations(call: Call, query: string, round: number) {
+  const [data, setData] = useState<Loaded>();
+  const [error, setError] = useState<string>();
+  /** The older conversations read at the end of the list, once asked. */
+  const [listOlder, setListOlder] = useState<Older>();
+  const optOutBook = useRef<OptOutBook>(undefined);
+  const asked = useRef(query);
+  asked.current = query;
+  usePoll(async () => {
+    try {
+      const next = await load(call, query, optOutBook.current);
+      optOutBook.current = next.optOutBook;
+      if (asked.current !== query) return; // a newer search was asked meanwhile
+      setData(next);
+      setListOlder((o) => o && foldRead(o, next.received, next.sent));
+      setError(undefined);
+    } catch (err) {
+      setError(describe(err));
+    }
+  }, [round, query]);
+  return { data, error, listOlder, setListOlder };
 }
 
 export function Inbox({ call }: ViewProps) {
-  const [data, setData] = useState<Loaded>();
-  const [error, setError] = useState<string>();
   const [open, setOpen] = useState<string>();
   /** The thread whose button gets the focus back (a new object each time back is pressed). */
   const [returnTo, setReturnTo] = useState<{ key: string }>();
@@ -175,37 +156,33 @@ export function Inbox({ call }: ViewProps) {
   const blocked = impossible(filter);
   const typedQuery = useFilterQuery(filter);
   const query = blocked ? '' : typedQuery;
-  const asked = useRef(query);
-  asked.current = query;
   useEffect(() => keepInAddress(filter, 'inbox'), [filter]);
-  usePoll(async () => {
-    try {
-      const next = await load(call, query);
-      if (asked.current !== query) return; // a newer search was asked meanwhile
-      setData(next);
-      setError(undefined);
-    } catch (err) {
-      setError(describe(err));
-    }
-  }, [round, query]);
-  const threads = data && threadsOf(data, [...older.values()]);
+  const { data, error, listOlder, setListOlder } = useConversations(call, query, round);
+  const threads = data && threadsOf(data, [...(listOlder ? [listOlder] : []), ...older.values()]);
+  // What the list holds: the older conversations read, or (none asked yet) the view's read.
+  const held = data && (listOlder ?? startListOlder(data.received, data.sent, data.beyond));
   const searching = filter.text.trim() !== '' || filter.from !== '' || filter.to !== '';
   // While a new search runs, the last one's threads stay listed (the line says "Searching…").
   const listed = blocked ? [] : query ? (threads?.listed ?? []) : (threads?.read ?? []);
   const thread = threads?.all.find((t) => t.key === open);
+  const threadOlder = thread && threads && held && (older.get(thread.key) ?? olderStart(threads.read, thread, reachOf(held)));
   /** Reads the open thread's next older messages. */
   const readOlder = async (t: Thread, from: Older) => {
     const next = await loadOlder(call, t, from);
     setOlder((m) => new Map(m).set(t.key, next));
   };
-  const olderOf = (t: Thread, read: Thread[], beyond: Beyond) => older.get(t.key) ?? olderStart(read, t, beyond);
+  /** Reads the list's next older conversations (with the reads folded in meanwhile). */
+  const readListOlder = async (from: Older) => {
+    const next = await loadListOlder(call, from);
+    setListOlder((now) => (now && now !== from ? foldRead(next, now.received, now.sent) : next));
+  };
   return (
     <section>
       <h1>Conversations</h1>
       <ErrorLine text={error} />
       {data?.inboxOff && <p class="note">{data.inboxOff}</p>}
       {threads && threads.read.length === 0 && !searching && <p>No conversation yet.</p>}
-      {data && threads && (threads.read.length > 0 || searching) && (
+      {data && threads && held && (threads.read.length > 0 || searching) && (
         <div class={thread ? 'conversations has-open' : 'conversations'}>
           <ThreadSide
             filter={filter}
@@ -215,16 +192,17 @@ export function Inbox({ call }: ViewProps) {
             open={open}
             onOpen={setOpen}
             focus={returnTo}
+            older={query ? undefined : { held, asked: listOlder !== undefined, onLoad: () => readListOlder(held) }}
           />
-          {thread ? (
+          {thread && threadOlder ? (
             <ThreadView
               key={thread.key}
               call={call}
               thread={thread}
               optOut={data.optOuts.get(thread.key)}
-              older={olderOf(thread, threads.read, data.beyond)}
-              completeFrom={completeFrom(olderOf(thread, threads.read, data.beyond))}
-              onLoadOlder={() => readOlder(thread, olderOf(thread, threads.read, data.beyond))}
+              older={threadOlder}
+              completeFrom={completeFrom(threadOlder)}
+              onLoadOlder={() => readOlder(thread, threadOlder)}
               onBack={() => {
                 setReturnTo({ key: thread.key });
                 setOpen(undefined);

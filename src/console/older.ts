@@ -40,11 +40,13 @@ interface PageOf<T> {
   pagination: { hasNext: boolean };
 }
 
+/** Where older sent pages end: 1 ms after the oldest read, so messages of its millisecond not read yet are included (the repeated one is dropped); '' when none are older. */
+export const sentUntil = (beyond: Beyond) => (beyond.sentBefore === null ? '' : new Date(Date.parse(beyond.sentBefore) + 1).toISOString());
+
 /** Before the first "Load older" of a thread: received after those it shows, sent before the view's oldest. */
 export function startOlder(thread: Thread, beyond: Beyond): Older {
   const shownReceived = thread.entries.filter((e) => e.kind === 'received').length;
-  // 1 ms later: messages of the oldest one's millisecond not read yet are included (the repeated one is dropped).
-  const until = beyond.sentBefore === null ? '' : new Date(Date.parse(beyond.sentBefore) + 1).toISOString();
+  const until = sentUntil(beyond);
   return {
     received: thread.entries.flatMap((e) => (e.kind === 'received' ? [e.message] : [])).reverse(),
     sent: thread.entries.flatMap((e) => (e.kind === 'sent' ? [e.message] : [])).reverse(),
@@ -72,27 +74,42 @@ export function completeFrom(o: Older): number | null {
 /** Whether a thread has nothing older left to read. */
 export const olderDone = (o: Older) => o.receivedOffset === null && o.sentOffset === null;
 
-/** The next page of each list that goes on. */
-export async function loadOlder(call: Call, thread: Thread, o: Older): Promise<Older> {
-  const number = encodeURIComponent(thread.number);
+/** Where the next page of each list is read, at an offset; and which sent messages are kept. */
+export interface PageAddresses {
+  received: (offset: number) => string;
+  sent: (offset: number) => string;
+  keepSent?: (m: MessageRecord) => boolean;
+}
+
+/** The next page of each list that goes on, added to what was read. */
+export async function readNext(call: Call, o: Older, at: PageAddresses): Promise<Older> {
   const [received, sent] = await Promise.all([
-    o.receivedOffset === null ? undefined : call<PageOf<InboxRecord>>('GET', `/api/inbox?from=${number}&limit=${PAGE}&offset=${o.receivedOffset}`),
-    o.sentOffset === null
-      ? undefined
-      : call<PageOf<MessageRecord>>('GET', `/api/messages?q=${number}&until=${encodeURIComponent(o.sentUntil)}&limit=${PAGE}&offset=${o.sentOffset}`),
+    o.receivedOffset === null ? undefined : call<PageOf<InboxRecord>>('GET', at.received(o.receivedOffset)),
+    o.sentOffset === null ? undefined : call<PageOf<MessageRecord>>('GET', at.sent(o.sentOffset)),
   ]);
   const next = (offset: number | null, page: PageOf<unknown> | undefined) =>
     offset === null || !page || !page.pagination.hasNext || page.data.length === 0 ? null : offset + page.data.length;
   const last = <T>(page: PageOf<T> | undefined) => page?.data[page.data.length - 1];
+  const keepSent = at.keepSent ?? (() => true);
   return {
     received: [...o.received, ...(received?.data ?? [])],
-    sent: [...o.sent, ...(sent?.data ?? []).filter((m) => threadKey(m.to) === thread.key)],
+    sent: [...o.sent, ...(sent?.data ?? []).filter(keepSent)],
     receivedOffset: next(o.receivedOffset, received),
     sentOffset: next(o.sentOffset, sent),
     sentUntil: o.sentUntil,
     receivedFrom: last(received)?.receivedAt ?? o.receivedFrom,
     sentFrom: last(sent)?.createdAt ?? o.sentFrom,
   };
+}
+
+/** The next page of one thread's lists. */
+export function loadOlder(call: Call, thread: Thread, o: Older): Promise<Older> {
+  const number = encodeURIComponent(thread.number);
+  return readNext(call, o, {
+    received: (offset) => `/api/inbox?from=${number}&limit=${PAGE}&offset=${offset}`,
+    sent: (offset) => `/api/messages?q=${number}&until=${encodeURIComponent(o.sentUntil)}&limit=${PAGE}&offset=${offset}`,
+    keepSent: (m) => threadKey(m.to) === thread.key,
+  });
 }
 
 /** The view's lists with every thread's older messages added, each message once, newest first. */

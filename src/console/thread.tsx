@@ -6,16 +6,11 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { MessageRecord } from '../store/message-record.js';
 import { shownAt, type Thread } from './conversations.js';
 import { olderDone, type Older } from './older.js';
+import type { OptOutEntry } from './opt-out-book.js';
 import { Bubble, Iso, queueOne, refusal, ReplyBox } from './thread-parts.js';
 import { useThreadScroll } from './thread-scroll.js';
 import { describe } from './api.js';
 import { ErrorLine, Note, when, type Call } from './ui.js';
-
-export interface OptOutEntry {
-  number: string;
-  at: string;
-  by: string;
-}
 
 /** The number's place on the opt-out list, and the toggle (opting out is confirmed first). */
 function OptOutToggle({ call, thread, entry, onChanged }: { call: Call; thread: Thread; entry: OptOutEntry | undefined; onChanged: () => void }) {
@@ -63,8 +58,11 @@ function OptOutToggle({ call, thread, entry, onChanged }: { call: Call; thread: 
   );
 }
 
-/** "Load older" above the messages; once the start is reached it says so (and keeps the focus: it stays a button). */
-function LoadOlder({ older, onLoad }: { older: Older; onLoad: () => Promise<void> }) {
+/** The words of "Load older": while it can read more, while it reads, once the start is reached. */
+const OLDER_MESSAGES = ['Load older', 'Loading older…', 'No older messages'] as const;
+
+/** "Load older" above the messages (or below a list); once the start is reached it says so (and keeps the focus: it stays a button). */
+export function LoadOlder({ older, onLoad, words = OLDER_MESSAGES }: { older: Older; onLoad: () => Promise<void>; words?: readonly [string, string, string] }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const done = olderDone(older);
@@ -83,7 +81,7 @@ function LoadOlder({ older, onLoad }: { older: Older; onLoad: () => Promise<void
   return (
     <div class="older">
       <button type="button" class="secondary" aria-disabled={busy || done ? 'true' : undefined} onClick={() => void load()}>
-        {done ? 'No older messages' : busy ? 'Loading older…' : 'Load older'}
+        {done ? words[2] : busy ? words[1] : words[0]}
       </button>
       <ErrorLine text={error} />
     </div>

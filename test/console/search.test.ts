@@ -158,7 +158,7 @@ for (const [size, viewport] of [
     t.equal(await bodies.count(), 100, 'the newest 100 received; the old question is not among the newest 100 sent');
     t.equal(await bodies.first().textContent(), 'answer 21');
 
-    const older = thread.getByRole('button', { name: 'Load older' });
+    const older = thread.getByRole('button', { name: 'Load older', exact: true });
     await older.focus();
     await page.keyboard.press('Enter');
     await thread.getByRole('button', { name: 'No older messages' }).waitFor();
@@ -204,7 +204,7 @@ t.test('a thread says where messages may be missing: a question beyond the 100 s
   t.match(shown[1], /may be missing/, 'the answer sent between them is not read yet: the thread says so');
   t.equal(shown[2], 'Thanks, see you');
   await shot(page, 'thread-gap-phone', false);
-  await page.getByRole('button', { name: 'Load older' }).click();
+  await page.getByRole('button', { name: 'Load older', exact: true }).click();
   await page.getByRole('button', { name: 'No older messages' }).waitFor();
   t.same(await texts(), ['Is the shop open today?', 'Yes, until 6 pm.', 'Thanks, see you'], 'read: in its place, and no mark');
   t.same(await axeViolations(page), [], 'axe');
@@ -249,7 +249,7 @@ t.test('a thread whose older messages were loaded keeps every message when new s
   await page.getByRole('button', { name: /Q3 read at first/ }).click();
   const bodies = page.getByRole('region', { name: /777/ }).getByRole('list', { name: 'Messages' }).locator('> li > bdi.body');
   await bodies.nth(1).waitFor();
-  await page.getByRole('button', { name: 'Load older' }).click();
+  await page.getByRole('button', { name: 'Load older', exact: true }).click();
   await page.getByRole('button', { name: 'No older messages' }).waitFor();
   t.same(await bodies.allTextContents(), ['Q1 oldest', 'Q2 at the edge', 'Q3 read at first']);
   // Five more sends elsewhere: the view's next read of the newest 100 no longer holds Q2 or Q3.
