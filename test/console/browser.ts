@@ -150,3 +150,22 @@ export const firstLineInView = (e: Element) => {
   const r = e.getBoundingClientRect();
   return r.top >= 0 && r.top + 24 <= innerHeight;
 };
+
+/** How long the console waits for the typing to pause before it asks the gateway (src/console: useDebounced). */
+const TYPING_PAUSE_MS = 300;
+
+/**
+ * Types `text` into the focused field a key at a time on the page's fake clock, 100 ms of it
+ * between keys and more than the typing pause after the last, whatever the load of the machine
+ * (a real 40 ms between keys can stretch past the pause on a busy CI). The page must have had
+ * `page.clock.install()` before it loaded; real time flows again afterwards.
+ */
+export async function typeOnPageClock(page: Page, text: string): Promise<void> {
+  await page.clock.pauseAt(Date.now() + 5_000);
+  for (const key of text) {
+    await page.keyboard.type(key);
+    await page.clock.runFor(100);
+  }
+  await page.clock.runFor(TYPING_PAUSE_MS + 100);
+  await page.clock.resume();
+}

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 // The console searches on the gateway (a real chromium): the history's search and date range
-// find a message far beyond the pages loaded, are asked once the typing pauses, live in the
+// find a message far beyond the pages loaded (asked once the typing pauses: typing-pause.test.ts), live in the
 // address (a reload keeps them); "Export CSV" saves every page of the filter; a conversation
 // loads its older messages with "Load older", by keyboard. Screenshots go to SHOTS_DIR when set.
 import t, { type Test } from 'tap';
@@ -47,11 +47,6 @@ t.test('history: the search and the date range run on the gateway, over the whol
   const gw = await haystack(t);
   const { page, problems } = await openBrowser(t);
   page.setDefaultTimeout(8000);
-  const searches: string[] = [];
-  page.on('request', (r) => {
-    const url = new URL(r.url());
-    if (url.pathname === '/api/messages' && url.searchParams.has('q')) searches.push(url.searchParams.get('q')!);
-  });
   await page.goto(`${gw.base}/`);
   await signIn(page, gw.key);
   await openView(page, 'History');
@@ -62,7 +57,6 @@ t.test('history: the search and the date range run on the gateway, over the whol
   await page.getByText('Needle: the garage code is 4711').waitFor();
   t.equal(await items.count(), 1, 'found beyond the 200 newer messages');
   t.ok(await page.getByText('1 matching.').isVisible(), 'the count says how many match');
-  t.ok(searches.length >= 1 && searches.length <= 2, `asked once the typing paused (${searches.join(', ')})`);
   t.match(page.url(), /#\/history\?q=needle$/, 'the address keeps the search');
 
   await search.fill('+49151');
