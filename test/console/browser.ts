@@ -5,6 +5,7 @@
 // page errors and CSP violation reports, plus axe-core run inside the page.
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Test } from 'tap';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { systemClock } from '../../src/core/clock.js';
@@ -122,6 +123,21 @@ export async function signIn(page: Page, key: string, remember = false) {
 export async function openView(page: Page, name: string) {
   await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name, exact: true }).click();
   await page.getByRole('heading', { level: 1 }).first().waitFor();
+}
+
+/** A fresh browser (8 s for each wait), signed in to the gateway and on one of its views. */
+export async function openSignedIn(t: Test, gw: { base: string; key: string }, view: string, viewport = DESKTOP): Promise<Watched> {
+  const watched = await openBrowser(t, viewport);
+  watched.page.setDefaultTimeout(8000);
+  await watched.page.goto(`${gw.base}/`);
+  await signIn(watched.page, gw.key);
+  await openView(watched.page, view);
+  return watched;
+}
+
+/** A PNG of the page (the whole page, or what the window shows) into SHOTS_DIR, when set. */
+export async function shot(page: Page, name: string, fullPage = true) {
+  if (process.env.SHOTS_DIR) await page.screenshot({ path: join(process.env.SHOTS_DIR, `${name}.png`), fullPage });
 }
 
 /** axe-core's serious and critical violations on the page as it is now (each as one line). */

@@ -5,8 +5,6 @@
 // thread's opt-out state is true for a listed number beyond the newest 100 entries of the list.
 // Screenshots go to SHOTS_DIR when set.
 import t, { type Test } from 'tap';
-import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { appendSimulatedSms } from '../../src/device/simulated-inbox.js';
 import {
   axeViolations,
@@ -20,15 +18,12 @@ import {
   PHONE,
   queueAhead,
   SETUP_CALLER,
+  shot,
   signIn,
 } from './browser.js';
 
 const skip = !hasChromium && 'no /usr/bin/chromium (apt-get install chromium)';
 const DAY = 86_400_000;
-
-async function shot(page: Page, name: string, fullPage = true) {
-  if (process.env.SHOTS_DIR) await page.screenshot({ path: join(process.env.SHOTS_DIR, `${name}.png`), fullPage });
-}
 
 /** An old conversation (a question 3 days ago, its answer a minute later), then 105 received from another number and 100 sends elsewhere. */
 async function buriedConversation(t: Test) {

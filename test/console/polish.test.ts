@@ -6,7 +6,7 @@
 // history searches by number or text and a date range and exports what it shows as CSV.
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { axeViolations, consoleApp, hasChromium, openBrowser, openView, PHONE, sendNow, signIn } from './browser.js';
+import { axeViolations, consoleApp, hasChromium, openBrowser, openSignedIn, openView, PHONE, sendNow, signIn } from './browser.js';
 
 /** POST /api/messages (queue) with the key: no pacing between two (sends must be a second apart). */
 async function queue(gw: Awaited<ReturnType<typeof consoleApp>>, body: { to: string; message: string; sendAt: string }) {
@@ -78,11 +78,7 @@ t.test('overview: human check names, "Fix:" only on a check that is not ok', { s
 t.test('Cancel and Remove ask first, by keyboard too', { skip }, async (t) => {
   const gw = await consoleApp(t);
   await queue(gw, { to: '+15551239999', message: 'Tomorrow', sendAt: new Date(Date.now() + 86_400_000).toISOString() });
-  const { page, problems } = await openBrowser(t);
-  page.setDefaultTimeout(8000);
-  await page.goto(`${gw.base}/`);
-  await signIn(page, gw.key);
-  await openView(page, 'Queue');
+  const { page, problems } = await openSignedIn(t, gw, 'Queue');
   const cancel = page.getByRole('button', { name: 'Cancel the message to +15551239999' });
   await cancel.click();
   const dialog = page.getByRole('dialog');
@@ -166,11 +162,7 @@ t.test('history: search by number or text, a date range, CSV export of what is s
   const sendAt = new Date(Date.now() + 86_400_000).toISOString();
   await queue(gw, { to: '+15550000001', message: 'Lunch at noon', sendAt });
   await queue(gw, { to: '+15550000002', message: '=HYPERLINK("http://x","a, b")', sendAt });
-  const { page, problems } = await openBrowser(t);
-  page.setDefaultTimeout(8000);
-  await page.goto(`${gw.base}/`);
-  await signIn(page, gw.key);
-  await openView(page, 'History');
+  const { page, problems } = await openSignedIn(t, gw, 'History');
   await page.getByText('Lunch at noon').waitFor();
   const items = page.locator('main ul.list > li');
   const search = page.getByLabel('Search number or text');

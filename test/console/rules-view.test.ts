@@ -5,17 +5,13 @@
 // and clears when it is opened; the Rules view is axe-clean in light and dark mode.
 import t from 'tap';
 import { appendSimulatedSms } from '../../src/device/simulated-inbox.js';
-import { axeViolations, consoleApp, firstLineInView, hasChromium, openBrowser, openView, PHONE, signIn } from './browser.js';
+import { axeViolations, consoleApp, firstLineInView, hasChromium, openBrowser, openSignedIn, openView, PHONE, signIn } from './browser.js';
 
 const skip = !hasChromium && 'no /usr/bin/chromium (apt-get install chromium)';
 
 t.test('Rules: add one, listed, a refusal shown, removed after confirming', { skip }, async (t) => {
   const gw = await consoleApp(t);
-  const { page, problems } = await openBrowser(t);
-  page.setDefaultTimeout(8000);
-  await page.goto(`${gw.base}/`);
-  await signIn(page, gw.key);
-  await openView(page, 'Rules');
+  const { page, problems } = await openSignedIn(t, gw, 'Rules');
   await page.getByText('No rule.').waitFor();
 
   await page.getByLabel('Keyword (1 to 20 letters or digits, any case)').fill('STATUS');
@@ -126,11 +122,7 @@ t.test('the Rules view in dark mode on a phone: axe', { skip }, async (t) => {
 t.test('Rules on a phone: a refused rule says why where the form is, not out of sight above the list', { skip }, async (t) => {
   const gw = await consoleApp(t);
   for (let i = 1; i <= 6; i++) gw.services.rules.add({ keyword: `K${i}`, match: 'exact', reply: `Reply number ${i}` });
-  const { page, problems } = await openBrowser(t, PHONE);
-  page.setDefaultTimeout(8000);
-  await page.goto(`${gw.base}/`);
-  await signIn(page, gw.key);
-  await openView(page, 'Rules');
+  const { page, problems } = await openSignedIn(t, gw, 'Rules', PHONE);
   await page.getByRole('list', { name: 'Rules' }).locator('> li').nth(5).waitFor();
   const keyword = page.getByLabel('Keyword (1 to 20 letters or digits, any case)');
   await keyword.fill('Größe');

@@ -5,7 +5,6 @@
 // loads its older messages with "Load older", by keyboard. Screenshots go to SHOTS_DIR when set.
 import t, { type Test } from 'tap';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { appendSimulatedSms } from '../../src/device/simulated-inbox.js';
 import {
@@ -13,23 +12,20 @@ import {
   consoleApp,
   DESKTOP,
   hasChromium,
+  numbers,
   openBrowser,
+  openSignedIn,
   openView,
   overflowX,
-  numbers,
   PHONE,
   queueAhead,
   SETUP_CALLER,
+  shot,
   signIn,
 } from './browser.js';
 
 const skip = !hasChromium && 'no /usr/bin/chromium (apt-get install chromium)';
 const DAY = 86_400_000;
-
-/** A PNG of the page (the whole page, or what the window shows) into SHOTS_DIR, when set. */
-async function shot(page: Page, name: string, fullPage = true) {
-  if (process.env.SHOTS_DIR) await page.screenshot({ path: join(process.env.SHOTS_DIR, `${name}.png`), fullPage });
-}
 
 /** A history of 201 messages: the needle first (made 40 days old), then 200 routine ones. */
 async function haystack(t: Test) {
@@ -45,11 +41,7 @@ const localDay = (page: Page, msAgo: number) => page.evaluate((ago) => new Date(
 
 t.test('history: the search and the date range run on the gateway, over the whole history', { skip }, async (t) => {
   const gw = await haystack(t);
-  const { page, problems } = await openBrowser(t);
-  page.setDefaultTimeout(8000);
-  await page.goto(`${gw.base}/`);
-  await signIn(page, gw.key);
-  await openView(page, 'History');
+  const { page, problems } = await openSignedIn(t, gw, 'History');
   await page.getByText('1–20 of 201').waitFor();
   const items = page.locator('main ul.list > li');
   const search = page.getByLabel('Search number or text');
@@ -183,11 +175,7 @@ t.test('a thread says where messages may be missing: a question beyond the 100 s
   await queueAhead(gw, numbers(300, 100), 'Routine reminder');
   appendSimulatedSms(gw.home, { from: '+15557770002', body: 'Thanks, see you' }, Date.now());
   await gw.services.inbox.pollOnce();
-  const { page, problems } = await openBrowser(t, PHONE);
-  page.setDefaultTimeout(8000);
-  await page.goto(`${gw.base}/`);
-  await signIn(page, gw.key);
-  await openView(page, 'Conversations');
+  const { page, problems } = await openSignedIn(t, gw, 'Conversations', PHONE);
   await page.getByRole('button', { name: /Thanks, see you/ }).click();
   const items = page.getByRole('region', { name: /777/ }).getByRole('list', { name: 'Messages' }).locator('> li');
   await items.nth(1).waitFor();
@@ -207,11 +195,7 @@ t.test('a thread says where messages may be missing: a question beyond the 100 s
 
 t.test('history: "Export CSV" pressed right after typing exports the search typed, not the one before the typing paused', { skip }, async (t) => {
   const gw = await haystack(t);
-  const { page, problems } = await openBrowser(t);
-  page.setDefaultTimeout(8000);
-  await page.goto(`${gw.base}/`);
-  await signIn(page, gw.key);
-  await openView(page, 'History');
+  const { page, problems } = await openSignedIn(t, gw, 'History');
   await page.getByText('1–20 of 201').waitFor();
   await page.getByLabel('Search number or text').fill('needle');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
@@ -235,11 +219,7 @@ t.test('a thread whose older messages were loaded keeps every message when new s
   await queueAhead(gw, ['+15557770003'], 'Q3 read at first');
   age('Q3 read at first', 1);
   await queueAhead(gw, numbers(400, 98), 'Routine reminder');
-  const { page, problems } = await openBrowser(t);
-  page.setDefaultTimeout(8000);
-  await page.goto(`${gw.base}/`);
-  await signIn(page, gw.key);
-  await openView(page, 'Conversations');
+  const { page, problems } = await openSignedIn(t, gw, 'Conversations');
   await page.getByRole('button', { name: /Q3 read at first/ }).click();
   const bodies = page.getByRole('region', { name: /777/ }).getByRole('list', { name: 'Messages' }).locator('> li > bdi.body');
   await bodies.nth(1).waitFor();

@@ -6,17 +6,12 @@
 // where they are; a reply whose question is not loaded says so in words, not as a raw id.
 // Screenshots go to SHOTS_DIR when set.
 import t, { type Test } from 'tap';
-import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { appendSimulatedSms } from '../../src/device/simulated-inbox.js';
-import { axeViolations, consoleApp, hasChromium, openBrowser, openView, PHONE, SETUP_CALLER, signIn } from './browser.js';
+import { axeViolations, consoleApp, hasChromium, openBrowser, openSignedIn, openView, PHONE, SETUP_CALLER, shot, signIn } from './browser.js';
 
 const skip = !hasChromium && 'no /usr/bin/chromium (apt-get install chromium)';
 const NUMBER = '+15550101';
-
-async function shot(page: Page, name: string) {
-  if (process.env.SHOTS_DIR) await page.screenshot({ path: join(process.env.SHOTS_DIR, `${name}.png`) });
-}
 
 /**
  * One number's long thread: 29 reminders 20 minutes ago, the question "Your order 1042 ..." (tags
@@ -92,7 +87,7 @@ t.test('desktop: a long thread opens at its newest message, the reply box in vie
   t.ok(await inView(pane.getByLabel('Reply')), 'and so is the reply box');
   t.ok(await inView(pane.getByRole('button', { name: 'Queue reply' })), 'and its button');
   t.notOk(await inView(bubble(page, 'Reminder 31')), 'the oldest loaded message is scrolled away above');
-  await shot(page, 'thread-open-desktop');
+  await shot(page, 'thread-open-desktop', false);
 
   // The answer's question is not loaded: said in words with its tags, the id only as a tooltip.
   const answers = bubble(page, 'Can I pick it up myself\\?').locator('.answers');
@@ -104,14 +99,14 @@ t.test('desktop: a long thread opens at its newest message, the reply box in vie
   await pane.evaluate((e) => e.scrollTo({ top: 0, behavior: 'instant' }));
   const read = bubble(page, 'Can I pick it up myself\\?');
   const before = await top(read);
-  await shot(page, 'thread-top-desktop');
+  await shot(page, 'thread-top-desktop', false);
   await pane.getByRole('button', { name: 'Load older' }).click();
   await pane.getByRole('button', { name: 'No older messages' }).waitFor();
   await bubble(page, 'Reminder 1').waitFor();
   t.ok(Math.abs((await top(read)) - before) <= 2, `the message read stays in place (${before} → ${await top(read)})`);
   t.notOk(await inView(bubble(page, 'Reminder 130')), 'no jump to the end');
   t.notOk(await inView(bubble(page, 'Reminder 1')), 'the older ones are above, out of view');
-  await shot(page, 'thread-older-desktop');
+  await shot(page, 'thread-older-desktop', false);
   t.match(await answers.textContent(), /^In reply to\s*Your order 1042 has shipped\. Any question\?\s*order=1042$/, 'now loaded: the question itself');
   t.same(await axeViolations(page), [], 'axe');
   t.same(problems, []);
@@ -145,11 +140,7 @@ t.test('desktop: a new message keeps the reader at the end, and does not move on
 
 t.test('at 360x740 by keyboard: the thread opens at its newest message and reply box, the focus on the back button', { skip }, async (t) => {
   const { gw } = await longThread(t);
-  const { page, problems } = await openBrowser(t, PHONE);
-  page.setDefaultTimeout(8000);
-  await page.goto(`${gw.base}/`);
-  await signIn(page, gw.key);
-  await openView(page, 'Conversations');
+  const { page, problems } = await openSignedIn(t, gw, 'Conversations', PHONE);
   await page
     .getByRole('list', { name: 'Conversations' })
     .getByRole('button', { name: /Reminder 130/ })
@@ -163,7 +154,7 @@ t.test('at 360x740 by keyboard: the thread opens at its newest message and reply
   t.ok(await inView(bubble(page, 'Reminder 130')), 'the newest message is in view');
   t.ok(await inView(page.getByLabel('Reply')), 'and so is the reply box');
   t.ok(await inView(back), 'the back button stays in sight');
-  await shot(page, 'thread-open-phone');
+  await shot(page, 'thread-open-phone', false);
   t.same(await axeViolations(page), [], 'axe');
 
   // The page scrolls here: "Load older" keeps the message read in place too.
@@ -176,7 +167,7 @@ t.test('at 360x740 by keyboard: the thread opens at its newest message and reply
   t.ok(Math.abs((await top(read)) - before) <= 2, `the message read stays in place (${before} → ${await top(read)})`);
   t.notOk(await inView(bubble(page, 'Reminder 1')), 'the older ones are above, out of view');
   t.ok(await inView(back), 'the back button is still in sight');
-  await shot(page, 'thread-older-phone');
+  await shot(page, 'thread-older-phone', false);
   await back.focus();
   await page.keyboard.press('Enter');
   await page.getByRole('list', { name: 'Conversations' }).waitFor();

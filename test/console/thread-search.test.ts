@@ -4,10 +4,9 @@
 // a thread older than the 100 sends the view reads; kept in the address, keyboard-usable, 360x740 usable and
 // axe-clean; and a thread's preview clamped to two whole lines. Screenshots go to SHOTS_DIR when set.
 import t, { type Test } from 'tap';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { appendSimulatedSms } from '../../src/device/simulated-inbox.js';
-import { axeViolations, consoleApp, hasChromium, openBrowser, openView, overflowX, numbers, PHONE, queueAhead, SETUP_CALLER, signIn } from './browser.js';
+import { axeViolations, consoleApp, hasChromium, numbers, openSignedIn, overflowX, PHONE, queueAhead, SETUP_CALLER, shot } from './browser.js';
 
 const skip = !hasChromium && 'no /usr/bin/chromium (apt-get install chromium)';
 const DAY = 86_400_000;
@@ -34,17 +33,9 @@ async function garage(t: Test) {
 
 const localDay = (page: Page, msAgo: number) => page.evaluate((ago) => new Date(Date.now() - ago).toLocaleDateString('en-CA'), msAgo);
 
-async function shot(page: Page, name: string) {
-  if (process.env.SHOTS_DIR) await page.screenshot({ path: join(process.env.SHOTS_DIR, `${name}.png`) });
-}
-
 t.test('conversations: the search and the date range run on the gateway and list the threads with a match', { skip }, async (t) => {
   const gw = await garage(t);
-  const { page, problems } = await openBrowser(t);
-  page.setDefaultTimeout(8000);
-  await page.goto(`${gw.base}/`);
-  await signIn(page, gw.key);
-  await openView(page, 'Conversations');
+  const { page, problems } = await openSignedIn(t, gw, 'Conversations');
   const list = page.getByRole('list', { name: 'Conversations' });
   const items = list.locator('> li');
   await items.nth(101).waitFor();
@@ -99,11 +90,7 @@ t.test('conversations: the search and the date range run on the gateway and list
 
 t.test('conversations search at 360x740: above the list, no sideways scrolling, axe-clean; the preview is two whole lines', { skip }, async (t) => {
   const gw = await garage(t);
-  const { page, problems } = await openBrowser(t, PHONE);
-  page.setDefaultTimeout(8000);
-  await page.goto(`${gw.base}/`);
-  await signIn(page, gw.key);
-  await openView(page, 'Conversations');
+  const { page, problems } = await openSignedIn(t, gw, 'Conversations', PHONE);
   const list = page.getByRole('list', { name: 'Conversations' });
   const preview = list.getByRole('button', { name: /plumber/ }).locator('bdi.body');
   await preview.waitFor();
@@ -115,7 +102,7 @@ t.test('conversations search at 360x740: above the list, no sideways scrolling, 
   t.ok(Math.abs(box.height - 2 * box.line) < 1, `exactly two lines tall (${box.height} px, lines of ${box.line} px), no cut line`);
   t.ok(box.full > box.height + box.line, 'the rest of the long text is clamped');
   await preview.scrollIntoViewIfNeeded();
-  await shot(page, 'thread-list-clamp-phone');
+  await shot(page, 'thread-list-clamp-phone', false);
 
   const search = page.getByLabel('Search number or text');
   const place = await search.boundingBox();
@@ -124,7 +111,7 @@ t.test('conversations search at 360x740: above the list, no sideways scrolling, 
   await page.getByText('2 conversations match.').waitFor();
   t.equal(await overflowX(page), 0, 'no sideways scrolling');
   t.same(await axeViolations(page), [], 'axe');
-  await shot(page, 'thread-search-phone');
+  await shot(page, 'thread-search-phone', false);
   await list.getByRole('button', { name: /Alarm in the garage/ }).click();
   await page.getByRole('button', { name: '← All conversations' }).click();
   await page.getByText('2 conversations match.').waitFor();
@@ -134,11 +121,7 @@ t.test('conversations search at 360x740: above the list, no sideways scrolling, 
 
 t.test('desktop: a thread opened far down a long thread list is in view beside it, not at the top of the page', { skip }, async (t) => {
   const gw = await garage(t);
-  const { page, problems } = await openBrowser(t);
-  page.setDefaultTimeout(8000);
-  await page.goto(`${gw.base}/`);
-  await signIn(page, gw.key);
-  await openView(page, 'Conversations');
+  const { page, problems } = await openSignedIn(t, gw, 'Conversations');
   const items = page.getByRole('list', { name: 'Conversations' }).locator('> li');
   await items.nth(101).waitFor();
   await items.nth(90).getByRole('button').click();

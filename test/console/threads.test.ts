@@ -5,7 +5,7 @@
 // queues a new message; on a phone the list comes first and the thread has a back button.
 import t, { type Test } from 'tap';
 import { appendSimulatedSms } from '../../src/device/simulated-inbox.js';
-import { axeViolations, consoleApp, hasChromium, openBrowser, openView, overflowX, PHONE, signIn } from './browser.js';
+import { axeViolations, consoleApp, hasChromium, openBrowser, openSignedIn, openView, overflowX, PHONE, signIn } from './browser.js';
 
 const skip = !hasChromium && 'no /usr/bin/chromium (apt-get install chromium)';
 
@@ -122,11 +122,7 @@ t.test('at 360x740: the list, then the thread with a back button', { skip }, asy
 
 t.test('at 360x740 by keyboard: opening a thread moves the focus into it, going back returns it to that thread', { skip }, async (t) => {
   const gw = await conversation(t);
-  const { page, problems } = await openBrowser(t, PHONE);
-  page.setDefaultTimeout(8000);
-  await page.goto(`${gw.base}/`);
-  await signIn(page, gw.key);
-  await openView(page, 'Conversations');
+  const { page, problems } = await openSignedIn(t, gw, 'Conversations', PHONE);
   const list = page.getByRole('list', { name: 'Conversations' });
   const link = list.getByRole('button', { name: /Thanks!/ });
   await link.focus();

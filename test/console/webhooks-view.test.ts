@@ -3,18 +3,14 @@
 // answers is shown where that was done and scrolled into view, not above a list of targets
 // that pushes it out of sight; axe-clean with an answer in the form.
 import t from 'tap';
-import { axeViolations, consoleApp, firstLineInView, hasChromium, openBrowser, openView, PHONE, signIn } from './browser.js';
+import { axeViolations, consoleApp, firstLineInView, hasChromium, openSignedIn, PHONE } from './browser.js';
 
 const skip = !hasChromium && 'no /usr/bin/chromium (apt-get install chromium)';
 
 t.test('Webhooks on a phone: a refused target says why where the form is, not out of sight above the list', { skip }, async (t) => {
   const gw = await consoleApp(t);
   for (let i = 1; i <= 6; i++) gw.services.targets.add(`http://127.0.0.1:9/a-rather-long-path/hook-number-${i}`, Date.now());
-  const { page, problems } = await openBrowser(t, PHONE);
-  page.setDefaultTimeout(8000);
-  await page.goto(`${gw.base}/`);
-  await signIn(page, gw.key);
-  await openView(page, 'Webhooks');
+  const { page, problems } = await openSignedIn(t, gw, 'Webhooks', PHONE);
   await page.getByText('http://127.0.0.1:9/a-rather-long-path/hook-number-6').waitFor();
   const url = page.getByLabel('New target URL (http:// or https://)');
   await url.fill('http://user:secret@127.0.0.1:9/hook');
