@@ -106,7 +106,7 @@ export const ReceiverQuerySchema = z
       .string()
       .min(1)
       .describe(
-        'Recipients: numbers or contact names (SMS_GATEWAY_CONTACTS), comma-separated, at most 10; the same number twice gets one SMS. A + may be written as is or as %2B',
+        'Recipients: numbers or contact names (SMS_GATEWAY_CONTACTS), comma-separated (or to repeated), at most 10; the same number twice gets one SMS. A + may be written as is or as %2B',
       ),
   })
   .strict();

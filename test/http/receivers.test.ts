@@ -159,6 +159,21 @@ t.test('a contact name with a space, written in the URL as + (as forms write a s
   }
 });
 
+t.test('to repeated (?to=A&to=B) names every recipient, as commas do', async (t) => {
+  const a = await testApp(t, { contacts: [ALICE] });
+  const res = await postAsWritten(a, 'alertmanager', '+15550100002&to=Alice&to=%2B15550100003', alertmanagerPayload(three));
+  t.equal(res.statusCode, 200, res.body);
+  t.same(
+    res.json().data.queued.map((q: { to: string }) => q.to),
+    ['+15550100002', '+15550100001', '+15550100003'],
+    'each in the order written, a bare + kept',
+  );
+  const eleven = Array.from({ length: 11 }, (_, i) => `%2B155501001${String(i).padStart(2, '0')}`).join('&to=');
+  const tooMany = await postAsWritten(a, 'alertmanager', eleven, alertmanagerPayload(three));
+  t.equal(tooMany.statusCode, 400, 'at most 10 in all');
+  t.match(tooMany.json().error.message, /at most 10/);
+});
+
 t.test('a contact name outside ASCII: percent-encoded or its entity name (docs/alerts.md)', async (t) => {
   const jurgen = { name: 'Jürgen', slug: 'jurgen', number: '+15550100005' };
   const a = await testApp(t, { contacts: [jurgen] });

@@ -58,18 +58,25 @@ const RECEIVERS = [
 
 /**
  * `to` as written in the URL: a `+` stays a `+` (form decoding, which the parsed query uses,
- * turns it into a space, and +4915... would become the national number 4915...).
+ * turns it into a space, and +4915... would become the national number 4915...). A repeated
+ * `to` (?to=A&to=B) lists its recipients as commas do.
  */
 export function recipientsAsWritten(url: string, parsed: string): string {
   const query = url.split('?', 2)[1] ?? '';
-  const raw = query.split('&').find((part) => part.startsWith('to='));
-  if (raw === undefined) return parsed;
+  const raw = query.split('&').filter((part) => part.startsWith('to='));
+  if (raw.length === 0) return parsed;
   try {
-    return decodeURIComponent(raw.slice(3));
+    return raw.map((part) => decodeURIComponent(part.slice(3))).join(',');
   } catch {
     return parsed;
   }
 }
+
+/** A repeated `to` arrives as an array: one comma-separated string before the schema checks it. */
+const joinRepeatedTo = async (request: { query: unknown }) => {
+  const query = request.query as { to?: unknown };
+  if (Array.isArray(query.to)) query.to = query.to.join(',');
+};
 
 export function receiverRoutes(intake: AlertIntake): FastifyPluginAsyncZod {
   return async (app) => {
@@ -83,6 +90,7 @@ export function receiverRoutes(intake: AlertIntake): FastifyPluginAsyncZod {
         `/api/receivers/${r.source}`,
         {
           bodyLimit: RECEIVER_BODY_LIMIT,
+          preValidation: joinRepeatedTo,
           schema: {
             operationId: r.operationId,
             summary: r.summary,
