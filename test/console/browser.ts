@@ -185,3 +185,16 @@ export async function typeOnPageClock(page: Page, text: string): Promise<void> {
   await page.clock.runFor(TYPING_PAUSE_MS + 100);
   await page.clock.resume();
 }
+
+/**
+ * Makes the list's read that follows an add (a POST to `path`) answer `ms` late, as on a busy
+ * phone: a view must still show the add's note once the list has changed.
+ */
+export async function delayListReadAfterAdd(page: Page, path: string, ms = 400): Promise<void> {
+  let added = false;
+  await page.route(`**${path}`, async (route) => {
+    if (route.request().method() === 'POST') added = true;
+    else if (added) await new Promise((resolve) => setTimeout(resolve, ms));
+    await route.continue();
+  });
+}

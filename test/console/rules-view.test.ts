@@ -5,7 +5,18 @@
 // and clears when it is opened; the Rules view is axe-clean in light and dark mode.
 import t from 'tap';
 import { appendSimulatedSms } from '../../src/device/simulated-inbox.js';
-import { axeViolations, consoleApp, firstLineInView, hasChromium, openBrowser, openSignedIn, openView, PHONE, signIn } from './browser.js';
+import {
+  axeViolations,
+  consoleApp,
+  delayListReadAfterAdd,
+  firstLineInView,
+  hasChromium,
+  openBrowser,
+  openSignedIn,
+  openView,
+  PHONE,
+  signIn,
+} from './browser.js';
 
 const skip = !hasChromium && 'no /usr/bin/chromium (apt-get install chromium)';
 
@@ -132,12 +143,7 @@ t.test('Rules on a phone: a refused rule says why where the form is, not out of 
   t.match(await alert.textContent(), /keyword/);
   t.ok(await alert.evaluate(firstLineInView), 'the refusal is in view beside the form');
   // The list read again after the add answers late (a busy phone): the note must still end in view.
-  let addedRule = false;
-  await page.route('**/api/rules', async (route) => {
-    if (route.request().method() === 'POST') addedRule = true;
-    else if (addedRule) await new Promise((resolve) => setTimeout(resolve, 400));
-    await route.continue();
-  });
+  await delayListReadAfterAdd(page, '/api/rules');
   await keyword.fill('HELLO');
   await page.getByRole('button', { name: 'Add rule' }).click();
   const added = page.getByText('Added the rule HELLO.');

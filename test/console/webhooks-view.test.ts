@@ -3,7 +3,7 @@
 // answers is shown where that was done and scrolled into view, not above a list of targets
 // that pushes it out of sight; axe-clean with an answer in the form.
 import t from 'tap';
-import { axeViolations, consoleApp, firstLineInView, hasChromium, openSignedIn, PHONE } from './browser.js';
+import { axeViolations, consoleApp, delayListReadAfterAdd, firstLineInView, hasChromium, openSignedIn, PHONE } from './browser.js';
 
 const skip = !hasChromium && 'no /usr/bin/chromium (apt-get install chromium)';
 
@@ -23,12 +23,7 @@ t.test('Webhooks on a phone: a refused target says why where the form is, not ou
   t.same(await axeViolations(page), [], 'a refusal in the form: axe');
 
   // The list read again after the add answers late (a busy phone): the note must still end in view.
-  let added = false;
-  await page.route('**/api/webhooks', async (route) => {
-    if (route.request().method() === 'POST') added = true;
-    else if (added) await new Promise((resolve) => setTimeout(resolve, 400));
-    await route.continue();
-  });
+  await delayListReadAfterAdd(page, '/api/webhooks');
   await url.fill('http://127.0.0.1:9/hook-seven');
   await page.getByRole('button', { name: 'Add target' }).click();
   const note = page.getByText(/^Added wh_/);
