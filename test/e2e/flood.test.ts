@@ -13,11 +13,14 @@
 // MEMORY_BOUND_MB during each flood, idle being measured once before the first: the floods
 // run one after another in one gateway, so each shape is judged with what the ones before it
 // left (stricter than one gateway per shape, and faster). Every flood is bounded in time and
-// in connection attempts.
+// in connection attempts. A shape whose witness was not served while this test's own timers
+// stalled for 1 s or more (the machine starved by other test files, not the gateway by the
+// flood) is run once more, and says so.
 // Needs root and iproute2; skipped with the reason otherwise.
 import t from 'tap';
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CLI, tempDir } from '../helpers/paths.js';
@@ -49,6 +52,23 @@ function listenOverflows(): number {
   const [names, values] = r.stdout.split('\n').filter((l) => l.startsWith('TcpExt:'));
   const i = names?.split(' ').indexOf('ListenOverflows') ?? -1;
   return i < 0 ? NaN : Number(values!.split(' ')[i]);
+}
+
+/** A stall of this process's own timers this long means the machine, not the flood, kept the witness waiting. */
+const STARVED_MS = 1_000;
+
+const witnessServed = (seen: ClientLine) => Number(seen.served) >= WITNESS_SERVED * Number(seen.total);
+
+/** One shape, and the longest this process's event loop was held up meanwhile (ms). */
+async function runStarvationAware(shape: (typeof SHAPES)[number], pid: number) {
+  const delay = monitorEventLoopDelay({ resolution: 20 });
+  delay.enable();
+  try {
+    const run = await runShape(IN_NS, shape, pid, FLOOD_MS, 2000);
+    return { ...run, starvedMs: Math.round(delay.max / 1e6) };
+  } finally {
+    delay.disable();
+  }
 }
 
 const unavailable = namespacesUnavailable(`${NS}-probe`);
@@ -92,7 +112,14 @@ t.test('a new caller is served during every flood shape', { skip: unavailable ? 
   for (const shape of SHAPES) {
     await t.test(shape.name, async (t) => {
       const overflowsBefore = listenOverflows();
-      const { ready, seen, flooded, peakMb: peak } = await runShape(IN_NS, shape, pid, FLOOD_MS, 2000);
+      let run = await runStarvationAware(shape, pid);
+      if (!witnessServed(run.seen) && run.starvedMs >= STARVED_MS) {
+        // This test's own timers were late by as much as the witness's timeout: the whole
+        // machine was starved (other test files on 2 cores), not the gateway by the flood.
+        t.comment(`${shape.name}: the machine stalled ${run.starvedMs} ms during the witness; the shape is run again`);
+        run = await runStarvationAware(shape, pid);
+      }
+      const { ready, seen, flooded, peakMb: peak } = run;
       t.comment(
         `${shape.name}: witness ${seen.served}/${seen.total}, p50 ${seen.p50} ms, p99 ${seen.p99} ms, RSS idle ${idle.toFixed(1)} peak ${peak.toFixed(1)} MB; accept queue overflows ${listenOverflows() - overflowsBefore}; flood ${JSON.stringify(flooded)}`,
       );
@@ -102,7 +129,7 @@ t.test('a new caller is served during every flood shape', { skip: unavailable ? 
         flooded,
       );
       t.ok(Number(seen.total) >= 20, 'the witness asked', seen);
-      t.ok(Number(seen.served) >= WITNESS_SERVED * Number(seen.total), `the witness was served ${seen.served}/${seen.total}`, seen);
+      t.ok(witnessServed(seen), `the witness was served ${seen.served}/${seen.total}`, { ...seen, starvedMs: run.starvedMs });
       t.ok(peak <= idle + MEMORY_BOUND_MB, `RSS peak ${peak.toFixed(1)} MB within idle ${idle.toFixed(1)} + ${MEMORY_BOUND_MB} MB`);
       // p99 under 1 s is the contract's figure, but a latency bound is a timing assertion that a
       // loaded 2-core CI machine breaks by chance: the test asserts being served (each answer
