@@ -37,6 +37,7 @@ import { createOptOutList } from './opt-out-list.js';
 import { createOptOutReplies } from './opt-out-replies.js';
 import { createRules } from './rules.js';
 import { createRuleReplies } from './rule-replies.js';
+import type { SimCount } from './validation.js';
 
 /** The configuration's section for sending. */
 export type SendingConfig = Pick<Config, 'defaultSim' | 'queueRate' | 'quietHours' | 'optOut'>;
@@ -51,7 +52,7 @@ export interface SendingPartDeps {
   outbox: Pick<OutboxStore, 'record'>;
   sender: Sender;
   calendar: () => Calendar;
-  simCount: () => number | null;
+  simCount: SimCount;
   /** Real mode: the phone's sent box is read to confirm hand-offs (in this environment; `share`: with the inbox's polls). */
   sentBox: { env: NodeJS.ProcessEnv; share?: SmsStoreShare } | undefined;
   logger?: Logger | undefined;

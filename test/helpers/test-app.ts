@@ -164,7 +164,7 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
     ports: {
       sender: opts.sender ?? recorder.sender,
       calendar: () => calendar,
-      ...(simCount === 'probes' ? {} : { simCount: () => simCount ?? 2 }),
+      ...(simCount === 'probes' ? {} : { simCount: { known: () => simCount ?? 2, read: async () => simCount ?? 2 } }),
       interfaces: () => ({}),
       confirmSends: opts.confirmSends ?? false,
       inboxList: opts.inboxList,
