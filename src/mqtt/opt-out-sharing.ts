@@ -23,7 +23,7 @@ import type { Topics } from './topics.js';
 export const FUTURE_SLACK_MS = 5 * 60_000;
 /** Unshared changes read from the store at a time, at each connect. */
 const PAGE = 200;
-/** Topics warned about (once each) while running: an attacker's flood cannot fill the log or memory. */
+/** Refusals warned about (once each) while running: an attacker's flood cannot fill the log or memory. */
 const MAX_WARNED = 1000;
 
 /** A change of the list, however it is delivered (the list's listener, an event). */
@@ -79,22 +79,29 @@ function parseShared(number: string, payload: Buffer): RemoteChange | undefined 
   }
 }
 
-/** Logs a change not applied: once per topic at warn (the phones' secrets may differ), then at debug. */
-function createRefusalLog(deps: Pick<OptOutSharingDeps, 'topics' | 'logger'>, withSecret: boolean) {
+const REFUSED = {
+  future: "mqtt: a shared opt-out change dated more than 5 minutes ahead of this phone's clock was ignored",
+  unproven: 'mqtt: a shared opt-out removal without a valid proof was ignored (is the share secret the same?)',
+} as const;
+
+/**
+ * Logs a change not applied: once per number and reason at warn, then at debug; never the number
+ * (a topic names it) nor the payload. Without a secret every removal is unproven: said once, here.
+ */
+function createRefusalLog(logger: Logger | undefined, withSecret: boolean) {
   const warned = new Set<string>();
   if (!withSecret) {
-    deps.logger?.warn(
+    logger?.warn(
       'SMS_GATEWAY_MQTT_SHARE_SECRET is not set: opt-out removals shared by other phones are not applied ' +
         '(additions are), and the changes this phone shares carry no proof',
     );
   }
-  return (number: string, why: 'future' | 'unproven'): void => {
-    const topic = deps.topics.optOut(number);
-    const first = warned.size < MAX_WARNED && !warned.has(topic);
-    if (first) warned.add(topic);
-    // Without a secret every removal is unproven: the start log said so once.
+  return (number: string, why: keyof typeof REFUSED): void => {
+    const key = `${why} ${number}`;
+    const first = warned.size < MAX_WARNED && !warned.has(key);
+    if (first) warned.add(key);
     const level = first && (withSecret || why !== 'unproven') ? 'warn' : 'debug';
-    deps.logger?.[level]({ topic, why }, 'mqtt: a shared opt-out change was not applied');
+    logger?.[level]({ why }, REFUSED[why]);
   };
 }
 
@@ -111,7 +118,7 @@ function publishUnshared(list: OptOutSharingDeps['list'], publish: (c: OptOutCha
 export function createOptOutSharing(deps: OptOutSharingDeps) {
   const { list, topics, clock, logger } = deps;
   const proof = deps.secret === undefined ? undefined : createOptOutProof(deps.secret);
-  const refused = createRefusalLog(deps, proof !== undefined);
+  const refused = createRefusalLog(logger, proof !== undefined);
 
   const publish = (c: OptOutChange): boolean => {
     const fields = { number: c.number, optedOut: c.optedOut, at: c.at };
@@ -167,7 +174,7 @@ export function createOptOutSharing(deps: OptOutSharingDeps) {
       if (number === undefined || payload.length === 0) return;
       const change = parseShared(number, payload);
       if (!change) {
-        logger?.debug({ topic }, 'mqtt: an opt-out message that is not one was ignored');
+        logger?.debug('mqtt: an opt-out message that is not one was ignored');
         restore(number);
         return;
       }
