@@ -1,11 +1,13 @@
 // Opt-out changes the broker has not taken yet survive in the database (docs/mqtt.md): a change
 // made while the broker is down is published after a restart once the broker is back; a change
 // the broker gave back is not published again at the next connect. Real Mosquitto, the gateway
-// in process on a home kept across the restart.
+// in process on a home kept across the restart; changes made while MQTT was off are published
+// when it is switched on.
 import t from 'tap';
 import mqtt from 'mqtt';
 import { fakeClock } from '../helpers/fake-clock.js';
 import { tempDir } from '../helpers/paths.js';
+import { testApp } from '../helpers/test-app.js';
 import { listen, noBroker, startBroker, waitFor } from './broker.js';
 import { optOutGateway, proofOf, SECRET } from './opt-out-gateway.js';
 
@@ -72,4 +74,20 @@ t.test('a change the broker gave back is not published again at the next connect
     [LATER_TOPIC],
     'the change already shared (nor the one read from the broker) is not published again',
   );
+});
+
+t.test('changes made while MQTT was off are published when it is switched on', { skip: noBroker }, async (t) => {
+  const home = tempDir(t);
+  const broker = await startBroker(t);
+  let at = 0;
+  await t.test('a run without MQTT: a number listed over the API', async (t) => {
+    const off = await testApp(t, { home });
+    const added = await off.app.inject({ method: 'POST', url: '/api/opt-outs', headers: off.auth, payload: { number: NUMBER } });
+    t.equal(added.statusCode, 201);
+    at = off.services.optOuts.get(NUMBER)!.at;
+  });
+  const { heard } = await listen(t, broker.url, [TOPIC]);
+  await optOutGateway(t, broker.url, 'gw1', { home, clock: fakeClock(at + 60_000) });
+  await waitFor(() => heard.length === 1, 'published at the first connect');
+  t.same(JSON.parse(heard[0]!.payload), { optedOut: true, at, by: 'api', proof: proofOf(SECRET, NUMBER, true, at) });
 });
