@@ -118,6 +118,8 @@ export const EnvSchema = z.object({
 
 /** Variables whose value is never repeated in an error (a password, a webhook URL's token). */
 const SECRET_VARIABLES = new Set(['SMS_GATEWAY_MQTT_URL', 'SMS_GATEWAY_MQTT_PASSWORD', 'SMS_GATEWAY_WEBHOOK_URLS']);
+/** Whether an error may repeat the variable's value: never a credential (a URL may carry one) or a secret. */
+const isSecretVariable = (name: string) => SECRET_VARIABLES.has(name) || name.endsWith('_SECRET');
 
 export interface Config {
   home: string;
@@ -187,7 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const name = String(issue.path[0] ?? 'environment');
-    const shown = SECRET_VARIABLES.has(name) ? '(not shown)' : JSON.stringify(merged[name] ?? '');
+    const shown = isSecretVariable(name) ? '(not shown)' : JSON.stringify(merged[name] ?? '');
     throw new ConfigError(`invalid ${name}=${shown}: ${issue.message}`);
   }
   const e = result.data;

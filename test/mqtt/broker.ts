@@ -114,4 +114,5 @@ export const gatewaySettings = (url: string): MqttSettings => ({
   gatewayId: 'gw1',
   contacts: [{ name: 'Alice', slug: 'alice', number: '+15551230001' }],
   discovery: false,
+  shareSecret: undefined,
 });

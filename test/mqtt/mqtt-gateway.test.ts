@@ -19,6 +19,7 @@ const settings = (url: string, over: Partial<MqttSettings> = {}): MqttSettings =
     { name: 'Bob', slug: 'bob', number: '+15551230002' },
   ],
   discovery: true,
+  shareSecret: undefined,
   ...over,
 });
 

@@ -1,37 +1,19 @@
-// The opt-out list shared over MQTT (decisions "Opt-out (STOP)", last bullet), with two
-// gateways in this process on one real Mosquitto: each change (a STOP received, the API) is
-// published retained, QoS 1, on `<prefix>/opt-outs/<number>` (`+` as %2B) as
-// `{ optedOut, at, by }`; the other gateway applies it (409 on its synchronous route), also
-// one that starts later (retained); the newer `at` wins; a change applied from MQTT is not
-// published again; an empty retained payload is never sent and is ignored when read.
+// The opt-out list shared over MQTT (docs/mqtt.md), with gateways in this process on one real
+// Mosquitto, all given the same SMS_GATEWAY_MQTT_SHARE_SECRET: each change (a STOP or START
+// received, the API) is published retained, QoS 1, on `<prefix>/opt-outs/<number>` (`+` as
+// %2B) as `{ optedOut, at, by, proof }`; the other gateway applies it (409 on its synchronous
+// route), also one that starts later (retained), STOP and START both ways; the newer `at` wins;
+// a change applied from MQTT is not published again; an empty retained payload is never sent
+// and is ignored when read.
 import t, { type Test } from 'tap';
 import mqtt from 'mqtt';
-import { testApp } from '../helpers/test-app.js';
-import { gatewaySettings, listen, noBroker, startBroker, waitFor, type Heard } from './broker.js';
-import { fakeInbox } from '../helpers/fake-inbox.js';
+import { listen, noBroker, startBroker, waitFor, type Heard } from './broker.js';
+import { optOutGateway, proofOf, SECRET } from './opt-out-gateway.js';
 
 const NUMBER = '+15559990000';
 const TOPIC = 'sms-gateway/opt-outs/%2B15559990000';
 
-/** A gateway (id `id`) on the broker, opt-out keywords on, a fake inbox; MQTT started and connected. */
-async function gateway(t: Test, url: string, id: string) {
-  const inbox = fakeInbox();
-  const app = await testApp(t, {
-    inboxList: inbox.list,
-    optOut: { enabled: true },
-    mqtt: { settings: { ...gatewaySettings(url), gatewayId: id }, gatewayId: id, backoffMs: () => 100 },
-  });
-  app.gateway.mqtt!.start();
-  t.teardown(() => app.gateway.mqtt!.stop());
-  await waitFor(() => app.gateway.mqtt!.bridge.connected(), `${id} connected`);
-  await app.services.inbox!.pollOnce(); // the baseline
-  const receive = async (from: string, body: string) => {
-    inbox.receive(from, body, app.clock.now());
-    app.clock.advance(1000);
-    await app.services.inbox!.pollOnce();
-  };
-  return { app, receive };
-}
+const gateway = (t: Test, url: string, id: string) => optOutGateway(t, url, id);
 
 const onTopic = (heard: Heard[]) => heard.filter((h) => h.topic === TOPIC);
 
@@ -50,7 +32,8 @@ t.test('a STOP received by one gateway refuses the number on the other, and on o
   await waitFor(() => later.heard.length === 1, 'the retained change for a later subscriber');
   t.ok(later.heard[0]!.retain, 'retained');
   t.equal(later.heard[0]!.payload, published.payload);
-  t.same(JSON.parse(published.payload), { optedOut: true, at: a.app.clock.now(), by: 'sms' });
+  const at = a.app.clock.now();
+  t.same(JSON.parse(published.payload), { optedOut: true, at, by: 'sms', proof: proofOf(SECRET, NUMBER, true, at) });
 
   await waitFor(() => b.app.services.optOuts.isListed(NUMBER), 'gw2 applies it');
   const refused = await b.app.send({ to: NUMBER, message: 'after' });
@@ -83,7 +66,8 @@ t.test('a change over the API is shared too; the newer at wins; an empty or malf
   t.teardown(() => pub.endAsync(true));
   const listedAt = a.app.services.optOuts.get(NUMBER)!.at;
   // An older change (another phone's clock behind): not applied.
-  await pub.publishAsync(TOPIC, JSON.stringify({ optedOut: false, at: listedAt - 1, by: 'api' }), { qos: 1 });
+  const older = { optedOut: false, at: listedAt - 1, by: 'api', proof: proofOf(SECRET, NUMBER, false, listedAt - 1) };
+  await pub.publishAsync(TOPIC, JSON.stringify(older), { qos: 1 });
   await pub.publishAsync(TOPIC, '', { qos: 1 });
   await pub.publishAsync(TOPIC, '{"optedOut":"no"}', { qos: 1 });
   await pub.publishAsync('sms-gateway/opt-outs/not-a-number', JSON.stringify({ optedOut: true, at: listedAt + 5, by: 'api' }), { qos: 1 });
@@ -93,8 +77,9 @@ t.test('a change over the API is shared too; the newer at wins; an empty or malf
   t.ok(a.app.services.optOuts.isListed(NUMBER), 'the older change lost; nothing else changed it');
   t.equal(a.app.services.optOuts.count(), 2);
 
-  // A newer one wins.
-  await pub.publishAsync(TOPIC, JSON.stringify({ optedOut: false, at: listedAt + 1, by: 'api' }), { qos: 1, retain: true });
+  // A newer one wins (a removal, proven under the phones' secret).
+  const removal = { optedOut: false, at: listedAt + 1, by: 'api', proof: proofOf(SECRET, NUMBER, false, listedAt + 1) };
+  await pub.publishAsync(TOPIC, JSON.stringify(removal), { qos: 1, retain: true });
   await waitFor(() => !a.app.services.optOuts.isListed(NUMBER) && !b.app.services.optOuts.isListed(NUMBER), 'both take it off');
   t.equal((await a.app.send({ to: NUMBER, message: 'again' })).statusCode, 200);
 
@@ -105,7 +90,7 @@ t.test('a change over the API is shared too; the newer at wins; an empty or malf
   await waitFor(() => b.app.services.optOuts.isListed(NUMBER), 'gw2 lists it again');
   const mine = onTopic(heard).slice(before);
   t.equal(mine.length, 1, 'one change, published once');
-  t.same(Object.keys(JSON.parse(mine[0]!.payload)).sort(), ['at', 'by', 'optedOut'], 'never an empty payload');
+  t.same(Object.keys(JSON.parse(mine[0]!.payload)).sort(), ['at', 'by', 'optedOut', 'proof'], 'never an empty payload');
   t.match(JSON.parse(mine[0]!.payload), { optedOut: true, at: a.app.clock.now(), by: 'api' });
 });
 
@@ -137,4 +122,29 @@ t.test('a gateway whose id is opt-outs still takes its sends and answers nothing
   await waitFor(() => g.app.services.stats.allTime().accepted === 1, 'the send queued');
   t.same(heard, [], 'its availability and state (also under opt-outs/+) are not taken for sends');
   t.equal(g.app.services.optOuts.count(), 0);
+});
+
+t.test('two gateways with the same secret share STOP and START both ways', { skip: noBroker }, async (t) => {
+  const broker = await startBroker(t);
+  const a = await gateway(t, broker.url, 'gw1');
+  const b = await gateway(t, broker.url, 'gw2');
+  /** Each phone's clock a second past the other's: the change made next is the newer one everywhere. */
+  const nextOn = (x: typeof a, y: typeof a) => x.app.clock.advance(Math.max(0, y.app.clock.now() - x.app.clock.now()) + 1000);
+  const on = async (x: typeof a, number: string) => (await x.listed()).numbers.includes(number);
+
+  nextOn(a, b);
+  await a.receive(NUMBER, 'STOP');
+  await waitFor(() => on(b, NUMBER), 'gw2 lists the number gw1 got STOP from');
+  nextOn(b, a);
+  await b.receive(NUMBER, 'START');
+  await waitFor(async () => !(await on(a, NUMBER)), 'gw1 takes it off after the START gw2 got');
+  nextOn(b, a);
+  await b.receive(NUMBER, 'STOP');
+  await waitFor(() => on(a, NUMBER), 'gw1 lists it after the STOP gw2 got');
+  nextOn(a, b);
+  await a.receive(NUMBER, 'START');
+  await waitFor(async () => !(await on(b, NUMBER)), 'gw2 takes it off after the START gw1 got');
+  t.equal((await b.app.send({ to: NUMBER, message: 'welcome back' })).statusCode, 200, 'gw2 sends to it again');
+  t.match(a.app.services.optOuts.get(NUMBER), { optedOut: false, by: 'sms' });
+  t.match(b.app.services.optOuts.get(NUMBER), { optedOut: false, by: 'mqtt' });
 });
