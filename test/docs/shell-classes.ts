@@ -2,7 +2,7 @@
 // it cannot run here, each with why. A command that is neither runnable nor listed below is
 // a problem (test/docs/shell-classes.test.ts), so a new block is classified when it is written.
 import { blocks, pages } from './pages.js';
-import { parseCommands, type Command, type Word } from './shell-words.js';
+import { parseCommands, type Command, type Part, type Word } from './shell-words.js';
 
 export interface Skipped {
   page: string;
@@ -57,7 +57,8 @@ export const SKIPPED: Skipped[] = [
   { page: 'docs/operations.md', command: 'sv up sms-gateway', reason: SV },
   { page: 'docs/operations.md', command: 'sms-gateway boot install', reason: "writes Termux:Boot's ~/.termux/boot script (the phone)" },
   { page: 'docs/operations.md', command: 'sv down sms-gateway', reason: SV },
-  { page: 'docs/operations.md', command: 'git pull', reason: 'fetches from the repository (the internet) and would change this checkout' },
+  { page: 'docs/operations.md', command: 'git fetch --tags', reason: 'fetches from the repository (the internet)' },
+  { page: 'docs/operations.md', command: 'git checkout v0.5.0', reason: 'moves the checkout the tests run on' },
   { page: 'docs/operations.md', command: 'npm install', reason: NPM_INSTALL },
   { page: 'docs/operations.md', command: 'git checkout -- package-lock.json', reason: 'would change this checkout (the test runs on it)' },
 ];
@@ -112,7 +113,8 @@ export function classify(c: Located): Class {
   return { problem: 'neither runnable here nor in SKIPPED: make it runnable (test/docs/shell-classes.ts) or list it with why' };
 }
 
-/** The variables a command uses, substitutions included. */
+/** The variables a command uses, substitutions included (not one with a default: `${NAME:-default}`). */
 export function usedVariables(words: Word[]): string[] {
-  return words.flatMap((w) => w.flatMap((p) => ('var' in p ? [p.var] : 'subst' in p ? usedVariables(p.subst) : [])));
+  const used = (p: Part): string[] => ('var' in p ? (p.or ? [] : [p.var]) : 'subst' in p ? usedVariables(p.subst) : []);
+  return words.flatMap((w) => w.flatMap(used));
 }
