@@ -52,7 +52,13 @@ export const SKIPPED: Skipped[] = [
     command: './bin/sms-gateway status >/dev/null; case $? in 0) ;; 1) echo "gateway down" ;; *) echo "gateway failing" ;; esac',
     reason: 'a shell script (redirection, case on $?); `status` itself runs from the README, its exit codes are asserted in test/e2e/send-cli.test.ts',
   },
-  { page: 'docs/mqtt.md', command: "mosquitto_pub -h broker.lan -q 1 -t sms-gateway/gw-k3m9x2p7qa/send -m '{\"to\":\"+15551234567\",\"message\":\"Garage door open\",\"id\":\"garage-2026-11-22T21:00\"}'", reason: 'needs an MQTT broker (broker.lan); test/e2e/mqtt.test.ts sends through the send topic' },
+  {
+    page: 'docs/mqtt.md',
+    command:
+      'mosquitto_pub -h 192.168.1.10 -u alarm-panel -P alarm-panel-password -q 1 -t sms-gateway/phone1/send ' +
+      `-m '{"to":"+15551234567","message":"Garage door open","id":"garage-2026-11-22T21:00"}'`,
+    reason: "needs the docs' broker (192.168.1.10); test/e2e/broker-setup.test.ts sends this as alarm-panel through it",
+  },
   { page: 'docs/operations.md', command: 'sms-gateway service install', reason: 'installs a runit service into Termux ($PREFIX/var/service)' },
   { page: 'docs/operations.md', command: 'sv up sms-gateway', reason: SV },
   { page: 'docs/operations.md', command: 'sms-gateway boot install', reason: "writes Termux:Boot's ~/.termux/boot script (the phone)" },
