@@ -4,7 +4,7 @@
 // corrects it; one made before the clock was set back still ends 24 real hours after it
 // was made. The jump moves the pending events' times with it (store/outbox.ts).
 import t from 'tap';
-import { GIVE_UP_AFTER_MS, MAX_RETRY_DELAY_MS } from '../../src/events/outbox.js';
+import { GIVE_UP_AFTER_MS, MAX_RETRY_DELAY_MS } from '../../src/events/delivery.js';
 import { startReceiver } from '../fixtures/receiver.js';
 import { fakeClock } from '../helpers/fake-clock.js';
 import { testApp } from '../helpers/test-app.js';

@@ -9,7 +9,7 @@ import { fakeClock, type FakeClock } from '../helpers/fake-clock.js';
 import assert from 'node:assert';
 import { systemClock } from '../../src/core/clock.js';
 import { startReceiver } from '../fixtures/receiver.js';
-import { GIVE_UP_AFTER_MS, MAX_RETRY_DELAY_MS, retryDelayMs } from '../../src/events/outbox.js';
+import { GIVE_UP_AFTER_MS, MAX_RETRY_DELAY_MS, retryDelayMs } from '../../src/events/delivery.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const verify = (r: { headers: Record<string, unknown>; body: string }) =>

@@ -18,7 +18,7 @@ import { createProbes, type ProbeOptions } from '../../src/device/probes.js';
 import { checkAnswersAgainstOpenApi } from '../fixtures/openapi-contract.js';
 import { fakeClock, type FakeClock } from './fake-clock.js';
 import { tempDir } from './paths.js';
-import { VERSION } from '../../src/core/version.js';
+import { VERSION } from '../../src/core/package-root.js';
 
 export const testRuntime = (over: Partial<RuntimeInfo> = {}): RuntimeInfo => ({
   version: VERSION,

@@ -10,7 +10,7 @@ import { recordingSender, testApp, testRuntime } from '../helpers/test-app.js';
 import type { HandoffResult } from '../../src/sms/handoff.js';
 import { BUCKET_CAPACITY } from '../../src/http/rate-limit.js';
 import { createMetrics } from '../../src/status/metrics.js';
-import { VERSION } from '../../src/core/version.js';
+import { VERSION } from '../../src/core/package-root.js';
 
 const to = '+1 555 123 4567';
 

@@ -11,7 +11,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { ROUTE_FILES } from '../../src/http/routes/index.js';
 import type { RouteParts } from '../../src/http/route-parts.js';
 import { openApiDocumentText } from '../../src/server/openapi-build.js';
-import { VERSION } from '../../src/core/version.js';
+import { VERSION } from '../../src/core/package-root.js';
 import { ROOT } from '../helpers/paths.js';
 import { testApp } from '../helpers/test-app.js';
 

@@ -4,7 +4,7 @@
 // SMS are two events); the event type the first that applies: opt_out / opt_in (only with
 // SMS_GATEWAY_OPT_OUT on), keyword, reply, received; contact from SMS_GATEWAY_MQTT_CONTACTS.
 import t, { type Test } from 'tap';
-import { makeEvent } from '../../src/events/events.js';
+import { makeEvent } from '../../src/store/event-record.js';
 import { receivedPayload, RECEIVED_EVENT_TYPES } from '../../src/mqtt/received.js';
 import { testApp } from '../helpers/test-app.js';
 import { gatewaySettings, listen, noBroker, startBroker, waitFor } from './broker.js';

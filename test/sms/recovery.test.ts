@@ -5,7 +5,7 @@
 // store cannot be read -> failed/interrupted. Never handed off again. A replay of its
 // Idempotency-Key meanwhile: 503 sender_busy with Retry-After, then the settled answer.
 import t, { type Test } from 'tap';
-import type { ProcessGroup } from '../../src/core/handoff-group.js';
+import type { ProcessGroup } from '../../src/core/ids.js';
 import type { Sender } from '../../src/sms/senders.js';
 import { fakeClock } from '../helpers/fake-clock.js';
 import { fakeTermux } from '../helpers/fake-termux.js';

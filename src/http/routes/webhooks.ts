@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Clock } from '../../core/clock.js';
-import { redactUrl } from '../../core/redact.js';
+import { redactUrl } from '../../core/webhook-url.js';
 import type { TargetStore } from '../../events/targets.js';
 import type { WebhookTester } from '../../events/ping-targets.js';
 import { WebhookListSchema, WebhookParamsSchema, WebhookRequestSchema, WebhookResponseSchema, WebhookTestResponseSchema } from '../integration-schemas.js';

@@ -5,7 +5,7 @@ import t from 'tap';
 import { Webhook } from 'standardwebhooks';
 import { simulatedSmsList } from '../../../src/device/simulated-inbox.js';
 import type { Test } from 'tap';
-import { PORT } from '../../../src/core/constants.js';
+import { PORT } from '../../../src/core/runtime.js';
 import { fakeClock } from '../../helpers/fake-clock.js';
 import { holdPort8080 } from '../../helpers/gateway-process.js';
 import { runCli } from '../../helpers/cli.js';

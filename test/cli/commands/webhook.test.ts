@@ -9,7 +9,7 @@ import { tempDir } from '../../helpers/paths.js';
 import { runCli } from '../../helpers/cli.js';
 import { testApp } from '../../helpers/test-app.js';
 import { startReceiver } from '../../fixtures/receiver.js';
-import { PORT } from '../../../src/core/constants.js';
+import { PORT } from '../../../src/core/runtime.js';
 
 const run = runCli;
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
