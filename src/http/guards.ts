@@ -86,8 +86,10 @@ export function guardHook(guards: Guards) {
         reply.header('x-ratelimit-reset', Math.ceil(bucket.resetMs / 1000));
       },
     );
-    if (refusal) sendRefusal(reply, refusal);
-    else done();
+    if (!refusal) return done();
+    // A route group's 429 takes the group's shape: its error handler answers it (http/route-group.ts).
+    if (refusal.status === 429 && checksOwnKey(request)) return void reply.send(rateLimitedError(refusal.waitMs));
+    sendRefusal(reply, refusal);
   };
 }
 

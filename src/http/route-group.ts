@@ -4,7 +4,8 @@
 // runs first for a group's routes too: local network 403, then the per-caller rate limit 429;
 // it leaves the key to the group, whose own onRequest hook runs right after it (Fastify runs an
 // app's hooks before those of a plugin registered in it), so the order stays local network,
-// rate limit, key. The group's error handler answers its routes' errors only.
+// rate limit, key. The group's error handler answers its routes' errors only, and the rate
+// limit's 429 on them (a GatewayError rate_limited with its retryAfterSeconds).
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { RouteFile, RouteParts } from './route-parts.js';
 
@@ -18,7 +19,7 @@ declare module 'fastify' {
 export interface RouteGroup {
   /** The group's key check, an onRequest hook: it answers a caller it refuses (which ends the request). */
   keyCheck: (parts: RouteParts) => onRequestHookHandler;
-  /** The group's answer to its routes' errors (validation, a refusal thrown, a failure). */
+  /** The group's answer to its routes' errors (validation, a refusal thrown, a failure, the guards' 429). */
   errorHandler?: (parts: RouteParts) => (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => unknown;
   /** The group's route files, each exporting a RouteFile like the table's, in registration order. */
   routes: readonly RouteFile[];

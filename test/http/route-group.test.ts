@@ -1,13 +1,15 @@
 // A route group (src/http/route-group.ts) with its own key check and error shape, as the
 // SMSGate-compatible routes will be: on the real guard hook, the order stays local network
 // (403), per-caller rate limit (429), then the group's key check (its 401, Basic or Bearer);
-// its routes' errors take its shape; the native routes beside it keep the bearer key alone.
+// its routes' errors (and the rate limit's 429 on them) take its shape; the native routes beside it
+// keep the bearer key alone and the envelope.
 import t, { type Test } from 'tap';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createGuards, guardHook } from '../../src/http/guards.js';
-import { installErrorHandling } from '../../src/http/errors.js';
+import { GatewayError, installErrorHandling } from '../../src/http/errors.js';
+import { errorAnswer } from '../../src/http/error-status.js';
 import { BUCKET_CAPACITY } from '../../src/http/rate-limit.js';
 import { routeGroup } from '../../src/http/route-group.js';
 import type { RouteFile, RouteParts } from '../../src/http/route-parts.js';
@@ -47,7 +49,12 @@ async function appWithGroup(t: Test) {
   const parts = { apiKey: { current: () => KEY, rotate: () => KEY } } as unknown as RouteParts;
   const group = routeGroup({
     keyCheck: basicOrBearer,
-    errorHandler: () => (err, _request, reply) => reply.code(err.statusCode ?? 500).send({ message: err.message }),
+    errorHandler: () => (err, _request, reply) => {
+      if (!(err instanceof GatewayError)) return reply.code(err.statusCode ?? 500).send({ message: err.message });
+      const { status, retryAfterSeconds } = errorAnswer(err);
+      if (retryAfterSeconds !== undefined) void reply.header('retry-after', String(retryAfterSeconds));
+      return reply.code(status).send({ message: err.message });
+    },
     routes: [thing],
   });
   await app.register(group(parts));
@@ -72,6 +79,12 @@ t.test("the group's key check comes after the local-network guard and the rate l
   for (let i = 0; i < BUCKET_CAPACITY; i++) await ask('/thing/1', basic('sms', 'wrong'), '192.168.1.31');
   const limited = await ask('/thing/1', basic('sms', KEY), '192.168.1.31');
   t.equal(limited.statusCode, 429, 'failed guesses are counted: the limit before the key');
+  t.match(limited.json(), { message: /too many requests/i }, "the 429 in the group's shape");
+  t.notOk('success' in limited.json(), 'not the native envelope');
+  t.ok(Number(limited.headers['retry-after']) >= 1, 'with Retry-After');
+  const native = await ask('/api/native', `Bearer ${KEY}`, '192.168.1.31');
+  t.equal(native.statusCode, 429);
+  t.match(native.json(), { success: false, error: { code: 'rate_limited' } }, 'a native route keeps the envelope');
 });
 
 t.test("the group's errors take its shape; the native routes keep the bearer key alone", async (t) => {
