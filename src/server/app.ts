@@ -23,8 +23,6 @@ import { builtDocument } from '../http/routes/openapi.js';
 import { ROUTE_FILES } from '../http/routes/index.js';
 import type { RouteParts } from '../http/route-parts.js';
 
-export { BODY_LIMIT } from '../http/errors.js';
-
 /**
  * What the app is built from: the parts' handles its routes serve (http/route-parts.ts; the
  * routes table picks from them), and the slow-reader count for /metrics.

@@ -24,11 +24,11 @@ async function gatewayWithInbox(t: Test, optOut: boolean) {
   const { heard } = await listen(t, broker.url, [TOPIC]);
   app.gateway.mqtt!.start();
   await waitFor(() => app.gateway.mqtt!.bridge.connected(), 'connected');
-  await app.services.inbox!.pollOnce(); // the baseline
+  await app.gateway.inbox.watcher!.pollOnce(); // the baseline
   const receive = async (from: string, body: string) => {
     inbox.receive(from, body, app.clock.now());
     app.clock.advance(1000);
-    await app.services.inbox!.pollOnce();
+    await app.gateway.inbox.watcher!.pollOnce();
   };
   const payloads = () => heard.map((h) => JSON.parse(h.payload) as Record<string, unknown>);
   return { app, heard, receive, payloads };
