@@ -8,8 +8,7 @@ import { parseQuietHours, type QuietHours } from './quiet-hours.js';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { MODES, SIMULATIONS, type Mode, type Simulation } from './runtime.js';
-import { webhookUrlProblem } from './webhook-url.js';
-import { redactUrl } from './redact.js';
+import { redactUrl, webhookUrlProblem } from './webhook-url.js';
 import { ContactsText, MqttEnvShape, mqttSettings, type Contact, type MqttSettings } from './mqtt-settings.js';
 import { DEFAULT_OPT_IN_REPLY, DEFAULT_OPT_OUT_REPLY, optionalReplyText, replyText, type OptOutSettings } from './opt-out-settings.js';
 

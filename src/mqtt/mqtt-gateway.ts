@@ -13,7 +13,7 @@ import type { MqttSettings } from '../core/mqtt-settings.js';
 import type { Calendar } from '../core/time-zone.js';
 import type { Probes } from '../device/probes.js';
 import type { Subscriber } from '../core/dispatcher.js';
-import type { WebhookEvent } from '../events/events.js';
+import type { WebhookEvent } from '../store/event-record.js';
 import type { OptOutList } from '../sms/opt-out-list.js';
 import type { OutboxEvents } from '../store/outbox.js';
 import type { StatsStore } from '../store/stats.js';

@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import { resolveGatewayId } from '../core/gateway-id.js';
-import type { ProcessGroup } from '../core/handoff-group.js';
+import type { ProcessGroup } from '../core/ids.js';
 import type { SecretFile } from '../core/keys.js';
 import { SIMULATED_SIM_COUNT, type RuntimeInfo } from '../core/runtime.js';
 import { chooseTimeZone, createCalendar, type Calendar } from '../core/time-zone.js';

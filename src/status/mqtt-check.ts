@@ -3,7 +3,7 @@
 // down is `degraded`, not `failing`: the HTTP API, the queue and webhooks work without it,
 // and MQTT senders' messages wait at the broker (QoS 1) until the gateway is back.
 import { check, type CheckOf } from './check.js';
-import { isoOrNull as iso } from '../core/iso-time.js';
+import { isoOrNull as iso } from '../core/clock.js';
 
 export interface MqttHealth {
   state: 'connecting' | 'connected' | 'reconnecting' | 'stopped';

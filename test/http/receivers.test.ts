@@ -301,7 +301,7 @@ t.test('the key is needed; the 503s are the queue route’s, and a retry after o
 
 t.test('queue_full with room for only some recipients: nothing queued, as the answer says; the retry sends each once', async (t) => {
   const a = await testApp(t);
-  await a.services.lane.stop();
+  await a.gateway.sending.lane.stop();
   fillQueue(a.db, a.clock, 1);
   const refused = await post(a, 'alertmanager', '+15550100002,+15550100003', alertmanagerPayload(three));
   t.equal(refused.statusCode, 503);

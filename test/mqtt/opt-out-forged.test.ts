@@ -74,7 +74,7 @@ t.test('a forged far-future at and an anonymous opt-in change nothing; the list 
   t.ok(list.numbers.includes(NUMBER), 'the listed number is still listed');
   t.notOk(list.numbers.includes(OTHER), 'the far-future entries added nothing');
   t.equal((await a.app.send({ to: NUMBER, message: 'must not go' })).statusCode, 409, 'and nothing is sent to it');
-  t.match(a.app.services.optOuts.get(NUMBER), { optedOut: true, by: 'api' });
+  t.match(a.app.gateway.sending.optOuts.get(NUMBER), { optedOut: true, by: 'api' });
 
   const logged = a.lines.join('');
   t.notOk(logged.includes(MARK), 'no payload is logged');
@@ -108,7 +108,7 @@ t.test('without a share secret: additions are shared, removals read from the bro
   const s = await stranger(t, broker.url);
   await s.drain(onB, b.app.clock.now());
   t.ok(await onB(NUMBER), 'gw2 does not take the number off');
-  t.notOk(a.app.services.optOuts.isListed(NUMBER), 'gw1 took it off itself');
+  t.notOk(a.app.gateway.sending.optOuts.isListed(NUMBER), 'gw1 took it off itself');
   for (const g of [a, b]) {
     const notes = g.lines.filter((l) => l.includes('SMS_GATEWAY_MQTT_SHARE_SECRET is not set'));
     t.equal(notes.length, 1, 'the start log says so once');

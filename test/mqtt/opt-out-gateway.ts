@@ -40,11 +40,11 @@ export async function optOutGateway(t: Test, url: string, id: string, opts: OptO
   mqtt.start();
   t.teardown(() => mqtt.stop());
   if (opts.connect !== false) await waitFor(() => mqtt.bridge.connected(), `${id} connected`);
-  await app.services.inbox!.pollOnce(); // the baseline
+  await app.gateway.inbox.watcher!.pollOnce(); // the baseline
   const receive = async (from: string, body: string) => {
     inbox.receive(from, body, app.clock.now());
     app.clock.advance(1000);
-    await app.services.inbox!.pollOnce();
+    await app.gateway.inbox.watcher!.pollOnce();
   };
   /** GET /api/opt-outs: its status and the numbers listed. */
   const listed = async () => {

@@ -34,11 +34,11 @@ t.test('a change made while the broker is down is published after a restart, onc
     await broker.stop();
     await waitFor(() => !a.app.gateway.mqtt!.bridge.connected(), 'disconnected');
     await a.receive(NUMBER, 'STOP');
-    at = a.app.services.optOuts.get(NUMBER)!.at;
+    at = a.app.gateway.sending.optOuts.get(NUMBER)!.at;
   });
   // The restart, while the broker is still down.
   const again = await optOutGateway(t, broker.url, 'gw1', { home, connect: false, clock: fakeClock(at + 60_000) });
-  t.ok(again.app.services.optOuts.isListed(NUMBER), 'listed after the restart');
+  t.ok(again.app.gateway.sending.optOuts.isListed(NUMBER), 'listed after the restart');
   await broker.start();
   await reconnected(again);
   const later = await listen(t, broker.url, [TOPIC]);
@@ -59,7 +59,7 @@ t.test('a change the broker gave back is not published again at the next connect
   const marker = { optedOut: true, at: a.app.clock.now(), by: 'api' };
   await stranger.publishAsync('sms-gateway/opt-outs/%2B15550003005', JSON.stringify(marker), { qos: 1 });
   await stranger.endAsync(true);
-  await waitFor(() => a.app.services.optOuts.isListed('+15550003005'), 'the marker');
+  await waitFor(() => a.app.gateway.sending.optOuts.isListed('+15550003005'), 'the marker');
   // While the broker is down again another STOP arrives: only that one is published at the next connect.
   await broker.stop();
   await waitFor(() => !a.app.gateway.mqtt!.bridge.connected(), 'disconnected');
@@ -84,7 +84,7 @@ t.test('changes made while MQTT was off are published when it is switched on', {
     const off = await testApp(t, { home });
     const added = await off.app.inject({ method: 'POST', url: '/api/opt-outs', headers: off.auth, payload: { number: NUMBER } });
     t.equal(added.statusCode, 201);
-    at = off.services.optOuts.get(NUMBER)!.at;
+    at = off.gateway.sending.optOuts.get(NUMBER)!.at;
   });
   const { heard } = await listen(t, broker.url, [TOPIC]);
   await optOutGateway(t, broker.url, 'gw1', { home, clock: fakeClock(at + 60_000) });

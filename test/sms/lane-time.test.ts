@@ -37,19 +37,19 @@ t.test('a sendAt 30 days ahead: no timer past 2^31-1 ms, handed off at its time,
   t.equal(await c.status(id), 'sent');
   const wakeUps = c.clock.firedTimers() - firedBefore;
   t.ok(wakeUps <= 30 * 24 * 4 + 10, `${wakeUps} wake-ups in 30 days`);
-  t.equal(c.services.lane.hasTimer(), false, 'nothing waits: no timer');
+  t.equal(c.gateway.sending.lane.hasTimer(), false, 'nothing waits: no timer');
 });
 
 t.test('the lane never sleeps longer than one step while a far sendAt waits', async (t) => {
   const c = await setup(t);
   await c.queueOne({ to: '+15550700002', sendAt: new Date(c.clock.now() + 20 * 86_400_000).toISOString() });
   await c.clock.tick(0);
-  t.equal(c.services.lane.hasTimer(), true, 'a wake-up is set');
+  t.equal(c.gateway.sending.lane.hasTimer(), true, 'a wake-up is set');
   const before = c.clock.firedTimers();
   await c.clock.tick(3_600_000);
   const wakeUps = c.clock.firedTimers() - before;
   t.ok(wakeUps >= 1 && wakeUps <= 3_600_000 / MAX_WAIT_STEP_MS, `woke ${wakeUps} times in an hour (at most every ${MAX_WAIT_STEP_MS / 60_000} minutes)`);
-  t.equal(c.services.lane.hasTimer(), true, 'and waits on');
+  t.equal(c.gateway.sending.lane.hasTimer(), true, 'and waits on');
 });
 
 t.test('a wall clock jumping 2 h forward releases a message due in 1 h within one step, not after the old hour', async (t) => {

@@ -44,7 +44,7 @@ async function withInbox(t: Test) {
   const sms = (id: number, received: string) => ({ _id: id, threadid: 3, type: 'inbox', read: false, address: '+4915112345678', received, body: `sms ${id}` });
   const old = sms(10, '2026-11-20 08:00:00');
   fake.output('termux-sms-list', JSON.stringify([old]));
-  await a.services.inbox.pollOnce();
+  await a.gateway.inbox.watcher.pollOnce();
   return { a, fake, sms, old };
 }
 
@@ -53,13 +53,13 @@ t.test("an inbox poll's commit refused, then the next poll's taken", async (t) =
   t.equal((await databaseCheck(t, a)).status, 'ok', 'ok before');
   a.db.pragma('query_only = ON');
   fake.output('termux-sms-list', JSON.stringify([old, sms(11, '2026-11-21 12:00:01')]));
-  await a.services.inbox.pollOnce().catch(() => undefined);
+  await a.gateway.inbox.watcher.pollOnce().catch(() => undefined);
   const failing = await databaseCheck(t, a);
   t.equal(failing.status, 'failing', 'failing at once');
   t.equal(failing.value.lastWriteError?.code, 'SQLITE_READONLY');
   a.db.pragma('query_only = OFF');
   fake.output('termux-sms-list', JSON.stringify([old, sms(11, '2026-11-21 12:00:01'), sms(12, '2026-11-21 12:00:02')]));
-  await a.services.inbox.pollOnce();
+  await a.gateway.inbox.watcher.pollOnce();
   const inbox = (await a.get('/api/inbox')).json().data as { body: string }[];
   t.ok(
     inbox.some((m) => m.body === 'sms 12'),
@@ -77,7 +77,7 @@ t.test('an API send refused by the disk, then only background writes: the error 
   t.equal((await databaseCheck(t, a)).value.lastWriteError?.code, 'SQLITE_READONLY');
   a.db.pragma('query_only = OFF');
   fake.output('termux-sms-list', JSON.stringify([old, sms(11, '2026-11-21 12:00:01')]));
-  await a.services.inbox.pollOnce(); // the only write since: the inbox's commit
+  await a.gateway.inbox.watcher.pollOnce(); // the only write since: the inbox's commit
   const ok = await databaseCheck(t, a);
   t.equal(ok.status, 'ok', 'not failing with the old error');
   t.equal(ok.value.lastWriteError, null);

@@ -4,7 +4,7 @@
 // took it), or into the durable queue (several recipients, --queue, --at); --tag labels it
 // (send-tags.ts). A queued send prints each recipient's outcome (send-outcome.ts).
 import { loadConfig } from '../../core/config.js';
-import { LOOPBACK_URL } from '../../core/constants.js';
+import { LOOPBACK_URL } from '../../core/runtime.js';
 import { createClient, GatewayRequestError } from '../../client.js';
 import type { CommandContext } from '../context.js';
 import { existingApiKey } from '../existing-home.js';

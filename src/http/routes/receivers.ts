@@ -14,6 +14,8 @@ import { largerThan } from '../../core/error-messages.js';
 import { callerAddress } from '../local-network.js';
 import { bearerErrors, json } from '../route-docs.js';
 import { AlertmanagerPayloadSchema, GrafanaPayloadSchema, notificationOf, ReceiverQuerySchema, ReceiverResponseSchema } from '../receiver-schemas.js';
+import { createAlertIntake } from '../../sms/alert-intake.js';
+import type { RouteFile } from '../route-parts.js';
 
 /** The largest payload a receiver takes: a group of some hundred alerts (max_alerts keeps it smaller). */
 export const RECEIVER_BODY_LIMIT = 512 * 1024;
@@ -106,3 +108,9 @@ export function receiverRoutes(intake: AlertIntake): FastifyPluginAsyncZod {
     }
   };
 }
+
+/** Registered by routes/index.ts with the parts it serves. */
+export const routes: RouteFile = ({ sending, clock, config, logger }) => {
+  const { enqueue, messages: store } = sending;
+  return receiverRoutes(createAlertIntake({ enqueue, store, clock, contacts: () => config.contacts, logger }));
+};

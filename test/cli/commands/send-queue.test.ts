@@ -7,7 +7,7 @@ import { fakeClock } from '../../helpers/fake-clock.js';
 import { holdPort8080 } from '../../helpers/gateway-process.js';
 import { runCli } from '../../helpers/cli.js';
 import { testApp } from '../../helpers/test-app.js';
-import { PORT } from '../../../src/core/constants.js';
+import { PORT } from '../../../src/core/runtime.js';
 
 const LISTED = '+15550100009';
 
