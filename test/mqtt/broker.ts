@@ -49,6 +49,8 @@ export interface Broker {
   url: string;
   /** Stops the broker (the port stays ours to start it again). */
   stop(): Promise<void>;
+  /** Writes the ACL file again (read at the next start; only for a broker started with `acl`). */
+  setAcl(acl: string): void;
   start(): Promise<void>;
 }
 
@@ -78,6 +80,7 @@ export async function startBroker(t: Test, hosts = ['127.0.0.1'], opts: BrokerOp
   writeFileSync(conf, `${listeners}allow_anonymous true\n${persistence}${acl}log_dest none\n`);
   let proc: ChildProcess | undefined;
   const broker: Broker = {
+    setAcl: (text) => writeFileSync(join(dir, 'acl'), text),
     port,
     url: `mqtt://${hosts[0]}:${port}`,
     async start() {

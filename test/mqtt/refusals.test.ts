@@ -2,7 +2,8 @@
 // lets anonymous clients read but never publish (PUBACK reason 135), the gateway's MQTT
 // check is failing with the broker's reason and the topic, lastError says so, GET /metrics
 // counts the refusals by operation and reason, and the log warns once per topic however
-// often it is refused. On a broker that takes everything: ok, no refusal counted.
+// often it is refused. The broker restarted with an ACL that allows: ok again on the new
+// connection. On a broker that takes everything: ok, no refusal counted.
 import { spawnSync } from 'node:child_process';
 import t, { type Test } from 'tap';
 import { pino } from 'pino';
@@ -103,4 +104,28 @@ t.test('a broker that takes everything: ok, nothing refused or counted', { skip:
     lines.filter((l) => l.msg.includes('refused')),
     [],
   );
+});
+
+t.test('the ACL fixed and the broker restarted: ok again on the new connection', { skip: noBroker }, async (t) => {
+  const broker = await startBroker(t, ['127.0.0.1'], { acl: 'topic read #\n' });
+  const { a } = await mqttApp(t, broker.url);
+  const health = () => a.gateway.mqtt!.bridge.health();
+  // A topic published once (an event), not again at the next connect.
+  a.gateway.mqtt!.bridge.publish('sms-gateway/gw1/events/once', '{}', { qos: 1, retain: false });
+  await waitFor(() => health().refused.some((r) => r.topic.endsWith('/events/once')), 'the event refused');
+  broker.setAcl('topic readwrite #\n');
+  await broker.stop();
+  await waitFor(() => !a.gateway.mqtt!.bridge.connected(), 'disconnected');
+  await broker.start();
+  // The reconnect delay is on the app's fake clock: move it on while waiting.
+  await waitFor(() => {
+    a.clock.advance(1000);
+    return health().state === 'connected';
+  }, 'connected again');
+  const { heard } = await listen(t, broker.url, ['sms-gateway/gw1/availability']);
+  await waitFor(() => heard.some((h) => h.payload === 'online'), 'the availability taken by the broker');
+  const check = await mqttCheck(a);
+  t.equal(check.status, 'ok', check.hint ?? '');
+  t.same(check.value.refused, []);
+  t.ok((await refusalSamples(a)).length > 0, 'the refusals before still counted');
 });
