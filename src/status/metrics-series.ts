@@ -27,6 +27,8 @@ export interface MetricsDeps {
   optedOutNumbers?: (() => number) | undefined;
   /** Keyword rules' replies queued since the start (sms/rule-replies.ts). */
   ruleReplies?: (() => number) | undefined;
+  /** What the MQTT broker refused since the start, by `<operation> <reason>` (mqtt/refusals.ts). */
+  mqttRefusals?: (() => Readonly<Record<string, number>>) | undefined;
 }
 
 /** prom-client's public index, loaded at the first scrape. */

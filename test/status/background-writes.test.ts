@@ -3,7 +3,8 @@
 // writes (the queue's hand-off mark, an inbox poll's commit), GET /api/diagnostics shows
 // the database check failing with lastWriteError at once; once writes work again, the
 // next background write clears it, with no API send in between (also an error an API
-// send reported).
+// send reported). With no traffic at all, the error clears within 30 s of the disk taking
+// writes again (a probe on the clock while failing only), and no probe runs while healthy.
 import t, { type Test } from 'tap';
 import { fakeTermux } from '../helpers/fake-termux.js';
 import { testApp } from '../helpers/test-app.js';
@@ -81,4 +82,22 @@ t.test('an API send refused by the disk, then only background writes: the error 
   const ok = await databaseCheck(t, a);
   t.equal(ok.status, 'ok', 'not failing with the old error');
   t.equal(ok.value.lastWriteError, null);
+});
+
+t.test('the disk takes writes again with no traffic at all: ok within 30 s; no timer while healthy', async (t) => {
+  const a = await testApp(t);
+  t.equal(a.clock.pendingTimers(), 0, 'no timer while healthy');
+  a.db.pragma('query_only = ON');
+  t.equal((await a.send({ to: TO, message: 'refused' })).statusCode, 503);
+  await a.clock.tick(30_000);
+  const still = await databaseCheck(t, a);
+  t.equal(still.status, 'failing', 'still failing while the disk refuses (the probe is refused too)');
+  t.equal(still.value.lastWriteError?.code, 'SQLITE_READONLY');
+  a.db.pragma('query_only = OFF');
+  await a.clock.tick(30_000); // nothing else writes: no request, no queue, no inbox
+  const ok = await databaseCheck(t, a);
+  t.equal(ok.status, 'ok', 'ok again within 30 s, without traffic');
+  t.equal(ok.value.lastWriteError, null);
+  await a.clock.tick(60_000);
+  t.equal(a.clock.pendingTimers(), 0, 'and the probe stops once healthy');
 });
