@@ -120,7 +120,14 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
         if (row) replayed++;
         else {
           const key = keyFor(identity, number, Math.floor(now / RETRY_WINDOW_MS));
-          const accepted = deps.enqueue.accept({ to: number, message: text, tags: { source: n.source, status: n.status } }, { sourceIp, idempotencyKey: key });
+          const accepted = deps.enqueue.accept(
+            { to: number, message: text, tags: { source: n.source, status: n.status } },
+            {
+              origin: 'alert',
+              sourceIp,
+              idempotencyKey: key,
+            },
+          );
           if (accepted instanceof Promise || accepted.kind !== 'accepted') throw new Error('a new idempotency key was answered from before');
           row = accepted.records[0]!;
         }

@@ -22,7 +22,7 @@ import type { SendEvents } from './send-events.js';
 import type { StorageHealth } from './storage-health.js';
 import { isStorageUnavailable } from '../store/database.js';
 import { storedOutcome, type AcceptedOutcome, type QueueOutcome } from './outcomes.js';
-import { newMessage, validateSend, type SimSlots, type ValidSend } from './validation.js';
+import { newMessage, validateSend, type IntakeContext, type SimSlots, type ValidSend } from './validation.js';
 import { failOptedOut, type OptOutCheck } from './opt-out-intake.js';
 
 export const MAX_RECIPIENTS = 100;
@@ -87,11 +87,11 @@ function times(req: QueueRequest, now: number) {
 }
 
 /** The records, committed in one transaction with the outcome (stored on the first). */
-function commit(deps: EnqueueDeps, rows: NewMessage[], sourceIp: string): AcceptedOutcome {
+function commit(deps: EnqueueDeps, rows: NewMessage[]): AcceptedOutcome {
   let outcome: AcceptedOutcome | undefined;
   try {
     deps.store.insertBatch(rows, (inserted) => {
-      const stored = failOptedOut(deps, inserted, sourceIp);
+      const stored = failOptedOut(deps, inserted);
       outcome = { kind: 'accepted', records: stored.map(toMessageRecord) };
       return { status: null, body: outcome }; // stored as the outcome (see outcomes.ts)
     });
@@ -137,7 +137,8 @@ export function createEnqueue(deps: EnqueueDeps) {
     }
   };
 
-  const accept = (req: QueueRequest, sourceIp: string, key: string | undefined, hash: string): AcceptedOutcome => {
+  const accept = (req: QueueRequest, ctx: IntakeContext, hash: string): AcceptedOutcome => {
+    const key = ctx.idempotencyKey;
     if (!runtime.smsEnabled) {
       throw gatewayError('sms_disabled', 'switchedOff');
     }
@@ -150,7 +151,8 @@ export function createEnqueue(deps: EnqueueDeps) {
       ...newMessage(v, {
         to,
         message: req.message,
-        sourceIp,
+        sourceIp: ctx.sourceIp,
+        origin: ctx.origin,
         now,
         statsDay,
         idempotencyKey: i === 0 ? (key ?? null) : null,
@@ -161,21 +163,22 @@ export function createEnqueue(deps: EnqueueDeps) {
       sendAt,
       expiresAt,
     }));
-    const outcome = commit(deps, rows, sourceIp);
+    const outcome = commit(deps, rows);
     logger?.info({ ids: rows.map((r) => r.id), segments: rows[0]?.segments, sendAt }, 'sms queued');
     deps.events.emit('message.queued', { ids: rows.map((r) => r.id) });
     return outcome;
   };
 
   return {
-    accept(req: QueueRequest, ctx: { sourceIp: string; idempotencyKey?: string | undefined }): QueueOutcome | Promise<QueueOutcome> {
+    /** Queues the request; `ctx.origin` is the door (or automatic answer) it comes from. */
+    accept(req: QueueRequest, ctx: IntakeContext): QueueOutcome | Promise<QueueOutcome> {
       const key = ctx.idempotencyKey;
       const hash = hashOf(['queue', req.to, req.message, req.simSlot ?? null, req.sendAt ?? null, req.expiresAt ?? null, ...tagsHashFields(req.tags)]);
       if (key !== undefined) {
         const earlier = idempotency.earlier(key, hash);
         if (earlier !== undefined) return earlier;
       }
-      return accept(req, ctx.sourceIp, key, hash);
+      return accept(req, ctx, hash);
     },
     /** Refuses with queue_full when `count` more messages would not fit (a caller queueing several, one by one, all or none). */
     ensureRoom,

@@ -16,8 +16,12 @@ import type { WebhookEvent } from '../store/event-record.js';
 import type { AutoReplyGuard } from './auto-reply-guard.js';
 import type { Enqueue } from './enqueue.js';
 import { optOutKeyword, type OptOutKeyword } from './opt-out-keywords.js';
-import { OPT_IN_ANSWER_KEY, OPT_OUT_SOURCE, type OptOutList } from './opt-out-list.js';
+import { OPT_OUT_SOURCE, type OptOutList } from './opt-out-list.js';
+import type { Origin } from '../store/message-record.js';
 import { normalizeRecipient } from './recipient.js';
+
+/** The origin each answer is recorded with (the opt-out list lets opt_out_reply and help_reply through). */
+const ORIGIN: Record<OptOutKeyword, Origin> = { opt_out: 'opt_out_reply', opt_in: 'opt_in_reply', help: 'help_reply' };
 
 export interface OptOutRepliesDeps {
   settings: OptOutSettings;
@@ -57,8 +61,9 @@ export function createOptOutReplies(deps: OptOutRepliesDeps) {
       const to = deps.guard.allow(from, keyword);
       if (to === null) return;
       try {
-        const idempotencyKey = `${keyword === 'opt_in' ? OPT_IN_ANSWER_KEY : 'opt-out:'}${event.id}`;
-        const queued = deps.enqueue.accept({ to, message: text }, { sourceIp: OPT_OUT_SOURCE, idempotencyKey });
+        const idempotencyKey = `${keyword === 'opt_in' ? 'opt-in:' : 'opt-out:'}${event.id}`;
+        const ctx = { origin: ORIGIN[keyword], sourceIp: OPT_OUT_SOURCE, idempotencyKey };
+        const queued = deps.enqueue.accept({ to, message: text }, ctx);
         if (queued instanceof Promise) queued.catch(refused);
       } catch (err) {
         refused(err);

@@ -58,7 +58,8 @@ export function createRuleReplies(deps: RuleRepliesDeps) {
       const to = deps.guard.allow(from, 'rule');
       if (to === null) return;
       try {
-        const ctx = { sourceIp: RULE_SOURCE, idempotencyKey: `rule:${event.id}:${rule.id}` };
+        const idempotencyKey = `rule:${event.id}:${rule.id}`;
+        const ctx = { origin: 'rule_reply', sourceIp: RULE_SOURCE, idempotencyKey } as const;
         const outcome = deps.enqueue.accept({ to, message: rule.reply, tags: { rule: rule.id } }, ctx);
         if (outcome instanceof Promise) outcome.then(counted, refused);
         else counted(outcome);

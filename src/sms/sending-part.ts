@@ -71,7 +71,7 @@ export function createSendingPart(deps: SendingPartDeps) {
   const settler = createSettler({ store: messages, clock, runtime, events, storage, confirmer, logger });
   const optOuts = createOptOutList({ store: createOptOutStore(db), clock, logger });
   const optedOut = (row: MessageRow, now: number) => failIfOptedOut({ store: messages, optOuts }, row, now);
-  const syncOptedOut = (row: NewMessage) => optOuts.blocks(row.sendTo, row.sourceIp);
+  const syncOptedOut = (row: NewMessage) => optOuts.blocks(row.sendTo, row.origin ?? 'api');
   const lane = createLane({
     store: messages,
     queue,

@@ -7,6 +7,7 @@ import { gatewayError } from '../core/errors.js';
 import { newMessageId } from '../core/ids.js';
 import type { NewMessage } from '../store/messages.js';
 import type { Tags } from '../store/message-tags.js';
+import type { Origin } from '../store/message-record.js';
 import { normalizeRecipient } from './recipient.js';
 import { countSegments, type SegmentInfo } from './segments.js';
 import { BUDGET_SEGMENTS } from './pacing.js';
@@ -64,6 +65,17 @@ export function validateSend(req: SendRequest, sims: SimSlots): ValidSend {
   return { number: recipient.number, simSlot, seg };
 }
 
+/**
+ * Who asks an intake (the synchronous send, the queue) for a message: the door or automatic
+ * answer it comes from (recorded as the message's origin), the caller's address, and the
+ * caller's Idempotency-Key, if any.
+ */
+export interface IntakeContext {
+  origin: Origin;
+  sourceIp: string;
+  idempotencyKey?: string | undefined;
+}
+
 /** The new record for a validated message (both paths): id, the normalized number, segments. */
 export function newMessage(
   v: ValidSend,
@@ -71,6 +83,7 @@ export function newMessage(
     to: string;
     message: string;
     sourceIp: string;
+    origin: Origin;
     now: number;
     statsDay: string;
     idempotencyKey: string | null;
@@ -87,6 +100,7 @@ export function newMessage(
     encoding: v.seg.encoding,
     simSlot: v.simSlot,
     sourceIp: m.sourceIp,
+    origin: m.origin,
     createdAt: m.now,
     statsDay: m.statsDay,
     idempotencyKey: m.idempotencyKey,

@@ -34,7 +34,8 @@ function intake(db: Db, q: Statements, stats: StatsStore) {
   const insertTx = transaction(db, (ms: NewMessage[], handoffStartedAt: number | null) => {
     if (databaseFileGone(db)) throw fileGoneError();
     for (const m of ms) {
-      insertStmt.run({ via: 'sync', sendAt: null, expiresAt: null, ...m, tags: tagsColumn(m.tags), handoffStartedAt });
+      const defaults = { via: 'sync', sendAt: null, expiresAt: null, origin: 'api' };
+      insertStmt.run({ ...defaults, ...m, tags: tagsColumn(m.tags), handoffStartedAt });
       stats.bump(m.statsDay, { accepted: 1, segments: m.segments });
     }
   });

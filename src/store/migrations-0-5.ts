@@ -1,0 +1,23 @@
+// The schema migrations of 0.5, appended to store/migrations.ts's MIGRATIONS after 0.4's.
+// Each is one self-contained SQL string; append only.
+export const MIGRATIONS_0_5: string[] = [
+  `
+  -- 0.5, origin: where each message came from (store/message-record.ts ORIGINS). Rows from
+  -- before are given theirs once, from what 0.4 stored: the source address it wrote for its
+  -- own answers ('opt-out': a START's confirmation when its Idempotency-Key began 'opt-in:',
+  -- else a STOP's confirmation, which 0.4 did not tell from a HELP answer; 'rule'; 'mqtt'),
+  -- an alert receiver's Idempotency-Key ('alert:...'), and the route (queued, else the
+  -- synchronous send).
+  ALTER TABLE messages ADD COLUMN origin TEXT NOT NULL DEFAULT 'api' CHECK (origin IN ('api', 'queue', 'mqtt',
+    'smsgate', 'email', 'alert', 'rule_reply', 'opt_out_reply', 'opt_in_reply', 'help_reply'));
+  UPDATE messages SET origin = CASE
+    WHEN source_ip = 'opt-out' AND substr(idempotency_key, 1, 7) = 'opt-in:' THEN 'opt_in_reply'
+    WHEN source_ip = 'opt-out' THEN 'opt_out_reply'
+    WHEN source_ip = 'rule' THEN 'rule_reply'
+    WHEN source_ip = 'mqtt' THEN 'mqtt'
+    WHEN substr(idempotency_key, 1, 6) = 'alert:' THEN 'alert'
+    WHEN via = 'queue' THEN 'queue'
+    ELSE 'api'
+  END;
+  `,
+];
