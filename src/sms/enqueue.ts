@@ -86,15 +86,21 @@ function times(req: QueueRequest, now: number) {
   return { sendAt, expiresAt };
 }
 
-/** The records, committed in one transaction with the outcome (stored on the first). */
+/**
+ * The records, committed in one transaction with the outcome (stored on the first), or in
+ * the caller's (an automatic answer in the inbox's): `message.queued` is announced once
+ * the outermost one committed.
+ */
 function commit(deps: EnqueueDeps, rows: NewMessage[]): AcceptedOutcome {
   let outcome: AcceptedOutcome | undefined;
+  const committed = () => deps.events.emit('message.queued', { ids: rows.map((r) => r.id) });
   try {
-    deps.store.insertBatch(rows, (inserted) => {
+    const answer = (inserted: MessageRow[]) => {
       const stored = failOptedOut(deps, inserted);
       outcome = { kind: 'accepted', records: stored.map(toMessageRecord) };
       return { status: null, body: outcome }; // stored as the outcome (see outcomes.ts)
-    });
+    };
+    deps.store.insertBatch(rows, answer, committed);
     deps.storage.succeeded();
   } catch (err) {
     if (!isStorageUnavailable(err)) throw err;
@@ -165,7 +171,6 @@ export function createEnqueue(deps: EnqueueDeps) {
     }));
     const outcome = commit(deps, rows);
     logger?.info({ ids: rows.map((r) => r.id), segments: rows[0]?.segments, sendAt }, 'sms queued');
-    deps.events.emit('message.queued', { ids: rows.map((r) => r.id) });
     return outcome;
   };
 

@@ -8,13 +8,15 @@
 // A number and the same digits with or without a leading + are one number to the list (as to
 // the inbox's threads and inReplyTo): STOP from +15550001234 also blocks a send to 15550001234,
 // and taking either form off takes off both.
-// Each change is told to `changed` and to every listener added with onChange (MQTT shares
-// it) after it was written; a change applied from another gateway (applyShared) is not.
+// Each change is announced on the event path as `opt-out.changed` (MQTT shares it) once the
+// transaction that wrote it committed (the inbox's, for a keyword); a change applied from
+// another gateway (applyShared) is not.
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import { gatewayError } from '../core/errors.js';
 import type { Origin } from '../store/message-record.js';
-import type { OptOutRow, OptOutStore } from '../store/opt-outs.js';
+import type { Emitter, Subscriber } from '../core/dispatcher.js';
+import type { OptOutEvents, OptOutRow, OptOutStore } from '../store/opt-outs.js';
 import { normalizeRecipient, numberForms } from './recipient.js';
 
 /** What the records show as the source address of the opt-out feature's own answers (as in 0.4). */
@@ -28,8 +30,8 @@ export type OptOutChangeBy = 'sms' | 'api' | 'mqtt';
 export interface OptOutListDeps {
   store: OptOutStore;
   clock: Clock;
-  /** After a change was written (not for a change that changed nothing). */
-  changed?: (row: OptOutRow) => void;
+  /** Where a committed change is announced (not a change that changed nothing). */
+  events?: (Emitter<OptOutEvents> & Subscriber<OptOutEvents>) | undefined;
   logger?: Logger | undefined;
 }
 
@@ -43,18 +45,19 @@ export function optOutNumber(raw: string, where = 'body.number'): string {
 export function createOptOutList(deps: OptOutListDeps) {
   const { store, clock } = deps;
   const listedForms = (number: string) => numberForms(number).filter((form) => store.isListed(form));
-  const listeners: ((row: OptOutRow) => void)[] = deps.changed ? [deps.changed] : [];
+  const announce = (row: OptOutRow) => {
+    const what = row.optedOut ? 'a number opted out' : 'a number opted back in';
+    deps.logger?.info({ optedOut: row.optedOut, by: row.by }, what);
+    deps.events?.emit('opt-out.changed', row);
+  };
   const change = (number: string, optedOut: boolean, by: OptOutChangeBy): OptOutRow | undefined => {
     const row = { number, optedOut, at: clock.now(), by };
-    if (!store.change(row)) return undefined;
-    deps.logger?.info({ optedOut, by }, optedOut ? 'a number opted out' : 'a number opted back in');
-    for (const listener of listeners) listener(row);
-    return row;
+    return store.change(row, false, announce) ? row : undefined;
   };
   return {
-    /** Adds a listener of this gateway's own changes (a part built later: MQTT). */
+    /** Listens to this gateway's own committed changes (`opt-out.changed` on the event path). */
     onChange(listener: (row: OptOutRow) => void): void {
-      listeners.push(listener);
+      deps.events?.on('opt-out.changed', listener);
     },
     /** Puts a (normalized) number on the list; the new row, or undefined when it (in either form) was listed already. */
     add: (number: string, by: OptOutChangeBy) => (listedForms(number).length > 0 ? undefined : change(number, true, by)),

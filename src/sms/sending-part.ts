@@ -1,9 +1,10 @@
 // The sending part, composed from its own section of the configuration: the message,
 // stats and queue stores, pacing, the one hand-off lane, the settler with the send and
 // storage health, the synchronous send and queue services, and in real mode the sent-box
-// confirmation, the opt-out list and its keywords, the keyword rules. It announces `handoff.finished` (the
-// settler) and `message.queued` (the queue's intake); the lane listens to `message.queued`,
-// send health to `handoff.finished`, the opt-out keywords and the rules' replies to `sms.received`.
+// confirmation, the opt-out list and its keywords, the keyword rules, and what a received SMS
+// changes (receivedEffects: applied by the inbox in the transaction that stores it). It
+// announces `handoff.finished` (the settler), `message.queued` (the queue's intake) and
+// `opt-out.changed` (the list); the lane listens to `message.queued`, send health to `handoff.finished`.
 // Building has no side effects; start() runs the background work, stop() ends it.
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
@@ -14,8 +15,8 @@ import type { RuntimeInfo } from '../core/runtime.js';
 import type { Calendar } from '../core/time-zone.js';
 import type { Db } from '../store/database.js';
 import { createMessageStore, type MessageRow, type NewMessage } from '../store/messages.js';
-import type { OutboxEvents, OutboxStore } from '../store/outbox.js';
-import { createOptOutStore } from '../store/opt-outs.js';
+import type { OutboxStore } from '../store/outbox.js';
+import { createOptOutStore, type OptOutEvents } from '../store/opt-outs.js';
 import { createRuleStore } from '../store/rules.js';
 import { createQueueStore } from '../store/queue.js';
 import { createStatsStore } from '../store/stats.js';
@@ -37,6 +38,7 @@ import { createOptOutList } from './opt-out-list.js';
 import { createOptOutReplies } from './opt-out-replies.js';
 import { createRules } from './rules.js';
 import { createRuleReplies } from './rule-replies.js';
+import { createReceivedEffects } from './received-effects.js';
 
 /** The configuration's section for sending. */
 export type SendingConfig = Pick<Config, 'defaultSim' | 'queueRate' | 'quietHours' | 'optOut'>;
@@ -46,7 +48,7 @@ export interface SendingPartDeps {
   clock: Clock;
   runtime: RuntimeInfo;
   config: SendingConfig;
-  events: Emitter<SendEvents> & Subscriber<SendEvents & ClockEvents & Pick<OutboxEvents, 'sms.received'>>;
+  events: Emitter<SendEvents & OptOutEvents> & Subscriber<SendEvents & ClockEvents & OptOutEvents>;
   /** Where settled messages' events are stored and announced from. */
   outbox: Pick<OutboxStore, 'record'>;
   sender: Sender;
@@ -69,7 +71,7 @@ export function createSendingPart(deps: SendingPartDeps) {
   watchWrites(db, storage.writes); // every write the store makes, background ones too
   const sendHealth = createSendHealth(storage);
   const settler = createSettler({ store: messages, clock, runtime, events, storage, confirmer, logger });
-  const optOuts = createOptOutList({ store: createOptOutStore(db), clock, logger });
+  const optOuts = createOptOutList({ store: createOptOutStore(db), clock, events, logger });
   const optedOut = (row: MessageRow, now: number) => failIfOptedOut({ store: messages, optOuts }, row, now);
   const syncOptedOut = (row: NewMessage) => optOuts.blocks(row.sendTo, row.origin ?? 'api');
   const lane = createLane({
@@ -88,16 +90,15 @@ export function createSendingPart(deps: SendingPartDeps) {
   const common = { clock, runtime, calendar: deps.calendar, logger, defaultSim: config.defaultSim, simCount: deps.simCount, storage, optOuts };
   const sendService = createSendService({ ...common, store: messages, lane, pacing, settler });
   const enqueue = createEnqueue({ ...common, store: messages, queue, events });
-  const autoReplies = createAutoReplyGuard({ clock, logger });
+  const autoReplies = createAutoReplyGuard({ clock, store: messages, logger });
   const optOutReplies = createOptOutReplies({ settings: config.optOut, list: optOuts, guard: autoReplies, enqueue, logger });
   const rules = createRules({ store: createRuleStore(db), clock, optOut: config.optOut, logger });
   const ruleReplies = createRuleReplies({ rules, optOuts, guard: autoReplies, enqueue, logger });
+  const receivedEffects = createReceivedEffects({ optOut: optOutReplies, rules: ruleReplies });
 
   events.on('handoff.finished', (h) => sendHealth.handoffFinished(h));
   events.on('message.queued', () => lane.notify());
   events.on('clock.jumped', () => lane.clockJumped());
-  events.on('sms.received', (e) => optOutReplies.onReceived(e));
-  events.on('sms.received', (e) => ruleReplies.onReceived(e));
 
   return {
     stats,
@@ -114,6 +115,7 @@ export function createSendingPart(deps: SendingPartDeps) {
     autoReplies,
     rules,
     ruleReplies,
+    receivedEffects,
     /** Background work: queued messages waiting from before, pending confirmations. */
     start() {
       lane.notify();

@@ -15,6 +15,8 @@ export interface WebhookEvent {
 
 export const newEventId = (nowMs: number) => newId('evt', nowMs);
 
-export function makeEvent(type: EventType, data: Record<string, unknown>, nowMs: number): WebhookEvent {
-  return { id: newEventId(nowMs), type, createdAt: new Date(nowMs).toISOString(), data };
+type Data = Record<string, unknown>;
+
+export function makeEvent(type: EventType, data: Data, nowMs: number, id = newEventId(nowMs)): WebhookEvent {
+  return { id, type, createdAt: new Date(nowMs).toISOString(), data };
 }

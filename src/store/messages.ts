@@ -10,7 +10,7 @@
 // message-statements.ts.
 import { databaseFileGone, fileGoneError, type Db } from './database.js';
 import type { OutboxStore } from './outbox.js';
-import { transaction } from './transaction.js';
+import { afterCommit, transaction } from './transaction.js';
 import type { ProcessGroup } from '../core/handoff-group.js';
 import type { StatsStore } from './stats.js';
 import type { MessageRow, NewMessage } from './message-rows.js';
@@ -27,6 +27,9 @@ export interface MessageStoreOptions {
   /** Where a settled message's event is stored (in the settling transaction) and announced from. */
   outbox?: Pick<OutboxStore, 'record'>;
 }
+
+/** The response stored with a request's first message, built from the stored rows. */
+type Answer = (rows: MessageRow[]) => { status: number | null; body: unknown };
 
 /** Accepting messages: recorded as queued (or as started, for a synchronous one) with their roll-up, and cancelling one. */
 function intake(db: Db, q: Statements, stats: StatsStore) {
@@ -55,10 +58,12 @@ function intake(db: Db, q: Statements, stats: StatsStore) {
     },
     /**
      * Several messages (one request's recipients) in one transaction, all or none; `answer`
-     * builds the response from the stored rows, saved with the first for Idempotency-Key replays.
+     * builds the response from the stored rows, saved with the first for Idempotency-Key replays;
+     * `committed` runs once the outermost transaction (maybe the caller's) committed.
      */
-    insertBatch: transaction(db, (ms: NewMessage[], answer?: (rows: MessageRow[]) => { status: number | null; body: unknown }): MessageRow[] => {
+    insertBatch: transaction(db, (ms: NewMessage[], answer?: Answer, committed?: () => void): MessageRow[] => {
       insertTx(ms, null);
+      if (committed) afterCommit(db, committed);
       const rows = ms.map((m) => getStmt.get({ id: m.id }) as MessageRow);
       const first = rows[0];
       if (answer && first) {

@@ -20,4 +20,10 @@ export const MIGRATIONS_0_5: string[] = [
     ELSE 'api'
   END;
   `,
+  `
+  -- 0.5, auto-reply limits: the gateway's own answers of the last hour, counted from the table
+  -- (store/message-reads.ts automaticSince), so a restart does not reset the limits.
+  CREATE INDEX messages_automatic ON messages (created_at)
+    WHERE origin IN ('rule_reply', 'opt_out_reply', 'opt_in_reply', 'help_reply');
+  `,
 ];

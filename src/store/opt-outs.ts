@@ -3,7 +3,7 @@
 // A row with opted_out = 0 is kept: its `at` decides whether a change shared over MQTT is
 // newer. Numbers are stored normalized (sms/opt-out-list.ts normalizes them).
 import { databaseFileGone, fileGoneError, type Db } from './database.js';
-import { transaction } from './transaction.js';
+import { afterCommit, transaction } from './transaction.js';
 
 export interface OptOutRow {
   number: string;
@@ -21,6 +21,12 @@ interface RawRow {
 }
 
 const toRow = (r: RawRow): OptOutRow => ({ number: r.number, optedOut: r.opted_out === 1, at: r.at, by: r.by });
+
+/** What the list announces on the event path, once the change is committed. */
+export interface OptOutEvents {
+  /** This gateway changed the list (a keyword, the API); not a change read from another gateway. */
+  'opt-out.changed': OptOutRow;
+}
 
 export function createOptOutStore(db: Db) {
   const getStmt = db.prepare(`SELECT number, opted_out, at, by FROM opt_outs WHERE number = @number`);
@@ -42,8 +48,9 @@ export function createOptOutStore(db: Db) {
     /**
      * Sets the number's state; false when it already was in that state (nothing written).
      * `onlyIfNewer`: a change read from elsewhere (MQTT) applies only over an older `at`.
+     * `announce`: told the row once the outermost transaction (maybe the caller's) committed.
      */
-    change: transaction(db, (row: OptOutRow, onlyIfNewer = false): boolean => {
+    change: transaction(db, (row: OptOutRow, onlyIfNewer = false, announce?: (row: OptOutRow) => void): boolean => {
       if (databaseFileGone(db)) throw fileGoneError(); // a change written there would vanish at the next start
       const current = get(row.number);
       if (current && current.optedOut === row.optedOut) return false;
@@ -51,6 +58,7 @@ export function createOptOutStore(db: Db) {
       if (!current && !row.optedOut && !onlyIfNewer) return false;
       if (onlyIfNewer && current && current.at >= row.at) return false;
       upsertStmt.run({ number: row.number, optedOut: row.optedOut ? 1 : 0, at: row.at, by: row.by });
+      if (announce) afterCommit(db, () => announce(row));
       return true;
     }),
     count: () => (countStmt.get() as { n: number }).n,

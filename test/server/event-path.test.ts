@@ -11,7 +11,8 @@ t.test('who listens to what: the map of events/domain-events.ts, without MQTT', 
   t.equal(events.listenerCount('handoff.finished'), 3, 'send health, metrics, the inbox watcher (reads more often after it)');
   t.equal(events.listenerCount('message.queued'), 1, 'the lane');
   t.equal(events.listenerCount('message.settled'), 1, 'metrics');
-  t.equal(events.listenerCount('sms.received'), 3, 'the opt-out keywords, the keyword rules, metrics');
+  t.equal(events.listenerCount('sms.received'), 1, 'metrics (what an SMS changes is applied in its commit)');
+  t.equal(events.listenerCount('opt-out.changed'), 0, 'none without MQTT');
   t.equal(events.listenerCount('delivery.due'), 1, 'webhook delivery');
 });
 
