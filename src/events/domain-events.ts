@@ -33,3 +33,18 @@ import type { OutboxEvents } from '../store/outbox.js';
 export type GatewayEvents = SendEvents & OutboxEvents & OptOutEvents & ClockEvents;
 
 export type GatewayEventPath = Dispatcher<GatewayEvents>;
+
+/**
+ * The listeners above, by event, as the parts subscribe them (`mqtt`: only with MQTT on).
+ * test/server/event-path.test.ts fails when the composed gateway has a subscription this
+ * map does not name, or lacks one it names.
+ */
+export const EVENT_LISTENERS: Record<keyof GatewayEvents, { always: readonly string[]; mqtt?: readonly string[] }> = {
+  'handoff.finished': { always: ['send health', 'metrics (and the telephony facts)', 'the inbox watcher'] },
+  'message.queued': { always: ['the lane'] },
+  'message.settled': { always: ['metrics'], mqtt: ['MQTT'] },
+  'sms.received': { always: ['metrics'], mqtt: ['MQTT'] },
+  'opt-out.changed': { always: [], mqtt: ['MQTT opt-out sharing'] },
+  'delivery.due': { always: ['webhook delivery'] },
+  'clock.jumped': { always: ['the lane and its expiry', "the outbox's pending times"] },
+};

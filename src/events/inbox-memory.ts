@@ -11,7 +11,7 @@ import type { InReplyTo } from '../store/message-replies.js';
 import type { MetaStore } from '../store/meta.js';
 import type { OutboxStore } from '../store/outbox.js';
 import type { ReceivedEffects } from '../sms/received-effects.js';
-import { makeEvent, newEventId } from './events.js';
+import { makeEvent, newEventId, type ReceivedSmsData } from './events.js';
 
 export const WATERMARK_KEY = 'inbox_watermark';
 export const BASELINE_KEY = 'inbox_baseline_at';
@@ -28,7 +28,9 @@ const receivedMs = (e: SmsEntry, tz: string): number | null => {
   }
 };
 
-const eventData = (e: SmsEntry, at: number | null, inReplyTo: InReplyTo | null, keyword: string | null) => ({
+type Reply = InReplyTo | null;
+
+const eventData = (e: SmsEntry, at: number | null, inReplyTo: Reply, keyword: string | null): ReceivedSmsData => ({
   smsId: e.id,
   from: e.address,
   contact: e.sender,

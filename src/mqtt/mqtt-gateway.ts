@@ -15,6 +15,7 @@ import type { Probes } from '../device/probes.js';
 import type { Subscriber } from '../core/dispatcher.js';
 import type { WebhookEvent } from '../events/events.js';
 import type { OptOutList } from '../sms/opt-out-list.js';
+import type { OptOutEvents } from '../store/opt-outs.js';
 import type { OutboxEvents } from '../store/outbox.js';
 import type { StatsStore } from '../store/stats.js';
 import { createBridge, type Bridge } from './bridge.js';
@@ -40,9 +41,9 @@ export interface MqttGatewayDeps {
   smsEnabled: boolean;
   waiting: () => number;
   diagnostics: StateDeps['diagnostics'];
-  events: Subscriber<Pick<OutboxEvents, 'message.settled' | 'sms.received'>>;
-  /** The opt-out list, shared with the other gateways of the prefix. */
-  optOuts: Pick<OptOutList, 'onChange' | 'applyShared' | 'get'>;
+  events: Subscriber<Pick<OutboxEvents, 'message.settled' | 'sms.received'> & OptOutEvents>;
+  /** The opt-out list, shared with the other gateways of the prefix (its changes: `opt-out.changed`). */
+  optOuts: Pick<OptOutList, 'applyShared' | 'get'>;
   /** SMS_GATEWAY_OPT_OUT: STOP and START are then `opt_out` / `opt_in` on the received topic. */
   optOutEnabled: boolean;
   logger?: Logger | undefined;
@@ -111,7 +112,7 @@ export function createMqttGateway(deps: MqttGatewayDeps) {
     onQueued: () => state.publishState(),
     logger,
   });
-  const sharing = createOptOutSharing({ list: deps.optOuts, topics, publish, logger });
+  const sharing = createOptOutSharing({ list: deps.optOuts, events: deps.events, topics, publish, logger });
   const bridge = createBridge({
     url: settings.url,
     username: settings.username,

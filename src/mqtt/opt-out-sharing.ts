@@ -9,7 +9,8 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { OptOutList } from '../sms/opt-out-list.js';
 import { normalizeRecipient } from '../sms/recipient.js';
-import type { OptOutRow } from '../store/opt-outs.js';
+import type { Subscriber } from '../core/dispatcher.js';
+import type { OptOutEvents, OptOutRow } from '../store/opt-outs.js';
 import type { Topics } from './topics.js';
 
 export const MAX_PENDING = 1000;
@@ -21,7 +22,9 @@ const SharedSchema = z.object({
 });
 
 export interface OptOutSharingDeps {
-  list: Pick<OptOutList, 'onChange' | 'applyShared' | 'get'>;
+  list: Pick<OptOutList, 'applyShared' | 'get'>;
+  /** The event path: this gateway's own changes (`opt-out.changed`, after their commit). */
+  events: Subscriber<OptOutEvents>;
   topics: Pick<Topics, 'optOut' | 'optOutNumber'>;
   publish: (topic: string, payload: string, opts: { qos: 0 | 1; retain: boolean }) => boolean;
   logger?: Logger | undefined;
@@ -51,7 +54,7 @@ export function createOptOutSharing(deps: OptOutSharingDeps) {
 
   const publishRow = (row: OptOutRow): boolean => deps.publish(topics.optOut(row.number), payloadOf(row), { qos: 1, retain: true });
 
-  list.onChange((row) => {
+  deps.events.on('opt-out.changed', (row) => {
     if (publishRow(row)) pending.delete(row.number);
     else if (pending.size < MAX_PENDING) pending.add(row.number);
   });

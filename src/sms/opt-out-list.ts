@@ -15,7 +15,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import { gatewayError } from '../core/errors.js';
 import type { Origin } from '../store/message-record.js';
-import type { Emitter, Subscriber } from '../core/dispatcher.js';
+import type { Emitter } from '../core/dispatcher.js';
 import type { OptOutEvents, OptOutRow, OptOutStore } from '../store/opt-outs.js';
 import { normalizeRecipient, numberForms } from './recipient.js';
 
@@ -31,7 +31,7 @@ export interface OptOutListDeps {
   store: OptOutStore;
   clock: Clock;
   /** Where a committed change is announced (not a change that changed nothing). */
-  events?: (Emitter<OptOutEvents> & Subscriber<OptOutEvents>) | undefined;
+  events?: Emitter<OptOutEvents> | undefined;
   logger?: Logger | undefined;
 }
 
@@ -55,10 +55,6 @@ export function createOptOutList(deps: OptOutListDeps) {
     return store.change(row, false, announce) ? row : undefined;
   };
   return {
-    /** Listens to this gateway's own committed changes (`opt-out.changed` on the event path). */
-    onChange(listener: (row: OptOutRow) => void): void {
-      deps.events?.on('opt-out.changed', listener);
-    },
     /** Puts a (normalized) number on the list; the new row, or undefined when it (in either form) was listed already. */
     add: (number: string, by: OptOutChangeBy) => (listedForms(number).length > 0 ? undefined : change(number, true, by)),
     /** Takes a (normalized) number off the list, in both forms; the row, or undefined when it was not listed. */

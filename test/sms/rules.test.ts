@@ -5,7 +5,7 @@
 // and the counter in /metrics.
 import t, { type Test } from 'tap';
 import { appendSimulatedSms, simulatedSmsList } from '../../src/device/simulated-inbox.js';
-import type { WebhookEvent } from '../../src/store/event-record.js';
+import type { ReceivedEvent } from '../../src/store/event-record.js';
 import { tempDir } from '../helpers/paths.js';
 import { testApp, type TestAppOptions } from '../helpers/test-app.js';
 
@@ -20,7 +20,7 @@ async function withRules(t: Test, opts: TestAppOptions = {}) {
   const home = tempDir(t);
   const a = await testApp(t, { inbox: true, home, inboxList: simulatedSmsList(home, () => 'UTC'), ...opts });
   await a.services.inbox.pollOnce(); // the baseline
-  const heard: WebhookEvent[] = [];
+  const heard: ReceivedEvent[] = [];
   a.gateway.events.on('sms.received', (e) => heard.push(e));
   const post = (body: unknown) => {
     a.clock.advance(200); // within the API's rate limit
