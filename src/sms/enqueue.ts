@@ -14,7 +14,7 @@ import type { Calendar } from '../core/time-zone.js';
 import type { MessageRecord } from '../store/message-record.js';
 import { toMessageRecord, type MessageRow, type MessageStore, type NewMessage } from '../store/messages.js';
 import { QUEUE_LIMIT, type QueueStore } from '../store/queue.js';
-import { createIdempotency, hashOf } from './idempotency.js';
+import { createIdempotency, hashOf, storedKey } from './idempotency.js';
 import { tagsHashFields } from './tags.js';
 import type { Tags } from '../store/message-tags.js';
 import type { Emitter } from '../core/dispatcher.js';
@@ -143,8 +143,7 @@ export function createEnqueue(deps: EnqueueDeps) {
     }
   };
 
-  const accept = (req: QueueRequest, ctx: IntakeContext, hash: string): AcceptedOutcome => {
-    const key = ctx.idempotencyKey;
+  const accept = (req: QueueRequest, ctx: IntakeContext, key: string | undefined, hash: string): AcceptedOutcome => {
     if (!runtime.smsEnabled) {
       throw gatewayError('sms_disabled', 'switchedOff');
     }
@@ -177,13 +176,13 @@ export function createEnqueue(deps: EnqueueDeps) {
   return {
     /** Queues the request; `ctx.origin` is the door (or automatic answer) it comes from. */
     accept(req: QueueRequest, ctx: IntakeContext): QueueOutcome | Promise<QueueOutcome> {
-      const key = ctx.idempotencyKey;
+      const key = storedKey(ctx);
       const hash = hashOf(['queue', req.to, req.message, req.simSlot ?? null, req.sendAt ?? null, req.expiresAt ?? null, ...tagsHashFields(req.tags)]);
       if (key !== undefined) {
         const earlier = idempotency.earlier(key, hash);
         if (earlier !== undefined) return earlier;
       }
-      return accept(req, ctx, hash);
+      return accept(req, ctx, key, hash);
     },
     /** Refuses with queue_full when `count` more messages would not fit (a caller queueing several, one by one, all or none). */
     ensureRoom,

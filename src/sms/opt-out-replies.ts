@@ -52,8 +52,8 @@ export function createOptOutReplies(deps: OptOutRepliesDeps) {
       if (text === '') return;
       const to = deps.guard.allow(sms.from, keyword);
       if (to === null) return;
-      const idempotencyKey = `${KEY[keyword]}${sms.eventId}`;
-      const ctx = { origin: ORIGIN[keyword], sourceIp: OPT_OUT_SOURCE, idempotencyKey };
+      const key = `${KEY[keyword]}${sms.eventId}`;
+      const ctx = { origin: ORIGIN[keyword], sourceIp: OPT_OUT_SOURCE, ownKey: key };
       queueAnswer(deps, { to, message: text }, ctx);
     },
   };

@@ -44,8 +44,8 @@ export function createRuleReplies(deps: RuleRepliesDeps) {
       }
       const to = deps.guard.allow(sms.from, 'rule');
       if (to === null) return rule.keyword;
-      const idempotencyKey = `rule:${sms.eventId}:${rule.id}`;
-      const ctx = { origin: 'rule_reply', sourceIp: RULE_SOURCE, idempotencyKey } as const;
+      const key = `rule:${sms.eventId}:${rule.id}`;
+      const ctx = { origin: 'rule_reply', sourceIp: RULE_SOURCE, ownKey: key } as const;
       if (queueAnswer(deps, { to, message: rule.reply, tags: { rule: rule.id } }, ctx)) queued++;
       return rule.keyword;
     },

@@ -12,7 +12,7 @@ import type { RuntimeInfo } from '../core/runtime.js';
 import type { Calendar } from '../core/time-zone.js';
 import { isStorageUnavailable } from '../store/database.js';
 import type { MessageRow, MessageStore } from '../store/messages.js';
-import { createIdempotency, requestHash } from './idempotency.js';
+import { createIdempotency, storedKey, requestHash } from './idempotency.js';
 import { RECOVERY_WINDOW_MS } from './confirmation.js';
 import type { Lane } from './lane.js';
 import { SYNC_SLOT_WAIT_MS, type SyncOutcome } from './sync-waiters.js';
@@ -77,8 +77,8 @@ export function createSendService(deps: SendServiceDeps) {
 
   const idempotency = createIdempotency<SendOutcome>({ store: deps.store, replay: (row) => replayOf(deps, row) });
 
-  const accept = async (req: SendRequest, ctx: IntakeContext, hash: string): Promise<SendOutcome> => {
-    const key = ctx.idempotencyKey;
+  type Key = string | undefined;
+  const accept = async (req: SendRequest, ctx: IntakeContext, key: Key, hash: string): Promise<SendOutcome> => {
     if (!runtime.smsEnabled) {
       throw gatewayError('sms_disabled', 'switchedOff');
     }
@@ -124,14 +124,14 @@ export function createSendService(deps: SendServiceDeps) {
 
   return {
     async send(req: SendRequest, ctx: IntakeContext): Promise<SendOutcome> {
-      const key = ctx.idempotencyKey;
+      const key = storedKey(ctx);
       const hash = requestHash(req);
       // A known key gets its first answer before any check that may have changed since.
       if (key !== undefined) {
         const earlier = idempotency.earlier(key, hash);
         if (earlier !== undefined) return earlier;
       }
-      const outcome = accept(req, ctx, hash);
+      const outcome = accept(req, ctx, key, hash);
       return key === undefined ? outcome : idempotency.first(key, hash, outcome);
     },
   };

@@ -67,13 +67,15 @@ export function validateSend(req: SendRequest, sims: SimSlots): ValidSend {
 
 /**
  * Who asks an intake (the synchronous send, the queue) for a message: the door or automatic
- * answer it comes from (recorded as the message's origin), the caller's address, and the
- * caller's Idempotency-Key, if any.
+ * answer it comes from (recorded as the message's origin), the caller's address, and either
+ * the caller's Idempotency-Key or a key the gateway made for itself (`ownKey`: kept in a space
+ * of its own, sms/idempotency.ts), if any.
  */
 export interface IntakeContext {
   origin: Origin;
   sourceIp: string;
   idempotencyKey?: string | undefined;
+  ownKey?: string | undefined;
 }
 
 /** The new record for a validated message (both paths): id, the normalized number, segments. */

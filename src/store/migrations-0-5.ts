@@ -26,4 +26,12 @@ export const MIGRATIONS_0_5: string[] = [
   CREATE INDEX messages_automatic ON messages (created_at)
     WHERE origin IN ('rule_reply', 'opt_out_reply', 'opt_in_reply', 'help_reply');
   `,
+  `
+  -- 0.5, two spaces of Idempotency-Keys: the keys the gateway made for itself (alert receivers,
+  -- opt-out answers, rule replies) move behind char(31), which no caller's key can hold
+  -- (sms/idempotency.ts ownKey), so an alert retried across the upgrade still finds its first message.
+  UPDATE messages SET idempotency_key = char(31) || idempotency_key
+    WHERE idempotency_key IS NOT NULL
+      AND origin IN ('alert', 'rule_reply', 'opt_out_reply', 'opt_in_reply', 'help_reply');
+  `,
 ];

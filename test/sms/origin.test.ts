@@ -106,4 +106,8 @@ t.test('a home from 0.4: each message is given its origin once, from what 0.4 st
     msg_start: 'opt_in_reply',
     msg_rule: 'rule_reply',
   });
+  const caller = await a.queue({ to: '+15550002001', message: 'mine' }, { 'idempotency-key': 'alert:abc:1' });
+  t.equal(caller.statusCode, 202, "the 0.4 alert's key moved to the gateway's own space: a caller's is a new request");
+  const again = await a.queue({ to: '+15550002001', message: 'mine' }, { 'idempotency-key': 'caller-key' });
+  t.equal(again.statusCode, 400, "a caller's key from 0.4 stays the caller's (another request under it is refused)");
 });
