@@ -121,7 +121,7 @@ export function committer(
     // What it changes, in this transaction (sms/received-effects.ts): the opt-out list, its
     // answers; and which keyword rule it triggers: its record and event carry the keyword.
     const eventId = newEventId(now);
-    const keyword = opts.effects?.({ eventId, from: e.address, body: e.body }).keyword ?? null;
+    const keyword = opts.effects?.apply({ eventId, from: e.address, body: e.body }).keyword ?? null;
     opts.inbox.add({ smsId: e.id, from: e.address, contact: e.sender, body: e.body, receivedAt: at, simSlot: null, inReplyTo, keyword }, now);
     const event = makeEvent('sms.received', eventData(e, at, inReplyTo, keyword), now, eventId);
     opts.outbox.record('sms.received', event, now);

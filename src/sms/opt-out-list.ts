@@ -1,4 +1,4 @@
-// The opt-out list as sending sees it (decisions "Opt-out (STOP)"): numbers normalized like
+// The opt-out list as sending sees it (docs/receiving.md): numbers normalized like
 // a recipient, added and removed (by a keyword, the API or a gateway sharing the broker),
 // and the one rule every sending path asks: whether a message to a number is blocked. It
 // asks the message's origin, nothing else: the opt-out feature's own answers (origin

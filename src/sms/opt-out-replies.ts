@@ -1,4 +1,4 @@
-// Opt-out keywords in received SMS (decisions "Opt-out (STOP)"), applied inside the
+// Opt-out keywords in received SMS (docs/receiving.md), applied inside the
 // transaction that stores the SMS (received-effects.ts): with SMS_GATEWAY_OPT_OUT=true, STOP
 // and its kin put the sender on the list, START and UNSTOP take it off, and each change is
 // confirmed by one SMS queued in that same transaction; HELP and INFO are answered when

@@ -1,4 +1,4 @@
-// Keyword rules' replies (decisions "Keyword rules"), applied inside the transaction that
+// Keyword rules' replies (docs/receiving.md), applied inside the transaction that
 // stores the received SMS (received-effects.ts): the rule it triggers is found once there,
 // its keyword is stored with the SMS and carried by its event, and its reply is queued in
 // that same transaction (paced, recorded, `tags: { rule: <id> }`, origin rule_reply) after

@@ -39,6 +39,7 @@ import { createOptOutReplies } from './opt-out-replies.js';
 import { createRules } from './rules.js';
 import { createRuleReplies } from './rule-replies.js';
 import { createReceivedEffects } from './received-effects.js';
+import { createNumbering } from './answerable-number.js';
 
 /** The configuration's section for sending. */
 export type SendingConfig = Pick<Config, 'defaultSim' | 'queueRate' | 'quietHours' | 'optOut'>;
@@ -54,6 +55,8 @@ export interface SendingPartDeps {
   sender: Sender;
   calendar: () => Calendar;
   simCount: () => number | null;
+  /** The SIM's country as the phone last told it (national forms of senders are read in it), or null. */
+  simCountry?: (() => string | null) | undefined;
   /** Real mode: the phone's sent box is read to confirm hand-offs (in this environment; `share`: with the inbox's polls). */
   sentBox: { env: NodeJS.ProcessEnv; share?: SmsStoreShare } | undefined;
   logger?: Logger | undefined;
@@ -90,11 +93,13 @@ export function createSendingPart(deps: SendingPartDeps) {
   const common = { clock, runtime, calendar: deps.calendar, logger, defaultSim: config.defaultSim, simCount: deps.simCount, storage, optOuts };
   const sendService = createSendService({ ...common, store: messages, lane, pacing, settler });
   const enqueue = createEnqueue({ ...common, store: messages, queue, events });
-  const autoReplies = createAutoReplyGuard({ clock, store: messages, logger });
+  const country = deps.simCountry ?? (() => null);
+  const autoReplies = createAutoReplyGuard({ clock, store: messages, numbers: createNumbering(), country, logger });
   const optOutReplies = createOptOutReplies({ settings: config.optOut, list: optOuts, guard: autoReplies, enqueue, logger });
   const rules = createRules({ store: createRuleStore(db), clock, optOut: config.optOut, logger });
   const ruleReplies = createRuleReplies({ rules, optOuts, guard: autoReplies, enqueue, logger });
-  const receivedEffects = createReceivedEffects({ optOut: optOutReplies, rules: ruleReplies });
+  const effects = { optOut: optOutReplies, rules: ruleReplies, ruleList: rules, guard: autoReplies };
+  const receivedEffects = createReceivedEffects({ ...effects, settings: config.optOut });
 
   events.on('handoff.finished', (h) => sendHealth.handoffFinished(h));
   events.on('message.queued', () => lane.notify());

@@ -82,9 +82,9 @@ t.test('a restart does not reset the auto-reply limits', async (t) => {
     'ten minutes on: the STOP is answered, the START right after it is not',
   );
   const c = await b.restart(60_000);
-  for (let i = 0; i < 40; i++) await c.receive(`+1555000${String(i).padStart(4, '0')}`, 'STOP');
+  for (let i = 0; i < 40; i++) await c.receive(`+1201555${String(i).padStart(4, '0')}`, 'STOP');
   const d = await c.restart(60_000);
-  await d.receive('+15550009999', 'STOP');
+  await d.receive('+12015559999', 'STOP');
   const answers = (await d.messages()).filter((m) => m.origin === 'opt_out_reply');
   t.equal(answers.length, 30, 'at most 30 an hour in all, across restarts');
 });
