@@ -57,7 +57,7 @@ export async function composeGateway(deps: GatewayDeps) {
     sender: ports.sender,
     calendar,
     simCount: ports.simCount,
-    simCountry: () => probes.peek(['telephony']).telephony.value?.simCountry ?? null,
+    simCountry: () => probes.known().telephony.value?.simCountry ?? null,
     sentBox: storeShare ? { env: deps.env, share: storeShare } : undefined,
   });
   const inbox = createInboxPart({
