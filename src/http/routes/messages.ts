@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { gatewayError } from '../../core/errors.js';
 import { toMessageRecord, type MessageStore } from '../../store/messages.js';
-import { MessageParamsSchema, MessageResponseSchema, MessagesPageSchema, MessagesQuerySchema, searchTimes } from '../schemas.js';
+import { MessageParamsSchema, MessageResponseSchema, MessagesPageSchema, MessagesQuerySchema, searchTimes, tagFilter } from '../schemas.js';
 import { bearerErrors, json } from '../route-docs.js';
 import { listExample, messageExample } from '../examples.js';
 
@@ -16,20 +16,20 @@ export function messageRoutes(store: MessageStore): FastifyPluginAsyncZod {
           operationId: 'listMessages',
           summary: 'Send history, newest first',
           description:
-            'Filtered by status and searched (q: a number or a text; since and until: the creation time); the total and hasNext count the filtered messages, so offset pages through them.',
+            'Filtered by status and a tag, searched (q: a number or a text; since and until: the creation time); the total and hasNext count the filtered messages, so offset pages through them.',
           tags: ['sms'],
           querystring: MessagesQuerySchema,
           response: {
             200: json('One page of the history, newest first.', MessagesPageSchema, listExample),
             ...bearerErrors([400], {
-              400: 'invalid_request: a bad or unknown query parameter (q too long, since or until not a date-time, until before since); the message names it.',
+              400: 'invalid_request: a bad or unknown query parameter (q too long, since or until not a date-time, until before since, tag not key:value); the message names it.',
             }),
           },
         },
       },
       async (request) => {
-        const { limit, offset, status, q } = request.query;
-        const { rows, total } = store.list({ limit, offset, status, q, ...searchTimes(request.query) });
+        const { limit, offset, status, q, tag } = request.query;
+        const { rows, total } = store.list({ limit, offset, status, q, tag: tagFilter(tag), ...searchTimes(request.query) });
         return {
           success: true as const,
           data: rows.map(toMessageRecord),
