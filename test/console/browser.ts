@@ -111,12 +111,12 @@ export async function openBrowser(t: Test, viewport = DESKTOP): Promise<Watched>
   return { page, context, problems };
 }
 
-/** Pastes the key on the sign-in view and waits for the overview. */
-export async function signIn(page: Page, key: string, remember = false) {
+/** Pastes the key on the sign-in view and waits for the view the address names (the overview when it names none). */
+export async function signIn(page: Page, key: string, remember = false, lands = 'Overview') {
   await page.getByLabel("API key, or the QR code's text").fill(key);
   if (remember) await page.getByLabel('Remember on this device').check();
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+  await page.getByRole('heading', { name: lands, level: 1 }).waitFor();
 }
 
 /** Goes to a view through its link in the navigation. */

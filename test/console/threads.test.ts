@@ -73,6 +73,9 @@ t.test('a thread: in order, replies, opt-out toggle, send again', { skip }, asyn
   await thread.getByRole('button', { name: 'Queue reply' }).click();
   await thread.getByText(/^Not sent: \+1 \(555\) 987-0001 is on the opt-out list/).waitFor();
   t.equal(await thread.getByLabel('Reply').inputValue(), 'Are you there?', 'the text stays to send later');
+  await bubbles.locator('bdi.body', { hasText: 'Are you there?' }).waitFor();
+  const sendAgain = thread.getByRole('button', { name: 'Send again' });
+  t.equal(await sendAgain.count(), 0, 'no "Send again" while the number is opted out');
   await thread.getByRole('button', { name: 'Opt back in' }).click();
   await thread.getByRole('button', { name: 'Opt out this number…' }).waitFor();
   t.same((await gw.get('/api/opt-outs')).json().data, [], 'off the list');
