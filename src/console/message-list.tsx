@@ -12,13 +12,34 @@ import { MessageDetails } from './message-details.js';
 /** A message as the console reads it: the record, with `origin` when the gateway sends one. */
 export type ConsoleMessage = MessageRecord & { origin?: string | null };
 
-/** A time on one short line: the hour alone today, with the day otherwise (the full time in its tooltip). */
-function shortTime(iso: string): string {
+/**
+ * A time on one short line: the hour alone today, with the day otherwise; `phone`: the day
+ * alone on another day (the full time is in the tooltip and the details).
+ */
+function shortTime(iso: string, phone = false): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  const today = d.toDateString() === new Date().toDateString();
   const hm: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit' };
-  return d.toLocaleString(undefined, today ? hm : { ...hm, month: 'short', day: 'numeric' });
+  const day: Intl.DateTimeFormatOptions = { month: 'short', day: 'numeric' };
+  if (d.toDateString() === new Date().toDateString()) return d.toLocaleTimeString(undefined, hm);
+  return d.toLocaleString(undefined, phone ? day : { ...hm, ...day });
+}
+
+/** The line's time: the desktop's and the phone's form (one shown by the stylesheet), "next" for the queue's next. */
+function LineTime({ at }: { at: string | null }) {
+  if (at === null) {
+    return (
+      <span class="msg-time" title="As soon as the pace allows">
+        next
+      </span>
+    );
+  }
+  return (
+    <span class="msg-time" title={new Date(at).toLocaleString()}>
+      <span class="wide-only">{shortTime(at)}</span>
+      <span class="phone-only">{shortTime(at, true)}</span>
+    </span>
+  );
 }
 
 /** The line's keys: j / ArrowDown the next line, k / ArrowUp the one before, Home and End the ends. */
@@ -46,7 +67,7 @@ function Line(p: {
   return (
     <button
       type="button"
-      class="msg-line"
+      class={Object.keys(m.tags).length === 0 ? 'msg-line no-tags' : 'msg-line'}
       aria-expanded={open}
       aria-controls={open ? `details-${m.id}` : undefined}
       data-id={m.id}
@@ -54,9 +75,7 @@ function Line(p: {
       onClick={() => onToggle(m.id)}
       onFocus={() => onFocus(m.id)}
     >
-      <span class="msg-time" title={time === null ? 'As soon as the pace allows' : new Date(time).toLocaleString()}>
-        {time === null ? 'next' : shortTime(time)}
-      </span>
+      <LineTime at={time} />
       <bdi class="msg-to">{visible(m.to)}</bdi>
       <span class="msg-status">
         <span class={`badge badge-${m.status}`}>{m.status}</span>

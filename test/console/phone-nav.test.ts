@@ -29,21 +29,31 @@ const wholeInWindow = (e: Element) => {
   return inside && e.scrollWidth <= e.clientWidth + 1;
 };
 
-/** Elements of the view wider than the window or cut at its right edge. */
+/**
+ * Elements of the view cut at the window's right edge: past it, and not inside a box of the view
+ * that ends within the window and clips what overflows it (a text shortened with an ellipsis).
+ */
 const clipped = (page: Page) =>
-  page.evaluate(() =>
-    [...document.querySelectorAll('main *')]
-      .filter((e) => e.getBoundingClientRect().right > innerWidth + 1 && getComputedStyle(e).position !== 'fixed')
+  page.evaluate(() => {
+    const inClippingBox = (e: Element) => {
+      for (let a = e.parentElement; a && a.tagName !== 'MAIN'; a = a.parentElement) {
+        const clips = getComputedStyle(a).overflowX !== 'visible';
+        if (clips && a.getBoundingClientRect().right <= innerWidth + 1) return true;
+      }
+      return false;
+    };
+    return [...document.querySelectorAll('main *')]
+      .filter((e) => e.getBoundingClientRect().right > innerWidth + 1 && !inClippingBox(e))
       .map((e) => `${e.tagName.toLowerCase()}.${e.className}`)
-      .slice(0, 5),
-  );
+      .slice(0, 5);
+  });
 
 async function withMessages(t: Test) {
   const gw = await consoleApp(t);
   const sendAt = new Date(Date.now() + 86_400_000).toISOString();
   for (const [to, message, tags] of [
     ['+15550001111', 'The garage door is open', { alarm: 'home' }],
-    ['+15550002222', 'The garage door is closed', { alarm: 'office' }],
+    ['+15550002222', 'The garage door is closed', { alarm: 'office', list: 'household' }],
     ['+15550003333', 'Lunch at noon in the garden, bring a very long umbrella just in case it rains', {}],
   ] as const) {
     const res = await gw.app.inject({
@@ -78,6 +88,9 @@ for (const scheme of ['light', 'dark'] as const) {
       t.equal(await link.getAttribute('aria-current'), 'page', `${view}: marked as the current view`);
       t.equal(await overflowX(page), 0, `${view}: no sideways scrolling`);
       t.same(await clipped(page), [], `${view}: nothing cut at the right edge`);
+      const numbers = page.locator('main .msg-to');
+      const cutNumbers = await numbers.evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth).length);
+      t.equal(cutNumbers, 0, `${view}: every number whole`);
       await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));
       t.ok(await link.evaluate(wholeInWindow), `${view}: the current view's link in reach at the bottom of the page`);
       t.ok(await nav.getByRole('button', { name: 'Sign out' }).evaluate(wholeInWindow), `${view}: "Sign out" in reach`);
