@@ -123,3 +123,29 @@ t.test('the Queue: the same list, Cancel on each line', { skip }, async (t) => {
   t.same(await axeViolations(page), [], 'axe');
   t.same(problems, []);
 });
+
+t.test("a message's origin, when the gateway gives one: a chip in its details, a CSV column", { skip }, async (t) => {
+  const gw = await tagged(t);
+  const { page, problems } = await openBrowser(t, DESKTOP_800);
+  page.setDefaultTimeout(8000);
+  // The record as a gateway that records where each message came from answers it.
+  await page.route('**/api/messages?*', async (route) => {
+    const res = await route.fetch();
+    const body = (await res.json()) as { data: Record<string, unknown>[] };
+    for (const m of body.data) m.origin = 'alert';
+    await route.fulfill({ response: res, json: body });
+  });
+  await page.goto(`${gw.base}/#/history`);
+  await signIn(page, gw.key, false, 'History');
+  await page.locator('main .msg-line').first().click();
+  const details = page.getByRole('region', { name: 'Message details' });
+  t.match(await details.textContent(), /OriginAlert receiver/, 'named for people');
+  t.equal(await details.locator('.chip-origin').getAttribute('title'), 'origin: alert', 'the value in its tooltip');
+  const exportCsv = page.getByRole('button', { name: 'Export CSV' });
+  const [download] = await Promise.all([page.waitForEvent('download'), exportCsv.click()]);
+  const rows = readFileSync((await download.path())!, 'utf8')
+    .trim()
+    .split('\r\n');
+  t.match(rows[1], /,"alert"$/, 'the origin column');
+  t.same(problems, []);
+});

@@ -144,3 +144,23 @@ t.test('at 360x740 by keyboard: opening a thread moves the focus into it, going 
   t.ok(await link.evaluate((e) => e === document.activeElement), 'back on the thread it came from');
   t.same(problems, []);
 });
+
+const TAG_LINK = 'a tag of what a reply answers opens the History filtered by it; the open thread is in the address';
+t.test(TAG_LINK, { skip }, async (t) => {
+  const gw = await conversation(t);
+  const { page, problems } = await openSignedIn(t, gw, 'Conversations');
+  await page.getByRole('button', { name: /Thanks!/ }).click();
+  const thread = page.getByRole('region', { name: /987-0001/ });
+  await thread.getByText('In reply to').waitFor();
+  t.match(page.url(), /#\/inbox\?open=15559870001$/, 'the open conversation is in the address');
+  await page.reload();
+  await thread.getByText('In reply to').waitFor();
+  t.pass('a reload opens it again');
+  await thread.getByRole('list', { name: 'Its tags' }).getByRole('link', { name: 'ticket=T-7' }).click();
+  await page.getByRole('heading', { name: 'History', level: 1 }).waitFor();
+  await page.getByText('1 matching.').waitFor();
+  t.ok(await page.getByText('Tagged ticket=T-7').isVisible(), 'filtered by the tag');
+  t.match(await page.locator('main .msg-line').first().textContent(), /Yes, until 18:00\..*ticket=T-7/);
+  t.match(page.url(), /#\/history\?tag=ticket%3AT-7$/);
+  t.same(problems, []);
+});
