@@ -128,6 +128,12 @@ export const searchTimes = (v: { since?: string | undefined; until?: string | un
 /** A history search's tag: `key:value`, the key as a tag's, the value all after the first colon. */
 const TAG_FILTER = new RegExp(`^[A-Za-z0-9_.-]{1,32}:[\\s\\S]{0,${MAX_TAG_VALUE}}$`);
 
+const TAG_KEY_RULE = 'the key 1 to 32 letters, digits, _ . or -';
+const TAG_FILTER_ERROR = `must be key:value, ${TAG_KEY_RULE}, the value at most ${MAX_TAG_VALUE} characters`;
+const TAG_FILTER_DOC =
+  'Only messages carrying this tag: key:value (e.g. alarm:home), the value (all after the first colon) ' +
+  'compared exactly; an empty value: the tag given as ""';
+
 /** The `tag` parameter as the store's filter: the key before the first colon, the value after it. */
 export const tagFilter = (tag: string | undefined) =>
   tag === undefined ? undefined : { key: tag.slice(0, tag.indexOf(':')), value: tag.slice(tag.indexOf(':') + 1) };
@@ -138,11 +144,7 @@ export const MessagesQuerySchema = z
     offset: queryInt(0, Number.MAX_SAFE_INTEGER, 0).describe('0 or more, default 0'),
     status: MessageStatusSchema.optional(),
     ...searchQueryFields('the recipient'),
-    tag: z
-      .string()
-      .regex(TAG_FILTER, `must be key:value, the key 1 to 32 letters, digits, _ . or -, the value at most ${MAX_TAG_VALUE} characters`)
-      .optional()
-      .describe('Only messages carrying this tag: key:value (e.g. alarm:home), the value compared exactly; empty value: the tag given as ""'),
+    tag: z.string().regex(TAG_FILTER, TAG_FILTER_ERROR).optional().describe(TAG_FILTER_DOC),
   })
   .strict()
   .refine(sinceNotAfterUntil, UNTIL_BEFORE_SINCE);

@@ -8,7 +8,10 @@ import { COLUMNS, type MessageRow } from './message-rows.js';
 import type { Statements } from './message-statements.js';
 import { searchConditions, searchStatements, whereOf, type SearchColumns, type SearchFilter } from './search-sql.js';
 
-/** A search compares the creation time (index messages_newest, or messages_status_newest with a status), the number as sent, the text, a tag. */
+/**
+ * A search compares the creation time (index messages_newest, or messages_status_newest with a
+ * status), the number as sent, the text, a tag.
+ */
 const SEARCHED: SearchColumns = { time: 'created_at', number: "ltrim(send_to, '+')", text: ['body'], tags: 'tags' };
 
 /** What the store answers without changing anything. */

@@ -78,7 +78,8 @@ export function searchConditions(columns: SearchColumns, f: SearchFilter): { con
   if (f.tag !== undefined) {
     if (columns.tags === undefined) throw new Error('this search has no tags column');
     // The key is a JSON path member, quoted: a key may hold dots. Keys never hold a quote (message-tags.ts).
-    conditions.push(`CASE WHEN json_valid(${columns.tags}) THEN json_extract(${columns.tags}, @tagPath) END = @tagValue`);
+    const tags = columns.tags;
+    conditions.push(`CASE WHEN json_valid(${tags}) THEN json_extract(${tags}, @tagPath) END = @tagValue`);
     params.tagPath = `$."${f.tag.key}"`;
     params.tagValue = f.tag.value;
   }
