@@ -8,8 +8,11 @@ import { COLUMNS, type MessageRow } from './message-rows.js';
 import type { Statements } from './message-statements.js';
 import { searchConditions, searchStatements, whereOf, type SearchColumns, type SearchFilter } from './search-sql.js';
 
-/** A search compares the creation time (index messages_newest, or messages_status_newest with a status), the number as sent, the text. */
-const SEARCHED: SearchColumns = { time: 'created_at', number: "ltrim(send_to, '+')", text: ['body'] };
+/**
+ * A search compares the creation time (index messages_newest, or messages_status_newest with a
+ * status), the number as sent, the text, a tag.
+ */
+const SEARCHED: SearchColumns = { time: 'created_at', number: "ltrim(send_to, '+')", text: ['body'], tags: 'tags' };
 
 /** The gateway's own answers (store/message-record.ts ORIGINS), which the auto-reply limits count. */
 export const AUTOMATIC_ORIGINS = ['rule_reply', 'opt_out_reply', 'opt_in_reply', 'help_reply'] as const;
