@@ -1,4 +1,4 @@
-// Addresses: what counts as the local network (the ranges of the decisions page) and the
+// Addresses: what counts as the local network (the ranges of docs/design.md, "The guard order") and the
 // canonical form of a peer address. Plain functions of a string: the HTTP guard, the LAN
 // address finder and host info all judge addresses the same way.
 import ipaddr from 'ipaddr.js';

@@ -1,4 +1,4 @@
-// The opt-out part of the configuration (decisions "Opt-out (STOP)"): whether keywords
+// The opt-out part of the configuration (docs/receiving.md, opt-out): whether keywords
 // change the list (SMS_GATEWAY_OPT_OUT) and the texts of the automatic answers. A reply
 // variable left unset gets the English default; set to an empty value, no answer is sent.
 import { z } from 'zod';

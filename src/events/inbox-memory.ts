@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { localTimeToMs, type SmsEntry } from '../device/sms-list.js';
 import type { InboxStore } from '../store/inbox.js';
-import type { InReplyTo } from '../store/message-replies.js';
+import type { InReplyTo } from '../store/message-reads.js';
 import type { MetaStore } from '../store/meta.js';
 import type { OutboxStore } from '../store/outbox.js';
 import type { ReceivedEffects } from '../sms/received-effects.js';

@@ -13,7 +13,7 @@ import type { Db } from '../store/database.js';
 import { createInboxStore } from '../store/inbox.js';
 import { createMetaStore } from '../store/meta.js';
 import type { OutboxStore } from '../store/outbox.js';
-import { createReplyLookup } from '../store/message-replies.js';
+import { createReplyLookup } from '../store/message-reads.js';
 import type { SendEvents } from '../sms/send-events.js';
 import { createInboxWatcher, type InboxWatcherOptions } from './inbox-watcher.js';
 import { replyWindow } from './reply-window.js';

@@ -9,7 +9,7 @@
 // between two steps. Cost: one termux-sms-list call per 15 minutes, 4 an hour, and none
 // while the whole inbox fits the top page: with the 120 polls of an idle hour at the 30 s
 // cadence, 124, the inbox's share of the 150 Termux:API calls an idle hour may make
-// (decisions.md "The phone's battery"; the device facts take the rest).
+// (docs/design.md, "The inbox"; the device facts take the rest).
 import type { Clock } from '../core/clock.js';
 import type { listSms, SmsEntry } from '../device/sms-list.js';
 

@@ -17,7 +17,7 @@
 // After a hand-off (afterHandoff(), on `handoff.finished`) and after a poll that found a
 // new SMS (a conversation going on) the inbox is read every REPLY_POLL_MS for
 // REPLY_WATCH_MS, then at pollMs again (the idle cadence, 30 s by default): a reply then is
-// announced within 10 s (decisions.md "Replies", "The phone's battery").
+// announced within 10 s (docs/receiving.md, replies; docs/design.md, "The phone's battery").
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import { createLoop } from '../core/loop.js';
@@ -26,7 +26,7 @@ import { pageReader } from './inbox-pages.js';
 import type { InboxStore } from '../store/inbox.js';
 import type { MetaStore } from '../store/meta.js';
 import type { OutboxStore } from '../store/outbox.js';
-import type { InReplyTo } from '../store/message-replies.js';
+import type { InReplyTo } from '../store/message-reads.js';
 import { committer, memory } from './inbox-memory.js';
 import type { ReceivedEffects } from '../sms/received-effects.js';
 import { pollReport, type InboxHealth } from './inbox-report.js';

@@ -1,5 +1,5 @@
 // What one LAN host (or a host outside it) can hold of the phone's sockets, and how room is
-// made when a ceiling is reached (decisions, "Fair share under a hostile LAN"): at most
+// made when a ceiling is reached (docs/design.md, "A fair share under a hostile LAN"): at most
 // MAX_CONNECTIONS_PER_ADDRESS connections per address (IPv4 or IPv6),
 // MAX_CONNECTIONS_PER_PREFIX per IPv6 /64 of the local network (one host may hold many
 // addresses of its prefix), MAX_OUTSIDE_CONNECTIONS for all callers outside the local network

@@ -7,7 +7,7 @@ import { ERROR_CODES } from '../core/errors.js';
 import { MAX_RECIPIENTS } from '../sms/enqueue.js';
 import { ChecksSchema } from '../status/checks-schema.js';
 import { EncodingSchema, MessageRecordSchema, MessageStatusSchema } from '../store/message-record.js';
-import { MAX_TAG_VALUE, TagsSchema } from '../store/message-tags.js';
+import { MAX_TAG_VALUE, TagsSchema } from '../store/message-record.js';
 
 export { MessageRecordSchema };
 

@@ -16,7 +16,7 @@ import { toMessageRecord, type MessageRow, type MessageStore, type NewMessage } 
 import { QUEUE_LIMIT, type QueueStore } from '../store/queue.js';
 import { createIdempotency, hashOf, storedKey } from './idempotency.js';
 import { tagsHashFields } from './tags.js';
-import type { Tags } from '../store/message-tags.js';
+import type { Tags } from '../store/message-record.js';
 import type { Emitter } from '../core/dispatcher.js';
 import type { SendEvents } from './send-events.js';
 import type { StorageHealth } from './storage-health.js';

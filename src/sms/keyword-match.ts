@@ -1,4 +1,4 @@
-// Keyword matching (decisions "Keyword rules"): which rule, if any, a received SMS triggers.
+// Keyword matching (docs/receiving.md, keyword rules): which rule, if any, a received SMS triggers.
 // Case and surrounding spaces are ignored. `exact`: the whole text is the keyword ("Status "
 // is STATUS, "status?" is not). `prefix`: the text begins with the keyword followed by its
 // end, a space or a punctuation mark ("status garage" and "STATUS, please" are STATUS,

@@ -1,4 +1,4 @@
-// The opt-out keywords (decisions "Opt-out (STOP)"): which of them a received SMS is, if
+// The opt-out keywords (docs/receiving.md, opt-out): which of them a received SMS is, if
 // any. The whole text counts, trimmed, in any case, with trailing punctuation ignored:
 // "Stop!" is STOP, "stop by later", "STOPPED" and "S TOP" are nothing. Pure: no state.
 

@@ -1,4 +1,4 @@
-// The keyword rules as the gateway uses them (decisions "Keyword rules"): added and removed
+// The keyword rules as the gateway uses them (docs/receiving.md, keyword rules): added and removed
 // over the API (at most MAX_RULES, `from` numbers normalized like a recipient, a reply the
 // queue would refuse refused at once rather than at every trigger), and the one
 // question the inbox asks when it stores a received SMS: which rule it triggers

@@ -7,7 +7,7 @@
 import { gatewayError } from '../core/errors.js';
 import { newMessageId } from '../core/ids.js';
 import type { NewMessage } from '../store/messages.js';
-import type { Tags } from '../store/message-tags.js';
+import type { Tags } from '../store/message-record.js';
 import type { Origin } from '../store/message-record.js';
 import { normalizeRecipient } from './recipient.js';
 import { countSegments, type SegmentInfo } from './segments.js';

@@ -6,7 +6,7 @@
 // events where a change is committed (a message settles: store/message-settling.ts).
 import { newId } from '../core/ids.js';
 import type { MessageRecord } from './message-record.js';
-import type { InReplyTo } from './message-replies.js';
+import type { InReplyTo } from './message-reads.js';
 
 /** A received SMS, as its `sms.received` event tells it. */
 export interface ReceivedSmsData {

@@ -8,8 +8,8 @@ import { z } from 'zod';
 import { newId } from '../core/ids.js';
 import type { Db } from './database.js';
 import { transactions } from './transaction.js';
-import { TagsSchema } from './message-tags.js';
-import type { InReplyTo } from './message-replies.js';
+import { TagsSchema } from './message-record.js';
+import type { InReplyTo } from './message-reads.js';
 import { searchConditions, searchStatements, whereOf, type SearchColumns, type SearchFilter } from './search-sql.js';
 
 export const INBOX_KEPT = 1000;

@@ -6,7 +6,7 @@ import type { Db } from './database.js';
 import { makeEvent, type SettledEvent } from './event-record.js';
 import type { Reason } from './message-record.js';
 import { toMessageRecord, type MessageRow } from './message-rows.js';
-import type { Statements } from './message-statements.js';
+import type { Statements } from './message-rows.js';
 import type { OutboxStore } from './outbox.js';
 import type { StatsStore } from './stats.js';
 import { transaction } from './transaction.js';

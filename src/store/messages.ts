@@ -14,13 +14,13 @@ import { afterCommit, transaction } from './transaction.js';
 import type { ProcessGroup } from '../core/ids.js';
 import type { StatsStore } from './stats.js';
 import type { MessageRow, NewMessage } from './message-rows.js';
-import { statements, type Statements } from './message-statements.js';
+import { statements, type Statements } from './message-rows.js';
 import { messageReaders } from './message-reads.js';
 import { messageSettling } from './message-settling.js';
-import { tagsColumn } from './message-tags.js';
+import { tagsColumn } from './message-record.js';
 
 export { toMessageRecord, type MessageRow, type NewMessage } from './message-rows.js';
-export { CLAIMED_AMONG_SQL } from './message-statements.js';
+export { CLAIMED_AMONG_SQL } from './message-rows.js';
 export { settledEvent, type Settlement } from './message-settling.js';
 
 export interface MessageStoreOptions {

@@ -7,7 +7,7 @@ import { COLUMNS, type MessageRow } from './message-rows.js';
 import type { MessageStore } from './messages.js';
 import { transaction } from './transaction.js';
 
-/** At most this many messages may wait (decisions: 503 queue_full beyond it). */
+/** At most this many messages may wait (beyond it: 503 queue_full, docs/sending.md). */
 export const QUEUE_LIMIT = 10_000;
 
 const WAITING = `status = 'queued' AND handoff_started_at IS NULL`;

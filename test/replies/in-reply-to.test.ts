@@ -3,7 +3,7 @@
 // its tags, in GET /api/inbox and in the sms.received event (the webhook's body, also what
 // MQTT publishes); otherwise null. The inbox is a fake termux-sms-list (Ports inboxList).
 import t, { type Test } from 'tap';
-import { NEWEST_SENT_TO_SQL } from '../../src/store/message-replies.js';
+import { NEWEST_SENT_TO_SQL } from '../../src/store/message-reads.js';
 import { testApp, type TestAppOptions } from '../helpers/test-app.js';
 import { fakeInbox } from '../helpers/fake-inbox.js';
 

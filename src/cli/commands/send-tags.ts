@@ -4,7 +4,7 @@
 // is sent. The value is everything after the first `=` (it may hold `=` itself, or be empty).
 // The name __proto__ passes the API's pattern, but the gateway refuses any JSON body holding
 // it (prototype poisoning), so it is refused here with its own line.
-import { MAX_TAG_VALUE, MAX_TAGS, TAG_KEY, type Tags } from '../../store/message-tags.js';
+import { MAX_TAG_VALUE, MAX_TAGS, TAG_KEY, type Tags } from '../../store/message-record.js';
 
 /** The tags given so far, by name. */
 export type TagList = Map<string, string>;

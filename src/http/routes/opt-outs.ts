@@ -1,4 +1,4 @@
-// The opt-out list over the API (decisions "Opt-out (STOP)"): GET /api/opt-outs (newest
+// The opt-out list over the API (docs/receiving.md, opt-out): GET /api/opt-outs (newest
 // change first, paged like the history), POST /api/opt-outs {number} (201; 200 with the
 // entry when the number is listed already), DELETE /api/opt-outs/:number (204; 404 when it
 // is not listed). Numbers are normalized like a recipient, and the same digits with or

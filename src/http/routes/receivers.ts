@@ -1,5 +1,5 @@
 // POST /api/receivers/alertmanager?to=… and POST /api/receivers/grafana?to=…: the alert
-// receivers (decisions "Alert receivers"). Behind the same guards as every /api route
+// receivers (docs/alerts.md). Behind the same guards as every /api route
 // (local network, per-caller rate, bearer key: Alertmanager sends it with
 // http_config.authorization, Grafana with the webhook's Authorization header). The payload
 // is checked by its schema (http/receiver-schemas.ts: 400 naming the field), the intake

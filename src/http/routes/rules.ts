@@ -1,4 +1,4 @@
-// The keyword rules over the API (decisions "Keyword rules"): GET /api/rules (every rule,
+// The keyword rules over the API (docs/receiving.md, keyword rules): GET /api/rules (every rule,
 // oldest first: the order matching tries them in), POST /api/rules (201; 409 too_many_rules
 // when 50 exist), DELETE /api/rules/:id (204; 404 when unknown). A received SMS that
 // triggers a rule carries its keyword and gets its reply through the queue (sms/rule-replies.ts).

@@ -10,7 +10,7 @@ import { runCli } from '../../helpers/cli.js';
 import { testApp } from '../../helpers/test-app.js';
 import { PORT } from '../../../src/core/runtime.js';
 import { addTag, type TagList } from '../../../src/cli/commands/send-tags.js';
-import { TagsSchema } from '../../../src/store/message-tags.js';
+import { TagsSchema } from '../../../src/store/message-record.js';
 
 async function listening(t: Test) {
   await holdPort8080(t);
