@@ -14,8 +14,8 @@ import {
   MAX_CONNECTIONS_GRACE,
   MAX_CONNECTIONS_PER_ADDRESS,
   MAX_CONNECTIONS_PER_PREFIX,
-} from '../../src/http/connection-limits.js';
-import { createConnectionTable, type Entry, type TableLimits } from '../../src/http/connection-table.js';
+} from '../../src/http/flood/limits.js';
+import { createConnectionTable, type Entry, type TableLimits } from '../../src/http/flood/connection-table.js';
 import { fakeClock } from '../helpers/fake-clock.js';
 
 class FakeSocket {
