@@ -1,5 +1,5 @@
-// The connection ceilings and their eviction (src/http/connection-table.ts, placed by
-// src/http/connection-limits.ts), with fake sockets and a fake clock: a newcomer past any
+// The connection ceilings and their eviction (src/http/flood/connection-table.ts, with the
+// ceilings of src/http/flood/limits.ts), with fake sockets and a fake clock: a newcomer past any
 // ceiling is admitted by closing a connection of the caller holding the most (idle, then
 // without complete headers, oldest first), never one with a request in flight; IPv6 counts
 // per address and per /64; outside callers share one small ceiling; a connection without

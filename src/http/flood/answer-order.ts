@@ -7,9 +7,10 @@
 // garbage (a 936 KB page costs 10-17 ms and about twice its size), not the answers held, is
 // what raised RSS past idle + 60 MB. A LAN client is never slowed by it (a phone's Wi-Fi
 // carries a few MB/s; the burst covers a page at once). Order while waiting: light requests
-// first, oldest first (the only request waiting of its address, whose answer bytes of the
-// last moments, draining at LIGHT_BYTES_PER_SECOND, are under HEAVY_BYTES; judged again when
-// its turn comes), then the others, one address after another. So a caller of small answers
+// first, oldest first (their address's answer bytes of the last moments, draining at
+// LIGHT_BYTES_PER_SECOND, are under HEAVY_BYTES; judged again when the turn comes, so the
+// other connections of an address just served a page step back), then the others, one
+// address after another. So a caller of small answers
 // waits at most for the debt and the light requests before it, however many pages others
 // asked for and however many new addresses keep coming (a flood of one-request connections
 // from 20 000 addresses once kept a caller with the key waiting over 10 s, because newcomers
@@ -22,8 +23,12 @@ export const ANSWER_BYTES_PER_SECOND = 16 * 1024 * 1024;
 export const ANSWER_BYTES_BURST = 8 * 1024 * 1024;
 /** An address whose recent answers hold more than this waits behind the light ones. */
 export const HEAVY_BYTES = 256 * 1024;
-/** How fast an address's recent answer bytes drain. */
-export const LIGHT_BYTES_PER_SECOND = 1024 * 1024;
+/**
+ * How fast an address's recent answer bytes drain: slowly, so that an address asking for pages
+ * stays heavy between its turns (at 1 MB/s the 75 addresses of the slow-reader shape were light
+ * again 0.7 s after each page, and a newcomer queued behind them for seconds).
+ */
+export const LIGHT_BYTES_PER_SECOND = 64 * 1024;
 /** Answers smaller than this leave no trace (a /health flood from 20 000 addresses remembers none). */
 const TRACE_BYTES = 16 * 1024;
 /** Addresses whose recent bytes are remembered (least recently served forgotten first). */
@@ -37,21 +42,12 @@ export interface OrderDeps<L> {
   defer?: ((turn: () => void) => void) | undefined;
 }
 
-/** The waiting lines: light ones oldest first, the others by address in turn; judged light when their turn comes. */
-function createWaiting<L extends { readonly holder: string }>(isLightNow: (holder: string) => boolean) {
+/** The waiting lines: light ones oldest first, the others by address in turn; light is judged again at the turn. */
+function createWaiting<L extends { readonly holder: string }>(isLight: (holder: string) => boolean) {
   const light = new Set<L>();
   /** The other addresses' waiting lines, the address served next first. */
   const heavy = new Map<string, Set<L>>();
-  /** Waiting lines by address, in either queue. */
-  const count = new Map<string, number>();
 
-  function counted(holder: string, by: number): void {
-    const n = (count.get(holder) ?? 0) + by;
-    if (n > 0) count.set(holder, n);
-    else count.delete(holder);
-  }
-  /** Light: its address's only waiting request, and not served a lot lately. */
-  const isLight = (line: L) => count.get(line.holder) === 1 && isLightNow(line.holder);
   function waitHeavy(line: L): void {
     let lines = heavy.get(line.holder);
     if (!lines) heavy.set(line.holder, (lines = new Set()));
@@ -65,35 +61,28 @@ function createWaiting<L extends { readonly holder: string }>(isLightNow: (holde
     lines.delete(line);
     heavy.delete(holder);
     if (lines.size > 0) heavy.set(holder, lines); // its next one after the other addresses'
-    counted(holder, -1);
     return line;
   }
 
   return {
     any: () => light.size > 0 || heavy.size > 0,
     add(line: L): void {
-      counted(line.holder, 1);
-      if (isLight(line)) light.add(line);
+      if (isLight(line.holder)) light.add(line);
       else waitHeavy(line);
     },
-    /** The oldest light line (one no longer light moves to the others), else the next address's. */
+    /** The oldest light line (no longer light: to the others), else the next address's. */
     next(): L | undefined {
       for (let first = light.values().next().value; first; first = light.values().next().value) {
         light.delete(first);
-        if (!isLight(first)) {
-          waitHeavy(first);
-          continue;
-        }
-        counted(first.holder, -1);
-        return first;
+        if (isLight(first.holder)) return first;
+        waitHeavy(first);
       }
       return nextHeavy();
     },
     leave(line: L): void {
+      if (light.delete(line)) return;
       const lines = heavy.get(line.holder);
-      if (!(light.delete(line) || lines?.delete(line))) return;
-      counted(line.holder, -1);
-      if (lines?.size === 0) heavy.delete(line.holder);
+      if (lines?.delete(line) && lines.size === 0) heavy.delete(line.holder);
     },
   };
 }
