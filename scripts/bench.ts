@@ -9,6 +9,7 @@
 // fair-share shapes of issue 20 (a new caller's answers during each; `--fair-share` runs
 // only these, about a minute), and the phone's battery of issue 37 (Termux:API calls per
 // idle hour on simulated time, the reply latency; `--battery` runs only this, about a minute).
+// `--cost` runs only the start and the paired /health runs (scripts/bench/phase-cost.ts).
 // Ordering constraint: the whole run holds the test suite's port-8080 lock directory
 // (os.tmpdir()/sms-gateway-test-port-8080.lock), so it never collides with tests that start
 // the real gateway. Everything it starts is stopped at the end, on failure and on SIGINT.
@@ -30,6 +31,7 @@ import { sendsPhase } from './bench/phase-sends.js';
 import { queuePhase } from './bench/phase-queue.js';
 import { floodPhase } from './bench/phase-flood.js';
 import { fairSharePhase } from './bench/phase-fair-share.js';
+import { costPhase, printCost } from './bench/phase-cost.js';
 import { batteryPhase } from './bench/phase-battery.js';
 import { printBatteryTable } from './bench/report-battery.js';
 import { printFairShareTable, printIssueTable, printReport } from './bench/report.js';
@@ -71,6 +73,10 @@ async function main(): Promise<number> {
 
   if (process.argv.includes('--fair-share')) {
     printFairShareTable(await fairSharePhase());
+    return 0;
+  }
+  if (process.argv.includes('--cost')) {
+    printCost(await costPhase(tickHz));
     return 0;
   }
   if (process.argv.includes('--battery')) {

@@ -9,7 +9,10 @@
 // history of long messages, seeded here before the start): 75 addresses x 7 connections, each
 // pipelining 3 GET /api/messages?limit=100 (an answer of about 930 KB) and never reading; the
 // gateway's closes of them (sms_gateway_slow_reader_connections_closed_total) are reported.
-// `npm run bench -- --fair-share --slow-readers` runs that shape alone.
+// Then issue 44's many addresses: 20 000 loopback addresses, 200 at a time, each sending one
+// complete GET /health on a new connection, while a caller with the key asks GET
+// /api/messages?limit=1 every 500 ms on a new connection (each awaited up to 10 s).
+// `npm run bench -- --fair-share --slow-readers` runs those two shapes alone.
 import { networkInterfaces } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MEMORY_BOUND_MB, rssMb, runShape, SHAPES, WITNESS_P99_MS, WITNESS_SERVED, type Shape } from '../../test/fixtures/flood-shapes.js';
@@ -38,6 +41,15 @@ function slowReaderShape(key: string): Shape {
       maxAttempts: 40_000,
     },
     witness: { host: '127.0.0.1', addresses: ['127.99.0.1'] },
+  };
+}
+
+/** Issue 44, item 2: many addresses, each one complete short request, beside a caller with the key. */
+function manyAddressesShape(key: string): Shape {
+  return {
+    name: 'one request each from 20 000 addresses, 200 at a time; a caller with the key',
+    flood: { mode: 'requests', host: '127.0.0.1', addresses: { v4: [127, 30, 0, 1], count: 20_000 }, concurrency: 200 },
+    witness: { host: '127.0.0.1', addresses: ['127.99.0.2'], path: '/api/messages?limit=1', key, intervalMs: 500 },
   };
 }
 
@@ -97,16 +109,18 @@ export async function fairSharePhase() {
     const slow = await oneShape(slowReaderShape(key), gw.pid, idleMb);
     log(`fair share: slow readers: ${JSON.stringify(slow)}`);
     shapes.push({ ...slow, closed: await slowReaderCloses(key) });
+    await sleep(500);
+    shapes.push(await oneShape(manyAddressesShape(key), gw.pid, idleMb, 10_000));
     return { idleRssMb: idleMb, witnessSeconds: WITNESS_MS / 1000, shapes };
   } finally {
     await stopProc(gw);
   }
 }
 
-async function oneShape(shape: Shape, pid: number, idleMb: number): Promise<ShapeFigures> {
+async function oneShape(shape: Shape, pid: number, idleMb: number, timeoutMs = 5000): Promise<ShapeFigures> {
   log(`fair share: ${shape.name} ...`);
   // A long timeout: the latency is measured, not cut off at the contract's second.
-  const { ready, readyAfterMs, seen, flooded, peakMb } = await runShape([], shape, pid, WITNESS_MS, 5000);
+  const { ready, readyAfterMs, seen, flooded, peakMb } = await runShape([], shape, pid, WITNESS_MS, timeoutMs);
   const served = Number(seen.served ?? 0);
   const total = Number(seen.total ?? 0);
   const p99Ms = ms(seen.p99);

@@ -4,25 +4,12 @@
 // in HEALTH_RUNS such paired runs: the ratio of record is their median.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fillHistory } from './history.js';
-import { measureLoad, measureLoads, type LoadResult } from './load.js';
-import { commandLine, cpuTicks, log, median, round, rssOf, wakeups } from './measure.js';
+import { measureLoad } from './load.js';
+import { measureHealth } from './phase-cost.js';
+import { commandLine, cpuTicks, log, round, rssOf, wakeups } from './measure.js';
 import { apiKey, gatewayEnv, getBody, newHome, startBare, startGateway, startProc, stopProc, waitForHealth, type Proc } from './processes.js';
-import {
-  BARE_PORT,
-  CALLERS,
-  GATEWAY_PORT,
-  HEALTH_RUNS,
-  MAIN,
-  HISTORY_ROWS,
-  IDLE_CPU_MS,
-  IDLE_SETTLE_MS,
-  LOAD_MS,
-  PER_CALLER_HZ,
-  WARMUP_MS,
-} from './settings.js';
+import { GATEWAY_PORT, MAIN, HISTORY_ROWS, IDLE_CPU_MS, IDLE_SETTLE_MS, PER_CALLER_HZ } from './settings.js';
 import { MEMORY_MODE_OFF } from '../../src/core/memory-mode.js';
-
-const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 export async function readsPhase(tickHz: number) {
   const home = newHome('history');
@@ -36,8 +23,6 @@ export async function readsPhase(tickHz: number) {
     await waitForHealth(gw);
     bare = startBare();
     await waitForHealth(bare);
-    const gwBody = await getBody(GATEWAY_PORT, '/health');
-    const bareBody = await getBody(BARE_PORT, '/health');
     await sleep(IDLE_SETTLE_MS);
     const gwTicks0 = cpuTicks(gw.pid);
     const bareTicks0 = cpuTicks(bare.pid);
@@ -91,37 +76,7 @@ export async function readsPhase(tickHz: number) {
       ],
     };
 
-    log(
-      `health: ${CALLERS * PER_CALLER_HZ} req/s open loop over ${CALLERS} callers for ${LOAD_MS / 1000} s each (after a ${WARMUP_MS / 1000} s warm-up), gateway and bare in turn, 5 windows each, ${HEALTH_RUNS} paired runs ...`,
-    );
-    const healthSpec = () => ({ kind: 'health', path: '/health', expect: 200 });
-    // The figure of record is the median of HEALTH_RUNS paired runs (each its own ratio): one
-    // run's ratio moves with the machine by more than the target's margin.
-    const runs: [LoadResult, LoadResult][] = [];
-    for (let i = 0; i < HEALTH_RUNS; i++) runs.push((await measureLoads([gw, bare], PER_CALLER_HZ, healthSpec, tickHz)) as [LoadResult, LoadResult]);
-    const ratios = runs.map(([g, b]) => round(g.cpuMsPerKReq / b.cpuMsPerKReq));
-    const [gwHealth, bareHealth] = runs[ratios.indexOf(median(ratios))]!;
-    health = {
-      gatewayCpuMsPerKReq: gwHealth.cpuMsPerKReq,
-      bareCpuMsPerKReq: bareHealth.cpuMsPerKReq,
-      ratio: median(ratios),
-      ratios,
-      p99Ms: gwHealth.p99Ms,
-      p50Ms: gwHealth.p50Ms,
-      maxMs: gwHealth.maxMs,
-      bareP50Ms: bareHealth.p50Ms,
-      bareP99Ms: bareHealth.p99Ms,
-      offeredRps: CALLERS * PER_CALLER_HZ,
-      requests: sum(runs.map(([g]) => g.requests)),
-      failed: sum(runs.map(([g]) => g.failed)),
-      non200: sum(runs.map(([g]) => g.unexpected)),
-      bareRequests: sum(runs.map(([, b]) => b.requests)),
-      bareFailed: sum(runs.map(([, b]) => b.failed)),
-      bareNon200: sum(runs.map(([, b]) => b.unexpected)),
-      sameBody: JSON.stringify(JSON.parse(gwBody)) === JSON.stringify(JSON.parse(bareBody)),
-      schedulerMaxLateMs: Math.max(...runs.flat().map((r) => r.maxLateMs)),
-      errors: [...new Set(runs.flat().flatMap((r) => r.errors))],
-    };
+    health = await measureHealth(gw, bare, tickHz);
     await stopProc(bare);
 
     log(`history: GET /api/messages?limit=20 (authenticated, ${HISTORY_ROWS} messages), same load ...`);

@@ -8,7 +8,7 @@ import type { sendsPhase } from './phase-sends.js';
 import type { queuePhase } from './phase-queue.js';
 import type { floodPhase } from './phase-flood.js';
 import type { fairSharePhase } from './phase-fair-share.js';
-import { MAX_CONNECTIONS_PER_ADDRESS } from '../../src/http/connection-limits.js';
+import { MAX_CONNECTIONS_PER_ADDRESS } from '../../src/http/flood/limits.js';
 import { MEMORY_BOUND_MB, WITNESS_P99_MS, WITNESS_SERVED } from '../../test/fixtures/flood-shapes.js';
 
 export type Row = [metric: string, gateway: string, bare: string, target: string, result: string];

@@ -18,6 +18,8 @@ export const BODY_LIMIT = 16 * 1024;
 export function sendError(reply: FastifyReply, err: GatewayError) {
   const { status, body, retryAfterSeconds } = errorAnswer(err);
   if (retryAfterSeconds !== undefined) reply.header('retry-after', String(retryAfterSeconds));
+  // A refused caller (429 here; 401 and 403 are the guards' own answers) does not keep its connection.
+  if (status === 429) reply.header('connection', 'close');
   return reply.code(status).send(body);
 }
 

@@ -62,7 +62,9 @@ export function refusalAnswer(refusal: Refusal): { status: number; body: object 
   return { status: 429, body: errorBody(rateLimitedError(refusal.waitMs)) };
 }
 
+/** A refusal also closes its connection: a refused caller does not keep it. */
 export function sendRefusal(reply: FastifyReply, refusal: Refusal) {
+  reply.header('connection', 'close');
   if (refusal.status === 429) return sendError(reply, rateLimitedError(refusal.waitMs));
   const { status, body } = refusalAnswer(refusal);
   return reply.code(status).send(body);

@@ -15,10 +15,7 @@ import { strictJsonBodies } from '../http/json-body.js';
 import { logRequestLines } from '../http/request-line.js';
 import { answerUnroutable } from '../http/unroutable.js';
 import { answerParserError } from '../http/parser-errors.js';
-import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_MS, limitConnections, PARSER_OPTIONS } from '../http/connection-limits.js';
-import { gateAnswers } from '../http/http-server.js';
-import { limitRequestTime, REQUEST_TIMEOUT_MS } from '../http/request-deadline.js';
-import type { SlowReaderReason } from '../http/slow-readers.js';
+import { floodServer, type SlowReaderReason } from '../http/flood/flood-server.js';
 import { builtDocument } from '../http/routes/openapi.js';
 import { ROUTE_FILES } from '../http/routes/index.js';
 import type { RouteParts } from '../http/route-parts.js';
@@ -28,7 +25,7 @@ import type { RouteParts } from '../http/route-parts.js';
  * routes table picks from them), and the slow-reader count for /metrics.
  */
 export interface AppDeps extends Omit<RouteParts, 'openApiDocument'> {
-  /** A connection closed for not reading its answers (http/slow-readers.ts), for /metrics. */
+  /** A connection closed for not reading its answers (http/flood/), for /metrics. */
   slowReaderClosed?: ((reason: SlowReaderReason) => void) | undefined;
 }
 
@@ -55,13 +52,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     childLoggerFactory: (logger) => logger,
     bodyLimit: BODY_LIMIT,
     trustProxy: false,
-    // Slow or stalled clients must not hold the phone's sockets for long. Incomplete headers
-    // are closed on time by limitConnections' own timer (armed only while such a connection
-    // exists), a body not complete within 15 s by limitRequestTime's (one per such request);
-    // Node checks these two only every 30 s (its default: few wake-ups when idle).
-    requestTimeout: REQUEST_TIMEOUT_MS,
-    http: { headersTimeout: HEADERS_TIMEOUT_MS, ...PARSER_OPTIONS },
-    keepAliveTimeout: KEEP_ALIVE_MS,
+    // The Node server with the flood defence (connection ceilings, deadlines, the answer gate).
+    serverFactory: floodServer({ clock: deps.clock, onClosed: deps.slowReaderClosed, logger: deps.logger }),
     clientErrorHandler: answerParserError,
     // Builders named, so Fastify never loads ajv or fast-json-stringify; never called: zod's
     // compilers are set right below, with fastify-type-provider-zod's documented calls.
@@ -70,12 +62,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  // Each connection's answers one at a time, in fair turns, within the slow-reader bounds.
-  gateAnswers(app.server, { clock: deps.clock, onClosed: deps.slowReaderClosed, logger: deps.logger });
   strictJsonBodies(app);
   installErrorHandling(app);
-  limitConnections(app, deps.clock);
-  limitRequestTime(app, deps.clock);
   app.addHook('onRequest', guardHook(guards));
   logRequestLines(app, deps.logger);
   await registerRoutes(app, deps, options);

@@ -22,7 +22,7 @@ import { createProbes, type Probes } from '../device/probes.js';
 import { openDatabase } from '../store/database.js';
 import { currentBootId } from '../device/kill-leftover.js';
 import { createWebhookSecretFile } from '../events/signing.js';
-import { LISTEN_BACKLOG } from '../http/connection-limits.js';
+import { LISTEN_BACKLOG } from '../http/flood/limits.js';
 import { composeGateway, type ComposedGateway } from './compose.js';
 
 export { StartupError };

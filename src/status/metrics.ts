@@ -88,7 +88,7 @@ function buildRegistry(pc: PromClient, deps: MetricsDeps, tallies: Tallies) {
   });
   new pc.Counter({
     name: 'sms_gateway_slow_reader_connections_closed_total',
-    help: 'Connections closed since the gateway started because their answers were not being read, by reason (http/slow-readers.ts).',
+    help: 'Connections closed since the gateway started because their answers were not being read, by reason (http/flood/).',
     labelNames: ['reason'] as const,
     registers,
     collect() {
@@ -144,7 +144,7 @@ export function createMetrics(deps: MetricsDeps) {
       if (built) built.handoffs.observe({ result }, took);
       else early.observe(result, took);
     },
-    /** A connection closed for not reading its answers (http/slow-readers.ts, through server/app.ts). */
+    /** A connection closed for not reading its answers (http/flood/, through server/app.ts). */
     onSlowReaderClosed(reason: string): void {
       tallies.slowReaders.set(reason, (tallies.slowReaders.get(reason) ?? 0) + 1);
     },

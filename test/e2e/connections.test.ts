@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CLI, tempDir } from '../helpers/paths.js';
 import { holdPort8080, startGateway } from '../helpers/gateway-process.js';
 import { httpGet } from '../helpers/http.js';
-import { MAX_CONNECTIONS_PER_ADDRESS } from '../../src/http/connection-limits.js';
+import { MAX_CONNECTIONS_PER_ADDRESS } from '../../src/http/flood/limits.js';
 
 /** Raw bytes in; the raw answer and whether the server closed the connection. */
 function raw(text: string, caller: string): Promise<{ answer: string; closedByServer: boolean }> {

@@ -3,7 +3,7 @@
 // closed when that clock passes HEADERS_TIMEOUT_MS, not by a real timer.
 import t from 'tap';
 import { connect } from 'node:net';
-import { HEADERS_TIMEOUT_MS } from '../../src/http/connection-limits.js';
+import { HEADERS_TIMEOUT_MS } from '../../src/http/flood/limits.js';
 import { fakeClock } from '../helpers/fake-clock.js';
 import { testApp } from '../helpers/test-app.js';
 

@@ -1,5 +1,5 @@
-// The connection ceilings and their eviction (src/http/connection-table.ts, placed by
-// src/http/connection-limits.ts), with fake sockets and a fake clock: a newcomer past any
+// The connection ceilings and their eviction (src/http/flood/connection-table.ts, with the
+// ceilings of src/http/flood/limits.ts), with fake sockets and a fake clock: a newcomer past any
 // ceiling is admitted by closing a connection of the caller holding the most (idle, then
 // without complete headers, oldest first), never one with a request in flight; IPv6 counts
 // per address and per /64; outside callers share one small ceiling; a connection without
@@ -14,8 +14,8 @@ import {
   MAX_CONNECTIONS_GRACE,
   MAX_CONNECTIONS_PER_ADDRESS,
   MAX_CONNECTIONS_PER_PREFIX,
-} from '../../src/http/connection-limits.js';
-import { createConnectionTable, type Entry, type TableLimits } from '../../src/http/connection-table.js';
+} from '../../src/http/flood/limits.js';
+import { createConnectionTable, type Entry, type TableLimits } from '../../src/http/flood/connection-table.js';
 import { fakeClock } from '../helpers/fake-clock.js';
 
 class FakeSocket {

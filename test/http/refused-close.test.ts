@@ -1,4 +1,4 @@
-// A refused caller does not keep its connection (http/connection-limits.ts): the 401, 403
+// A refused caller does not keep its connection (http/guards.ts, http/errors.ts): the 401, 403
 // and 429 answers say `connection: close`; an answer that is not a refusal does not.
 import t from 'tap';
 import { BUCKET_CAPACITY } from '../../src/http/rate-limit.js';

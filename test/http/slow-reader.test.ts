@@ -11,7 +11,7 @@ import type { Test } from 'tap';
 import { connect, type Socket } from 'node:net';
 import { request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { newMessageId } from '../../src/core/ids.js';
-import { MAX_WAITING_REQUESTS, WRITE_STALL_MS } from '../../src/http/slow-readers.js';
+import { MAX_WAITING_REQUESTS, WRITE_STALL_MS } from '../../src/http/flood/answer-gate.js';
 import { fakeClock, type FakeClock } from '../helpers/fake-clock.js';
 import { testApp } from '../helpers/test-app.js';
 
