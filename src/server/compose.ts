@@ -75,6 +75,7 @@ export async function composeGateway(deps: GatewayDeps) {
   const mqtt = config.mqtt ? await composeMqtt({ deps, ports, events, sending, status, settings: config.mqtt }) : undefined;
   if (mqtt) status.reportMqtt(() => mqtt.health());
   const app = await buildGatewayApp({ deps, ports, sending, webhooks, inbox, status });
+  if (config.smtp) (await import('../smtp/smtp-part.js')).attachSmtp({ ...deps, ...base, app, sending, status });
 
   const parts = { app, sending, webhooks, inbox, status, mqtt, probes, events };
   const restoreState = () => restore({ webhooks, inbox, sending, endLeftover: ports.endLeftover, logger }, clock.now());

@@ -20,6 +20,7 @@ import type { FinishedHandoff } from '../sms/handoff.js';
 import type { WebhookEvent } from '../store/event-record.js';
 import { REASONS, type Reason } from '../store/message-record.js';
 import { gauges, optOutSeries, processGauges, seconds, storedCounters, type MetricsDeps, type PromClient } from './metrics-series.js';
+import { smtpSeries } from './smtp-metrics.js';
 
 export type { MetricsDeps } from './metrics-series.js';
 
@@ -64,6 +65,7 @@ function buildRegistry(pc: PromClient, deps: MetricsDeps, tallies: Tallies) {
   gauges(pc, registry, deps);
   processGauges(pc, registry, deps.runtime);
   optOutSeries(pc, registry, deps);
+  smtpSeries(pc, registry, () => deps.smtp?.() ?? null);
   const fromTally = (name: string, help: string, read: () => number) =>
     new pc.Counter({
       name,
