@@ -3,9 +3,9 @@
 // user name and the API key as password (compared in constant time, read at each AUTH so a new
 // key counts at once), MAIL and RCPT refused without AUTH unless the sender is trusted, each
 // recipient checked at RCPT (a number or a contact, not opted out, at most 10), and the data:
-// read up to the size limit, parsed (postal-mime), made into one SMS per recipient and queued.
+// read up to the size limit, parsed (mailparser), made into one SMS per recipient and queued.
 import type { SMTPServerOptions, SMTPServerSession } from 'smtp-server';
-import PostalMime from 'postal-mime';
+import { simpleParser } from 'mailparser';
 import { canonicalAddress, isLocalAddress } from '../core/addresses.js';
 import { secretsEqual } from '../core/keys.js';
 import type { Contact } from '../core/mqtt-settings.js';
@@ -27,6 +27,9 @@ export interface SmtpHandlerDeps {
   refused: (reason: SmtpRefusal) => void;
   accepted: (repeated: boolean) => void;
 }
+
+/** Only the text is wanted: no HTML made from the text, no links, no attachment checksums. */
+const PARSE_OPTIONS = { skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true, checksumAlgo: false } as const;
 
 type Handlers = Required<Pick<SMTPServerOptions, 'onConnect' | 'onAuth' | 'onMailFrom' | 'onRcptTo' | 'onData'>>;
 
@@ -68,7 +71,7 @@ export function smtpHandlers(deps: SmtpHandlerDeps): Handlers {
       readMail(stream)
         .then(async (raw) => {
           if (raw === undefined) throw answers.tooLarge();
-          const mail = await PostalMime.parse(raw);
+          const mail = await simpleParser(raw, PARSE_OPTIONS);
           const text = mailText(mail, deps.segments);
           if (text === '') throw answers.noText();
           const sourceIp = canonicalAddress(session.remoteAddress) ?? 'unknown';
