@@ -106,6 +106,7 @@ function buildServer(
   s.server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     const deadline = setTimeout(() => socket.destroy(), settings.sessionMs ?? SESSION_MS);
+    deadline.unref();
     socket.once('close', () => {
       clearTimeout(deadline);
       sockets.delete(socket);
