@@ -121,4 +121,8 @@ t.test('the start screen, the status command and /metrics show the intake', asyn
   const metrics = (await a.get('/metrics')).body;
   t.match(metrics, /^sms_gateway_email_mails_accepted_total 1$/m);
   t.match(metrics, /^sms_gateway_email_refusals_total\{reason="auth_failed"\} 1$/m);
+  const promtool = await run('promtool', ['check', 'metrics'], metrics);
+  if (promtool.code === 127 || /ENOENT/.test(promtool.stderr))
+    t.comment('promtool is not installed (apt-get install prometheus)');
+  else t.equal(`${promtool.stdout}${promtool.stderr}`.trim(), '', 'promtool check metrics finds nothing');
 });
