@@ -74,7 +74,7 @@ t.test('200 mails in a minute against a queue with room for 150: each queued onc
     ignoreTLS: true,
     pool: true,
     maxConnections: 1,
-    auth,
+    auth: login,
   });
   const send = (i: number) =>
     replyCode(
