@@ -20,7 +20,7 @@
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import { VERSION } from '../src/core/version.js';
+import { VERSION } from '../src/core/package-root.js';
 import { PORT_LOCK } from './port-lock.js';
 import { clockTicks, log, round } from './bench/measure.js';
 import { assertPortFree, installCleanup, releaseLock, run, stopAll, takeLock } from './bench/processes.js';

@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/core/config.js';
 import { createApiKeyFile } from '../../src/core/keys.js';
 import { newMessageId } from '../../src/core/ids.js';
 import { chooseTimeZone, createCalendar } from '../../src/core/time-zone.js';
-import { VERSION } from '../../src/core/version.js';
+import { VERSION } from '../../src/core/package-root.js';
 import { openDatabase } from '../../src/store/database.js';
 import { transaction } from '../../src/store/transaction.js';
 import type { Reason } from '../../src/store/message-record.js';

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, symlinkSync, writeFileS
 import http from 'node:http';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/core/config.js';
-import { PORT } from '../../src/core/constants.js';
+import { PORT } from '../../src/core/runtime.js';
 import { createGateway, type Gateway } from '../../src/server/run-gateway.js';
 import { quiet, simClock, type SimClock } from './sim-clock.js';
 

@@ -82,10 +82,11 @@ export async function readsPhase(tickHz: number) {
       timers: [
         "node:http Server connectionsCheckingInterval: Node's default, every 30 s (headers within 10 s and bodies within 15 s are enforced by the gateway's own timers, which exist only while such a connection or request does)",
         'per-connection keep-alive timers only while a client holds a connection open (none when idle)',
-        'device probes: no timer; one round at start, then refreshed only when a request reads facts older than 30 s',
+        'device facts: no timer, no call at start; a fact is read when asked for and older than its age limit',
         'webhook outbox: no timer without SMS_GATEWAY_WEBHOOK_URLS or pending deliveries (a timer exists only while deliveries wait)',
         'sent-box confirmation: no timer in simulated mode; in real mode only while a handed-off message awaits confirmation (checks at 5/15/30/60/90/120 s)',
-        'inbox watcher: none without webhook targets (with targets it polls every SMS_GATEWAY_INBOX_POLL_SECONDS, default 15 s)',
+        'inbox watcher: none while nothing listens for received SMS (with a listener it polls every ' +
+          'SMS_GATEWAY_INBOX_POLL_SECONDS, default 30 s; every 5 s for 3 minutes after a hand-off or a new SMS)',
         'rate limiter: no timer (token buckets refill and are pruned lazily on requests)',
       ],
     };

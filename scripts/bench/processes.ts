@@ -8,7 +8,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { delimiter, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { VERSION } from '../../src/core/version.js';
+import { VERSION } from '../../src/core/package-root.js';
 import { PORT_LOCK, releasePortLock, takePortLock } from '../port-lock.js';
 import { cpuTicks, log, median, round } from './measure.js';
 import { BARE_PORT, BARE_SERVER, CLI, FAKE_TERMUX, GATEWAY_PORT } from './settings.js';

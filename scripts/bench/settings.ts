@@ -3,7 +3,7 @@
 // BENCH_QUICK=1) runs shorter phases and only the table (startup, idle, /health,
 // queue CPU, wake-ups): for iterating, not for the figures of record.
 import { join } from 'node:path';
-import { PORT } from '../../src/core/constants.js';
+import { PORT } from '../../src/core/runtime.js';
 import { PACKAGE_ROOT } from '../../src/core/package-root.js';
 
 // The bench is bundled into dist-scripts/ (scripts/build.mjs bench): the root is found as the gateway finds it.

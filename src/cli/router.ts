@@ -1,11 +1,11 @@
 // argv -> one command. Exit codes: 0 success, 1 failure, 2 usage error (or a bad
 // configuration value). Errors are one line on stderr, never a stack trace.
 import { ConfigError } from '../core/config.js';
-import { StartupError } from '../core/startup-error.js';
+import { StartupError } from '../core/errors.js';
 import { KeyFileError } from '../core/keys.js';
 import { LockError } from '../core/lock.js';
-import { VERSION } from '../core/version.js';
-import { PORT } from '../core/constants.js';
+import { VERSION } from '../core/package-root.js';
+import { PORT } from '../core/runtime.js';
 import type { CommandContext } from './context.js';
 import { NoHomeError } from './existing-home.js';
 

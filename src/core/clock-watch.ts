@@ -6,8 +6,8 @@
 // that reads the time checks for free, no timer of its own) and reports a jump once, before
 // that now() returns the new time to anyone: so whatever is stamped with the new time is
 // stamped after the listeners saw the jump. The gateway announces it as `clock.jumped`
-// (events/domain-events.ts); the loops' longest sleep (core/loop.ts MAX_WAIT_STEP_MS)
-// bounds how long an idle gateway takes to notice.
+// (events/domain-events.ts); the loops' longest sleep (core/loop.ts: WALL_CLOCK_STEP_MS, 30 s,
+// while the queue waits for a wall-clock time) bounds how long an idle gateway takes to notice.
 // A phone that suspends (no wake lock) stops the monotonic clock: its wake-up looks like a
 // jump forward too. The gateway is run with a wake lock (docs/phone.md).
 import type { Clock } from './clock.js';

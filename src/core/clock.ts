@@ -4,6 +4,7 @@
 // and wait in the gateway goes through setTimer, so a test's fake clock moves them all).
 // The system clock arms a long wait in steps of at most MAX_TIMER_STEP_MS: Node replaces a
 // delay past 2^31-1 ms with 1 ms (a TimeoutOverflowWarning, and a loop that spins).
+// Also how a wall-clock time is shown (isoOrNull) and the event loop's lag, read once.
 import { performance } from 'node:perf_hooks';
 
 /** A scheduled callback; cancel() is harmless after it ran or was cancelled. */
@@ -59,4 +60,21 @@ export function sleepFor(clock: Clock, ms: number): { done: Promise<void>; cance
     timer = clock.setTimer(resolve, ms);
   });
   return { done, cancel: () => timer?.cancel() };
+}
+
+/** A wall-clock ms value as the API and diagnostics show it: ISO 8601 UTC, or null. */
+export function isoOrNull(ms: number | null | undefined): string | null {
+  return ms === null || ms === undefined ? null : new Date(ms).toISOString();
+}
+
+/**
+ * How long the event loop takes to come round once more, in ms with one decimal (diagnostics'
+ * `process.eventLoopLagMs`): a one-off real-time reading, not a timer the clock owns (a fake
+ * clock would make it meaningless).
+ */
+export function measureEventLoopLag(): Promise<number> {
+  return new Promise<number>((resolve) => {
+    const t0 = performance.now();
+    setImmediate(() => resolve(Math.round((performance.now() - t0) * 10) / 10));
+  });
 }

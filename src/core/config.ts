@@ -8,8 +8,7 @@ import { parseQuietHours, type QuietHours } from './quiet-hours.js';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { MODES, SIMULATIONS, type Mode, type Simulation } from './runtime.js';
-import { webhookUrlProblem } from './webhook-url.js';
-import { redactUrl } from './redact.js';
+import { redactUrl, webhookUrlProblem } from './webhook-url.js';
 import { ContactsText, MqttEnvShape, mqttSettings, type Contact, type MqttSettings } from './mqtt-settings.js';
 import { SmtpEnvShape, smtpSettings, type SmtpSettings } from './smtp-settings.js';
 import { DEFAULT_OPT_IN_REPLY, DEFAULT_OPT_OUT_REPLY, optionalReplyText, replyText, type OptOutSettings } from './opt-out-settings.js';
@@ -120,6 +119,8 @@ export const EnvSchema = z.object({
 
 /** Variables whose value is never repeated in an error (a password, a webhook URL's token). */
 const SECRET_VARIABLES = new Set(['SMS_GATEWAY_MQTT_URL', 'SMS_GATEWAY_MQTT_PASSWORD', 'SMS_GATEWAY_WEBHOOK_URLS']);
+/** Whether an error may repeat the variable's value: never a credential (a URL may carry one) or a secret. */
+const isSecretVariable = (name: string) => SECRET_VARIABLES.has(name) || name.endsWith('_SECRET');
 
 export interface Config {
   home: string;
@@ -191,7 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const name = String(issue.path[0] ?? 'environment');
-    const shown = SECRET_VARIABLES.has(name) ? '(not shown)' : JSON.stringify(merged[name] ?? '');
+    const shown = isSecretVariable(name) ? '(not shown)' : JSON.stringify(merged[name] ?? '');
     throw new ConfigError(`invalid ${name}=${shown}: ${issue.message}`);
   }
   const e = result.data;

@@ -35,7 +35,7 @@ export const ERROR_MESSAGES = {
     expiresTooEarly: (than: 'sendAt' | 'now') => `Invalid request: body.expiresAt must be later than ${than}.`,
     payloadNotUtf8: () => 'Invalid request: the payload is not valid UTF-8.',
     payloadNotJson: () => 'Invalid request: the payload is not valid JSON.',
-    noContact: (level: string) => `Invalid request: no contact "${level}" in SMS_GATEWAY_MQTT_CONTACTS.`,
+    noContact: (level: string) => `Invalid request: no contact "${level}" in SMS_GATEWAY_CONTACTS.`,
   },
   message_too_long: {
     segments: (segments: number, encoding: string, budget: number) =>

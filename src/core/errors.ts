@@ -2,7 +2,7 @@
 // a refusal with a code, a message that says what to do and an optional retry hint, built
 // by gatewayError from the code's texts (core/error-messages.ts). No transport here:
 // http/error-status.ts gives each code its HTTP status, MQTT answers the envelope on its
-// errors topic.
+// errors topic. StartupError: a start that cannot go on.
 import { ERROR_MESSAGES } from './error-messages.js';
 
 export const ERROR_CODES = [
@@ -80,4 +80,12 @@ export function gatewayError<C extends ErrorCode, T extends keyof Messages[C] & 
 /** The error envelope, the same over HTTP and MQTT. */
 export function errorBody(err: GatewayError): ErrorBody {
   return { success: false, smsSent: false, error: { code: err.code, message: err.message }, ...err.extra };
+}
+
+/**
+ * A start that cannot go on (port taken, forced real mode without termux-sms-send, a database
+ * that cannot be opened): the CLI prints its message as one line and exits 1.
+ */
+export class StartupError extends Error {
+  override name = 'StartupError';
 }

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir, writeFileAtomic } from './fs-util.js';
 import { TOPIC_LEVEL } from './mqtt-settings.js';
-import { StartupError } from './startup-error.js';
+import { StartupError } from './errors.js';
 
 const ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
 export const GATEWAY_ID_FILE = 'gateway-id';

@@ -2,6 +2,7 @@
 // creation time) + 16 random characters. Within one millisecond the random part counts
 // up from the last id (as monotonic ULIDs do), so ids also sort in the order they were
 // made: a 100-recipient request lists in the order given. Messages use msg_, events evt_.
+// Also ProcessGroup, what names a hand-off's process group across a restart.
 import { randomInt } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
@@ -38,3 +39,16 @@ export function newId(prefix: string, nowMs: number): string {
 }
 
 export const newMessageId = (nowMs: number) => newId('msg', nowMs);
+
+/**
+ * The shape that names a hand-off's process group across a restart: what the device room
+ * describes when the command starts, the store keeps with the message, and the next start
+ * uses to end what is left of it (src/device/kill-leftover.ts).
+ */
+export interface ProcessGroup {
+  pgid: number;
+  /** /proc/sys/kernel/random/boot_id, or null where it cannot be read. */
+  boot: string | null;
+  /** The leader's start time (clock ticks since boot, /proc/<pid>/stat field 22), or null. */
+  startTicks: number | null;
+}

@@ -9,10 +9,15 @@
 // wall clock, so a wall clock that jumped while the gateway idled is seen within one step
 // (core/clock-watch.ts: its listeners may set an earlier wake-up), and arms the next step;
 // the run itself comes at its time. At most 4 wake-ups an hour, only while a wait is that long.
+// A loop that waits for a wall-clock time (the queue's sendAt and quiet hours) asks for
+// WALL_CLOCK_STEP_MS instead: a phone's clock set forward (network time, the user) releases
+// what became due within 30 s, not at the old distance; 2 wake-ups a minute while it waits.
 import { sleepFor, type Clock, type Timer } from './clock.js';
 
 /** The longest a loop sleeps at once (15 minutes). */
 export const MAX_WAIT_STEP_MS = 15 * 60_000;
+/** The longest a loop waiting for a wall-clock time sleeps at once: how late a jump is seen at worst. */
+export const WALL_CLOCK_STEP_MS = 30_000;
 
 export interface LoopOptions {
   clock: Clock;
@@ -21,6 +26,8 @@ export interface LoopOptions {
   /** A run that threw: the error goes here, and the loop runs again after retryMs. */
   onError(err: unknown): void;
   retryMs: number;
+  /** The longest sleep at once (default MAX_WAIT_STEP_MS; WALL_CLOCK_STEP_MS for wall-clock waits). */
+  stepMs?: number;
 }
 
 export interface Loop {
@@ -39,10 +46,10 @@ export interface Loop {
 }
 
 /**
- * Runs fn at monotonic time dueAt, armed in steps of at most MAX_WAIT_STEP_MS. Every step
+ * Runs fn at monotonic time dueAt, armed in steps of at most stepMs. Every step
  * reads the wall clock first (a jump's listeners may cancel this timer and set another).
  */
-function steppedTimer(clock: Clock, dueAt: number, fn: () => void): Timer {
+function steppedTimer(clock: Clock, dueAt: number, stepMs: number, fn: () => void): Timer {
   let current: Timer | undefined;
   let cancelled = false;
   const arm = () => {
@@ -54,7 +61,7 @@ function steppedTimer(clock: Clock, dueAt: number, fn: () => void): Timer {
         if (dueAt - clock.monotonicMs() >= 1) arm();
         else fn();
       },
-      Math.min(MAX_WAIT_STEP_MS, left),
+      Math.min(stepMs, left),
     );
   };
   arm();
@@ -68,6 +75,7 @@ function steppedTimer(clock: Clock, dueAt: number, fn: () => void): Timer {
 
 export function createLoop(opts: LoopOptions): Loop {
   const { clock } = opts;
+  const stepMs = Math.max(1, Math.min(MAX_WAIT_STEP_MS, opts.stepMs ?? MAX_WAIT_STEP_MS));
   let timer: Timer | undefined;
   let wakeAt = 0; // monotonic, meaningful while timer is set
   let running: Promise<void> | undefined;
@@ -85,7 +93,7 @@ export function createLoop(opts: LoopOptions): Loop {
     if (timer && wakeAt <= at) return;
     cancel();
     wakeAt = at;
-    timer = steppedTimer(clock, at, () => {
+    timer = steppedTimer(clock, at, stepMs, () => {
       timer = undefined;
       void kick();
     });

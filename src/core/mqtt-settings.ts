@@ -25,6 +25,8 @@ export interface MqttSettings {
   gatewayId: string | undefined;
   contacts: Contact[];
   discovery: boolean;
+  /** SMS_GATEWAY_MQTT_SHARE_SECRET: the opt-out changes shared with the prefix's phones are proven under it. */
+  shareSecret: string | undefined;
 }
 
 const blank = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
@@ -87,6 +89,15 @@ export const MqttEnvShape = {
   ),
   SMS_GATEWAY_MQTT_USERNAME: z.preprocess(blank, z.string().optional()),
   SMS_GATEWAY_MQTT_PASSWORD: z.preprocess(blank, z.string().optional()),
+  SMS_GATEWAY_MQTT_SHARE_SECRET: z.preprocess(
+    blank,
+    z
+      .string()
+      .trim()
+      .min(16, 'must be at least 16 characters, the same on every phone of the prefix (e.g. openssl rand -hex 32)')
+      .max(1024, 'must be at most 1024 characters')
+      .optional(),
+  ),
   SMS_GATEWAY_MQTT_PREFIX: z.preprocess(
     blank,
     z.string().trim().regex(TOPIC_LEVEL, 'must be 1 to 64 letters, digits, dashes or underscores (one topic level)').default('sms-gateway'),
@@ -119,5 +130,6 @@ export function mqttSettings(e: MqttEnv): MqttSettings | undefined {
     gatewayId: e.SMS_GATEWAY_ID,
     contacts: e.SMS_GATEWAY_MQTT_CONTACTS,
     discovery: e.SMS_GATEWAY_MQTT_DISCOVERY,
+    shareSecret: e.SMS_GATEWAY_MQTT_SHARE_SECRET,
   };
 }

@@ -1,6 +1,14 @@
-// What the gateway is right now: its mode and switches, as /health and host info show them.
-// The mode and simulation enums are defined here, once: the configuration, the senders and
-// the HTTP schemas take them from this file.
+// What the gateway is: its fixed port, and right now its mode and switches, as /health and
+// host info show them. The mode and simulation enums are defined here, once: the
+// configuration, the senders and the HTTP schemas take them from this file.
+
+/**
+ * The gateway's port, not configurable: the start screen, the CLI, doctor and the LAN URLs
+ * all assume it; and the loopback URL the CLI talks to.
+ */
+export const PORT = 8080;
+export const LOOPBACK_URL = `http://127.0.0.1:${PORT}`;
+
 export const MODES = ['real', 'simulated'] as const;
 export type Mode = (typeof MODES)[number];
 

@@ -4,7 +4,7 @@
 // SMS_GATEWAY_SMTP_SEGMENTS caps the length of each mail's SMS.
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
-import { PORT } from './constants.js';
+import { PORT } from './runtime.js';
 
 export interface SmtpSettings {
   port: number;

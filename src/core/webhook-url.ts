@@ -1,5 +1,6 @@
 // What makes a URL usable as a webhook target, one rule for both sources: the environment
-// (SMS_GATEWAY_WEBHOOK_URLS, checked at start) and the API (POST /api/webhooks).
+// (SMS_GATEWAY_WEBHOOK_URLS, checked at start) and the API (POST /api/webhooks); and what of
+// it may be shown in logs and diagnostics (redactUrl).
 
 export const MAX_URL_LENGTH = 2048;
 
@@ -21,4 +22,17 @@ export function webhookUrlProblem(raw: string): string | null {
     return 'url must not carry user:password@ (HTTP clients refuse it); put a token in the path or query instead.';
   }
   return null;
+}
+
+/**
+ * What of a URL may be shown in logs and diagnostics: scheme, host and port. Webhook URLs
+ * often carry a secret in their path or query (Home Assistant's webhook id, a token).
+ */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}`;
+  } catch {
+    return '(not a URL)';
+  }
 }

@@ -5,7 +5,7 @@
 // and only that: never a group from another boot (pids are reused after a reboot), never a
 // process that took the leader's pid since.
 import { readFileSync } from 'node:fs';
-import type { ProcessGroup } from '../core/handoff-group.js';
+import type { ProcessGroup } from '../core/ids.js';
 
 export type { ProcessGroup };
 

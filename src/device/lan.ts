@@ -7,7 +7,7 @@
 import { createSocket } from 'node:dgram';
 import { networkInterfaces, type NetworkInterfaceInfo } from 'node:os';
 import { isLocalAddress } from '../core/addresses.js';
-import { PORT } from '../core/constants.js';
+import { PORT } from '../core/runtime.js';
 import { runCommand } from './termux.js';
 
 export interface LanDeps {

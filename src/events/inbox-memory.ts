@@ -9,7 +9,7 @@ import type { InboxStore } from '../store/inbox.js';
 import type { InReplyTo } from '../store/message-replies.js';
 import type { MetaStore } from '../store/meta.js';
 import type { OutboxStore } from '../store/outbox.js';
-import { makeEvent } from './events.js';
+import { makeEvent } from '../store/event-record.js';
 
 export const WATERMARK_KEY = 'inbox_watermark';
 export const BASELINE_KEY = 'inbox_baseline_at';

@@ -5,9 +5,9 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
-import { redactUrl } from '../core/redact.js';
+import { redactUrl } from '../core/webhook-url.js';
 import { postSigned } from './delivery.js';
-import { makeEvent } from './events.js';
+import { makeEvent } from '../store/event-record.js';
 import type { OutboxStore } from '../store/outbox.js';
 import type { TargetStore } from './targets.js';
 

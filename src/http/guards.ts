@@ -8,6 +8,7 @@ import type { Clock } from '../core/clock.js';
 import { judgeCaller, FORBIDDEN_BODY } from './local-network.js';
 import { BUCKET_CAPACITY, createTokenBucketStore, rateLimitedError, type BucketResult } from './rate-limit.js';
 import { isAuthorized, isPublicRoute, UNAUTHORIZED_BODY } from './bearer-auth.js';
+import { checksOwnKey } from './route-group.js';
 import { sendError } from './errors.js';
 import { errorBody } from '../core/errors.js';
 
@@ -22,7 +23,7 @@ export interface CallerFacts {
   socket?: object | undefined;
   /** The raw header list (duplicated Authorization headers are all there). */
   rawHeaders: string[];
-  /** GET/HEAD /health: the only route without the key check. */
+  /** No key check by the guards: GET/HEAD /health, the console's files, a route group's routes (their own check). */
   publicRoute: boolean;
 }
 
@@ -72,15 +73,23 @@ export function guardHook(guards: Guards) {
   // Callback style, not async: no promise per request (answering, it does not call done).
   return function guard(request: FastifyRequest, reply: FastifyReply, done: () => void) {
     const refusal = guards.check(
-      { peer: request.raw.socket?.remoteAddress, socket: request.raw.socket, rawHeaders: request.raw.rawHeaders, publicRoute: isPublicRoute(request) },
+      {
+        peer: request.raw.socket?.remoteAddress,
+        socket: request.raw.socket,
+        rawHeaders: request.raw.rawHeaders,
+        // No bearer key asked here on a public route, nor on a route group's (http/route-group.ts asks it).
+        publicRoute: isPublicRoute(request) || checksOwnKey(request),
+      },
       (bucket) => {
         reply.header('x-ratelimit-limit', BUCKET_CAPACITY);
         reply.header('x-ratelimit-remaining', bucket.allowed ? Math.floor(bucket.tokens) : 0);
         reply.header('x-ratelimit-reset', Math.ceil(bucket.resetMs / 1000));
       },
     );
-    if (refusal) sendRefusal(reply, refusal);
-    else done();
+    if (!refusal) return done();
+    // A route group's 429 takes the group's shape: its error handler answers it (http/route-group.ts).
+    if (refusal.status === 429 && checksOwnKey(request)) return void reply.send(rateLimitedError(refusal.waitMs));
+    sendRefusal(reply, refusal);
   };
 }
 

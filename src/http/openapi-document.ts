@@ -4,7 +4,7 @@
 // examples, `documentedHeaders`); for the whole document, drop components nothing uses.
 import type { SwaggerOptions } from '@fastify/swagger';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
-import { PORT } from '../core/constants.js';
+import { PORT } from '../core/runtime.js';
 
 type RouteTransform = ReturnType<typeof createJsonSchemaTransform>;
 type DocumentTransform = ReturnType<typeof createJsonSchemaTransformObject>;

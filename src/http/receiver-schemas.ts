@@ -115,12 +115,19 @@ const Recipient = {
   id: z.string().describe('the message record (GET /api/messages/{id})'),
   to: z.string().describe('the number, as the history shows it'),
   contact: z.string().nullable().describe('the contact name it was given by, or null for a number'),
+  replay: z.boolean().describe('true: queued by an earlier call of this notification (a retry), nothing new for it'),
 };
 
 export const ReceiverResponseSchema = z.object({
   success: z.literal(true),
   data: z.object({
-    text: z.string().describe('the SMS, the same for every recipient'),
+    text: z
+      .string()
+      .describe(
+        'the SMS queued by this call, the same for every recipient; for a replay, the text the first call queued ' +
+          '(a retry whose text changed sends nothing new)',
+      ),
+    replay: z.boolean().describe('true when nothing new was queued: every message named is one an earlier call queued'),
     queued: z.array(z.object(Recipient)).describe('one queued message per recipient (a retry of the notification: the first one again, nothing queued twice)'),
     skipped: z
       .array(z.object({ ...Recipient, reason: z.literal('opted_out') }))

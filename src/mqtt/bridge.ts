@@ -119,6 +119,10 @@ function watchClient(conn: Connection, client: MqttClient, onConnected: () => vo
   client.on('connect', () => {
     conn.connectedAt = deps.clock.monotonicMs();
     conn.erroredSinceConnect = false;
+    // A new connection starts with nothing refused (the broker's ACLs may have changed): what is
+    // still refused is refused again as onConnect publishes and subscribes (mqtt/refusals.ts).
+    health.refused = [];
+    health.subscriptionRefused = null;
     setState(conn, 'connected');
     deps.logger?.info({ broker: health.broker }, 'mqtt connected');
     onConnected();

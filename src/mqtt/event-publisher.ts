@@ -1,7 +1,7 @@
 // Every webhook event, also on MQTT: QoS 1, not retained, to `<prefix>/<id>/events/<type>`
 // with the same JSON body as the webhook. Live only: an event made while the broker is
 // unreachable is counted as dropped (webhooks are the durable path).
-import type { WebhookEvent } from '../events/events.js';
+import type { WebhookEvent } from '../store/event-record.js';
 import type { MqttHealth } from '../status/mqtt-check.js';
 import type { Topics } from './topics.js';
 

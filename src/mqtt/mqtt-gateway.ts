@@ -13,7 +13,7 @@ import type { MqttSettings } from '../core/mqtt-settings.js';
 import type { Calendar } from '../core/time-zone.js';
 import type { Probes } from '../device/probes.js';
 import type { Subscriber } from '../core/dispatcher.js';
-import type { WebhookEvent } from '../events/events.js';
+import type { WebhookEvent } from '../store/event-record.js';
 import type { OptOutList } from '../sms/opt-out-list.js';
 import type { OutboxEvents } from '../store/outbox.js';
 import type { StatsStore } from '../store/stats.js';
@@ -42,7 +42,7 @@ export interface MqttGatewayDeps {
   diagnostics: StateDeps['diagnostics'];
   events: Subscriber<Pick<OutboxEvents, 'message.settled' | 'sms.received'>>;
   /** The opt-out list, shared with the other gateways of the prefix. */
-  optOuts: Pick<OptOutList, 'onChange' | 'applyShared' | 'get'>;
+  optOuts: Pick<OptOutList, 'onChange' | 'applyShared' | 'get' | 'unshared' | 'markShared'>;
   /** SMS_GATEWAY_OPT_OUT: STOP and START are then `opt_out` / `opt_in` on the received topic. */
   optOutEnabled: boolean;
   logger?: Logger | undefined;
@@ -84,6 +84,14 @@ async function route(topics: Topics, intake: SendIntake, sharing: OptOutSharing,
   else sharing.handle(topic, payload);
 }
 
+/** The opt-out list shared with the prefix's gateways: this gateway's changes published, the others' applied. */
+function shareOptOuts(deps: MqttGatewayDeps, topics: Topics, publish: Publish): OptOutSharing {
+  const { optOuts: list, clock, logger } = deps;
+  const sharing = createOptOutSharing({ list, topics, publish, clock, secret: deps.settings.shareSecret, logger });
+  list.onChange((change) => sharing.shareChange(change));
+  return sharing;
+}
+
 export function createMqttGateway(deps: MqttGatewayDeps) {
   const { settings, logger } = deps;
   const topics = topicsFor(settings.prefix, deps.gatewayId);
@@ -111,7 +119,7 @@ export function createMqttGateway(deps: MqttGatewayDeps) {
     onQueued: () => state.publishState(),
     logger,
   });
-  const sharing = createOptOutSharing({ list: deps.optOuts, topics, publish, logger });
+  const sharing = shareOptOuts(deps, topics, publish);
   const bridge = createBridge({
     url: settings.url,
     username: settings.username,

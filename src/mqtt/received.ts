@@ -7,7 +7,7 @@
 // SMS_GATEWAY_OPT_OUT on), keyword (a keyword rule matched), reply (inReplyTo is set),
 // received. `contact` is the sender's name in SMS_GATEWAY_MQTT_CONTACTS, else null.
 import type { Contact } from '../core/mqtt-settings.js';
-import type { WebhookEvent } from '../events/events.js';
+import type { WebhookEvent } from '../store/event-record.js';
 import { optOutKeyword } from '../sms/opt-out-keywords.js';
 import { normalizeRecipient } from '../sms/recipient.js';
 

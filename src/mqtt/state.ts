@@ -10,7 +10,7 @@ import type { Clock } from '../core/clock.js';
 import { createLoop } from '../core/loop.js';
 import type { Calendar } from '../core/time-zone.js';
 import type { Probes } from '../device/probes.js';
-import type { WebhookEvent } from '../events/events.js';
+import type { WebhookEvent } from '../store/event-record.js';
 import { needsAttention } from '../status/check.js';
 import type { StatsStore } from '../store/stats.js';
 import type { Topics } from './topics.js';

@@ -4,70 +4,32 @@
 // frameworkErrors path (http/unroutable.ts) and by Node's parser errors, which skip every
 // hook. zod's compilers are Fastify's (ajv and fast-json-stringify are never loaded). GET
 // /openapi.json serves the document written at build time (server/openapi-build.ts);
-// only that build registers @fastify/swagger (`openApi: 'generate'`).
+// only that build registers @fastify/swagger (`openApi: 'generate'`). The routes are the
+// routes table's (http/routes/index.ts), registered after every hook: the guards' order is
+// written here and in http/guards.ts, never by a route.
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Logger } from 'pino';
-import type { Clock } from '../core/clock.js';
-import type { RuntimeInfo } from '../core/runtime.js';
 import { createGuards, guardHook } from '../http/guards.js';
 import { BODY_LIMIT, installErrorHandling } from '../http/errors.js';
 import { strictJsonBodies } from '../http/json-body.js';
 import { logRequestLines } from '../http/request-line.js';
 import { answerUnroutable } from '../http/unroutable.js';
 import { answerParserError } from '../http/parser-errors.js';
-import { healthRoutes } from '../http/routes/health.js';
-import { builtDocument, openapiRoutes } from '../http/routes/openapi.js';
-import { sendRoutes } from '../http/routes/send.js';
-import { messageRoutes } from '../http/routes/messages.js';
-import { statsRoutes } from '../http/routes/stats.js';
-import type { SendService } from '../sms/send.js';
-import type { Enqueue } from '../sms/enqueue.js';
-import { queueRoutes } from '../http/routes/queue.js';
 import { HEADERS_TIMEOUT_MS, KEEP_ALIVE_MS, limitConnections, PARSER_OPTIONS } from '../http/connection-limits.js';
 import { gateAnswers } from '../http/http-server.js';
 import { limitRequestTime, REQUEST_TIMEOUT_MS } from '../http/request-deadline.js';
 import type { SlowReaderReason } from '../http/slow-readers.js';
-import type { MessageStore } from '../store/messages.js';
-import type { StatsStore } from '../store/stats.js';
-import type { Calendar } from '../core/time-zone.js';
-import { deviceRoutes, type DeviceRoutesDeps } from '../http/routes/device.js';
-import { inboxRoutes, type InboxRoutesDeps } from '../http/routes/inbox.js';
-import { webhookRoutes, type WebhookRoutesDeps } from '../http/routes/webhooks.js';
-import { metricsRoutes } from '../http/routes/metrics.js';
-import { keyRoutes } from '../http/routes/key.js';
-import { consoleRoutes } from '../http/routes/console.js';
-import { optOutRoutes, type OptOutRoutesDeps } from '../http/routes/opt-outs.js';
-import { ruleRoutes, type RuleRoutesDeps } from '../http/routes/rules.js';
-import { receiverRoutes } from '../http/routes/receivers.js';
-import type { AlertIntake } from '../sms/alert-intake.js';
+import { builtDocument } from '../http/routes/openapi.js';
+import { ROUTE_FILES } from '../http/routes/index.js';
+import type { RouteParts } from '../http/route-parts.js';
 
-export { BODY_LIMIT } from '../http/errors.js';
-
-export interface AppDeps {
-  clock: Clock;
-  runtime: RuntimeInfo;
-  /** The current API key (re-read after a rotation). */
-  apiKey: () => string;
-  /** Writes a new API key and returns it (POST /api/key/rotate). */
-  rotateKey: () => string;
-  sendService: SendService;
-  enqueue: Enqueue;
-  messages: MessageStore;
-  stats: StatsStore;
-  calendar: () => Calendar;
-  status: DeviceRoutesDeps;
-  inbox: InboxRoutesDeps;
-  optOuts: OptOutRoutesDeps;
-  rules: RuleRoutesDeps;
-  webhooks: WebhookRoutesDeps;
-  /** The alert receivers (POST /api/receivers/alertmanager, /grafana). */
-  receivers: AlertIntake;
-  /** GET /metrics: every series, in the Prometheus text format (status/metrics.ts). */
-  scrapeMetrics: () => Promise<string>;
+/**
+ * What the app is built from: the parts' handles its routes serve (http/route-parts.ts; the
+ * routes table picks from them), and the slow-reader count for /metrics.
+ */
+export interface AppDeps extends Omit<RouteParts, 'openApiDocument'> {
   /** A connection closed for not reading its answers (http/slow-readers.ts), for /metrics. */
   slowReaderClosed?: ((reason: SlowReaderReason) => void) | undefined;
-  logger?: Logger | undefined;
 }
 
 export interface BuildOptions {
@@ -81,7 +43,7 @@ function zodCompilersOnly(): never {
 }
 
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
-  const guards = createGuards(deps.clock, deps.apiKey);
+  const guards = createGuards(deps.clock, () => deps.apiKey.current());
   const app = Fastify({
     // A URL the router cannot decode skips every hook, so the guards are asked there.
     frameworkErrors: answerUnroutable(guards),
@@ -120,28 +82,14 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   return app;
 }
 
-/** Every route, and GET /openapi.json's document (built at build time, or generated here). */
+/** The routes table (http/routes/index.ts), and GET /openapi.json's document (built, or generated here). */
 async function registerRoutes(app: FastifyInstance, deps: AppDeps, options: BuildOptions): Promise<void> {
-  let document: () => unknown = builtDocument(deps.runtime.version);
+  let openApiDocument: () => unknown = builtDocument(deps.runtime.version);
   if (options.openApi === 'generate') {
     const [{ default: swagger }, { openApiOptions }] = await Promise.all([import('@fastify/swagger'), import('../http/openapi-document.js')]);
     await app.register(swagger, openApiOptions(deps.runtime.version));
-    document = () => app.swagger();
+    openApiDocument = () => app.swagger();
   }
-
-  await app.register(healthRoutes(deps.runtime));
-  await app.register(openapiRoutes(document));
-  await app.register(sendRoutes(deps.sendService, BODY_LIMIT));
-  await app.register(queueRoutes(deps.enqueue, BODY_LIMIT));
-  await app.register(messageRoutes(deps.messages));
-  await app.register(statsRoutes(deps.stats, deps.calendar, deps.clock));
-  await app.register(deviceRoutes(deps.status));
-  await app.register(inboxRoutes(deps.inbox));
-  await app.register(webhookRoutes(deps.webhooks, BODY_LIMIT));
-  await app.register(metricsRoutes(deps.scrapeMetrics));
-  await app.register(keyRoutes({ rotate: deps.rotateKey, logger: deps.logger }));
-  await app.register(consoleRoutes());
-  await app.register(optOutRoutes(deps.optOuts, BODY_LIMIT));
-  await app.register(ruleRoutes(deps.rules, BODY_LIMIT));
-  await app.register(receiverRoutes(deps.receivers));
+  const parts: RouteParts = { ...deps, openApiDocument };
+  for (const routes of Object.values(ROUTE_FILES)) await app.register(routes(parts));
 }

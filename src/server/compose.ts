@@ -21,7 +21,7 @@ import { createInboxPart, type InboxPart } from '../events/inbox-part.js';
 import { createSendingPart, type SendingPart } from '../sms/sending-part.js';
 import { createSmsStoreShare } from '../sms/sms-store-share.js';
 import { createStatusPart, type StatusPart } from '../status/status-part.js';
-import { buildGatewayApp } from './app-part.js';
+import { buildApp } from './app.js';
 import { portsFor, type GatewayDeps } from './gateway-deps.js';
 import { composeMqtt } from './mqtt-part.js';
 import { restore } from './restore.js';
@@ -72,9 +72,20 @@ export async function composeGateway(deps: GatewayDeps) {
   });
   const status = createStatusPart({ ...base, probes, sending, webhooks, inbox, apiKey: deps.apiKey, calendar, interfaces: ports.interfaces });
   // Loaded only when configured: MQTT.js costs a gateway without MQTT ~100 ms and ~18 MB at start.
-  const mqtt = config.mqtt ? await composeMqtt({ deps, ports, events, sending, status, settings: config.mqtt }) : undefined;
+  const mqttSection = { ...base, probes, calendar, timings, gatewayId: ports.mqttGatewayId, sending, status };
+  const mqtt = config.mqtt ? await composeMqtt({ ...mqttSection, settings: config.mqtt }) : undefined;
   if (mqtt) status.reportMqtt(() => mqtt.health());
-  const app = await buildGatewayApp({ deps, ports, sending, webhooks, inbox, status });
+  // The HTTP part: the routes table (http/routes/index.ts) takes from these handles what each route serves.
+  const app = await buildApp({
+    ...base,
+    apiKey: deps.apiKey,
+    calendar,
+    sending,
+    webhooks,
+    inbox,
+    status,
+    slowReaderClosed: (reason) => status.metrics.onSlowReaderClosed(reason),
+  });
   if (config.smtp) (await import('../smtp/smtp-part.js')).attachSmtp({ ...deps, ...base, app, sending, status });
 
   const parts = { app, sending, webhooks, inbox, status, mqtt, probes, events };
@@ -120,7 +131,7 @@ function lifecycle(parts: Omit<Parts, 'status' | 'events'>, restoreState: () => 
 }
 
 interface Parts {
-  app: Awaited<ReturnType<typeof buildGatewayApp>>;
+  app: Awaited<ReturnType<typeof buildApp>>;
   sending: SendingPart;
   webhooks: EventsPart;
   inbox: InboxPart;

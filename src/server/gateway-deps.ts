@@ -11,15 +11,16 @@ import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import { resolveGatewayId } from '../core/gateway-id.js';
-import type { ProcessGroup } from '../core/handoff-group.js';
+import type { ProcessGroup } from '../core/ids.js';
 import type { SecretFile } from '../core/keys.js';
 import { SIMULATED_SIM_COUNT, type RuntimeInfo } from '../core/runtime.js';
 import { chooseTimeZone, createCalendar, type Calendar } from '../core/time-zone.js';
 import { killLeftover, type LeftoverResult } from '../device/kill-leftover.js';
-import type { Probes } from '../device/probes.js';
+import type { Probes, Snapshot } from '../device/probes.js';
 import { simulatedSmsList } from '../device/simulated-inbox.js';
 import type { InboxWatcherOptions } from '../events/inbox-watcher.js';
 import { createSimulatedSender, createTermuxSender, type Sender } from '../sms/senders.js';
+import type { SimCount } from '../sms/validation.js';
 import type { Db } from '../store/database.js';
 
 export interface GatewayDeps {
@@ -45,8 +46,8 @@ export interface Ports {
   sender: Sender;
   /** The phone's calendar: TZ, else the phone's zone, else UTC. */
   calendar: () => Calendar;
-  /** SIM slots the phone has; null while it has not told (nothing is refused on a guess). */
-  simCount: () => number | null;
+  /** SIM slots the phone has, as known and read when a request needs them; null: it cannot tell (nothing refused on a guess). */
+  simCount: SimCount;
   /** The phone's sent box is read to confirm hand-offs (real mode). */
   confirmSends: boolean;
   /** The inbox to read instead of termux-sms-list (simulated mode: device/simulated-inbox.ts). */
@@ -82,6 +83,16 @@ function phoneCalendar(env: NodeJS.ProcessEnv, probes: Probes): () => Calendar {
 }
 
 /** The real ports for the mode, with the given ones in their place; a port given is never made. */
+/**
+ * The SIM count comes from the phone, read when a request needs it and it is not fresh; when
+ * the phone cannot tell, the count is unknown (null) and refuses no slot. Simulated mode with
+ * no phone offers two slots, so dual-SIM clients can be tried.
+ */
+function simCountOf(probes: Probes, real: boolean): SimCount {
+  const told = (s: Snapshot) => s.telephony.value?.simCount ?? (real ? null : SIMULATED_SIM_COUNT);
+  return { known: () => told(probes.shown()), read: async () => told(await probes.get(['telephony'])) };
+}
+
 export function portsFor(deps: GatewayDeps): Ports {
   const { config, runtime, probes, env } = deps;
   const given = deps.ports ?? {};
@@ -93,14 +104,11 @@ export function portsFor(deps: GatewayDeps): Ports {
   return {
     sender: port('sender', () =>
       real
-        ? createTermuxSender({ timeoutMs: config.sendTimeoutMs, env, bootId: deps.bootId, simCount: () => probes.known().telephony.value?.simCount ?? null })
+        ? createTermuxSender({ timeoutMs: config.sendTimeoutMs, env, bootId: deps.bootId, simCount: simCountOf(probes, real).read })
         : createSimulatedSender(config.simulation),
     ),
     calendar,
-    // The SIM count comes from the phone; until it answers (or when it cannot tell) the
-    // count is unknown (null), and an unknown count refuses no slot. Simulated mode with no
-    // phone offers two slots, so dual-SIM clients can be tried.
-    simCount: port('simCount', () => () => probes.peek(['telephony']).telephony.value?.simCount ?? (real ? null : SIMULATED_SIM_COUNT)),
+    simCount: port('simCount', () => simCountOf(probes, real)),
     confirmSends: port('confirmSends', () => real),
     // No phone, no inbox: simulated mode reads the simulated one (`sms-gateway simulate receive`).
     inboxList: port('inboxList', () => (real ? undefined : simulatedSmsList(config.home, () => calendar().timeZone))),

@@ -7,26 +7,19 @@ import { buildApp, type AppDeps } from './app.js';
 
 const KEY = 'openapi-build';
 
-/** Parts no handler runs with: building the routes reads none of them. */
+/** Parts no handler runs with: building the routes reads none of them (a route reads its services when asked). */
 function placeholderDeps(version: string): AppDeps {
   const unused = {} as never;
   return {
     clock: systemClock,
     runtime: { version, mode: 'simulated', simulation: 'success', smsEnabled: true, startedAt: 0 },
-    apiKey: () => KEY,
-    sendService: unused,
-    enqueue: unused,
-    messages: unused,
-    stats: unused,
+    config: unused,
+    apiKey: { current: () => KEY, rotate: () => KEY },
     calendar: unused,
-    status: unused,
-    inbox: unused,
-    optOuts: unused,
-    rules: unused,
+    sending: unused,
     webhooks: unused,
-    receivers: unused,
-    scrapeMetrics: unused,
-    rotateKey: unused,
+    inbox: unused,
+    status: unused,
   };
 }
 

@@ -4,7 +4,7 @@
 // (src/sms/confirmation.ts); without one they are failed/interrupted at once. Never resent.
 // Runs before the lane, so no hand-off of this process can be mistaken for an interrupted one.
 import type { Logger } from 'pino';
-import type { ProcessGroup } from '../core/handoff-group.js';
+import type { ProcessGroup } from '../core/ids.js';
 import type { LeftoverResult } from '../device/kill-leftover.js';
 import type { Confirmer } from '../sms/confirmation.js';
 import type { MessageRow, MessageStore } from '../store/messages.js';

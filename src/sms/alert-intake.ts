@@ -42,10 +42,15 @@ export interface AlertRecipient {
   id: string;
   to: string;
   contact: string | null;
+  /** Queued by an earlier call of this notification (a retry): nothing new was queued for it. */
+  replay: boolean;
 }
 
 export interface AlertOutcome {
+  /** The SMS this call queued; when it queued nothing new (a replay), the text queued before. */
   text: string;
+  /** Nothing new was queued: every recipient's message is the one an earlier call queued. */
+  replay: boolean;
   queued: AlertRecipient[];
   skipped: (AlertRecipient & { reason: 'opted_out' })[];
 }
@@ -109,7 +114,7 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
       const targets = alertRecipients(to, deps.contacts());
       const text = alertText(n);
       const identity = notificationKey(n);
-      const outcome: AlertOutcome = { text, queued: [], skipped: [] };
+      const outcome: AlertOutcome = { text, replay: false, queued: [], skipped: [] };
       const firsts = targets.map(({ number }) => earlier(identity, number, clock.now()));
       const missing = firsts.filter((row) => row === undefined).length;
       if (missing > 0) deps.enqueue.ensureRoom(missing); // room for all of them, or none is queued
@@ -117,6 +122,7 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
       for (const [i, { number, contact }] of targets.entries()) {
         const now = clock.now();
         let row: { id: string; status: string; reason: string | null } | undefined = firsts[i];
+        const replay = firsts[i] !== undefined;
         if (row) replayed++;
         else {
           const key = keyFor(identity, number, Math.floor(now / RETRY_WINDOW_MS));
@@ -124,9 +130,14 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
           if (accepted instanceof Promise || accepted.kind !== 'accepted') throw new Error('a new idempotency key was answered from before');
           row = accepted.records[0]!;
         }
-        const entry = { id: row.id, to: number, contact };
+        const entry = { id: row.id, to: number, contact, replay };
         if (row.status === 'failed' && row.reason === 'opted_out') outcome.skipped.push({ ...entry, reason: 'opted_out' });
         else outcome.queued.push(entry);
+      }
+      if (replayed === targets.length) {
+        // A retry whose text changed (an edited summary) sends nothing new: say what was kept.
+        outcome.replay = true;
+        outcome.text = firsts[0]!.body;
       }
       logger?.info({ source: n.source, status: n.status, alerts: n.alerts.length, recipients: targets.length, replayed }, 'alert notification received');
       return outcome;

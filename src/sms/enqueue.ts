@@ -22,7 +22,7 @@ import type { SendEvents } from './send-events.js';
 import type { StorageHealth } from './storage-health.js';
 import { isStorageUnavailable } from '../store/database.js';
 import { storedOutcome, type AcceptedOutcome, type QueueOutcome } from './outcomes.js';
-import { newMessage, validateSend, type SimSlots, type ValidSend } from './validation.js';
+import { knownSlots, newMessage, slotsAsKnown, validateSend, type KnownSlots, type SimSlots, type ValidSend } from './validation.js';
 import { failOptedOut, type OptOutCheck } from './opt-out-intake.js';
 
 export const MAX_RECIPIENTS = 100;
@@ -54,7 +54,7 @@ export interface EnqueueDeps extends SimSlots {
 }
 
 /** Every recipient validated as on the send path (errors name body.to[i]); no number twice. */
-function validRecipients(req: QueueRequest, sims: SimSlots): { to: string; v: ValidSend }[] {
+function validRecipients(req: QueueRequest, sims: KnownSlots): { to: string; v: ValidSend }[] {
   const recipients = Array.isArray(req.to) ? req.to : [req.to];
   const seen = new Map<string, number>();
   return recipients.map((to, i) => {
@@ -137,11 +137,11 @@ export function createEnqueue(deps: EnqueueDeps) {
     }
   };
 
-  const accept = (req: QueueRequest, sourceIp: string, key: string | undefined, hash: string): AcceptedOutcome => {
+  const accept = (req: QueueRequest, slots: KnownSlots, sourceIp: string, key: string | undefined, hash: string): AcceptedOutcome => {
     if (!runtime.smsEnabled) {
       throw gatewayError('sms_disabled', 'switchedOff');
     }
-    const valid = validRecipients(req, deps);
+    const valid = validRecipients(req, slots);
     const now = clock.now();
     const { sendAt, expiresAt } = times(req, now);
     ensureRoom(valid.length);
@@ -175,7 +175,11 @@ export function createEnqueue(deps: EnqueueDeps) {
         const earlier = idempotency.earlier(key, hash);
         if (earlier !== undefined) return earlier;
       }
-      return accept(req, ctx.sourceIp, key, hash);
+      // The gateway's own messages (default slot) never wait; a request naming a later slot
+      // waits for the phone's SIM count when it is not fresh (the key's repeats wait with it).
+      if (req.simSlot === undefined || req.simSlot <= 1) return accept(req, slotsAsKnown(deps), ctx.sourceIp, key, hash);
+      const outcome = knownSlots(req.simSlot, deps).then((slots) => accept(req, slots, ctx.sourceIp, key, hash));
+      return key === undefined ? outcome : idempotency.first(key, hash, outcome);
     },
     /** Refuses with queue_full when `count` more messages would not fit (a caller queueing several, one by one, all or none). */
     ensureRoom,

@@ -2,7 +2,7 @@
 // (termux-sms-send, or the simulated sender), once. The request a sender is given, the
 // phone's answer, and the finished hand-off the lane reports: the message, the answer and
 // when it came. Types only, shared by the lane, the senders, the settler and its listeners.
-import type { ProcessGroup } from '../core/handoff-group.js';
+import type { ProcessGroup } from '../core/ids.js';
 import type { MessageRow } from '../store/messages.js';
 import type { Reason } from '../store/message-record.js';
 

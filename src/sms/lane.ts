@@ -10,9 +10,11 @@
 // on time whatever holds the lane (a pause, quiet hours, sendAt, a hand-off still hanging).
 // A timer runs only while something waits; nothing in memory is the truth. sendAt, expiry
 // and quiet hours are wall-clock times, looked at again at once when the wall clock jumps
-// (clockJumped); the pause is a duration, on the monotonic clock, which no jump moves.
+// (clockJumped); while the lane waits it reads the wall clock at least every 30 s
+// (core/loop.ts WALL_CLOCK_STEP_MS), so an idle gateway sees a jump that soon. The pause is
+// a duration, on the monotonic clock, which no jump moves.
 import type { Clock } from '../core/clock.js';
-import { createLoop } from '../core/loop.js';
+import { createLoop, WALL_CLOCK_STEP_MS } from '../core/loop.js';
 import type { MessageRow, MessageStore, NewMessage } from '../store/messages.js';
 import type { FinishedHandoff, HandoffResult } from './handoff.js';
 import { pauseState, type PauseState } from './handoff-pause.js';
@@ -115,6 +117,25 @@ function drainer(deps: LaneDeps, waiters: SyncWaiters, pause: PauseState, stoppe
   };
 }
 
+/**
+ * Expiry on time, independent of the hand-offs: wakes at the next expiresAt, also while
+ * the lane waits (pause, quiet hours, sendAt) or a hand-off hangs. What expired may let
+ * the next message go sooner: the lane looks again (lookAgain).
+ */
+function expiryLoop(deps: LaneDeps, lookAgain: () => void) {
+  const { clock } = deps;
+  return createLoop({
+    clock,
+    run: () => {
+      const r = expireDue(deps, clock.now());
+      if (r.expired > 0) lookAgain();
+      return r.nextInMs;
+    },
+    retryMs: 30_000,
+    onError: (err) => deps.logger?.error({ err }, 'expiring queued messages failed; retrying in 30 s'),
+  });
+}
+
 export function createLane(deps: LaneDeps) {
   const { clock } = deps;
   const waiters = syncWaiters(clock);
@@ -126,21 +147,10 @@ export function createLane(deps: LaneDeps) {
     clock,
     run: drain,
     retryMs: 30_000,
+    stepMs: WALL_CLOCK_STEP_MS, // sendAt and quiet hours are wall-clock times: a step reads the clock
     onError: (err) => deps.logger?.error({ err }, 'the hand-off lane failed; retrying in 30 s'),
   });
-  // Expiry on time, independent of the hand-offs: wakes at the next expiresAt, also while
-  // the lane waits (pause, quiet hours, sendAt) or a hand-off hangs. What expired may let
-  // the next message go sooner: the lane looks again.
-  const expiry = createLoop({
-    clock,
-    run: () => {
-      const r = expireDue(deps, clock.now());
-      if (r.expired > 0) void loop.kick();
-      return r.nextInMs;
-    },
-    retryMs: 30_000,
-    onError: (err) => deps.logger?.error({ err }, 'expiring queued messages failed; retrying in 30 s'),
-  });
+  const expiry = expiryLoop(deps, () => void loop.kick());
 
   return {
     /** Queued messages were added or changed: look again. */

@@ -67,6 +67,9 @@ export function createOptOutList(deps: OptOutListDeps) {
     applyShared(row: OptOutRow): boolean {
       return store.change(row, true);
     },
+    /** This gateway's changes not yet shared over MQTT, and the mark that one was (store/opt-outs.ts). */
+    unshared: (after: string, limit: number) => store.unshared(after, limit),
+    markShared: (row: Pick<OptOutRow, 'number' | 'optedOut' | 'at'>) => store.markShared(row),
     /** Whether the number, in either form, is on the list now. */
     isListed: (number: string) => listedForms(number).length > 0,
     /** The entry of this very number (listed or taken off again), if it ever had one. */

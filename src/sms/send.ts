@@ -20,7 +20,7 @@ import { failedOutcome, handedOffOutcome, storedOutcome, type SendOutcome } from
 import { BUDGET_SEGMENTS, SPACING_MS, type Pacing } from './pacing.js';
 import type { Settler } from './settle.js';
 import type { StorageHealth } from './storage-health.js';
-import { newMessage, validateSend, type SendRequest, type SimSlots } from './validation.js';
+import { knownSlots, newMessage, validateSend, type SendRequest, type SimSlots } from './validation.js';
 import type { OptOutCheck } from './opt-out-intake.js';
 
 export type { SendOutcome } from './outcomes.js';
@@ -81,7 +81,7 @@ export function createSendService(deps: SendServiceDeps) {
     if (!runtime.smsEnabled) {
       throw gatewayError('sms_disabled', 'switchedOff');
     }
-    const v = validateSend(req, deps);
+    const v = validateSend(req, await knownSlots(req.simSlot, deps));
     if (deps.optOuts?.blocks(v.number, sourceIp)) throw gatewayError('recipient_opted_out', 'listed', v.number);
     const mono = clock.monotonicMs();
     if (lastAccepted !== undefined && mono - lastAccepted < SPACING_MS) {

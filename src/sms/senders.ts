@@ -21,16 +21,17 @@ export interface TermuxSenderOptions {
   timeoutMs: number;
   env?: NodeJS.ProcessEnv;
   bootId?: string | null;
-  /** The SIM slots the phone has said it has; null (or absent): not told, no slot refused. */
-  simCount?: () => number | null;
+  /** The SIM slots the phone has, read when not fresh; null (or absent): it cannot tell, no slot refused. */
+  simCount?: () => Promise<number | null>;
 }
 
 export function createTermuxSender(opts: TermuxSenderOptions): Sender {
   const bootId = opts.bootId ?? null;
   return {
     async send(h, hooks) {
-      // A message accepted before the phone told its count may name a slot it lacks.
-      const simCount = opts.simCount?.() ?? null;
+      // A message accepted before the phone told its count may name a slot it lacks (the
+      // default slot of the gateway's own messages is not read at acceptance): slot 1 is on every phone.
+      const simCount = h.simSlot > 1 ? ((await opts.simCount?.()) ?? null) : null;
       if (simCount !== null && h.simSlot > simCount) {
         const slots = `${simCount} SIM slot${simCount === 1 ? '' : 's'}`;
         return { ok: false, reason: 'termux_api_error', detail: `SIM slot ${h.simSlot} does not exist; this phone reports ${slots}` };

@@ -31,12 +31,14 @@ import { createSendHealth } from './send-health.js';
 import type { Sender } from './senders.js';
 import { createSettler } from './settle.js';
 import { createStorageHealth } from './storage-health.js';
+import { createMetaStore } from '../store/meta.js';
 import { createAutoReplyGuard } from './auto-reply-guard.js';
 import { failIfOptedOut } from './opt-out-intake.js';
 import { createOptOutList } from './opt-out-list.js';
 import { createOptOutReplies } from './opt-out-replies.js';
 import { createRules } from './rules.js';
 import { createRuleReplies } from './rule-replies.js';
+import type { SimCount } from './validation.js';
 
 /** The configuration's section for sending. */
 export type SendingConfig = Pick<Config, 'defaultSim' | 'queueRate' | 'quietHours' | 'optOut'>;
@@ -51,7 +53,7 @@ export interface SendingPartDeps {
   outbox: Pick<OutboxStore, 'record'>;
   sender: Sender;
   calendar: () => Calendar;
-  simCount: () => number | null;
+  simCount: SimCount;
   /** Real mode: the phone's sent box is read to confirm hand-offs (in this environment; `share`: with the inbox's polls). */
   sentBox: { env: NodeJS.ProcessEnv; share?: SmsStoreShare } | undefined;
   logger?: Logger | undefined;
@@ -65,7 +67,9 @@ export function createSendingPart(deps: SendingPartDeps) {
   const pacing = createPacing(clock, config.queueRate);
   const timeZone = () => deps.calendar().timeZone;
   const confirmer = deps.sentBox ? createConfirmer({ store: messages, clock, timeZone, env: deps.sentBox.env, logger, share: deps.sentBox.share }) : undefined;
-  const storage = createStorageHealth(clock);
+  const meta = createMetaStore(db);
+  // While a write has failed, one small write now and then tells when the disk takes writes again.
+  const storage = createStorageHealth(clock, () => meta.set('storage_probe', String(clock.now())));
   watchWrites(db, storage.writes); // every write the store makes, background ones too
   const sendHealth = createSendHealth(storage);
   const settler = createSettler({ store: messages, clock, runtime, events, storage, confirmer, logger });
@@ -118,12 +122,14 @@ export function createSendingPart(deps: SendingPartDeps) {
     start() {
       lane.notify();
       confirmer?.start();
+      storage.start();
     },
     /** Stops the lane (a hand-off in flight gets `graceMs`) and the confirmation. */
     async stop(graceMs?: number) {
       await Promise.all([lane.stop(graceMs), confirmer?.stop()]);
       settler.flush(); // a last try for outcomes the disk refused
       settler.stop();
+      storage.stop();
     },
   };
 }

@@ -4,7 +4,10 @@
 // report theirs too. A failure shows at once; a success clears the error once no write
 // waits for the disk any more, and first lets whoever holds writes back (the settler's
 // outcomes that could not be written) try them again.
-import type { Clock } from '../core/clock.js';
+// A gateway with no traffic writes nothing, so while a write has failed (and only then: no
+// timer while healthy) the disk is tried every PROBE_MS with one small write of its own;
+// the error clears at the first one it takes, with or without traffic.
+import type { Clock, Timer } from '../core/clock.js';
 import type { WriteWatcher } from '../store/write-watch.js';
 
 export interface StorageError {
@@ -12,8 +15,44 @@ export interface StorageError {
   code: string;
 }
 
-export function createStorageHealth(clock: Clock) {
+/** How often the disk is tried while a write has failed. */
+export const PROBE_MS = 10_000;
+
+/** Tries `write` every PROBE_MS while `failing()`; no timer otherwise. */
+function diskProbe(clock: Clock, write: (() => void) | undefined, failing: () => boolean) {
+  let timer: Timer | undefined;
+  let stopped = false;
+  const arm = () => {
+    if (write && !timer && !stopped && failing()) timer = clock.setTimer(probe, PROBE_MS);
+  };
+  function probe() {
+    timer = undefined;
+    if (!failing()) return;
+    try {
+      write?.();
+    } catch {
+      // the store reported the refusal; tried again after PROBE_MS
+    }
+    queueMicrotask(arm); // after the success's own microtask (writes.succeeded)
+  }
+  return {
+    arm,
+    start() {
+      stopped = false;
+      arm();
+    },
+    stop() {
+      stopped = true;
+      timer?.cancel();
+      timer = undefined;
+    },
+  };
+}
+
+/** probeWrite: one small write of the gateway's own, reported by the store like every write. */
+export function createStorageHealth(clock: Clock, probeWrite?: () => void) {
   let error: StorageError | null = null;
+  const probe = diskProbe(clock, probeWrite, () => error !== null);
   /** Tries the writes that wait again; returns how many still wait. */
   let retryWaiting: () => number = () => 0;
   /** Failures so far, and how many there were at the last write the store committed. */
@@ -25,6 +64,7 @@ export function createStorageHealth(clock: Clock) {
     failures++;
     const code = (err as { code?: unknown }).code;
     error = { at: clock.now(), code: typeof code === 'string' || typeof code === 'number' ? String(code) : 'unknown' };
+    probe.arm();
   };
   const succeeded = () => {
     if (retryWaiting() === 0) error = null;
@@ -64,6 +104,10 @@ export function createStorageHealth(clock: Clock) {
     },
     /** What the store tells of every write (watchWrites in store/write-watch.ts). */
     writes,
+    /** Probes again while a write has failed (the gateway starts). */
+    start: () => probe.start(),
+    /** No more probes (the gateway stops). */
+    stop: () => probe.stop(),
   };
 }
 

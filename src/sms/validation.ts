@@ -1,8 +1,9 @@
 // Send validation after the zod schema has checked the shape: a message that is not
 // empty, has a visible character and is well-formed, a recipient that normalizes, a SIM
-// slot the phone has (any slot while it has not told its count), and a length that fits
-// the per-minute send budget. Every refusal is a GatewayError (invalid_request or
-// message_too_long).
+// slot the phone has, and a length that fits the per-minute send budget. Every refusal is
+// a GatewayError (invalid_request or message_too_long). A request naming a slot past the
+// first reads the phone's SIM count first when it is not fresh (knownSlots): a slot is never
+// accepted on a count the phone was not asked for; a count the phone cannot tell refuses none.
 import { gatewayError } from '../core/errors.js';
 import { newMessageId } from '../core/ids.js';
 import type { NewMessage } from '../store/messages.js';
@@ -27,16 +28,38 @@ export interface ValidSend {
   seg: SegmentInfo;
 }
 
-export interface SimSlots {
-  defaultSim: number;
-  /**
-   * SIM slots the phone reports (1-based slots 1..n are valid); asked only when needed.
-   * null: the phone has not told (yet), and no slot is refused on a guess.
-   */
-  simCount: () => number | null;
+/** The phone's SIM count (1-based slots 1..n are valid); null: the phone cannot tell, and no slot is refused on a guess. */
+export interface SimCount {
+  /** As last read and still fresh enough to show; never reads. */
+  known: () => number | null;
+  /** Read again when not fresh (one Termux:API call, shared by concurrent askers, bounded by its timeout). */
+  read: () => Promise<number | null>;
 }
 
-export function validateSend(req: SendRequest, sims: SimSlots): ValidSend {
+export interface SimSlots {
+  defaultSim: number;
+  simCount: SimCount;
+}
+
+/** What validation knows of the slots: the default, and the count (read first when the slot needs it). */
+export interface KnownSlots {
+  defaultSim: number;
+  simCount: number | null;
+}
+
+/** Slot 1 is on every phone with a SIM: only a later slot makes the phone tell its count. */
+export async function knownSlots(simSlot: number | undefined, sims: SimSlots): Promise<KnownSlots> {
+  const slot = simSlot ?? sims.defaultSim;
+  const simCount = slot > 1 ? await sims.simCount.read() : sims.simCount.known();
+  return { defaultSim: sims.defaultSim, simCount };
+}
+
+/** The slots as known now, reading nothing (the gateway's own messages, sent on the default slot). */
+export function slotsAsKnown(sims: SimSlots): KnownSlots {
+  return { defaultSim: sims.defaultSim, simCount: sims.simCount.known() };
+}
+
+export function validateSend(req: SendRequest, sims: KnownSlots): ValidSend {
   if (/^[\t\n\v\f\r ]*$/.test(req.message)) {
     throw gatewayError('invalid_request', 'messageEmpty');
   }
@@ -52,7 +75,7 @@ export function validateSend(req: SendRequest, sims: SimSlots): ValidSend {
   const recipient = normalizeRecipient(req.to);
   if (!recipient.ok) throw gatewayError('invalid_request', 'problem', `body.${recipient.message}.`);
   const simSlot = req.simSlot ?? sims.defaultSim;
-  const simCount = sims.simCount();
+  const simCount = sims.simCount;
   if (simCount !== null && simSlot > simCount) {
     const which = req.simSlot === undefined ? `the default SIM slot ${simSlot} (SMS_GATEWAY_DEFAULT_SIM)` : `simSlot ${simSlot}`;
     throw gatewayError('invalid_request', 'noSimSlot', which, simCount);

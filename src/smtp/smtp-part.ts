@@ -13,7 +13,7 @@ import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import type { SecretFile } from '../core/keys.js';
 import type { SmtpSettings } from '../core/smtp-settings.js';
-import { StartupError } from '../core/startup-error.js';
+import { StartupError } from '../core/errors.js';
 import type { SendingPart } from '../sms/sending-part.js';
 import { newSmtpHealth, type SmtpHealth } from '../status/smtp-check.js';
 import type { StatusPart } from '../status/status-part.js';

@@ -21,6 +21,7 @@ export const SMTP_REFUSALS = [
   'sms_disabled',
 ] as const;
 
+const MQTT_CHECK = 'degraded: the broker is away (HTTP, webhooks work); failing: it refuses a publish or subscription';
 const iso = z.string().nullable().describe('ISO 8601 UTC, or null');
 const PROBE_RESULTS = ['ok', 'never', 'not_found', 'timeout', 'permission_denied', 'api_error', 'no_output'] as const;
 const probe = z.enum(PROBE_RESULTS);
@@ -167,9 +168,21 @@ export const ChecksSchema = z.object({
         nextAttemptAt: iso.optional(),
         eventsPublished: z.number().int().optional(),
         eventsDropped: z.number().int().optional().describe('events made while the broker was away (webhooks still get them)'),
-        subscriptionRefused: z.string().nullable().optional().describe('the topic filters the broker refused (its ACLs): degraded'),
+        subscriptionRefused: z.string().nullable().optional().describe('the filters the broker refused (its ACLs)'),
+        refused: z
+          .array(
+            z.object({
+              operation: z.enum(['publish', 'subscribe']),
+              topic: z.string().describe('the topic (publish) or topic filter (subscribe)'),
+              reasonCode: z.number().int().describe("the broker's MQTT 5 reason code, e.g. 135"),
+              reason: z.string().describe('the code and its name, e.g. "135 Not authorized"'),
+              at: z.string().describe('the last refusal of this topic'),
+            }),
+          )
+          .optional()
+          .describe('publishes and subscriptions the broker refuses (its ACLs), newest last: failing while one stands'),
       })
-      .describe('degraded while the broker cannot be reached; HTTP sending and webhooks are unaffected'),
+      .describe(MQTT_CHECK),
   ),
   smtp: checkOf(
     z

@@ -5,7 +5,7 @@
 // host-checks.ts; the others, and the snapshot put together, are here.
 import { join } from 'node:path';
 import type { Clock } from '../core/clock.js';
-import { measureEventLoopLag } from '../core/event-loop-lag.js';
+import { isoOrNull as iso, measureEventLoopLag } from '../core/clock.js';
 import { databaseFileGone, quickCheck, type Db } from '../store/database.js';
 import type { Probes } from '../device/probes.js';
 import type { RuntimeInfo } from '../core/runtime.js';
@@ -25,7 +25,6 @@ import { REASON_HINTS } from '../sms/reasons.js';
 import { BUDGET_SEGMENTS } from '../sms/pacing.js';
 import { batteryCheck, telephonyCheck, termuxApiCheck, wifiCheck } from './phone-checks.js';
 import { databaseCheck, diskCheck, processCheck } from './host-checks.js';
-import { isoOrNull as iso } from '../core/iso-time.js';
 
 export type { Check, CheckStatus } from './check.js';
 export { batteryCheck, telephonyCheck, termuxApiCheck, wifiCheck } from './phone-checks.js';

@@ -3,7 +3,7 @@
 // event loop's lag).
 import { statSync, statfsSync } from 'node:fs';
 import type { SendHealth } from '../sms/send-health.js';
-import { isoOrNull as iso } from '../core/iso-time.js';
+import { isoOrNull as iso } from '../core/clock.js';
 import { check, type CheckOf } from './check.js';
 import type { RuntimeInfo } from '../core/runtime.js';
 

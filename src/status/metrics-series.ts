@@ -28,6 +28,8 @@ export interface MetricsDeps {
   optedOutNumbers?: (() => number) | undefined;
   /** Keyword rules' replies queued since the start (sms/rule-replies.ts). */
   ruleReplies?: (() => number) | undefined;
+  /** What the MQTT broker refused since the start, by `<operation> <reason>` (mqtt/refusals.ts). */
+  mqttRefusals?: (() => Readonly<Record<string, number>>) | undefined;
   /** The e-mail intake's counts (status/smtp-metrics.ts); null while it is off. */
   smtp?: (() => Readonly<SmtpHealth> | null) | undefined;
 }

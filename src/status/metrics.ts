@@ -19,6 +19,7 @@ import type { Histogram, Registry } from 'prom-client';
 import type { FinishedHandoff } from '../sms/handoff.js';
 import type { WebhookEvent } from '../store/event-record.js';
 import { REASONS, type Reason } from '../store/message-record.js';
+import { mqttSeries } from './metrics-mqtt.js';
 import { gauges, optOutSeries, processGauges, seconds, storedCounters, type MetricsDeps, type PromClient } from './metrics-series.js';
 import { smtpSeries } from './smtp-metrics.js';
 
@@ -65,6 +66,7 @@ function buildRegistry(pc: PromClient, deps: MetricsDeps, tallies: Tallies) {
   gauges(pc, registry, deps);
   processGauges(pc, registry, deps.runtime);
   optOutSeries(pc, registry, deps);
+  mqttSeries(pc, registry, deps);
   smtpSeries(pc, registry, () => deps.smtp?.() ?? null);
   const fromTally = (name: string, help: string, read: () => number) =>
     new pc.Counter({

@@ -1,9 +1,22 @@
 // The diagnostics `mqtt` check: off, connected, or not connected (connecting/reconnecting,
 // with the last error, its credentials removed, and the next attempt). A broker that is
 // down is `degraded`, not `failing`: the HTTP API, the queue and webhooks work without it,
-// and MQTT senders' messages wait at the broker (QoS 1) until the gateway is back.
+// and MQTT senders' messages wait at the broker (QoS 1) until the gateway is back. A broker
+// that is up but refuses a publish or a subscription (its ACLs: mqtt/refusals.ts) is
+// `failing`: it will not heal by waiting, and what the gateway says or hears there is lost.
 import { check, type CheckOf } from './check.js';
-import { isoOrNull as iso } from '../core/iso-time.js';
+import { isoOrNull as iso } from '../core/clock.js';
+
+/** A publish or subscription the broker refused (a failure reason code), still standing. */
+export interface MqttRefusal {
+  operation: 'publish' | 'subscribe';
+  /** The topic (publish) or topic filter (subscribe). */
+  topic: string;
+  reasonCode: number;
+  /** The code and its name: `135 Not authorized`. */
+  reason: string;
+  at: number;
+}
 
 export interface MqttHealth {
   state: 'connecting' | 'connected' | 'reconnecting' | 'stopped';
@@ -19,6 +32,10 @@ export interface MqttHealth {
   eventsDropped: number;
   /** The filters the broker refused at the last subscribe (its ACLs), or null. */
   subscriptionRefused: string | null;
+  /** Refusals that stand (newest last; the topic accepted since clears one). */
+  refused: MqttRefusal[];
+  /** Refusals since the start by `<operation> <reason label>` (GET /metrics). */
+  refusalCounts: Record<string, number>;
 }
 
 /** A bridge's health before its first connection: nothing tried, nothing counted. */
@@ -35,7 +52,21 @@ export function newMqttHealth(broker: string, clientId: string): MqttHealth {
     eventsPublished: 0,
     eventsDropped: 0,
     subscriptionRefused: null,
+    refused: [],
+    refusalCounts: {},
   };
+}
+
+/** What diagnostics says of the refusals that stand: the newest, and how many more. */
+function refusedHint(refused: readonly MqttRefusal[]): string {
+  const r = refused.at(-1)!;
+  const more = refused.length > 1 ? ` (and ${refused.length - 1} more refusal${refused.length > 2 ? 's' : ''})` : '';
+  const what = r.operation === 'publish' ? `publish to ${r.topic}` : `subscribe to ${r.topic}`;
+  return (
+    `The MQTT broker refused to let the gateway ${what}: ${r.reason}${more}. ` +
+    "Let the gateway's MQTT user publish and subscribe under its prefix in the broker's ACLs " +
+    '(docs/mqtt.md, "How do I lock the broker down (ACLs)?").'
+  );
 }
 
 export function mqttCheck(health: Readonly<MqttHealth> | null): CheckOf<'mqtt'> {
@@ -53,13 +84,10 @@ export function mqttCheck(health: Readonly<MqttHealth> | null): CheckOf<'mqtt'> 
     eventsPublished: health.eventsPublished,
     eventsDropped: health.eventsDropped,
     subscriptionRefused: health.subscriptionRefused,
+    refused: health.refused.map((r) => ({ ...r, at: new Date(r.at).toISOString() })),
   };
-  if (health.state === 'connected' && health.subscriptionRefused !== null) {
-    return check(
-      'degraded',
-      value,
-      `The broker refused the subscription to ${health.subscriptionRefused}: this phone receives no sends there. Let the gateway's MQTT user subscribe to it in the broker's ACLs (docs/mqtt.md, "How do I lock the broker down (ACLs)?").`,
-    );
+  if (health.state === 'connected' && health.refused.length > 0) {
+    return check('failing', value, refusedHint(health.refused));
   }
   if (health.state === 'connected' || health.state === 'stopped') return check('ok', value);
   return check(

@@ -5,7 +5,7 @@
 // and each reading says when it was read (readAt).
 import type { ProbeName, ProbeState, Snapshot } from '../device/probes.js';
 import type { RuntimeInfo } from '../core/runtime.js';
-import { isoOrNull as iso } from '../core/iso-time.js';
+import { isoOrNull as iso } from '../core/clock.js';
 import { check, type CheckOf } from './check.js';
 
 export function termuxApiCheck(snap: Snapshot, mode: RuntimeInfo['mode']): CheckOf<'termuxApi'> {

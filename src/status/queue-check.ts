@@ -3,7 +3,7 @@
 import type { PacingUsage } from '../sms/pacing.js';
 import type { QueueState } from '../sms/lane.js';
 import { check, type CheckOf } from './check.js';
-import { isoOrNull as iso } from '../core/iso-time.js';
+import { isoOrNull as iso } from '../core/clock.js';
 
 export function queueCheck(state: QueueState, usage: PacingUsage, cfg: { now: number; queueRate: number; quietHours: string | null }): CheckOf<'queue'> {
   const value = {

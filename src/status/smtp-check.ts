@@ -3,7 +3,7 @@
 // while on is `degraded`: the HTTP API, the queue and webhooks work without it.
 import { check, type CheckOf } from './check.js';
 import { SMTP_REFUSALS } from './checks-schema.js';
-import { isoOrNull as iso } from '../core/iso-time.js';
+import { isoOrNull as iso } from '../core/clock.js';
 
 export { SMTP_REFUSALS };
 export type SmtpRefusal = (typeof SMTP_REFUSALS)[number];

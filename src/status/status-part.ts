@@ -87,6 +87,7 @@ export function createStatusPart(deps: StatusPartDeps) {
     autoRepliesSkipped: () => sending.autoReplies.skipped(),
     optedOutNumbers: () => sending.optOuts.count(),
     ruleReplies: () => sending.ruleReplies.queued(),
+    mqttRefusals: () => mqttHealth()?.refusalCounts ?? {},
     smtp: () => smtpHealth(),
   });
 

@@ -2,11 +2,11 @@
 // with its deliveries, and the inbox watcher's last poll. A target switched off by a 410,
 // deliveries that keep failing, or an inbox that cannot be read: degraded, with the fix.
 // A poll that hit the page cap leaves a backlog (inbox.backlogFrom): the next poll reads on.
-import { redactUrl } from '../core/redact.js';
+import { redactUrl } from '../core/webhook-url.js';
 import type { TargetStatus } from '../store/webhook-targets.js';
 import type { InboxHealth } from '../events/inbox-watcher.js';
 import { check, type CheckOf } from './check.js';
-import { isoOrNull as iso } from '../core/iso-time.js';
+import { isoOrNull as iso } from '../core/clock.js';
 
 export function webhooksCheck(targets: TargetStatus[], inbox: Readonly<InboxHealth> | null): CheckOf<'webhooks'> {
   const value = {

@@ -1,7 +1,7 @@
 // What the message store answers without changing anything: one message, a page of the
 // history (optionally by status and searched: store/search-sql.ts), the messages awaiting
 // their sent-box confirmation, the unfinished hand-offs.
-import type { ProcessGroup } from '../core/handoff-group.js';
+import type { ProcessGroup } from '../core/ids.js';
 import type { Db } from './database.js';
 import type { MessageStatus } from './message-record.js';
 import { COLUMNS, type MessageRow } from './message-rows.js';

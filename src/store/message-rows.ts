@@ -1,7 +1,7 @@
 // A message row as the store reads it (every column, internal ones included), the shape
 // of a new one, and the mapping to the record clients see. One place for the column list.
 import type { Encoding, MessageRecord, MessageStatus, Reason } from './message-record.js';
-import { isoOrNull as iso } from '../core/iso-time.js';
+import { isoOrNull as iso } from '../core/clock.js';
 import { tagsOf, type Tags } from './message-tags.js';
 
 export interface MessageRow {

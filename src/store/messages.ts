@@ -11,7 +11,7 @@
 import { databaseFileGone, fileGoneError, type Db } from './database.js';
 import type { OutboxStore } from './outbox.js';
 import { transaction } from './transaction.js';
-import type { ProcessGroup } from '../core/handoff-group.js';
+import type { ProcessGroup } from '../core/ids.js';
 import type { StatsStore } from './stats.js';
 import type { MessageRow, NewMessage } from './message-rows.js';
 import { statements, type Statements } from './message-statements.js';

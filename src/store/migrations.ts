@@ -1,6 +1,7 @@
 // Numbered schema migrations: MIGRATIONS[n] takes user_version n to n + 1. Append only: 0.4's
-// are in migrations-0-4.ts, the next ones go at its end.
+// are in migrations-0-4.ts, 0.5's in migrations-0-5.ts, the next ones go at its end.
 import { MIGRATIONS_0_4 } from './migrations-0-4.js';
+import { MIGRATIONS_0_5 } from './migrations-0-5.js';
 
 export const MIGRATIONS: string[] = [
   `
@@ -226,4 +227,5 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX messages_sms_store_id ON messages (sms_store_id) WHERE sms_store_id IS NOT NULL;
   `,
   ...MIGRATIONS_0_4,
+  ...MIGRATIONS_0_5,
 ];

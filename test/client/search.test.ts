@@ -64,12 +64,12 @@ t.test('messages(): q, since and until (Dates or ISO strings) search the history
 
 t.test('inbox(): q, since and until search the received SMS', async (t) => {
   const { gw, client } = await gatewayAndClient(t);
-  gw.services.startInbox();
-  await gw.services.inbox.pollOnce();
+  gw.gateway.inbox.start();
+  await gw.gateway.inbox.watcher.pollOnce();
   appendSimulatedSms(gw.home, { from: '+15550001', body: 'Alarm in the garage' }, START - 3 * DAY);
   appendSimulatedSms(gw.home, { from: '+15550009', body: 'Garage closed again' }, START - DAY);
   appendSimulatedSms(gw.home, { from: '+15550009', body: 'See you' }, START - 1000);
-  await gw.services.inbox.pollOnce();
+  await gw.gateway.inbox.watcher.pollOnce();
   t.equal((await client.inbox()).pagination.total, 3, 'all three received');
   t.same(
     (await client.inbox({ q: 'garage' })).data.map((m) => m.body),

@@ -69,11 +69,11 @@ t.test('every view, end to end', { skip: !hasChromium && 'no /usr/bin/chromium (
   t.equal((await gw.get('/api/messages?status=cancelled')).json().pagination.total, 2, 'both cancelled');
 
   // Receive two and see them in one conversation, the number written two ways.
-  gw.services.startInbox();
-  await gw.services.inbox.pollOnce();
+  gw.gateway.inbox.start();
+  await gw.gateway.inbox.watcher.pollOnce();
   appendSimulatedSms(gw.home, { from: '+15559870001', body: 'Is the shop open today?' }, Date.now());
   appendSimulatedSms(gw.home, { from: '+1 555 987 0001', body: 'Never mind, found it.' }, Date.now());
-  await gw.services.inbox.pollOnce();
+  await gw.gateway.inbox.watcher.pollOnce();
   await openView(page, 'Conversations');
   // One thread, named as the newest one wrote it.
   await page.getByRole('button', { name: /\+1 555 987 0001/ }).click();

@@ -28,11 +28,11 @@ t.test('stored XSS: received SMS, contact names and sent texts are shown as text
     return r;
   };
   const gw = await consoleApp(t, { home, inbox: true, inboxList });
-  gw.services.startInbox();
-  await gw.services.inbox.pollOnce();
+  gw.gateway.inbox.start();
+  await gw.gateway.inbox.watcher.pollOnce();
   for (const body of EVIL) appendSimulatedSms(home, { from: '+15550001111', body }, Date.now());
   appendSimulatedSms(home, { from: '<b>DHL</b>', body: 'javascript:alert(8)' }, Date.now());
-  await gw.services.inbox.pollOnce();
+  await gw.gateway.inbox.watcher.pollOnce();
   await sendNow(gw, { to: '+15550002222', message: EVIL[0]! });
 
   const { page, problems } = await openBrowser(t);
@@ -66,11 +66,11 @@ t.test('hidden characters: a bidi override in a number, a zero-width space in a 
     return r;
   };
   const gw = await consoleApp(t, { home, inbox: true, inboxList });
-  gw.services.startInbox();
-  await gw.services.inbox.pollOnce();
+  gw.gateway.inbox.start();
+  await gw.gateway.inbox.watcher.pollOnce();
   appendSimulatedSms(home, { from: '+1555\u202e1000', body: 'Call me back' }, Date.now());
   appendSimulatedSms(home, { from: '+15550004444', body: 'Your code is 1234 \u2066\u202egnp.exe\u2069' }, Date.now());
-  await gw.services.inbox.pollOnce();
+  await gw.gateway.inbox.watcher.pollOnce();
   const { page, problems } = await openBrowser(t);
   await page.goto(`${gw.base}/`);
   await signIn(page, gw.key);
@@ -91,8 +91,8 @@ t.test('hidden characters: a bidi override in a number, a zero-width space in a 
 
 t.test('hidden characters in a rule (reply, numbers) and a webhook URL show as markers too', { skip }, async (t) => {
   const gw = await consoleApp(t);
-  gw.services.rules.add({ keyword: 'HI', match: 'exact', reply: 'Hi there \u202e evil', from: ['+15550001111'] });
-  gw.services.targets.add('http://127.0.0.1:9/\u202ekoob', Date.now());
+  gw.gateway.sending.rules.add({ keyword: 'HI', match: 'exact', reply: 'Hi there \u202e evil', from: ['+15550001111'] });
+  gw.gateway.webhooks.targets.add('http://127.0.0.1:9/\u202ekoob', Date.now());
   const { page, problems } = await openBrowser(t);
   page.setDefaultTimeout(8000);
   // The gateway normalizes a rule's numbers; the console does not count on it (another version, an old row).

@@ -28,17 +28,17 @@ const DAY = 86_400_000;
 /** An old conversation (a question 3 days ago, its answer a minute later), then 105 received from another number and 100 sends elsewhere. */
 async function buriedConversation(t: Test) {
   const gw = await consoleApp(t, { inbox: true });
-  gw.services.startInbox();
-  await gw.services.inbox.pollOnce();
+  gw.gateway.inbox.start();
+  await gw.gateway.inbox.watcher.pollOnce();
   appendSimulatedSms(gw.home, { from: '+15557780001', body: 'Old thread: is the order ready?' }, Date.now() - 3 * DAY);
-  await gw.services.inbox.pollOnce();
+  await gw.gateway.inbox.watcher.pollOnce();
   await queueAhead(gw, ['+15557780001'], 'Old thread: yes, ready');
   gw.db.prepare(`UPDATE messages SET created_at = created_at - ${3 * DAY - 60_000} WHERE body LIKE 'Old thread%'`).run();
   await queueAhead(gw, numbers(600, 100), 'Routine reminder');
   const start = Date.now() - DAY;
   for (let i = 1; i <= 105; i++) appendSimulatedSms(gw.home, { from: '+15557770009', body: `answer ${i}` }, start + i * 60_000);
   for (let polls = 0; polls < 20; polls++) {
-    await gw.services.inbox.pollOnce();
+    await gw.gateway.inbox.watcher.pollOnce();
     if ((await gw.get('/api/inbox?limit=1', SETUP_CALLER)).json().pagination.total >= 106) break;
   }
   return gw;
@@ -104,10 +104,10 @@ for (const [size, viewport] of [
 
 t.test('a thread shows its number opted out when the entry is beyond the newest 100 of the list, and back in once taken off', { skip }, async (t) => {
   const gw = await consoleApp(t, { inbox: true });
-  gw.services.startInbox();
-  await gw.services.inbox.pollOnce();
+  gw.gateway.inbox.start();
+  await gw.gateway.inbox.watcher.pollOnce();
   appendSimulatedSms(gw.home, { from: '+15557790001', body: 'STOP sending me reminders' }, Date.now() - 60_000);
-  await gw.services.inbox.pollOnce();
+  await gw.gateway.inbox.watcher.pollOnce();
   const add = gw.db.prepare(`INSERT INTO opt_outs (number, opted_out, at, by) VALUES (?, 1, ?, 'api')`);
   add.run('15557790001', Date.now() - 2 * DAY); // written without + here: the same number to the list
   numbers(900, 150).forEach((n, i) => add.run(n, Date.now() - DAY + i * 1000));

@@ -69,9 +69,9 @@ t.test('Rules: add one, listed, a refusal shown, removed after confirming', { sk
 
 t.test('the Conversations link counts new received SMS and clears when opened', { skip }, async (t) => {
   const gw = await consoleApp(t, { inbox: true });
-  gw.services.startInbox();
+  gw.gateway.inbox.start();
   appendSimulatedSms(gw.home, { from: '+15559870001', body: 'Before the console was opened' }, Date.now() - 60_000);
-  await gw.services.inbox.pollOnce();
+  await gw.gateway.inbox.watcher.pollOnce();
   const { page, problems } = await openBrowser(t);
   page.setDefaultTimeout(8000);
   await page.goto(`${gw.base}/`);
@@ -83,7 +83,7 @@ t.test('the Conversations link counts new received SMS and clears when opened', 
 
   appendSimulatedSms(gw.home, { from: '+15559870002', body: 'New one' }, Date.now());
   appendSimulatedSms(gw.home, { from: '+15559870003', body: 'Another' }, Date.now() + 1000);
-  await gw.services.inbox.pollOnce();
+  await gw.gateway.inbox.watcher.pollOnce();
   await page.getByText('Conversations (2)').waitFor();
   t.equal(await link.getAttribute('aria-describedby'), 'unread-count');
   t.equal(await page.locator('#unread-count').textContent(), '2 new received SMS', 'the count described for a screen reader');
@@ -122,7 +122,7 @@ t.test('the Rules view in dark mode on a phone: axe', { skip }, async (t) => {
   await page.getByRole('button', { name: 'Add rule' }).click();
   await page.getByText('Added the rule HELLO.').waitFor();
   t.same(await axeViolations(page), [], 'Rules in dark mode: axe');
-  for (let i = 1; i < 50; i++) gw.services.rules.add({ keyword: `K${i}`, match: 'exact', reply: '' });
+  for (let i = 1; i < 50; i++) gw.gateway.sending.rules.add({ keyword: `K${i}`, match: 'exact', reply: '' });
   await page.getByLabel('Keyword (1 to 20 letters or digits, any case)').fill('ONEMORE');
   await page.getByRole('button', { name: 'Add rule' }).click();
   t.match(await page.getByRole('alert').textContent(), /50/, 'the 409 message as the gateway gives it');
@@ -132,7 +132,7 @@ t.test('the Rules view in dark mode on a phone: axe', { skip }, async (t) => {
 
 t.test('Rules on a phone: a refused rule says why where the form is, not out of sight above the list', { skip }, async (t) => {
   const gw = await consoleApp(t);
-  for (let i = 1; i <= 6; i++) gw.services.rules.add({ keyword: `K${i}`, match: 'exact', reply: `Reply number ${i}` });
+  for (let i = 1; i <= 6; i++) gw.gateway.sending.rules.add({ keyword: `K${i}`, match: 'exact', reply: `Reply number ${i}` });
   const { page, problems } = await openSignedIn(t, gw, 'Rules', PHONE);
   await page.getByRole('list', { name: 'Rules' }).locator('> li').nth(5).waitFor();
   const keyword = page.getByLabel('Keyword (1 to 20 letters or digits, any case)');

@@ -110,15 +110,15 @@ t.test('history search at 360x740: usable, no sideways scrolling, axe-clean', { 
 /** A conversation longer than the view reads: 120 received from one number, and a sent question older than 100 other sends. */
 async function longConversation(t: Test) {
   const gw = await consoleApp(t, { inbox: true });
-  gw.services.startInbox();
-  await gw.services.inbox.pollOnce();
+  gw.gateway.inbox.start();
+  await gw.gateway.inbox.watcher.pollOnce();
   await queueAhead(gw, ['+1 555 777 0001'], 'First question: are you there?');
   gw.db.prepare(`UPDATE messages SET created_at = created_at - ${2 * DAY} WHERE body LIKE 'First question%'`).run();
   await queueAhead(gw, numbers(200, 100), 'Routine reminder');
   const start = Date.now() - DAY;
   for (let i = 1; i <= 120; i++) appendSimulatedSms(gw.home, { from: '+15557770001', body: `answer ${i}` }, start + i * 60_000);
   for (let polls = 0; polls < 20; polls++) {
-    await gw.services.inbox.pollOnce();
+    await gw.gateway.inbox.watcher.pollOnce();
     const total = (await gw.get('/api/inbox?limit=1', SETUP_CALLER)).json().pagination.total as number;
     if (total >= 120) break;
   }
@@ -167,14 +167,14 @@ for (const [size, viewport] of [
 
 t.test('a thread says where messages may be missing: a question beyond the 100 sends read, between two received SMS', { skip }, async (t) => {
   const gw = await consoleApp(t, { inbox: true });
-  gw.services.startInbox();
-  await gw.services.inbox.pollOnce();
+  gw.gateway.inbox.start();
+  await gw.gateway.inbox.watcher.pollOnce();
   appendSimulatedSms(gw.home, { from: '+15557770002', body: 'Is the shop open today?' }, Date.now() - 3 * DAY);
   await queueAhead(gw, ['+15557770002'], 'Yes, until 6 pm.');
   gw.db.prepare(`UPDATE messages SET created_at = created_at - ${2 * DAY} WHERE body LIKE 'Yes, until%'`).run();
   await queueAhead(gw, numbers(300, 100), 'Routine reminder');
   appendSimulatedSms(gw.home, { from: '+15557770002', body: 'Thanks, see you' }, Date.now());
-  await gw.services.inbox.pollOnce();
+  await gw.gateway.inbox.watcher.pollOnce();
   const { page, problems } = await openSignedIn(t, gw, 'Conversations', PHONE);
   await page.getByRole('button', { name: /Thanks, see you/ }).click();
   const items = page.getByRole('region', { name: /777/ }).getByRole('list', { name: 'Messages' }).locator('> li');
@@ -209,8 +209,8 @@ t.test('history: "Export CSV" pressed right after typing exports the search type
 
 t.test('a thread whose older messages were loaded keeps every message when new sends push its own out of the view’s read', { skip }, async (t) => {
   const gw = await consoleApp(t, { inbox: true });
-  gw.services.startInbox();
-  await gw.services.inbox.pollOnce();
+  gw.gateway.inbox.start();
+  await gw.gateway.inbox.watcher.pollOnce();
   const age = (body: string, days: number) => gw.db.prepare(`UPDATE messages SET created_at = created_at - ${days * DAY} WHERE body = ?`).run(body);
   await queueAhead(gw, ['+15557770003'], 'Q1 oldest');
   age('Q1 oldest', 3);

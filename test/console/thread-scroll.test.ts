@@ -20,8 +20,8 @@ const NUMBER = '+15550101';
  */
 async function longThread(t: Test) {
   const gw = await consoleApp(t, { inbox: true });
-  gw.services.startInbox();
-  await gw.services.inbox.pollOnce();
+  gw.gateway.inbox.start();
+  await gw.gateway.inbox.watcher.pollOnce();
   const sent = await gw.app.inject({
     method: 'POST',
     url: '/api/sms/send',
@@ -32,7 +32,7 @@ async function longThread(t: Test) {
   t.equal(sent.statusCode, 200, 'the question is sent');
   gw.db.prepare(`UPDATE messages SET created_at = created_at - 120000, handed_off_at = handed_off_at - 120000 WHERE body LIKE 'Your order%'`).run();
   appendSimulatedSms(gw.home, { from: NUMBER, body: 'Can I pick it up myself?' }, Date.now() - 60_000);
-  await gw.services.inbox.pollOnce();
+  await gw.gateway.inbox.watcher.pollOnce();
   for (let i = 1; i <= 130; i++) await queueFrom(gw, `192.168.7.${i}`, `Reminder ${i}`);
   gw.db.prepare(`UPDATE messages SET created_at = created_at - 1200000 WHERE body GLOB 'Reminder [0-9]' OR body GLOB 'Reminder [12][0-9]'`).run();
   const answer = (await gw.get('/api/inbox?limit=1', SETUP_CALLER)).json().data[0] as { inReplyTo: { id: string } | null };
@@ -119,7 +119,7 @@ t.test('desktop: a new message keeps the reader at the end, and does not move on
   await openThread(page, gw.base, gw.key);
   const pane = page.locator('section.thread');
   appendSimulatedSms(gw.home, { from: NUMBER, body: 'Still there?' }, Date.now());
-  await gw.services.inbox.pollOnce();
+  await gw.gateway.inbox.watcher.pollOnce();
   await bubble(page, 'Still there\\?').waitFor();
   await page.evaluate(() => new Promise(requestAnimationFrame));
   t.ok(await inView(bubble(page, 'Still there\\?')), 'at the end: the new message is shown');
@@ -130,7 +130,7 @@ t.test('desktop: a new message keeps the reader at the end, and does not move on
   await read.waitFor();
   const before = await top(read);
   appendSimulatedSms(gw.home, { from: NUMBER, body: 'Hello?' }, Date.now() + 1000);
-  await gw.services.inbox.pollOnce();
+  await gw.gateway.inbox.watcher.pollOnce();
   await bubble(page, 'Hello\\?').waitFor();
   await page.evaluate(() => new Promise(requestAnimationFrame));
   t.equal(await top(read), before, 'scrolled up: nothing moves');

@@ -19,11 +19,11 @@ const LONG =
  */
 async function garage(t: Test) {
   const gw = await consoleApp(t, { inbox: true });
-  gw.services.startInbox();
-  await gw.services.inbox.pollOnce();
+  gw.gateway.inbox.start();
+  await gw.gateway.inbox.watcher.pollOnce();
   appendSimulatedSms(gw.home, { from: '+15550001', body: 'Alarm in the garage' }, Date.now() - 3 * DAY);
   appendSimulatedSms(gw.home, { from: '+15550009', body: LONG }, Date.now() - 3_600_000);
-  await gw.services.inbox.pollOnce();
+  await gw.gateway.inbox.watcher.pollOnce();
   await queueAhead(gw, ['+4915112345678'], 'Your garage code is 4711');
   gw.db.prepare(`UPDATE messages SET created_at = created_at - ${40 * DAY} WHERE body LIKE 'Your garage%'`).run();
   await queueAhead(gw, numbers(0, 100), 'Routine reminder');

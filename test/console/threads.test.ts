@@ -12,10 +12,10 @@ const skip = !hasChromium && 'no /usr/bin/chromium (apt-get install chromium)';
 /** A conversation: received an hour ago, answered with tags, the answer's reply in a minute. */
 async function conversation(t: Test) {
   const gw = await consoleApp(t, { inbox: true });
-  gw.services.startInbox();
-  await gw.services.inbox.pollOnce();
+  gw.gateway.inbox.start();
+  await gw.gateway.inbox.watcher.pollOnce();
   appendSimulatedSms(gw.home, { from: '+15559870001', body: 'Is the shop open today?' }, Date.now() - 3_600_000);
-  await gw.services.inbox.pollOnce();
+  await gw.gateway.inbox.watcher.pollOnce();
   const sent = await gw.app.inject({
     method: 'POST',
     url: '/api/sms/send',
@@ -25,7 +25,7 @@ async function conversation(t: Test) {
   });
   t.equal(sent.statusCode, 200, 'sent');
   appendSimulatedSms(gw.home, { from: '+1 (555) 987-0001', body: 'Thanks!' }, Date.now() + 60_000);
-  await gw.services.inbox.pollOnce();
+  await gw.gateway.inbox.watcher.pollOnce();
   return gw;
 }
 

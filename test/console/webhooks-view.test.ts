@@ -9,7 +9,7 @@ const skip = !hasChromium && 'no /usr/bin/chromium (apt-get install chromium)';
 
 t.test('Webhooks on a phone: a refused target says why where the form is, not out of sight above the list', { skip }, async (t) => {
   const gw = await consoleApp(t);
-  for (let i = 1; i <= 6; i++) gw.services.targets.add(`http://127.0.0.1:9/a-rather-long-path/hook-number-${i}`, Date.now());
+  for (let i = 1; i <= 6; i++) gw.gateway.webhooks.targets.add(`http://127.0.0.1:9/a-rather-long-path/hook-number-${i}`, Date.now());
   const { page, problems } = await openSignedIn(t, gw, 'Webhooks', PHONE);
   await page.getByText('http://127.0.0.1:9/a-rather-long-path/hook-number-6').waitFor();
   const url = page.getByLabel('New target URL (http:// or https://)');

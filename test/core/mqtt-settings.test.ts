@@ -18,6 +18,7 @@ t.test('defaults and values', async (t) => {
     gatewayId: undefined,
     contacts: [],
     discovery: true,
+    shareSecret: undefined,
   });
   const c = loadConfig({
     SMS_GATEWAY_HOME: home,
@@ -52,6 +53,23 @@ t.test('bad values stop the start with the variable named, secrets not echoed', 
   bad({ SMS_GATEWAY_MQTT_CONTACTS: 'Alice:5551234' }, /international form/);
   bad({ SMS_GATEWAY_MQTT_CONTACTS: 'Al ice:+15551234567,al-ice:+15551234568' }, /same entity name "al_ice"/);
   bad({ SMS_GATEWAY_MQTT_DISCOVERY: 'maybe' }, /SMS_GATEWAY_MQTT_DISCOVERY="maybe": must be true or false/);
+});
+
+t.test('SMS_GATEWAY_MQTT_SHARE_SECRET: read trimmed; too short stops the start without repeating it', async (t) => {
+  const home = tempDir(t);
+  const env = { SMS_GATEWAY_HOME: home, SMS_GATEWAY_MQTT_URL: 'mqtt://b' };
+  const secret = 'a-secret-every-phone-shares';
+  t.equal(loadConfig({ ...env, SMS_GATEWAY_MQTT_SHARE_SECRET: ` ${secret} ` }).mqtt!.shareSecret, secret);
+  t.equal(loadConfig({ ...env, SMS_GATEWAY_MQTT_SHARE_SECRET: '  ' }).mqtt!.shareSecret, undefined, 'blank: none');
+  t.throws(() => loadConfig({ ...env, SMS_GATEWAY_MQTT_SHARE_SECRET: 'short-secret' }), {
+    name: 'ConfigError',
+    message: /^invalid SMS_GATEWAY_MQTT_SHARE_SECRET=\(not shown\): must be at least 16 characters/,
+  });
+  try {
+    loadConfig({ ...env, SMS_GATEWAY_MQTT_SHARE_SECRET: 'short-secret' });
+  } catch (err) {
+    t.notOk((err as Error).message.includes('short-secret'), 'the value is not repeated');
+  }
 });
 
 t.test('contacts: empty parts are skipped; a name needs a Latin letter or digit', async (t) => {

@@ -103,3 +103,14 @@ t.test('the reader splits a block as a shell would', async (t) => {
   t.equal(parseCommands('FOO=1 sms-gateway status')[0]!.unsupported, 'an environment prefix (NAME=value command)');
   t.equal(parseCommands('echo $?')[0]!.unsupported, '$?');
 });
+
+t.test('a ${NAME:-default} is read with its default, and needs no block to set it', async (t) => {
+  const [cp] = parseCommands('cp -a ${SMS_GATEWAY_HOME:-~/.sms-gateway} ~/backup');
+  t.same(cp!.words[2], [{ var: 'SMS_GATEWAY_HOME', or: [{ home: true }, { lit: '/.sms-gateway' }] }]);
+  t.same(usedVariables(cp!.words), [], 'the default stands in when nothing sets it');
+  const quoted = parseCommands('echo "${H:-~/.h}"')[0]!;
+  t.same(quoted.words[1], [{ var: 'H', or: [{ lit: '~/.h' }] }], 'no ~ expansion in "..."');
+  t.same(parseCommands('echo ${H:-}')[0]!.words[1], [{ var: 'H', or: [] }]);
+  t.equal(parseCommands('echo ${H:-$X}')[0]!.unsupported, '${NAME:-default} with a default that is not plain text');
+  t.equal(parseCommands('echo ${H:=x}')[0]!.unsupported, '${...} with an operator');
+});

@@ -2,7 +2,7 @@
 // it cannot run here, each with why. A command that is neither runnable nor listed below is
 // a problem (test/docs/shell-classes.test.ts), so a new block is classified when it is written.
 import { blocks, pages } from './pages.js';
-import { parseCommands, type Command, type Word } from './shell-words.js';
+import { parseCommands, type Command, type Part, type Word } from './shell-words.js';
 
 export interface Skipped {
   page: string;
@@ -52,12 +52,19 @@ export const SKIPPED: Skipped[] = [
     command: './bin/sms-gateway status >/dev/null; case $? in 0) ;; 1) echo "gateway down" ;; *) echo "gateway failing" ;; esac',
     reason: 'a shell script (redirection, case on $?); `status` itself runs from the README, its exit codes are asserted in test/e2e/send-cli.test.ts',
   },
-  { page: 'docs/mqtt.md', command: "mosquitto_pub -h broker.lan -q 1 -t sms-gateway/gw-k3m9x2p7qa/send -m '{\"to\":\"+15551234567\",\"message\":\"Garage door open\",\"id\":\"garage-2026-11-22T21:00\"}'", reason: 'needs an MQTT broker (broker.lan); test/e2e/mqtt.test.ts sends through the send topic' },
+  {
+    page: 'docs/mqtt.md',
+    command:
+      'mosquitto_pub -h 192.168.1.10 -u alarm-panel -P alarm-panel-password -q 1 -t sms-gateway/phone1/send ' +
+      `-m '{"to":"+15551234567","message":"Garage door open","id":"garage-2026-11-22T21:00"}'`,
+    reason: "needs the docs' broker (192.168.1.10); test/e2e/broker-setup.test.ts sends this as alarm-panel through it",
+  },
   { page: 'docs/operations.md', command: 'sms-gateway service install', reason: 'installs a runit service into Termux ($PREFIX/var/service)' },
   { page: 'docs/operations.md', command: 'sv up sms-gateway', reason: SV },
   { page: 'docs/operations.md', command: 'sms-gateway boot install', reason: "writes Termux:Boot's ~/.termux/boot script (the phone)" },
   { page: 'docs/operations.md', command: 'sv down sms-gateway', reason: SV },
-  { page: 'docs/operations.md', command: 'git pull', reason: 'fetches from the repository (the internet) and would change this checkout' },
+  { page: 'docs/operations.md', command: 'git fetch --tags', reason: 'fetches from the repository (the internet)' },
+  { page: 'docs/operations.md', command: 'git checkout v0.5.0', reason: 'moves the checkout the tests run on' },
   { page: 'docs/operations.md', command: 'npm install', reason: NPM_INSTALL },
   { page: 'docs/operations.md', command: 'git checkout -- package-lock.json', reason: 'would change this checkout (the test runs on it)' },
 ];
@@ -112,7 +119,8 @@ export function classify(c: Located): Class {
   return { problem: 'neither runnable here nor in SKIPPED: make it runnable (test/docs/shell-classes.ts) or list it with why' };
 }
 
-/** The variables a command uses, substitutions included. */
+/** The variables a command uses, substitutions included (not one with a default: `${NAME:-default}`). */
 export function usedVariables(words: Word[]): string[] {
-  return words.flatMap((w) => w.flatMap((p) => ('var' in p ? [p.var] : 'subst' in p ? usedVariables(p.subst) : [])));
+  const used = (p: Part): string[] => ('var' in p ? (p.or ? [] : [p.var]) : 'subst' in p ? usedVariables(p.subst) : []);
+  return words.flatMap((w) => w.flatMap(used));
 }

@@ -102,7 +102,9 @@ async function expand(words: Word[], s: Session): Promise<string[]> {
       if ('lit' in part) text += part.lit;
       else if ('home' in part) text += s.home;
       else if ('var' in part) {
-        const value = s.vars.get(part.var);
+        // ${NAME:-default}: the docs' value, else the session's environment (the user's shell), else the default.
+        const fallback = async (or: Word) => s.env[part.var] || (await expand([or], s))[0];
+        const value = s.vars.get(part.var) ?? (part.or ? await fallback(part.or) : undefined);
         if (value === undefined) throw new Error(`$${part.var} is set by no command of the docs`);
         text += value;
       } else {

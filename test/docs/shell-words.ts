@@ -1,12 +1,16 @@
 // Reads a ```sh block of the docs into commands, as a POSIX shell would split them, without
 // any shell: words with single and double quotes, `\` line continuations, `$NAME` / `${NAME}`,
-// `$(...)` and a leading `~`, commands joined by `&&`, and `NAME=value` lines. Anything else
+// `${NAME:-default}` (a default of plain text, or `~/...`), `$(...)` and a leading `~`,
+// commands joined by `&&`, and `NAME=value` lines. Anything else
 // (`;`, pipes, redirections, `$?`, backquotes, subshells...) marks its line as shell syntax
 // this reader does not run. The comment after a command, and the comment lines right under it,
 // are kept as what the docs show that command answers.
 
-/** Part of a word: literal text, a variable, a command substitution, or `~` (the home). */
-export type Part = { lit: string } | { var: string } | { subst: Word[] } | { home: true };
+/**
+ * Part of a word: literal text, a variable (`or`: its `${NAME:-default}`), a command
+ * substitution, or `~` (the home).
+ */
+export type Part = { lit: string } | { var: string; or?: Word } | { subst: Word[] } | { home: true };
 export type Word = Part[];
 
 export interface Command {
@@ -42,8 +46,8 @@ class Reader {
   }
 }
 
-/** A `$...` expansion at the reader (on the `$`), or the reason it is not supported. */
-function dollar(r: Reader): Part | string {
+/** A `$...` expansion at the reader (on the `$`; `quoted` inside "..."), or the reason it is not supported. */
+function dollar(r: Reader, quoted = false): Part | string {
   r.i++; // the $
   if (r.peek() === '(') {
     let depth = 1;
@@ -70,10 +74,22 @@ function dollar(r: Reader): Part | string {
   if (!m) return `$${r.peek() ?? ''}`;
   r.i += m[0].length;
   if (braced) {
+    if (r.peek() === ':' && r.peek(1) === '-') return withDefault(r, m[0], quoted);
     if (r.peek() !== '}') return '${...} with an operator';
     r.i++;
   }
   return { var: m[0] };
+}
+
+/** `${NAME:-default}` at the reader (on the `:`): a default of plain text or `~/...` (not in "..."), else why not. */
+function withDefault(r: Reader, name: string, quoted: boolean): Part | string {
+  const close = r.s.indexOf('}', r.i);
+  const text = close === -1 ? '' : r.s.slice(r.i + 2, close);
+  if (close === -1 || /[$"'`\\{\s]/.test(text)) return '${NAME:-default} with a default that is not plain text';
+  r.i = close + 1;
+  const home = !quoted && /^~(\/|$)/.test(text);
+  const rest = home ? text.slice(1) : text;
+  return { var: name, or: [...(home ? [{ home: true as const }] : []), ...(rest ? [{ lit: rest }] : [])] };
 }
 
 /** A double-quoted string at the reader (on the `"`): its parts, or the reason it is not supported. */
@@ -97,7 +113,7 @@ function doubleQuoted(r: Reader, word: Word): string | undefined {
       r.i += 2;
     } else if (c === '$') {
       flush();
-      const part = dollar(r);
+      const part = dollar(r, true);
       if (typeof part === 'string') return part;
       word.push(part);
     } else if (c === '`') {

@@ -16,7 +16,7 @@ import { holdPort8080, startGateway } from '../helpers/gateway-process.js';
 import { httpGet } from '../helpers/http.js';
 import { waitFor } from '../helpers/wait.js';
 import { freePort } from '../mqtt/broker.js';
-import { PORT } from '../../src/core/constants.js';
+import { PORT } from '../../src/core/runtime.js';
 
 const ALERTMANAGER = '/usr/bin/prometheus-alertmanager';
 const noAlertmanager = existsSync(ALERTMANAGER) ? false : `${ALERTMANAGER} is not installed (apt-get install prometheus-alertmanager)`;

@@ -6,11 +6,15 @@
 // `sms-gateway simulate receive` (run in its namespace). A STOP received by phone1 refuses
 // the number on phone2's synchronous route (409 recipient_opted_out): when phone2 had never
 // run at the time (no broker session: only the retained change can tell it), when both run,
-// and when phone2 was stopped at the time and starts again.
+// and when phone2 was stopped at the time and starts again. Both are given one
+// SMS_GATEWAY_MQTT_SHARE_SECRET: a START received by phone1 and phone2's own API changes go
+// the other way too; a forged far-future entry and an anonymous opt-in, retained on the broker,
+// change nothing on either phone, and GET /api/opt-outs keeps answering 200.
 // Needs root and iproute2; skipped with the reason otherwise.
 import t from 'tap';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
+import mqtt from 'mqtt';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CLI, tempDir } from '../helpers/paths.js';
 import { listen, noBroker, startBroker, waitFor } from '../mqtt/broker.js';
@@ -78,6 +82,7 @@ t.test('a STOP received by one gateway refuses the number on the other, also on 
       SMS_GATEWAY_HOME: tempDir(t),
       SMS_GATEWAY_MQTT_URL: `mqtt://${n.rootIp}:${broker.port}`,
       SMS_GATEWAY_ID: id,
+      SMS_GATEWAY_MQTT_SHARE_SECRET: 'both-phones-of-this-home-share-it',
       SMS_GATEWAY_OPT_OUT: i === 0 ? 'true' : 'false',
       SMS_GATEWAY_INBOX_POLL_SECONDS: '1',
       LOG_LEVEL: 'warn',
@@ -156,4 +161,41 @@ t.test('a STOP received by one gateway refuses the number on the other, also on 
   await waitFor(async () => await listedOnTwo('+15550303'), 'phone2 learns it after its restart', 30_000);
   t.equal((await send('+15550303')).status, 409, 'refused after the restart');
   t.equal((await send('+15550404')).status, 200, 'another number still goes out');
+
+  // 4. The other way, and START: phone2 lists a number over its API, phone1 refuses it; phone1
+  // receives START from a number, phone2 takes it off; phone2 takes its own one off, phone1 too.
+  const key1 = one.key();
+  const listedOn = async (host: string, key: string, number: string) => {
+    await sleep(250);
+    const res = await call(host, key, 'GET', '/api/opt-outs');
+    if (res.status !== 200) throw new Error(`GET /api/opt-outs answered ${res.status}: ${JSON.stringify(res.json)}`);
+    return (res.json.data as { number: string }[]).some((r) => r.number === number);
+  };
+  t.equal((await call(two.host, key2(), 'POST', '/api/opt-outs', { number: '+15550505' })).status, 201);
+  await waitFor(() => listedOn(one.host, key1, '+15550505'), 'phone1 lists what phone2 listed', 30_000);
+  stop('+15550202', 'START');
+  await waitFor(async () => !(await listedOnTwo('+15550202')), 'phone2 takes off the START phone1 received', 30_000);
+  t.equal((await send('+15550202')).status, 200, 'phone2 sends to it again');
+  t.equal((await call(two.host, key2(), 'DELETE', '/api/opt-outs/%2B15550505')).status, 204);
+  await waitFor(async () => !(await listedOn(one.host, key1, '+15550505')), 'phone1 takes it off too', 30_000);
+
+  // 5. Anyone on the broker: a retained far-future entry and an anonymous opt-in change nothing.
+  const anon = await mqtt.connectAsync(broker.url, { protocolVersion: 5 });
+  t.teardown(() => anon.endAsync(true));
+  const publish = (number: string, payload: object) =>
+    anon.publishAsync(`sms-gateway/opt-outs/${encodeURIComponent(number)}`, JSON.stringify(payload), { qos: 1, retain: true });
+  await publish('+15550606', { optedOut: true, at: Number.MAX_SAFE_INTEGER });
+  await publish('+15550606', { optedOut: true, at: Number.MAX_SAFE_INTEGER, by: 'api' });
+  await publish('+15550303', { optedOut: false, at: Date.now() + 1000, by: 'api' });
+  await publish('+15550707', { optedOut: true, at: Date.now(), by: 'api' }); // a marker: read after the others
+  await waitFor(() => listedOnTwo('+15550707'), 'phone2 read the marker', 30_000);
+  await waitFor(() => listedOn(one.host, key1, '+15550707'), 'phone1 read the marker', 30_000);
+  for (const [host, key] of [
+    [one.host, key1],
+    [two.host, key2()],
+  ] as const) {
+    t.ok(await listedOn(host, key, '+15550303'), 'the anonymous opt-in took nothing off');
+    t.notOk(await listedOn(host, key, '+15550606'), 'the far-future entry added nothing');
+  }
+  t.equal((await send('+15550303')).status, 409, 'and phone2 still refuses it');
 });

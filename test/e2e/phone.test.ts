@@ -78,3 +78,25 @@ t.test('a fake phone on PATH: healthy, then failing to send', async (t) => {
   t.match(broken.stdout, /is up \(real mode\), FAILING/);
   t.match(broken.stdout, /FAIL sms: Termux:API has no permission to send SMS/);
 });
+
+t.test('right after a start, a SIM slot the dual-SIM phone lacks is refused (400), sync and queued: nothing recorded', async (t) => {
+  await holdPort8080(t);
+  const fake = fakeTermux(t, PHONE_COMMANDS);
+  healthyPhone(fake);
+  const env: NodeJS.ProcessEnv = { ...fake.env, SMS_GATEWAY_HOME: tempDir(t) };
+  const caller = '127.0.0.7';
+  await startGateway(t, env, caller);
+  const key = spawnSync(process.execPath, [CLI, 'key', 'show'], { env, encoding: 'utf8' }).stdout.trim();
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const before = fake.calls('termux-telephony-deviceinfo').length;
+
+  const sync = await httpGet('/api/sms/send', headers, caller, 'POST', JSON.stringify({ to: '+64 21 765 4321', message: 'x', simSlot: 3 }));
+  t.equal(sync.status, 400, sync.body);
+  t.match(JSON.parse(sync.body).error.message, /simSlot 3 does not exist; this phone reports 2 SIM slots\./);
+  const queued = await httpGet('/api/messages', headers, caller, 'POST', JSON.stringify({ to: '+64 21 765 4321', message: 'x', simSlot: 3 }));
+  t.equal(queued.status, 400, queued.body);
+  t.equal(fake.calls('termux-sms-send').length, 0, 'nothing handed off');
+  const history = JSON.parse((await httpGet('/api/messages', headers, caller)).body);
+  t.equal(history.pagination.total, 0, 'nothing recorded');
+  t.equal(fake.calls('termux-telephony-deviceinfo').length - before, 1, 'the SIM count was read once, for both requests');
+});

@@ -83,7 +83,10 @@ t.test('send command and client', async (t) => {
   // The queue: several recipients, --at, the queue listing and cancel, and the client.
   const many = await run(['send', '+15550100001', '+15550100002', 'Reminder'], env);
   t.equal(many.code, 0, many.err);
-  t.match(many.out, /^Queued 2 messages; the gateway sends them at its pace:\n {2}msg_\w{26} {2}\+15550100001\n {2}msg_\w{26} {2}\+15550100002\n/);
+  t.match(
+    many.out,
+    /^Queued 2 messages; the gateway sends them at its pace:\n {2}msg_\w{26} {2}\+15550100001 {2}queued\n {2}msg_\w{26} {2}\+15550100002 {2}queued\n/,
+  );
   const later = await run(['send', '+15550100003', 'Later', '--at', '2099-01-01T08:00:00Z', '--json'], env);
   t.equal(later.code, 1, 'more than 30 days ahead is refused');
   t.match(later.err, /not queued: .*more than 30 days ahead/);

@@ -13,7 +13,7 @@ import { createMessageStore } from '../../src/store/messages.js';
 import { createStatsStore } from '../../src/store/stats.js';
 import { transaction } from '../../src/store/transaction.js';
 import { createTargetStore } from '../../src/events/targets.js';
-import { makeEvent, type WebhookEvent } from '../../src/events/events.js';
+import { makeEvent, type WebhookEvent } from '../../src/store/event-record.js';
 import { createDispatcher } from '../../src/core/dispatcher.js';
 import type { GatewayEvents } from '../../src/events/domain-events.js';
 import { newMessageId } from '../../src/core/ids.js';

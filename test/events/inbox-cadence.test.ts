@@ -20,7 +20,7 @@ async function running(t: Test, old = 0) {
   const a = await testApp(t, { inbox: true, inboxPollMs: IDLE_MS, inboxList: inbox.list });
   const add = inbox.receive;
   for (let i = 0; i < old; i++) add('+15550009', `old ${i}`, a.clock.now() - 86_400_000 + i * 60_000);
-  a.services.startInbox();
+  a.gateway.inbox.start();
   await letSettle();
   const stored = async () => (await a.get('/api/inbox')).json().data as { body: string }[];
   /** termux-sms-list calls while the clock moves `ms` in 1 s steps. */

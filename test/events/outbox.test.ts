@@ -9,7 +9,7 @@ import { fakeClock, type FakeClock } from '../helpers/fake-clock.js';
 import assert from 'node:assert';
 import { systemClock } from '../../src/core/clock.js';
 import { startReceiver } from '../fixtures/receiver.js';
-import { GIVE_UP_AFTER_MS, MAX_RETRY_DELAY_MS, retryDelayMs } from '../../src/events/outbox.js';
+import { GIVE_UP_AFTER_MS, MAX_RETRY_DELAY_MS, retryDelayMs } from '../../src/events/delivery.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const verify = (r: { headers: Record<string, unknown>; body: string }) =>
@@ -47,11 +47,11 @@ t.test('a sent SMS becomes a verified sms.sent event; a failed one sms.failed', 
   const rx = await startReceiver(t);
   let fail = false;
   const { sender } = recordingSender(() => (fail ? { ok: false, reason: 'timeout', detail: 'x' } : { ok: true }));
-  const { send, services } = await testApp(t, { webhookUrls: [rx.url], sender, clock: fakeClock(Date.now()) });
+  const { send, gateway } = await testApp(t, { webhookUrls: [rx.url], sender, clock: fakeClock(Date.now()) });
   const ok = (await send({ to: '+1 555 000 1111', message: 'Door opened' })).json();
   fail = true;
   const bad = (await send({ to: '12345', message: 'nope' })).json();
-  await services.delivery.runDue();
+  await gateway.webhooks.delivery.runDue();
   t.equal(rx.received.length, 2);
   const [a, b] = rx.received.map(verify);
   t.equal(a!.type, 'sms.sent');
@@ -62,34 +62,34 @@ t.test('a sent SMS becomes a verified sms.sent event; a failed one sms.failed', 
   t.match(rx.received[0]!.headers['user-agent'], /^sms-gateway\//);
   t.equal(rx.received[0]!.headers['content-type'], 'application/json');
   t.notMatch(JSON.stringify(rx.received.map((r) => r.headers)), /sk_local_/, 'the API key never leaves');
-  t.equal(services.outbox.heads().length, 0, 'delivered events leave the outbox');
-  t.equal(services.outbox.status()[0]!.delivered, 2);
+  t.equal(gateway.webhooks.outbox.heads().length, 0, 'delivered events leave the outbox');
+  t.equal(gateway.webhooks.outbox.status()[0]!.delivered, 2);
 });
 
 t.test('retries after a 500 and a timeout keep the same webhook-id, then deliver once', async (t) => {
   const rx = await startReceiver(t, (n) => (n === 0 ? 500 : n === 1 ? 'hang' : 200));
-  const { send, services, clock, get } = await testApp(t, { webhookUrls: [rx.url], webhookTimeoutMs: 1000, random: () => 0.5, clock: fakeClock(Date.now()) });
+  const { send, gateway, clock, get } = await testApp(t, { webhookUrls: [rx.url], webhookTimeoutMs: 1000, random: () => 0.5, clock: fakeClock(Date.now()) });
   await send({ to: '12345', message: 'x' });
-  await services.delivery.runDue(); // the first attempt (started by the send, or by this call)
+  await gateway.webhooks.delivery.runDue(); // the first attempt (started by the send, or by this call)
   t.equal(rx.received.length, 1, 'one first attempt');
-  let status = services.outbox.status()[0]!;
+  let status = gateway.webhooks.outbox.status()[0]!;
   t.same([status.pending, status.failedAttempts, status.lastError], [1, 1, 'HTTP 500']);
-  t.equal(await services.delivery.runDue(), 0, 'not due before the backoff');
+  t.equal(await gateway.webhooks.delivery.runDue(), 0, 'not due before the backoff');
   clock.advance(15_000);
-  t.equal(await services.delivery.runDue(), 1, 'second attempt after 15 s');
+  t.equal(await gateway.webhooks.delivery.runDue(), 1, 'second attempt after 15 s');
   t.equal(rx.received.length, 2);
-  status = services.outbox.status()[0]!;
+  status = gateway.webhooks.outbox.status()[0]!;
   t.equal(status.lastError, 'no answer within 1 s');
   const diag = (await get('/api/diagnostics')).json().data.checks.webhooks;
   t.equal(diag.status, 'degraded');
   t.match(diag.hint, /retried for 24 hours/);
   clock.advance(30_000);
-  t.equal(await services.delivery.runDue(), 1, 'third attempt after 30 s more');
+  t.equal(await gateway.webhooks.delivery.runDue(), 1, 'third attempt after 30 s more');
   t.equal(rx.received.length, 3);
   const ids = new Set(rx.received.map((r) => r.headers['webhook-id']));
   t.equal(ids.size, 1, 'the same webhook-id on every try');
   for (const r of rx.received) t.equal(verify(r).type, 'sms.sent', 'each try is signed');
-  t.equal(services.outbox.status()[0]!.pending, 0);
+  t.equal(gateway.webhooks.outbox.status()[0]!.pending, 0);
   t.equal((await get('/api/diagnostics')).json().data.checks.webhooks.status, 'ok');
 });
 
@@ -97,10 +97,10 @@ t.test('per target in order: a later event waits for the earlier one', async (t)
   let down = true;
   const rx = await startReceiver(t, () => (down ? 503 : 200));
   const other = await startReceiver(t);
-  const { send, services, clock } = await testApp(t, { webhookUrls: [rx.url, other.url], random: () => 0.5, clock: fakeClock(Date.now()) });
+  const { send, gateway, clock } = await testApp(t, { webhookUrls: [rx.url, other.url], random: () => 0.5, clock: fakeClock(Date.now()) });
   await send({ to: '12345', message: 'one' });
   await send({ to: '12345', message: 'two' });
-  await services.delivery.runDue();
+  await gateway.webhooks.delivery.runDue();
   t.equal(rx.received.length, 1, 'only the head was tried');
   t.equal(verify(rx.received[0]!).data.body, 'one');
   t.same(
@@ -110,7 +110,7 @@ t.test('per target in order: a later event waits for the earlier one', async (t)
   );
   down = false;
   clock.advance(15_000);
-  await services.delivery.runDue();
+  await gateway.webhooks.delivery.runDue();
   t.same(
     rx.received.slice(1).map((r) => verify(r).data.body),
     ['one', 'two'],
@@ -119,13 +119,13 @@ t.test('per target in order: a later event waits for the earlier one', async (t)
 
 t.test('410 Gone switches the target off and diagnostics says so', async (t) => {
   const rx = await startReceiver(t, () => 410);
-  const { send, services, get } = await testApp(t, { webhookUrls: [rx.url] });
+  const { send, gateway, get } = await testApp(t, { webhookUrls: [rx.url] });
   await send({ to: '12345', message: 'a' });
-  await services.delivery.runDue();
+  await gateway.webhooks.delivery.runDue();
   await send({ to: '12345', message: 'b' });
-  await services.delivery.runDue();
+  await gateway.webhooks.delivery.runDue();
   t.equal(rx.received.length, 1, 'nothing more goes to a switched-off target');
-  const status = services.outbox.status()[0]!;
+  const status = gateway.webhooks.outbox.status()[0]!;
   t.equal(status.disabled, true);
   t.equal(status.pending, 0);
   const check = (await get('/api/diagnostics')).json().data.checks.webhooks;
@@ -140,16 +140,16 @@ t.test('a restart in the middle of retries loses no event', async (t) => {
   const rx = await startReceiver(t, () => (up ? 200 : 500));
   const first = await testApp(t, { home, clock, webhookUrls: [rx.url], random: () => 0.5 });
   for (const m of ['a', 'b', 'c']) await first.send({ to: '12345', message: m });
-  await first.services.delivery.runDue();
+  await first.gateway.webhooks.delivery.runDue();
   t.equal(rx.received.length, 1);
   await first.app.close();
-  await first.services.stop();
+  await first.gateway.stopBackground();
   first.db.close();
 
   up = true;
   const again = await testApp(t, { home, clock, webhookUrls: [rx.url], random: () => 0.5 });
   clock.advance(15_000);
-  await again.services.delivery.runDue();
+  await again.gateway.webhooks.delivery.runDue();
   const delivered = rx.received.filter((_, i) => i > 0).map((r) => verify(r).data.body);
   t.same(delivered, ['a', 'b', 'c'], 'every event, in order, after the restart');
   t.equal(new Set(rx.received.map((r) => r.headers['webhook-id'])).size, 3, 'the retried event kept its id');
@@ -157,18 +157,18 @@ t.test('a restart in the middle of retries loses no event', async (t) => {
 
 t.test('after 24 hours an event is given up and counted as expired; no attempt after the deadline', async (t) => {
   const attempts: number[] = [];
-  const { send, services, clock } = await testApp(t, { webhookUrls: ['http://127.0.0.1:9/never'], random: () => 0.5 });
+  const { send, gateway, clock } = await testApp(t, { webhookUrls: ['http://127.0.0.1:9/never'], random: () => 0.5 });
   const rx = await startReceiver(t, () => 500);
-  services.outbox.syncTargets([rx.url]);
+  gateway.webhooks.outbox.syncTargets([rx.url]);
   const started = clock.now();
   await send({ to: '12345', message: 'x' });
-  for (let i = 0; i < 200 && services.outbox.status().some((s) => s.pending > 0); i++) {
+  for (let i = 0; i < 200 && gateway.webhooks.outbox.status().some((s) => s.pending > 0); i++) {
     const before = rx.received.length;
-    await services.delivery.runDue();
+    await gateway.webhooks.delivery.runDue();
     for (let k = before; k < rx.received.length; k++) attempts.push(clock.now());
     clock.advance(MAX_RETRY_DELAY_MS);
   }
-  const s = services.outbox.status().find((x) => x.url === rx.url)!;
+  const s = gateway.webhooks.outbox.status().find((x) => x.url === rx.url)!;
   t.equal(s.pending, 0);
   t.equal(s.expired, 1);
   t.ok(attempts.length >= 24, `tried ${attempts.length} times`);
@@ -188,24 +188,24 @@ t.test('an event older than 24 hours is never attempted, also after the phone wa
   const first = await testApp(t, { home, clock, webhookUrls: [rx.url] });
   await first.send({ to: '12345', message: 'x' }); // its delivery is pending (not run yet)
   await first.app.close();
-  await first.services.stop();
+  await first.gateway.stopBackground();
   first.db.close();
   clock.advance(3 * 24 * 3600_000); // off for three days
-  const { services } = await testApp(t, { home, clock, webhookUrls: [rx.url] });
-  await services.delivery.runDue();
+  const { gateway } = await testApp(t, { home, clock, webhookUrls: [rx.url] });
+  await gateway.webhooks.delivery.runDue();
   t.equal(rx.received.length, 0, 'not sent');
-  t.match(services.outbox.status()[0], { pending: 0, expired: 1 });
+  t.match(gateway.webhooks.outbox.status()[0], { pending: 0, expired: 1 });
 });
 
 t.test('a hanging target never delays deliveries to another target', async (t) => {
   const slow = await startReceiver(t, () => 'hang');
   const fast = await startReceiver(t, () => 200);
-  const { send, services } = await testApp(t, { webhookUrls: [slow.url, fast.url], webhookTimeoutMs: 6000 });
+  const { send, gateway } = await testApp(t, { webhookUrls: [slow.url, fast.url], webhookTimeoutMs: 6000 });
   await send({ to: '12345', message: 'one' });
   await send({ to: '12345', message: 'two' });
   await send({ to: '12345', message: 'three' });
   let roundOver = false;
-  const round = services.delivery.runDue().finally(() => {
+  const round = gateway.webhooks.delivery.runDue().finally(() => {
     roundOver = true;
   });
   for (let i = 0; i < 250 && fast.received.length < 3; i++) await new Promise((r) => setTimeout(r, 20));
@@ -263,9 +263,9 @@ t.test('logs and diagnostics show a target as scheme, host and port only', async
   const logger = pino({ level: 'info' }, { write: (l: string) => void lines.push(l) });
   const rx = await startReceiver(t, () => 500);
   const secretUrl = `${rx.url}/abc-SECRET-token?key=SECRET2`;
-  const { send, services, get } = await testApp(t, { webhookUrls: [secretUrl], logger });
+  const { send, gateway, get } = await testApp(t, { webhookUrls: [secretUrl], logger });
   await send({ to: '12345', message: 'x' });
-  await services.delivery.runDue();
+  await gateway.webhooks.delivery.runDue();
   const diag = JSON.stringify((await get('/api/diagnostics')).json().data.checks.webhooks);
   t.notMatch(diag, /SECRET/, 'not in diagnostics');
   t.match(diag, new RegExp(new URL(rx.url).host.replace(/[.]/g, '\\.')));
@@ -279,18 +279,18 @@ t.test('logs and diagnostics show a target as scheme, host and port only', async
 t.test('no targets: nothing stored, no timer; a clock set back does not stall delivery', async (t) => {
   const none = await testApp(t);
   await none.send({ to: '12345', message: 'x' });
-  t.equal(none.services.outbox.heads().length, 0);
-  t.equal(none.services.delivery.hasTimer(), false, 'idle: no timer');
+  t.equal(none.gateway.webhooks.outbox.heads().length, 0);
+  t.equal(none.gateway.webhooks.delivery.hasTimer(), false, 'idle: no timer');
 
   const rx = await startReceiver(t, (n) => (n === 0 ? 500 : 200));
-  const { send, services, clock } = await testApp(t, { webhookUrls: [rx.url], random: () => 0.5 });
+  const { send, gateway, clock } = await testApp(t, { webhookUrls: [rx.url], random: () => 0.5 });
   await send({ to: '12345', message: 'x' });
-  await services.delivery.runDue();
+  await gateway.webhooks.delivery.runDue();
   t.equal(rx.received.length, 1);
   clock.set(clock.now() - 7 * 24 * 3600_000); // the phone's clock jumps a week back
-  await services.delivery.runDue();
+  await gateway.webhooks.delivery.runDue();
   t.equal(rx.received.length, 1, 'the retry keeps its 15 s: the jump moved it too');
   clock.advance(15_000);
-  await services.delivery.runDue();
+  await gateway.webhooks.delivery.runDue();
   t.equal(rx.received.length, 2, 'retried 15 s after the failure, not a week later');
 });

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { postSigned } from '../../src/events/delivery.js';
-import { makeEvent } from '../../src/events/events.js';
+import { makeEvent } from '../../src/store/event-record.js';
 import { ROOT, tempDir } from '../helpers/paths.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';

@@ -1,6 +1,6 @@
 // Plain HTTP to the real gateway on port 8080 from a chosen loopback address, each answer
 // checked against the /openapi.json the gateway serves.
-import { PORT } from '../../src/core/constants.js';
+import { PORT } from '../../src/core/runtime.js';
 import { checkerFor } from '../fixtures/openapi-contract.js';
 
 export type HttpAnswer = { status: number; headers: Record<string, string | string[] | undefined>; body: string };

@@ -6,7 +6,7 @@ import type { AppDeps } from '../../src/server/app.js';
 import { createApiKeyFile } from '../../src/core/keys.js';
 import type { RuntimeInfo } from '../../src/core/runtime.js';
 import { openDatabase } from '../../src/store/database.js';
-import { composeGateway, type ComposedGateway, type Ports } from '../../src/server/compose.js';
+import { composeGateway, type Ports } from '../../src/server/compose.js';
 import type { Config } from '../../src/core/config.js';
 import type { Contact, MqttSettings } from '../../src/core/mqtt-settings.js';
 import type { SmtpSettings } from '../../src/core/smtp-settings.js';
@@ -19,7 +19,7 @@ import { createProbes, type ProbeOptions } from '../../src/device/probes.js';
 import { checkAnswersAgainstOpenApi } from '../fixtures/openapi-contract.js';
 import { fakeClock, type FakeClock } from './fake-clock.js';
 import { tempDir } from './paths.js';
-import { VERSION } from '../../src/core/version.js';
+import { VERSION } from '../../src/core/package-root.js';
 
 export const testRuntime = (over: Partial<RuntimeInfo> = {}): RuntimeInfo => ({
   version: VERSION,
@@ -79,26 +79,6 @@ export interface MqttOptions {
   /** A short reconnect delay, a state interval of their own. */
   backoffMs?: (attempt: number) => number;
   stateIntervalMs?: number;
-}
-
-/** The parts tests reach, by the names they had before the parts composed themselves. */
-function servicesOf(gateway: ComposedGateway) {
-  const { sending, webhooks, inbox } = gateway;
-  return {
-    ...sending,
-    outbox: webhooks.outbox,
-    delivery: webhooks.delivery,
-    targets: webhooks.targets,
-    tester: webhooks.tester,
-    inbox: inbox.watcher,
-    inboxStore: inbox.store,
-    inboxEnabled: inbox.enabled,
-    switchInbox: inbox.switchOver,
-    startInbox: inbox.start,
-    stopInbox: inbox.stop,
-    /** Stops the background work; the database stays open. */
-    stop: (graceMs?: number) => gateway.stopBackground(graceMs),
-  };
 }
 
 /** A sender that records every hand-off and answers as told (ok by default). */
@@ -168,7 +148,7 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
     ports: {
       sender: opts.sender ?? recorder.sender,
       calendar: () => calendar,
-      ...(simCount === 'probes' ? {} : { simCount: () => simCount ?? 2 }),
+      ...(simCount === 'probes' ? {} : { simCount: { known: () => simCount ?? 2, read: async () => simCount ?? 2 } }),
       interfaces: () => ({}),
       confirmSends: opts.confirmSends ?? false,
       inboxList: opts.inboxList,
@@ -186,7 +166,6 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
   // (step 4) is left to the tests, which drive deliveries and confirmations by hand.
   gateway.restore();
   const { app } = gateway;
-  const services = servicesOf(gateway);
   checkAnswersAgainstOpenApi(app); // every answer a test gets must be one /openapi.json declares
   t.teardown(async () => {
     await gateway.mqtt?.stop();
@@ -221,5 +200,5 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
       payload: typeof body === 'string' ? body : JSON.stringify(body),
     });
   const cancel = (id: string, caller = '192.168.1.22') => app.inject({ method: 'DELETE', url: `/api/messages/${id}`, remoteAddress: caller, headers: auth });
-  return { app, gateway, home, keyFile, key, auth, clock, services, db, probes, handoffs: recorder.handoffs, send, get, queue, cancel };
+  return { app, gateway, home, keyFile, key, auth, clock, db, probes, handoffs: recorder.handoffs, send, get, queue, cancel };
 }

@@ -8,7 +8,7 @@ import type { Snapshot } from '../../src/device/probes.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/paths.js';
-import { VERSION } from '../../src/core/version.js';
+import { VERSION } from '../../src/core/package-root.js';
 
 /** The diagnostics table of docs/api.md: check name -> the fields it lists (in backticks). */
 function readmeDiagnosticsTable(): Map<string, string[]> {

@@ -9,7 +9,7 @@ import { tempDir } from '../helpers/paths.js';
 const TO = '+15550001111';
 
 t.test('a JSON body with invalid UTF-8 is a 400, and nothing is recorded or sent', async (t) => {
-  const { app, auth, handoffs, services } = await testApp(t);
+  const { app, auth, handoffs, gateway } = await testApp(t);
   for (const url of ['/api/sms/send', '/api/messages']) {
     const payload = Buffer.concat([Buffer.from(`{"to":"${TO}","message":"caf`), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
     const res = await app.inject({ method: 'POST', url, remoteAddress: '10.0.0.9', headers: { ...auth, 'content-type': 'application/json' }, payload });
@@ -17,7 +17,7 @@ t.test('a JSON body with invalid UTF-8 is a 400, and nothing is recorded or sent
     t.same(res.json(), { success: false, smsSent: false, error: { code: 'invalid_request', message: 'Invalid request: the body is not valid UTF-8.' } }, url);
   }
   t.equal(handoffs.length, 0);
-  t.equal(services.messages.count(), 0);
+  t.equal(gateway.sending.messages.count(), 0);
   const ok = await app.inject({
     method: 'POST',
     url: '/api/sms/send',

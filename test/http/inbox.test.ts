@@ -41,9 +41,9 @@ async function withInbox(t: Test, opts: { inbox?: boolean; webhookUrls?: string[
   const fake = fakeTermux(t, ['termux-sms-list']);
   const a = await testApp(t, { ...opts, deviceEnv: fake.env });
   fake.output('termux-sms-list', JSON.stringify(OLD));
-  await a.services.inbox.pollOnce();
+  await a.gateway.inbox.watcher.pollOnce();
   fake.output('termux-sms-list', JSON.stringify([...OLD, ...NEW]));
-  await a.services.inbox.pollOnce();
+  await a.gateway.inbox.watcher.pollOnce();
   return a;
 }
 
@@ -74,7 +74,7 @@ t.test('fields, newest first, only what arrived after the watcher started', asyn
 
 t.test('each received SMS is stored once, in the same transaction as its event', async (t) => {
   const a = await withInbox(t, { webhookUrls: ['http://127.0.0.1:9/hook'] });
-  await a.services.inbox.pollOnce(); // the same list again: nothing new
+  await a.gateway.inbox.watcher.pollOnce(); // the same list again: nothing new
   t.equal((await a.get('/api/inbox')).json().pagination.total, 4);
   const events = a.db.prepare(`SELECT COUNT(*) AS n FROM webhook_events WHERE type = 'sms.received'`).get() as { n: number };
   t.equal(events.n, 4, 'one event per stored message');
@@ -147,7 +147,7 @@ t.test('needs the key', async (t) => {
 
 t.test('the watcher off: 503 inbox_disabled saying how to switch it on', async (t) => {
   const a = await testApp(t);
-  t.equal(a.services.inboxEnabled(), false);
+  t.equal(a.gateway.inbox.enabled(), false);
   const res = await a.get('/api/inbox');
   t.equal(res.statusCode, 503);
   t.equal(res.json().error.code, 'inbox_disabled');
@@ -187,9 +187,9 @@ t.test('a watcher that was off starts afresh: what arrived while nobody listened
   await t.test('a run with a listener', async (t) => {
     const a = await testApp(t, { home, inbox: true, deviceEnv: fake.env });
     fake.output('termux-sms-list', JSON.stringify(OLD));
-    await a.services.inbox.pollOnce();
+    await a.gateway.inbox.watcher.pollOnce();
     fake.output('termux-sms-list', JSON.stringify([...OLD, NEW[0]]));
-    await a.services.inbox.pollOnce();
+    await a.gateway.inbox.watcher.pollOnce();
     t.equal((await a.get('/api/inbox')).json().pagination.total, 1);
   });
   await t.test('a run without one, then a target registered over the API', async (t) => {
@@ -197,7 +197,7 @@ t.test('a watcher that was off starts afresh: what arrived while nobody listened
     const a = await testApp(t, { home, deviceEnv: fake.env, clock: fakeClock(Date.UTC(2026, 10, 21, 13, 0, 0)) });
     fake.output('termux-sms-list', JSON.stringify([...OLD, ...NEW.slice(0, 3)]));
     a.gateway.startBackground();
-    t.equal(a.services.inbox.running(), false);
+    t.equal(a.gateway.inbox.watcher.running(), false);
     const added = await a.app.inject({
       method: 'POST',
       url: '/api/webhooks',
@@ -206,10 +206,10 @@ t.test('a watcher that was off starts afresh: what arrived while nobody listened
       payload: JSON.stringify({ url: 'http://127.0.0.1:9/hook' }),
     });
     t.equal(added.statusCode, 201);
-    t.equal(a.services.inbox.running(), true, 'started without a restart');
-    await a.services.inbox.pollOnce(); // joins or follows the first poll: a new baseline
+    t.equal(a.gateway.inbox.watcher.running(), true, 'started without a restart');
+    await a.gateway.inbox.watcher.pollOnce(); // joins or follows the first poll: a new baseline
     fake.output('termux-sms-list', JSON.stringify([...OLD, ...NEW]));
-    await a.services.inbox.pollOnce();
+    await a.gateway.inbox.watcher.pollOnce();
     const page = (await a.get('/api/inbox')).json();
     t.same(
       page.data.map((m: { body: string }) => m.body),
@@ -218,7 +218,7 @@ t.test('a watcher that was off starts afresh: what arrived while nobody listened
     );
     const removed = await a.app.inject({ method: 'DELETE', url: `/api/webhooks/${added.json().data.id}`, remoteAddress: '192.168.1.21', headers: a.auth });
     t.equal(removed.statusCode, 204);
-    t.equal(a.services.inbox.running(), false, 'stopped with the last listener');
+    t.equal(a.gateway.inbox.watcher.running(), false, 'stopped with the last listener');
 
     // Off again at run time: what arrives now is not announced when a listener comes back.
     fake.output('termux-sms-list', JSON.stringify([...OLD, ...NEW, sms(15, '2026-11-21 12:30:00', 'while off again')]));
@@ -230,12 +230,12 @@ t.test('a watcher that was off starts afresh: what arrived while nobody listened
       payload: JSON.stringify({ url: 'http://127.0.0.1:9/hook2' }),
     });
     t.equal(again.statusCode, 201);
-    await a.services.inbox.pollOnce();
+    await a.gateway.inbox.watcher.pollOnce();
     fake.output(
       'termux-sms-list',
       JSON.stringify([...OLD, ...NEW, sms(15, '2026-11-21 12:30:00', 'while off again'), sms(16, '2026-11-21 12:59:00', 'back on')]),
     );
-    await a.services.inbox.pollOnce();
+    await a.gateway.inbox.watcher.pollOnce();
     t.same(
       (await a.get('/api/inbox')).json().data.map((m: { body: string }) => m.body),
       ['back on', 'Your parcel is on its way', 'first'],
@@ -247,10 +247,10 @@ t.test('newest first by the time received, whatever order the _ids come in', asy
   const fake = fakeTermux(t, ['termux-sms-list']);
   const a = await testApp(t, { inbox: true, deviceEnv: fake.env });
   fake.output('termux-sms-list', JSON.stringify(OLD));
-  await a.services.inbox.pollOnce();
+  await a.gateway.inbox.watcher.pollOnce();
   // A backlog read at once: _id 120 arrived before _id 105 (ids reused after a deletion).
   fake.output('termux-sms-list', JSON.stringify([...OLD, sms(120, '2026-11-21 14:30:00', 'earlier'), sms(105, '2026-11-21 15:00:00', 'later')]));
-  await a.services.inbox.pollOnce();
+  await a.gateway.inbox.watcher.pollOnce();
   t.same(
     (await a.get('/api/inbox')).json().data.map((m: { body: string }) => m.body),
     ['later', 'earlier'],
@@ -278,9 +278,9 @@ t.test('an SMS that arrives between switching the watcher on and its first read 
       return { ok: true as const, entries: [entry(7, '2026-11-21 11:00:00', 'before: never announced'), entry(8, '2026-11-21 12:00:05', 'just after')] };
     },
   });
-  a.services.startInbox();
-  await a.services.inbox.pollOnce();
-  await a.services.stopInbox();
+  a.gateway.inbox.start();
+  await a.gateway.inbox.watcher.pollOnce();
+  await a.gateway.inbox.stop();
   t.same(
     (await a.get('/api/inbox')).json().data.map((m: { body: string }) => m.body),
     ['just after'],

@@ -10,7 +10,7 @@ import { recordingSender, testApp, testRuntime } from '../helpers/test-app.js';
 import type { HandoffResult } from '../../src/sms/handoff.js';
 import { BUCKET_CAPACITY } from '../../src/http/rate-limit.js';
 import { createMetrics } from '../../src/status/metrics.js';
-import { VERSION } from '../../src/core/version.js';
+import { VERSION } from '../../src/core/package-root.js';
 
 const to = '+1 555 123 4567';
 
@@ -99,7 +99,7 @@ t.test('a queued message waits; webhook deliveries per target id, never the URL'
   t.equal(m.get('sms_gateway_queue_waiting_messages'), 1);
   t.equal(m.get('sms_gateway_queue_oldest_waiting_seconds'), 60);
   t.notMatch(body, /s3cret|192\.168\.1\.9/, 'no webhook URL in the scrape');
-  const [target] = gw.services.outbox.status();
+  const [target] = gw.gateway.webhooks.outbox.status();
   t.equal(m.get(`sms_gateway_webhook_deliveries_total{target="${target!.id}",result="delivered"}`), 0);
   t.equal(m.get(`sms_gateway_webhook_pending_deliveries{target="${target!.id}"}`), 0);
   t.equal(m.get(`sms_gateway_webhook_target_disabled{target="${target!.id}"}`), 0);

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openApiDocumentText } from '../../src/server/openapi-build.js';
 import { builtDocument, OPENAPI_FILE } from '../../src/http/routes/openapi.js';
-import { VERSION } from '../../src/core/version.js';
+import { VERSION } from '../../src/core/package-root.js';
 import { tempDir } from '../helpers/paths.js';
 import { testApp } from '../helpers/test-app.js';
 

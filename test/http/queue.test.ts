@@ -8,11 +8,11 @@ import { QUEUE_LIMIT } from '../../src/store/queue.js';
 import { newMessageId } from '../../src/core/ids.js';
 import { fillQueue } from '../helpers/fill-queue.js';
 
-const waitingCount = (services: Awaited<ReturnType<typeof testApp>>['services']) => services.queue.summary().count;
+const waitingCount = (gateway: Awaited<ReturnType<typeof testApp>>['gateway']) => gateway.sending.queue.summary().count;
 
 t.test('202 with one queued record per recipient, in the order given, with sendAt and expiresAt', async (t) => {
-  const { queue, clock, services } = await testApp(t);
-  await services.lane.stop(); // nothing leaves during this test: the records stay as accepted
+  const { queue, clock, gateway } = await testApp(t);
+  await gateway.sending.lane.stop(); // nothing leaves during this test: the records stay as accepted
   const sendAt = new Date(clock.now() + 3600_000);
   const res = await queue({
     to: ['+1 555 010 0001', '+15550100002'],
@@ -41,16 +41,16 @@ t.test('202 with one queued record per recipient, in the order given, with sendA
   t.match(body.data[0].id, /^msg_/);
   t.not(body.data[0].id, body.data[1].id);
   t.equal(body.data[1].to, '+15550100002');
-  t.equal(waitingCount(services), 2);
-  t.match(services.stats.allTime(), { accepted: 2, queued: 2, segments: 2 });
+  t.equal(waitingCount(gateway), 2);
+  t.match(gateway.sending.stats.allTime(), { accepted: 2, queued: 2, segments: 2 });
   const single = await queue({ to: '+15550100003', message: 'one' });
   t.equal(single.statusCode, 202);
   t.match(single.json().data, [{ to: '+15550100003', sendAt: null, expiresAt: null }], 'a string is one recipient');
 });
 
 t.test('any invalid part refuses the whole request, and nothing is queued', async (t) => {
-  const { queue, clock, services } = await testApp(t);
-  await services.lane.stop();
+  const { queue, clock, gateway } = await testApp(t);
+  await gateway.sending.lane.stop();
   const soon = (ms: number) => new Date(clock.now() + ms).toISOString();
   const cases: [string, unknown, RegExp][] = [
     ['a bad second recipient', { to: ['+15550100001', 'call me'], message: 'x' }, /body\.to\[1\] must be a phone number/],
@@ -74,8 +74,8 @@ t.test('any invalid part refuses the whole request, and nothing is queued', asyn
   const long = await queue({ to: '+15550100001', message: 'x'.repeat(153 * 61) });
   t.equal(long.statusCode, 400);
   t.equal(long.json().error.code, 'message_too_long');
-  t.equal(waitingCount(services), 0, 'nothing was queued');
-  t.match(services.stats.allTime(), { accepted: 0 });
+  t.equal(waitingCount(gateway), 0, 'nothing was queued');
+  t.match(gateway.sending.stats.allTime(), { accepted: 0 });
   t.equal((await queue({ to: '+15550100001', message: 'x', sendAt: soon(30 * 86_400_000) })).statusCode, 202, '30 days ahead is fine');
   t.equal((await queue({ to: '+15550100001', message: 'x', sendAt: soon(-86_400_000) })).statusCode, 202, 'a past sendAt means now');
 });
@@ -109,7 +109,7 @@ t.test('sms_disabled, a text body and an oversized body are refused like on the 
 });
 
 t.test('Idempotency-Key: the first answer again, nothing queued twice; a different request is 400', async (t) => {
-  const { queue, services, handoffs, send } = await testApp(t);
+  const { queue, gateway, handoffs, send } = await testApp(t);
   const body = { to: ['+15550100001', '+15550100002'], message: 'once' };
   const first = await queue(body, { 'idempotency-key': 'batch-1' });
   t.equal(first.statusCode, 202);
@@ -122,8 +122,8 @@ t.test('Idempotency-Key: the first answer again, nothing queued twice; a differe
     queue({ to: '+15550100009', message: 'race' }, { 'idempotency-key': 'race' }),
   ]);
   t.same(b.json(), a.json());
-  t.equal(services.stats.allTime().accepted, 3, 'three records in all');
-  await services.lane.runDue();
+  t.equal(gateway.sending.stats.allTime().accepted, 3, 'three records in all');
+  await gateway.sending.lane.runDue();
   const other = await queue({ to: '+15550100001', message: 'different' }, { 'idempotency-key': 'batch-1' });
   t.equal(other.statusCode, 400);
   t.match(other.json().error.message, /Idempotency-Key reused with a different request/);
@@ -148,8 +148,8 @@ t.test('a stored key is replayed even after sending was switched off (idempotent
 });
 
 t.test(`queue_full: at ${QUEUE_LIMIT} waiting the next request is 503 with Retry-After, nothing queued`, async (t) => {
-  const { queue, db, services, clock } = await testApp(t);
-  await services.lane.stop();
+  const { queue, db, gateway, clock } = await testApp(t);
+  await gateway.sending.lane.stop();
   fillQueue(db, clock, 2);
   const three = await queue({ to: ['+15550100001', '+15550100002', '+15550100003'], message: 'x' });
   t.equal(three.statusCode, 503);
@@ -157,15 +157,15 @@ t.test(`queue_full: at ${QUEUE_LIMIT} waiting the next request is 503 with Retry
   t.equal(three.headers['retry-after'], '60');
   t.equal(three.json().retryAfterSeconds, 60);
   t.match(three.json().error.message, /holds 9998 waiting messages \(at most 10000\); nothing was queued/);
-  t.equal(waitingCount(services), QUEUE_LIMIT - 2, 'nothing queued');
+  t.equal(waitingCount(gateway), QUEUE_LIMIT - 2, 'nothing queued');
   t.equal((await queue({ to: ['+15550100001', '+15550100002'], message: 'x' })).statusCode, 202, 'two more fit exactly');
   t.equal((await queue({ to: '+15550100004', message: 'x' })).statusCode, 503);
 });
 
 t.test('retention: 1200 waiting and 1000 settled; settling more prunes settled ones only', async (t) => {
-  const { queue, services, get } = await testApp(t);
-  await services.lane.stop();
-  const m = services.messages;
+  const { queue, gateway, get } = await testApp(t);
+  await gateway.sending.lane.stop();
+  const m = gateway.sending.messages;
   const ids: string[] = [];
   for (let i = 0; i < 12; i++) {
     const res = await queue({
@@ -202,7 +202,7 @@ t.test('retention: 1200 waiting and 1000 settled; settling more prunes settled o
   // Settle 50 more (cancel them): the 50 oldest settled go, never a waiting one.
   for (const id of ids.slice(0, 50)) t.ok(m.cancel(id, 4));
   t.equal(m.count(), 2150);
-  t.equal(waitingCount(services), 1150, 'every waiting message is still there');
+  t.equal(waitingCount(gateway), 1150, 'every waiting message is still there');
   t.equal(m.get(settled[49]!), undefined, 'the 50th oldest settled one was pruned');
   t.ok(m.get(settled[50]!), 'the 51st is kept');
   for (const id of ids.slice(50)) if (!m.get(id)) t.fail(`waiting ${id} was pruned`);

@@ -63,7 +63,12 @@ t.test("Alertmanager's payload: one SMS per recipient, its text exact; a retry q
   a.clock.advance(60_000);
   const retry = await post(a, 'alertmanager', '+1 555 010 0002, alice', alertmanagerPayload(three));
   t.equal(retry.statusCode, 200);
-  t.same(retry.json().data, body.data, 'the retry answers the same messages');
+  t.same(
+    retry.json().data,
+    { ...body.data, replay: true, queued: body.data.queued.map((q: object) => ({ ...q, replay: true })) },
+    'the retry answers the same messages, each named a replay',
+  );
+  t.equal(body.data.replay, false, 'the first call queued them');
   t.equal((await history(a)).length, 2, 'and queues nothing more');
 
   const reordered = alertmanagerPayload([amAlert(3), amAlert(1), amAlert(2)]);
@@ -76,6 +81,31 @@ t.test("Alertmanager's payload: one SMS per recipient, its text exact; a retry q
     'the alerts and recipients in another order are the same notification',
   );
   t.equal((await history(a)).length, 2);
+});
+
+t.test('a retry whose summary changed queues nothing and answers the text that was queued, as a replay', async (t) => {
+  const a = await testApp(t);
+  const to = '+15550100002';
+  const first = await post(a, 'alertmanager', to, alertmanagerPayload(three));
+  t.equal(first.statusCode, 200);
+  const kept = 'FIRING 3: HighLatency critical: p99 above 2s on api-1 (+2 more)';
+  t.same([first.json().data.text, first.json().data.replay], [kept, false]);
+
+  a.clock.advance(60_000);
+  const changed = amAlert(1, { annotations: { summary: 'p99 above 3s on api-1' } });
+  const edited = alertmanagerPayload([changed, amAlert(2), amAlert(3)]);
+  const retry = await post(a, 'alertmanager', to, edited);
+  t.equal(retry.statusCode, 200, retry.body);
+  t.same(
+    retry.json().data,
+    { text: kept, replay: true, queued: [{ ...first.json().data.queued[0], replay: true }], skipped: [] },
+    'the kept text (not the edited one), named a replay',
+  );
+  t.same(
+    (await history(a)).map((m) => m.body),
+    [kept],
+    'nothing new was queued',
+  );
 });
 
 t.test('resolved, new alerts and a repeat after the retry window each send; a retry just across a bucket edge does not', async (t) => {
@@ -241,7 +271,8 @@ t.test('an opted-out recipient is skipped and named; the others are queued', asy
     { id: skipped[0].id, status: 'failed', reason: 'opted_out' },
     { id: queued[0].id, status: /^(queued|sent)$/ },
   ]);
-  t.same((await post(a, 'alertmanager', 'alice,+15550100002', alertmanagerPayload(three))).json().data.skipped, skipped, 'a retry names it again');
+  const again = (await post(a, 'alertmanager', 'alice,+15550100002', alertmanagerPayload(three))).json().data.skipped;
+  t.same(again, [{ ...skipped[0], replay: true }], 'a retry names it again');
   t.equal((await history(a)).length, 2);
 });
 
@@ -301,7 +332,7 @@ t.test('the key is needed; the 503s are the queue route’s, and a retry after o
 
 t.test('queue_full with room for only some recipients: nothing queued, as the answer says; the retry sends each once', async (t) => {
   const a = await testApp(t);
-  await a.services.lane.stop();
+  await a.gateway.sending.lane.stop();
   fillQueue(a.db, a.clock, 1);
   const refused = await post(a, 'alertmanager', '+15550100002,+15550100003', alertmanagerPayload(three));
   t.equal(refused.statusCode, 503);

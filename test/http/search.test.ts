@@ -161,7 +161,7 @@ async function withInbox(t: Test) {
     body,
   });
   fake.output('termux-sms-list', '[]');
-  await a.services.inbox.pollOnce();
+  await a.gateway.inbox.watcher.pollOnce();
   const list = [
     sms(11, '2026-10-01 08:00:00', 'Ist das Ärger?', '+4915112345678', 'Anna Müller'),
     sms(12, '2026-11-01 09:00:00', '100% sure_thing', '+15551230001'),
@@ -170,7 +170,7 @@ async function withInbox(t: Test) {
     sms(15, '2026-11-21 11:30:00', 'Mallory says hi', '+1 555 9999', 'Mallory \u202Eknab'),
   ];
   fake.output('termux-sms-list', JSON.stringify(list));
-  await a.services.inbox.pollOnce();
+  await a.gateway.inbox.watcher.pollOnce();
   const texts = async (query: string) => {
     const res = await a.get(`/api/inbox?limit=100&${query}`);
     t.equal(res.statusCode, 200, query);

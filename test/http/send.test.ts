@@ -342,7 +342,7 @@ t.test('hand-offs run one at a time in arrival order', async (t) => {
     active--;
     return { ok: true };
   });
-  const { app, auth, clock, services } = await testApp(t, { sender });
+  const { app, auth, clock, gateway } = await testApp(t, { sender });
   const pending = [];
   for (let i = 0; i < 5; i++) {
     clock.advance(1000);
@@ -356,12 +356,12 @@ t.test('hand-offs run one at a time in arrival order', async (t) => {
       }),
     );
     // Let this request reach the lane (waiting or handed off) before the next one arrives.
-    while (services.lane.pendingSyncSegments() + handoffs.length < i + 1) await new Promise((r) => setImmediate(r));
+    while (gateway.sending.lane.pendingSyncSegments() + handoffs.length < i + 1) await new Promise((r) => setImmediate(r));
   }
   // Each waits for its slot, 1 s after the one before (the fake clock moves only when told).
   for (let i = 0; i < 10 && handoffs.length < 5; i++) {
     clock.advance(1000);
-    await services.lane.runDue();
+    await gateway.sending.lane.runDue();
   }
   const results = await Promise.all(pending);
   t.same(

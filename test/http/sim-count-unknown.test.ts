@@ -1,71 +1,95 @@
-// The SIM count before the phone has told it (issue 34, case 7): until the first telephony
-// probe answers, a dual-SIM phone's slot 2 is not refused, sync or queued, by simSlot or by
-// SMS_GATEWAY_DEFAULT_SIM; once the phone says 1 slot, slot 2 is refused, and a replay of
-// a request accepted before is still answered as the first time.
+// The SIM count is read when a request needs it (issue 44, item 1): a request naming a slot
+// past the first, sync or queued, waits for the phone's answer when the count is not fresh,
+// and is refused when the phone lacks the slot; a count the phone cannot tell refuses no
+// slot; slot 1 reads nothing; a replay is answered as the first time, before any read.
 import t from 'tap';
 import type { RunResult } from '../../src/device/termux.js';
 import { testApp } from '../helpers/test-app.js';
 
 const to = '+1 555 123 4567';
+const real = { mode: 'real', simulation: 'none' } as const;
 
-/** A phone whose telephony probe answers when the test says (every other probe: not found). */
+/** A phone whose telephony probe answers when the test says (every other probe: not found); counts its reads. */
 function slowPhone() {
   let answer: (r: RunResult) => void = () => undefined;
-  const telephony = new Promise<RunResult>((resolve) => (answer = resolve));
-  const run = (command: string): Promise<RunResult> =>
-    command === 'termux-telephony-deviceinfo' ? telephony : Promise.resolve({ ok: false, failure: 'not_found', detail: `${command}: not found`, ms: 1 });
+  let reads = 0;
+  const run = (command: string): Promise<RunResult> => {
+    if (command !== 'termux-telephony-deviceinfo') return Promise.resolve({ ok: false, failure: 'not_found', detail: `${command}: not found`, ms: 1 });
+    reads++;
+    return new Promise<RunResult>((resolve) => (answer = resolve));
+  };
   return {
     run,
-    /** The telephony probe answers with this phone_count. */
+    reads: () => reads,
+    /** The telephony probe in flight answers with this phone_count. */
     tells: (phoneCount: number) => answer({ ok: true, stdout: '', json: { phone_count: phoneCount }, ms: 300 }),
+    /** The telephony probe in flight fails as Termux:API does without its permission. */
+    cannotTell: () => answer({ ok: false, failure: 'permission_denied', detail: 'no permission', ms: 5 }),
   };
 }
 
-t.test('real mode, telephony not answered yet: slot 2 is accepted, sync and queued, explicit and default', async (t) => {
-  const phone = slowPhone();
-  const app = await testApp(t, { runtime: { mode: 'real', simulation: 'none' }, simCount: 'probes', probeRun: phone.run, defaultSim: 2 });
-  const explicit = await app.send({ to, message: 'slot 2 by simSlot', simSlot: 2 }, { 'idempotency-key': 'sync-2' });
-  t.equal(explicit.statusCode, 200, 'simSlot 2, sync');
-  t.equal(explicit.json().simSlot, 2);
-  const byDefault = await app.send({ to, message: 'slot 2 by default' });
-  t.equal(byDefault.statusCode, 200, 'SMS_GATEWAY_DEFAULT_SIM=2, sync');
-  t.equal(byDefault.json().simSlot, 2);
-  // Due in an hour: the lane hands nothing off during the test, so every hand-off is a sync send's.
-  const sendAt = new Date(app.clock.now() + 3_600_000).toISOString();
-  const queued = await app.queue({ to, message: 'queued on slot 2', simSlot: 2, sendAt }, { 'idempotency-key': 'queue-2' });
-  t.equal(queued.statusCode, 202, 'simSlot 2, queued');
-  const queuedDefault = await app.queue({ to, message: 'queued on the default slot', sendAt });
-  t.equal(queuedDefault.statusCode, 202, 'SMS_GATEWAY_DEFAULT_SIM=2, queued');
-  t.same(
-    app.handoffs.map((h) => h.simSlot),
-    [2, 2],
-    'the sync sends went to slot 2',
-  );
+/** Lets the requests reach their wait for the probe (a few turns of the event loop, bounded). */
+async function untilRead(phone: { reads: () => number }, count: number) {
+  for (let i = 0; i < 200 && phone.reads() < count; i++) await new Promise((r) => setImmediate(r));
+}
 
-  await t.test('the phone then says 1 slot: slot 2 refused, the earlier requests replayed', async (t) => {
-    phone.tells(1);
-    await app.probes.refresh();
-    const refused = await app.send({ to, message: 'slot 2 now', simSlot: 2 });
-    t.equal(refused.statusCode, 400);
-    t.same(refused.json().error, { code: 'invalid_request', message: 'Invalid request: simSlot 2 does not exist; this phone reports 1 SIM slot.' });
-    t.equal((await app.queue({ to, message: 'queued, default slot now' })).statusCode, 400, 'the default slot 2 too');
-    const replay = await app.send({ to, message: 'slot 2 by simSlot', simSlot: 2 }, { 'idempotency-key': 'sync-2' });
-    t.equal(replay.statusCode, 200, 'a known key gets its first answer');
-    t.same(replay.json(), explicit.json());
-    const queuedReplay = await app.queue({ to, message: 'queued on slot 2', simSlot: 2, sendAt }, { 'idempotency-key': 'queue-2' });
-    t.equal(queuedReplay.statusCode, 202);
-    t.same(queuedReplay.json(), queued.json());
-    t.equal(app.handoffs.length, 2, 'nothing handed off again');
-  });
+t.test('a request naming slot 3 waits for the count and is refused; nothing recorded, one read for both paths', async (t) => {
+  const phone = slowPhone();
+  const app = await testApp(t, { runtime: real, simCount: 'probes', probeRun: phone.run });
+  const sync = app.send({ to, message: 'slot 3', simSlot: 3 });
+  const queued = app.queue({ to, message: 'slot 3 queued', simSlot: 3 });
+  await untilRead(phone, 1);
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r)); // the second request reaches the read too
+  t.equal(phone.reads(), 1, 'one telephony read, shared');
+  phone.tells(2);
+  const [s, q] = await Promise.all([sync, queued]);
+  t.equal(s.statusCode, 400);
+  t.same(s.json().error, { code: 'invalid_request', message: 'Invalid request: simSlot 3 does not exist; this phone reports 2 SIM slots.' });
+  t.equal(q.statusCode, 400);
+  t.match(q.json().error.message, /simSlot 3 does not exist; this phone reports 2 SIM slots\./);
+  t.equal(app.handoffs.length, 0, 'nothing handed off');
+  t.equal((await app.get('/api/messages')).json().pagination.total, 0, 'nothing recorded');
+  const two = await app.send({ to, message: 'slot 2', simSlot: 2 });
+  t.equal(two.statusCode, 200, 'slot 2 exists');
+  t.equal(phone.reads(), 1, 'a fresh count is not read again');
 });
 
-t.test('real mode, the phone answered 2 slots: slot 2 accepted, slot 3 refused with the count', async (t) => {
+t.test('slot 1 reads nothing; the default slot 2 is read for a sync send', async (t) => {
   const phone = slowPhone();
-  phone.tells(2);
-  const app = await testApp(t, { runtime: { mode: 'real', simulation: 'none' }, simCount: 'probes', probeRun: phone.run });
-  await app.probes.refresh();
-  t.equal((await app.send({ to, message: 'slot 2', simSlot: 2 })).statusCode, 200);
-  const three = await app.queue({ to, message: 'slot 3', simSlot: 3 });
-  t.equal(three.statusCode, 400);
-  t.match(three.json().error.message, /simSlot 3 does not exist; this phone reports 2 SIM slots\./);
+  const app = await testApp(t, { runtime: real, simCount: 'probes', probeRun: phone.run, defaultSim: 2 });
+  t.equal((await app.send({ to, message: 'slot 1', simSlot: 1 })).statusCode, 200);
+  t.equal(phone.reads(), 0, 'slot 1 is on every phone: no Termux:API call');
+  const byDefault = app.send({ to, message: 'slot 2 by default' });
+  await untilRead(phone, 1);
+  t.equal(phone.reads(), 1);
+  phone.tells(1);
+  const refused = await byDefault;
+  t.equal(refused.statusCode, 400);
+  t.match(refused.json().error.message, /the default SIM slot 2 \(SMS_GATEWAY_DEFAULT_SIM\) does not exist; this phone reports 1 SIM slot\./);
+});
+
+t.test('the phone cannot tell its count: slot 2 is accepted (an unknown count refuses no slot)', async (t) => {
+  const phone = slowPhone();
+  const app = await testApp(t, { runtime: real, simCount: 'probes', probeRun: phone.run });
+  const sync = app.send({ to, message: 'slot 2', simSlot: 2 }, { 'idempotency-key': 'sync-2' });
+  await untilRead(phone, 1);
+  phone.cannotTell();
+  const first = await sync;
+  t.equal(first.statusCode, 200);
+  t.equal(first.json().simSlot, 2);
+  const sendAt = new Date(app.clock.now() + 3_600_000).toISOString();
+  const queued = await app.queue({ to, message: 'queued on slot 2', simSlot: 2, sendAt });
+  t.equal(queued.statusCode, 202, 'queued too, without a second read before the pause after a failed one');
+  t.equal(phone.reads(), 1);
+
+  await t.test('the phone later says 1 slot: slot 2 refused, the earlier request replayed without a read', async (t) => {
+    const read = app.probes.refresh(['telephony']);
+    phone.tells(1);
+    await read;
+    const replay = await app.send({ to, message: 'slot 2', simSlot: 2 }, { 'idempotency-key': 'sync-2' });
+    t.equal(replay.statusCode, 200, 'a known key gets its first answer');
+    t.same(replay.json(), first.json());
+    t.equal((await app.send({ to, message: 'slot 2 now', simSlot: 2 })).statusCode, 400);
+    t.equal(app.handoffs.length, 1, 'nothing handed off again');
+  });
 });

@@ -23,7 +23,7 @@ async function gatewayWithHistory(t: Test, clock: FakeClock) {
   const gw = await testApp(t, { clock });
   for (let i = 0; i < 100; i++) {
     const createdAt = clock.now() - 1000 * (100 - i);
-    gw.services.messages.insertQueued({
+    gw.gateway.sending.messages.insertQueued({
       id: newMessageId(createdAt),
       to: '+4915100000000',
       sendTo: '+4915100000000',

@@ -159,7 +159,7 @@ t.test('registered targets persist across a restart; env targets follow SMS_GATE
 
 /** The event types each receiver got, after the gateway delivered everything due. */
 async function deliver(a: App) {
-  await a.services.delivery.runDue();
+  await a.gateway.webhooks.delivery.runDue();
 }
 
 t.test('a new target gets the events made from its registration on, signed; a removed one none', async (t) => {
@@ -201,7 +201,7 @@ t.test('POST /api/webhooks/test posts the test event to every target and reports
   const w = api(a);
   const badTarget = (await w.add(bad.url)).json().data;
   const goneTarget = (await w.add(gone.url.replace('/hook', '/gone'))).json().data;
-  a.services.outbox.disable(goneTarget.url, a.clock.now(), 'HTTP 410 Gone: switched off');
+  a.gateway.webhooks.outbox.disable(goneTarget.url, a.clock.now(), 'HTTP 410 Gone: switched off');
   t.equal((await w.list()).json().data.find((x: { id: string }) => x.id === goneTarget.id).disabled, true);
 
   const res = await w.test();

@@ -49,23 +49,38 @@ export interface Broker {
   url: string;
   /** Stops the broker (the port stays ours to start it again). */
   stop(): Promise<void>;
+  /** Writes the ACL file again (read at the next start; only for a broker started with `acl`). */
+  setAcl(acl: string): void;
   start(): Promise<void>;
+}
+
+export interface BrokerOptions {
+  persist?: boolean;
+  acl?: string;
 }
 
 /**
  * A broker on 127.0.0.1 (or on `hosts`, the first one in `url`) and a free port. With
  * `persist`, retained messages and sessions survive stop()/start() (saved on a clean stop).
+ * With `acl`, the broker's acl_file holds it (anonymous clients get its lines without a user).
  */
-export async function startBroker(t: Test, hosts = ['127.0.0.1'], opts: { persist?: boolean } = {}): Promise<Broker> {
+export async function startBroker(t: Test, hosts = ['127.0.0.1'], opts: BrokerOptions = {}): Promise<Broker> {
   const dir = tempDir(t, 'smsgw-mosq-');
   const port = await freePort();
   const conf = join(dir, 'mosquitto.conf');
   const listeners = hosts.map((h) => `listener ${port} ${h}\n`).join('');
   // user root: started as root, mosquitto would switch to its own user and could not save here.
   const persistence = opts.persist ? `persistence true\npersistence_location ${dir}/\nuser root\n` : 'persistence false\n';
-  writeFileSync(conf, `${listeners}allow_anonymous true\n${persistence}log_dest none\n`);
+  let acl = '';
+  if (opts.acl !== undefined) {
+    writeFileSync(join(dir, 'acl'), opts.acl);
+    // user root: mosquitto would switch to its own user and could not read the file here.
+    acl = `acl_file ${join(dir, 'acl')}\n${opts.persist ? '' : 'user root\n'}`;
+  }
+  writeFileSync(conf, `${listeners}allow_anonymous true\n${persistence}${acl}log_dest none\n`);
   let proc: ChildProcess | undefined;
   const broker: Broker = {
+    setAcl: (text) => writeFileSync(join(dir, 'acl'), text),
     port,
     url: `mqtt://${hosts[0]}:${port}`,
     async start() {
@@ -114,4 +129,5 @@ export const gatewaySettings = (url: string): MqttSettings => ({
   gatewayId: 'gw1',
   contacts: [{ name: 'Alice', slug: 'alice', number: '+15551230001' }],
   discovery: false,
+  shareSecret: undefined,
 });

@@ -24,7 +24,7 @@ import t from 'tap';
 import { discoveryConfigs } from '../../src/mqtt/discovery.js';
 import { receivedPayload, RECEIVED_EVENT_TYPES } from '../../src/mqtt/received.js';
 import { topicsFor } from '../../src/mqtt/topics.js';
-import { makeEvent } from '../../src/events/events.js';
+import { makeEvent } from '../../src/store/event-record.js';
 
 type Check = (v: unknown) => boolean;
 const str: Check = (v) => typeof v === 'string';

@@ -21,7 +21,7 @@ t.test('a QoS 0 publish is taken as well', { skip: noBroker }, async (t) => {
   const broker = await startBroker(t);
   const app = await mqttApp(t, broker.url);
   await app.pub.publishAsync('sms-gateway/gw1/send', JSON.stringify({ to: '+15551239999', message: 'qos zero' }), { qos: 0 });
-  await waitFor(() => app.services.stats.allTime().accepted === 1, 'queued');
+  await waitFor(() => app.gateway.sending.stats.allTime().accepted === 1, 'queued');
 });
 
 t.test('the database refuses writes: no PUBACK, given again, queued once when the disk allows', { skip: noBroker }, async (t) => {
@@ -35,14 +35,14 @@ t.test('the database refuses writes: no PUBACK, given again, queued once when th
     app.clock.advance(1000);
     return app.gateway.mqtt!.bridge.health().reconnects >= 2;
   }, 'dropped and reconnected, message not kept');
-  t.equal(app.services.stats.allTime().accepted, 0, 'nothing queued while the disk refuses');
+  t.equal(app.gateway.sending.stats.allTime().accepted, 0, 'nothing queued while the disk refuses');
   app.db.pragma('query_only = OFF');
   await waitFor(() => {
     app.clock.advance(1000);
-    return app.services.stats.allTime().accepted === 1;
+    return app.gateway.sending.stats.allTime().accepted === 1;
   }, 'given again and queued once the disk allows');
   await new Promise((r) => setTimeout(r, 300));
-  t.equal(app.services.stats.allTime().accepted, 1, 'exactly once');
+  t.equal(app.gateway.sending.stats.allTime().accepted, 1, 'exactly once');
   t.equal(heard.length, 0, 'not answered as refused: it was kept in the end');
 });
 
@@ -53,7 +53,7 @@ t.test('invalid UTF-8 on a notify topic is refused, never sent', { skip: noBroke
   await app.pub.publishAsync('sms-gateway/gw1/notify/alice', Buffer.from([0x48, 0xff, 0xfe, 0x49]), { qos: 1 });
   await waitFor(() => heard.length === 1, 'an answer');
   t.match(JSON.parse(heard[0]!.payload), { error: { code: 'invalid_request', message: /not valid UTF-8/ }, topic: 'sms-gateway/gw1/notify/alice' });
-  t.equal(app.services.stats.allTime().accepted, 0);
+  t.equal(app.gateway.sending.stats.allTime().accepted, 0);
 });
 
 t.test('sending switched off: no share of the shared topic; its own topic answers sms_disabled', { skip: noBroker }, async (t) => {
@@ -71,7 +71,7 @@ t.test('sending switched off: no share of the shared topic; its own topic answer
   await off.pub.publishAsync('sms-gateway/gw1/send', JSON.stringify({ to: '+15551239999', message: 'direct' }), { qos: 1 });
   await waitFor(() => heard.length === 1, 'an answer');
   t.match(JSON.parse(heard[0]!.payload), { error: { code: 'sms_disabled' } });
-  t.equal(off.services.stats.allTime().accepted, 0);
+  t.equal(off.gateway.sending.stats.allTime().accepted, 0);
 });
 
 t.test('a stop leaves the shared subscription: the other phone gets every message meanwhile', { skip: noBroker }, async (t) => {

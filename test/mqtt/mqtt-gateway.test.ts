@@ -19,6 +19,7 @@ const settings = (url: string, over: Partial<MqttSettings> = {}): MqttSettings =
     { name: 'Bob', slug: 'bob', number: '+15551230002' },
   ],
   discovery: true,
+  shareSecret: undefined,
   ...over,
 });
 
@@ -38,7 +39,7 @@ async function mqttApp(t: Test, url: string, over: Partial<MqttSettings> = {}, h
 async function drain(app: Awaited<ReturnType<typeof testApp>>) {
   for (let i = 0; i < 20; i++) {
     app.clock.advance(2000);
-    await app.services.lane.runDue();
+    await app.gateway.sending.lane.runDue();
   }
 }
 
@@ -86,10 +87,10 @@ t.test('a send over the topic is handed off once; the same id again is not; the 
   t.teardown(() => pub.endAsync(true));
   const body = JSON.stringify({ to: '+15551239999', message: 'over mqtt', id: 'job-1' });
   await pub.publishAsync('sms-gateway/gw1/send', body, { qos: 1 });
-  await waitFor(() => app.services.stats.allTime().accepted === 1, 'the queue commit');
+  await waitFor(() => app.gateway.sending.stats.allTime().accepted === 1, 'the queue commit');
   await pub.publishAsync('sms-gateway/gw1/send', body, { qos: 1 });
   await pub.publishAsync('sms-gateway/send', JSON.stringify({ to: '+15551238888', message: 'shared' }), { qos: 1 });
-  await waitFor(() => app.services.stats.allTime().accepted === 2, 'the shared one');
+  await waitFor(() => app.gateway.sending.stats.allTime().accepted === 2, 'the shared one');
   await drain(app);
   t.same(app.handoffs.map((h) => [h.number, h.text]).sort(), [
     ['+15551238888', 'shared'],
@@ -140,7 +141,7 @@ t.test('a notify entity turns into a queued send to its contact', { skip: noBrok
   const pub = await mqtt.connectAsync(broker.url, { protocolVersion: 5 });
   t.teardown(() => pub.endAsync(true));
   await pub.publishAsync('sms-gateway/gw1/notify/bob', 'The alarm went off', { qos: 1 });
-  await waitFor(() => app.services.stats.allTime().accepted === 1, 'queued');
+  await waitFor(() => app.gateway.sending.stats.allTime().accepted === 1, 'queued');
   await drain(app);
   t.same(
     app.handoffs.map((h) => [h.number, h.text]),
@@ -205,7 +206,7 @@ t.test('the broker down and back: the gateway reconnects; HTTP sending is never 
   const pub = await mqtt.connectAsync(broker.url, { protocolVersion: 5 });
   t.teardown(() => pub.endAsync(true));
   await pub.publishAsync('sms-gateway/gw1/send', JSON.stringify({ to: '+15551235555', message: 'after' }), { qos: 1 });
-  await waitFor(() => app.services.stats.allTime().accepted === 3, 'the send after the reconnect');
+  await waitFor(() => app.gateway.sending.stats.allTime().accepted === 3, 'the send after the reconnect');
   const again = await app.get('/api/diagnostics');
   t.match(again.json().data.checks.mqtt, { status: 'ok', value: { state: 'connected', reconnects: Number } });
 });
@@ -241,17 +242,17 @@ t.test('with MQTT and no webhook target the inbox is read: sms.received and the 
     );
   inbox([{ id: 1, body: 'old' }]);
   const app = await testApp(t, { deviceEnv: fake.env, inboxPollMs: 15_000, mqtt: { settings: settings(broker.url), gatewayId: 'gw1', backoffMs: () => 100 } });
-  t.ok(app.services.inbox, 'the watcher exists without webhook targets');
+  t.ok(app.gateway.inbox.watcher, 'the watcher exists without webhook targets');
   const { heard } = await listen(t, broker.url, ['sms-gateway/gw1/events/#', 'sms-gateway/gw1/last-received']);
   app.gateway.mqtt!.start();
   await waitFor(() => app.gateway.mqtt!.bridge.connected(), 'connected');
-  await app.services.inbox!.pollOnce(); // the baseline
+  await app.gateway.inbox.watcher!.pollOnce(); // the baseline
   inbox([
     { id: 2, body: 'Door open' },
     { id: 1, body: 'old' },
   ]);
   app.clock.advance(1000);
-  await app.services.inbox!.pollOnce();
+  await app.gateway.inbox.watcher!.pollOnce();
   await waitFor(() => heard.some((h) => h.topic.endsWith('/last-received')), 'the last received SMS');
   const ev = heard.filter((h) => h.topic === 'sms-gateway/gw1/events/sms.received').map((h) => JSON.parse(h.payload));
   t.match(ev, [{ type: 'sms.received', data: { from: '+4915112345678', body: 'Door open' } }], 'only the new one');

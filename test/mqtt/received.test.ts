@@ -4,7 +4,7 @@
 // SMS are two events); the event type the first that applies: opt_out / opt_in (only with
 // SMS_GATEWAY_OPT_OUT on), keyword, reply, received; contact from SMS_GATEWAY_MQTT_CONTACTS.
 import t, { type Test } from 'tap';
-import { makeEvent } from '../../src/events/events.js';
+import { makeEvent } from '../../src/store/event-record.js';
 import { receivedPayload, RECEIVED_EVENT_TYPES } from '../../src/mqtt/received.js';
 import { testApp } from '../helpers/test-app.js';
 import { gatewaySettings, listen, noBroker, startBroker, waitFor } from './broker.js';
@@ -24,11 +24,11 @@ async function gatewayWithInbox(t: Test, optOut: boolean) {
   const { heard } = await listen(t, broker.url, [TOPIC]);
   app.gateway.mqtt!.start();
   await waitFor(() => app.gateway.mqtt!.bridge.connected(), 'connected');
-  await app.services.inbox!.pollOnce(); // the baseline
+  await app.gateway.inbox.watcher!.pollOnce(); // the baseline
   const receive = async (from: string, body: string) => {
     inbox.receive(from, body, app.clock.now());
     app.clock.advance(1000);
-    await app.services.inbox!.pollOnce();
+    await app.gateway.inbox.watcher!.pollOnce();
   };
   const payloads = () => heard.map((h) => JSON.parse(h.payload) as Record<string, unknown>);
   return { app, heard, receive, payloads };

@@ -29,7 +29,7 @@ t.test('a retained request before the start, then a broker restart: never queued
   app.gateway.mqtt!.start();
   await waitFor(() => app.gateway.mqtt!.bridge.connected(), 'connected');
   await sleep(500);
-  t.equal(app.services.messages.count(), 0, 'first start: nothing recorded');
+  t.equal(app.gateway.sending.messages.count(), 0, 'first start: nothing recorded');
 
   await broker.stop();
   await broker.start();
@@ -40,8 +40,8 @@ t.test('a retained request before the start, then a broker restart: never queued
     return app.gateway.mqtt!.bridge.connected();
   }, 'reconnected after the broker restart');
   await sleep(500);
-  t.equal(app.services.messages.count(), 0, 'after the restart: nothing recorded');
-  await app.services.lane.runDue();
+  t.equal(app.gateway.sending.messages.count(), 0, 'after the restart: nothing recorded');
+  await app.gateway.sending.lane.runDue();
   t.equal(app.handoffs.length, 0, 'nothing handed off');
   t.same(heard, [], 'never given, so nothing to answer');
 
@@ -70,9 +70,9 @@ t.test('a retained publish while connected: retained_refused on the errors topic
     { success: false, smsSent: false, error: { code: 'retained_refused', message: /retain/ }, topic: 'sms-gateway/gw1/send', id: 'r-2' },
     { error: { code: 'retained_refused' }, topic: 'sms-gateway/gw1/notify/alice' },
   ]);
-  t.equal(app.services.messages.count(), 0, 'nothing recorded');
+  t.equal(app.gateway.sending.messages.count(), 0, 'nothing recorded');
   await pub.publishAsync('sms-gateway/gw1/send', JSON.stringify({ to: '+15551239999', message: 'not retained', id: 'r-3' }), { qos: 1 });
-  await waitFor(() => app.services.messages.count() === 1, 'the same request without the flag is queued');
+  await waitFor(() => app.gateway.sending.messages.count() === 1, 'the same request without the flag is queued');
   await sleep(300);
   t.equal(heard.length, 2, 'and not answered as refused');
 });

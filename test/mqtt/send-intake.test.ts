@@ -100,7 +100,7 @@ t.test('a payload over 16 KB: payload_too_large on the errors topic, acknowledge
   t.match(i.published[1], { body: { error: { code: 'invalid_request' } } }, '16 KB exactly is read (and refused for what it is)');
 });
 
-t.test('the notify topic takes the contact as written in SMS_GATEWAY_MQTT_CONTACTS, in any case', async (t) => {
+t.test('the notify topic takes the contact as written in SMS_GATEWAY_CONTACTS, in any case', async (t) => {
   const contacts = parseContacts('Alice:+15551230001,Bob Smith:+15551230002');
   if (typeof contacts === 'string') throw new Error(contacts);
   const topics = topicsFor('sms-gateway', 'gw1');
@@ -134,5 +134,6 @@ t.test('the notify topic takes the contact as written in SMS_GATEWAY_MQTT_CONTAC
   t.same(sent.slice(-2), ['+15551230001 from HA', '+15551230002 from HA']);
   t.same(published, [], 'nothing refused');
   await it.handle('sms-gateway/gw1/notify/Carol', Buffer.from('x'));
-  t.match(JSON.parse(published[0]!), { error: { code: 'invalid_request', message: /no contact "Carol" in SMS_GATEWAY_MQTT_CONTACTS/ } });
+  const noCarol = /no contact "Carol" in SMS_GATEWAY_CONTACTS/;
+  t.match(JSON.parse(published[0]!), { error: { code: 'invalid_request', message: noCarol } });
 });

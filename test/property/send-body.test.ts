@@ -27,7 +27,7 @@ import {
   validTo,
   wellFormedChar,
 } from './fixtures/support.js';
-import { BODY_LIMIT } from '../../src/server/app.js';
+import { BODY_LIMIT } from '../../src/http/errors.js';
 
 // ---------------------------------------------------------------------------------------
 // JSON text, built as text so that number literals JavaScript cannot hold (1e400, 1e-400,

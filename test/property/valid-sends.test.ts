@@ -22,7 +22,7 @@ import {
   validTo,
   wellFormedChar,
 } from './fixtures/support.js';
-import { BODY_LIMIT } from '../../src/server/app.js';
+import { BODY_LIMIT } from '../../src/http/errors.js';
 
 /** Short texts of every kind, repeated chunks, and runs right at the 60-segment edge. */
 const message = fc.oneof(

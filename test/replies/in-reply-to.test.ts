@@ -10,11 +10,11 @@ import { fakeInbox } from '../helpers/fake-inbox.js';
 async function withInbox(t: Test, opts: TestAppOptions = {}) {
   const inbox = fakeInbox();
   const a = await testApp(t, { webhookUrls: ['http://127.0.0.1:9/hook'], inboxList: inbox.list, ...opts });
-  await a.services.inbox.pollOnce(); // the baseline
+  await a.gateway.inbox.watcher.pollOnce(); // the baseline
   const receive = async (from: string, body: string) => {
     inbox.receive(from, body, a.clock.now());
     a.clock.advance(1000);
-    await a.services.inbox.pollOnce();
+    await a.gateway.inbox.watcher.pollOnce();
   };
   const latest = async () => (await a.get('/api/inbox?limit=1')).json().data[0] as { body: string; inReplyTo: unknown };
   const events = () =>
@@ -95,13 +95,13 @@ t.test('an SMS that arrived before a send, read after it, does not answer that s
   a.clock.advance(5_000);
   const later = (await a.send({ to: '+15550001', message: 'sent before the inbox was read' })).json().messageId as string;
   a.clock.advance(5_000);
-  await a.services.inbox.pollOnce();
+  await a.gateway.inbox.watcher.pollOnce();
   t.not(later, earlier);
   t.same((await latest()).inReplyTo, { id: earlier, tags: {} }, 'the message sent before it arrived, not the later one');
   a.clock.advance(1500 - (a.clock.now() % 1000)); // 500 ms into a second
   const sameSecond = (await a.send({ to: '+15550001', message: 'just now' })).json().messageId as string;
   inbox.receive('+15550001', 'ok', a.clock.now() + 200); // dated to the second: the phone prints no milliseconds
   a.clock.advance(1000);
-  await a.services.inbox.pollOnce();
+  await a.gateway.inbox.watcher.pollOnce();
   t.same((await latest()).inReplyTo, { id: sameSecond, tags: {} }, 'a reply dated in the second of the send answers it');
 });

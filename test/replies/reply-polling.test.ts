@@ -13,7 +13,7 @@ const POLL_MS = 30_000;
 async function running(t: Parameters<typeof testApp>[0], sender?: Sender) {
   const inbox = fakeInbox();
   const a = await testApp(t, { inbox: true, inboxPollMs: POLL_MS, inboxList: inbox.list, ...(sender ? { sender } : {}) });
-  a.services.startInbox();
+  a.gateway.inbox.start();
   await letSettle();
   const receive = (from: string, body: string) => inbox.receive(from, body, a.clock.now());
   const stored = async () => (await a.get('/api/inbox')).json().data as { body: string; inReplyTo: { id: string } | null }[];
@@ -64,7 +64,7 @@ t.test('only while the watcher runs: a hand-off with the watcher off reads nothi
       return Promise.resolve({ ok: true as const, entries: [] });
     },
   });
-  a.services.startInbox(); // nobody listens: the watcher stays off
+  a.gateway.inbox.start(); // nobody listens: the watcher stays off
   await a.send({ to: '+15550001', message: 'hello' });
   for (let i = 0; i < 60; i++) await a.clock.tick(1000);
   t.equal(reads, 0);

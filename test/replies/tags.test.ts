@@ -90,7 +90,7 @@ t.test('MQTT send: tags queued with the message; invalid tags on the errors topi
   const topics = topicsFor('sms-gateway', 'gw1');
   const published: { topic: string; body: { error?: { code: string; message: string } } }[] = [];
   const intake = createSendIntake({
-    enqueue: a.services.enqueue,
+    enqueue: a.gateway.sending.enqueue,
     topics,
     contacts: [],
     publish: (topic, payload) => published.push({ topic, body: JSON.parse(payload) as never }) > 0,

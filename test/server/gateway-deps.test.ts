@@ -39,7 +39,8 @@ t.test('simulated: no sent-box confirmation, the simulated inbox, two SIM slots'
   const ports = portsFor(depsFor(t, loadConfig({ SMS_GATEWAY_HOME: home }), 'simulated'));
   t.equal(ports.confirmSends, false);
   t.type(ports.inboxList, 'function', 'reads the simulated inbox');
-  t.equal(ports.simCount(), 2);
+  t.equal(ports.simCount.known(), 2);
+  t.equal(await ports.simCount.read(), 2, 'no phone here: the two simulated slots');
   t.same(ports.timings, {});
   t.equal((await ports.sender.send({ number: '+15551234567', text: 'hi', simSlot: 1 })).ok, true, 'the simulated sender');
 });
@@ -49,7 +50,8 @@ t.test('real: confirms sends, reads the phone inbox (no list given), no SIM coun
   const ports = portsFor(depsFor(t, loadConfig({ SMS_GATEWAY_HOME: home }), 'real'));
   t.equal(ports.confirmSends, true);
   t.equal(ports.inboxList, undefined);
-  t.equal(ports.simCount(), null, 'unknown, not 1: an unknown count refuses no slot');
+  t.equal(ports.simCount.known(), null, 'unknown, not 1: an unknown count refuses no slot');
+  t.equal(await ports.simCount.read(), null, 'the phone cannot tell (no termux-telephony-deviceinfo here)');
   const answer = await ports.sender.send({ number: '+15551234567', text: 'hi', simSlot: 1 });
   t.match(answer, { ok: false, reason: 'sender_unavailable' }, 'termux-sms-send, not found on this PATH');
 });

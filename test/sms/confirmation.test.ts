@@ -60,7 +60,7 @@ async function setup(t: Test, o: SetupOptions = {}) {
     ...(o.home ? { home: o.home } : {}),
     ...(o.clock ? { clock: o.clock } : {}),
   });
-  const confirmer = app.services.confirmer!;
+  const confirmer = app.gateway.sending.confirmer!;
   // The timer would run the same checkDue on real time; stopped, only the test drives it.
   if (!o.background) await confirmer.stop();
   const phone = (list: RawSms[]) => fake.output('termux-sms-list', JSON.stringify(list));
@@ -78,7 +78,7 @@ async function setup(t: Test, o: SetupOptions = {}) {
     t.equal(res.statusCode, 200);
     return res.json().data;
   };
-  const row = (id: string) => app.services.messages.get(id)!;
+  const row = (id: string) => app.gateway.sending.messages.get(id)!;
   /** Moves the clock to `sec` seconds after the hand-off of `id` (never back) and runs the due checks. */
   const at = async (id: string, sec: number) => {
     const target = row(id).handedOffAt! + sec * 1000;
@@ -96,7 +96,7 @@ t.test('1. found as sent at the 5 s check: sent, reason null, billed, settled on
   t.equal(c.handoffs.length, 1, 'handed off once');
   t.match(await c.record(id), { status: 'queued', reason: null, billedSegments: 0, segments: 2 }, 'queued right after the 200');
   t.not(c.row(id).handedOffAt, null, 'the hand-off is recorded');
-  t.match(c.services.stats.allTime(), { accepted: 1, sent: 0, failed: 0, queued: 1, billedSegments: 0 });
+  t.match(c.gateway.sending.stats.allTime(), { accepted: 1, sent: 0, failed: 0, queued: 1, billedSegments: 0 });
   t.equal(c.confirmer.pending(), 1);
 
   const handoff = c.row(id).handedOffAt!;
@@ -111,13 +111,13 @@ t.test('1. found as sent at the 5 s check: sent, reason null, billed, settled on
   t.match(await c.record(id), { status: 'sent', reason: null, billedSegments: 2, segments: 2 });
   t.equal(c.row(id).smsStoreId, 312, 'the matching store row is remembered');
   t.equal(c.confirmer.pending(), 0);
-  t.match(c.services.stats.allTime(), { accepted: 1, sent: 1, failed: 0, queued: 0, billedSegments: 2 });
+  t.match(c.gateway.sending.stats.allTime(), { accepted: 1, sent: 1, failed: 0, queued: 0, billedSegments: 2 });
 
   // Later checks neither read the store again nor settle a second time.
   await c.at(id, 15);
   await c.at(id, 120);
   t.equal(c.calls(), 1);
-  t.match(c.services.stats.allTime(), { sent: 1, failed: 0, billedSegments: 2 }, 'settled exactly once');
+  t.match(c.gateway.sending.stats.allTime(), { sent: 1, failed: 0, billedSegments: 2 }, 'settled exactly once');
 });
 
 t.test('2. found as failed: failed, not_in_sent_box, nothing billed', async (t) => {
@@ -127,7 +127,7 @@ t.test('2. found as failed: failed, not_in_sent_box, nothing billed', async (t) 
   await c.at(id, 5);
   t.match(await c.record(id), { status: 'failed', reason: 'not_in_sent_box', billedSegments: 0, segments: 2 });
   t.equal(c.row(id).smsStoreId, 320);
-  t.match(c.services.stats.allTime(), { accepted: 1, sent: 0, failed: 1, queued: 0, billedSegments: 0 });
+  t.match(c.gateway.sending.stats.allTime(), { accepted: 1, sent: 0, failed: 1, queued: 0, billedSegments: 0 });
   t.equal(c.confirmer.pending(), 0);
 });
 
@@ -147,7 +147,7 @@ t.test('3. still in the outbox: stays queued until a later check sees it sent', 
   t.equal(c.calls(), 3);
   t.match(await c.record(id), { status: 'sent', reason: null, billedSegments: 1 });
   t.equal(c.row(id).smsStoreId, 330);
-  t.match(c.services.stats.allTime(), { sent: 1, failed: 0, queued: 0 });
+  t.match(c.gateway.sending.stats.allTime(), { sent: 1, failed: 0, queued: 0 });
 });
 
 t.test('4. never found: queued through the 5..90 s checks, sent/unconfirmed at 120 s', async (t) => {
@@ -168,7 +168,7 @@ t.test('4. never found: queued through the 5..90 s checks, sent/unconfirmed at 1
   t.match(await c.record(id), { status: 'sent', reason: 'unconfirmed', billedSegments: 2 });
   t.equal(c.row(id).smsStoreId, null);
   t.equal(c.confirmer.pending(), 0, 'given up');
-  t.match(c.services.stats.allTime(), { sent: 1, failed: 0, queued: 0, billedSegments: 2 });
+  t.match(c.gateway.sending.stats.allTime(), { sent: 1, failed: 0, queued: 0, billedSegments: 2 });
 });
 
 t.test('5. store unreadable: unconfirmed at the first check', async (t) => {
@@ -199,7 +199,7 @@ t.test('6. a hanging or odd store: keeps trying, unconfirmed only at the deadlin
     c.fake.mode('termux-sms-list', 'hang');
     const id = await c.sendOk(TO, LONG);
     const confirmer = createConfirmer({
-      store: c.services.messages,
+      store: c.gateway.sending.messages,
       clock: c.clock,
       timeZone: () => 'UTC',
       env: c.fake.env,
@@ -244,7 +244,7 @@ t.test('6. a hanging or odd store: keeps trying, unconfirmed only at the deadlin
         }
       );
     };
-    const confirmer = createConfirmer({ store: c.services.messages, clock: c.clock, timeZone: () => 'UTC', list });
+    const confirmer = createConfirmer({ store: c.gateway.sending.messages, clock: c.clock, timeZone: () => 'UTC', list });
     await confirmer.stop();
     confirmer.track(id);
     const atSec = async (sec: number) => {
@@ -270,7 +270,7 @@ t.test('6. a hanging or odd store: keeps trying, unconfirmed only at the deadlin
       n++;
       return { ok: false, failure: 'timeout', detail: 'no answer within 10000 ms' };
     };
-    const confirmer = createConfirmer({ store: c.services.messages, clock: c.clock, timeZone: () => 'UTC', list });
+    const confirmer = createConfirmer({ store: c.gateway.sending.messages, clock: c.clock, timeZone: () => 'UTC', list });
     await confirmer.stop();
     confirmer.track(id);
     for (const sec of [5, 15, 30, 60, 90]) {
@@ -414,7 +414,7 @@ t.test('8. restart: pending confirmations resume', async (t) => {
     const id = await first.sendOk(TO, LONG);
     t.equal((await first.record(id)).status, 'queued');
     await first.app.close();
-    await first.services.stop();
+    await first.gateway.stopBackground();
     first.db.close();
 
     const again = await setup(t, { home, clock, background: true });
@@ -428,7 +428,7 @@ t.test('8. restart: pending confirmations resume', async (t) => {
     await again.at(id, 5);
     t.match(await again.record(id), { status: 'sent', reason: null, billedSegments: 2 });
     t.equal(again.row(id).smsStoreId, 450);
-    t.match(again.services.stats.allTime(), { accepted: 1, sent: 1, failed: 0, queued: 0, billedSegments: 2 });
+    t.match(again.gateway.sending.stats.allTime(), { accepted: 1, sent: 1, failed: 0, queued: 0, billedSegments: 2 });
   });
 
   t.test('after the window, by the background timer: found -> sent, not found -> unconfirmed', async (t) => {
@@ -438,7 +438,7 @@ t.test('8. restart: pending confirmations resume', async (t) => {
     const found = await first.sendOk(TO, 'found');
     const lost = await first.sendOk(TO, 'lost');
     await first.app.close();
-    await first.services.stop();
+    await first.gateway.stopBackground();
     first.db.close();
     clock.advance(10 * 60_000); // down for 10 minutes
 
@@ -498,7 +498,7 @@ t.test('9c. a check that cannot write its result waits for the next check instea
   };
   const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
   const store = {
-    ...c.services.messages,
+    ...c.gateway.sending.messages,
     settle: (): boolean => {
       throw full;
     },
@@ -518,10 +518,10 @@ t.test('9c. a check that cannot write its result waits for the next check instea
 
 t.test('no confirmer without confirmSends; a send then settles at once', async (t) => {
   const app = await testApp(t, { runtime: { mode: 'real', simulation: 'none' } });
-  t.equal(app.services.confirmer, undefined);
+  t.equal(app.gateway.sending.confirmer, undefined);
   const res = await app.send({ to: TO, message: 'direct' });
   t.equal(res.statusCode, 200);
-  t.match(app.services.messages.get(res.json().messageId), { status: 'sent', reason: null, billedSegments: 1 });
+  t.match(app.gateway.sending.messages.get(res.json().messageId), { status: 'sent', reason: null, billedSegments: 1 });
 });
 
 t.test('one termux-sms-list serves every message awaiting confirmation', async (t) => {

@@ -48,18 +48,18 @@ t.test('during the 30 s pause after a timed-out hand-off', async (t) => {
   const c = await setup(t, { sender: () => ({ send: async () => TIMEOUT }) });
   await c.queueOne({ to: '+15550600001' });
   await c.clock.tick(0);
-  t.match(c.services.lane.state(), { paused: true, consecutiveTimeouts: 1 }, 'the queue is paused for 30 s');
+  t.match(c.gateway.sending.lane.state(), { paused: true, consecutiveTimeouts: 1 }, 'the queue is paused for 30 s');
   const expiresAt = c.clock.now() + 10_000;
   const id = await c.queueOne({ to: '+15550600002', expiresAt: new Date(expiresAt).toISOString() });
   await c.expectExpiryAt(id, expiresAt);
-  t.equal(c.services.lane.state().paused, true, 'still paused: expiry did not wait for the pause to end');
+  t.equal(c.gateway.sending.lane.state().paused, true, 'still paused: expiry did not wait for the pause to end');
 });
 
 t.test('during a long pause (4 minutes after four timeouts)', async (t) => {
   const c = await setup(t, { sender: () => ({ send: async () => TIMEOUT }) });
   for (let i = 0; i < 4; i++) await c.queueOne({ to: `+1555061000${i}` });
   await c.clock.tick(30_000 + 60_000 + 120_000);
-  t.match(c.services.lane.state(), { paused: true, consecutiveTimeouts: 4 }, 'paused for 4 minutes');
+  t.match(c.gateway.sending.lane.state(), { paused: true, consecutiveTimeouts: 4 }, 'paused for 4 minutes');
   const expiresAt = c.clock.now() + 150_000;
   const id = await c.queueOne({ to: '+15550610009', expiresAt: new Date(expiresAt).toISOString() });
   await c.expectExpiryAt(id, expiresAt);

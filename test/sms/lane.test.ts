@@ -36,7 +36,7 @@ async function setup(t: Test, opts: { queueRate?: number; quietHours?: QuietHour
     ...(opts.quietHours ? { quietHours: opts.quietHours } : {}),
     ...(opts.webhook ? { webhookUrls: ['http://127.0.0.1:9/hook'] } : {}),
   });
-  const lane = app.services.lane;
+  const lane = app.gateway.sending.lane;
   /** Advance the fake clock in steps, letting the lane hand off what is due at each. */
   const run = async (ms: number, step = 250) => {
     for (let done = 0; done < ms; done += step) {
@@ -292,13 +292,13 @@ t.test('a restart rebuilds the pacing from the last minute of hand-offs', async 
   await c.queue({ to: Array.from({ length: 30 }, (_, i) => `+155509000${String(i).padStart(2, '0')}`), message: 'x' });
   await c.run(30_000, 500);
   t.equal(c.log.length, 30, '30 queued segments in 30 s');
-  c.services.pacing.seed([]);
-  t.equal(c.services.pacing.usage().queuedSegmentsUsed, 0, 'forgotten, as after a restart');
+  c.gateway.sending.pacing.seed([]);
+  t.equal(c.gateway.sending.pacing.usage().queuedSegmentsUsed, 0, 'forgotten, as after a restart');
   c.gateway.restore();
   await c.queue({ to: '+15550999999', message: 'after the restart' });
   await c.lane.runDue();
   t.equal(c.log.length, 30, 'the queue rate still holds after the rebuild');
-  t.equal(c.services.pacing.usage().queuedSegmentsUsed, 30);
+  t.equal(c.gateway.sending.pacing.usage().queuedSegmentsUsed, 30);
 });
 
 t.test('events and stats treat a queued message like a synchronous one: sms.sent, counted on the day it was accepted', async (t) => {
@@ -313,8 +313,8 @@ t.test('events and stats treat a queued message like a synchronous one: sms.sent
     [{ id, status: 'sent', sendAt, expiresAt: null }],
     'one sms.sent event, with the queue fields',
   );
-  t.match(c.services.stats.day('2026-11-22'), { accepted: 1, sent: 1, queued: 0 }, 'counted on the day it was accepted');
-  t.match(c.services.stats.day('2026-11-23'), { accepted: 0, sent: 0 });
+  t.match(c.gateway.sending.stats.day('2026-11-22'), { accepted: 1, sent: 1, queued: 0 }, 'counted on the day it was accepted');
+  t.match(c.gateway.sending.stats.day('2026-11-23'), { accepted: 0, sent: 0 });
 });
 
 t.test('a synchronous send that gets no slot within 5 s is refused (503 sender_busy), never recorded', async (t) => {
@@ -323,7 +323,7 @@ t.test('a synchronous send that gets no slot within 5 s is refused (503 sender_b
   const sender: Sender = { send: () => new Promise<HandoffResult>((r) => (release = r)) };
   const app = await testApp(t, { clock, sender });
   await app.queue({ to: ['+15550500001'], message: 'hangs' });
-  app.services.lane.notify();
+  app.gateway.sending.lane.notify();
   for (let i = 0; i < 100 && !release; i++) await new Promise((r) => setImmediate(r));
   t.ok(release, 'the queued hand-off is in progress');
   const res = app.app.inject({
@@ -333,7 +333,7 @@ t.test('a synchronous send that gets no slot within 5 s is refused (503 sender_b
     headers: { ...app.auth, 'content-type': 'application/json' },
     payload: { to: TO, message: 'now' },
   });
-  for (let i = 0; i < 1000 && app.services.lane.pendingSyncSegments() === 0; i++) await new Promise((r) => setImmediate(r));
+  for (let i = 0; i < 1000 && app.gateway.sending.lane.pendingSyncSegments() === 0; i++) await new Promise((r) => setImmediate(r));
   let answered = false;
   void res.then(() => (answered = true));
   await clock.tick(SYNC_SLOT_WAIT_MS - 1);
@@ -342,6 +342,6 @@ t.test('a synchronous send that gets no slot within 5 s is refused (503 sender_b
   const r = await res;
   t.equal(r.statusCode, 503);
   t.equal(r.json().error.code, 'sender_busy');
-  t.equal(app.services.messages.list({ limit: 10, offset: 0 }).rows.length, 1, 'only the queued one is recorded');
+  t.equal(app.gateway.sending.messages.list({ limit: 10, offset: 0 }).rows.length, 1, 'only the queued one is recorded');
   release!({ ok: true });
 });

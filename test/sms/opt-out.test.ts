@@ -22,14 +22,14 @@ async function withInbox(t: Test, opts: TestAppOptions = {}, home = tempDir(t)) 
   const a = await testApp(t, { inbox: true, deviceEnv: fake.env, home, ...opts });
   const inbox: Record<string, unknown>[] = [{ _id: 10, threadid: 1, type: 'inbox', read: true, address: BOB, received: '2026-11-20 08:00:00', body: 'old' }];
   fake.output('termux-sms-list', JSON.stringify(inbox));
-  await a.services.inbox.pollOnce();
+  await a.gateway.inbox.watcher.pollOnce();
   let id = 10;
   const receive = async (from: string, body: string) => {
     id++;
     inbox.unshift({ _id: id, threadid: 1, type: 'inbox', read: false, address: from, received: '2026-11-21 12:00:01', body });
     fake.output('termux-sms-list', JSON.stringify(inbox));
-    await a.services.inbox.pollOnce();
-    await a.services.lane.runDue();
+    await a.gateway.inbox.watcher.pollOnce();
+    await a.gateway.sending.lane.runDue();
   };
   const messages = async () => (await a.get('/api/messages?limit=100')).json().data as { to: string; body: string; status: string; reason: string | null }[];
   const listed = async () => ((await a.get('/api/opt-outs')).json().data as { number: string }[]).map((e) => e.number);
@@ -88,11 +88,11 @@ t.test('a confirmation is never queued twice for one received SMS, also across a
   const first = await withInbox(t, on, home);
   await first.receive(ANNA, 'STOP');
   t.equal((await first.messages()).length, 1);
-  await first.services.inbox.pollOnce(); // the same inbox read again
+  await first.gateway.inbox.watcher.pollOnce(); // the same inbox read again
   await first.gateway.stopBackground(1000);
   const again = await testApp(t, { ...on, inbox: true, deviceEnv: first.fake.env, home, clock: fakeClock(first.clock.now() + 3600_000) });
-  await again.services.inbox.pollOnce();
-  await again.services.lane.runDue();
+  await again.gateway.inbox.watcher.pollOnce();
+  await again.gateway.sending.lane.runDue();
   t.equal((await again.get('/api/messages?limit=100')).json().data.length, 1, 'after the restart: still one');
 });
 
@@ -161,7 +161,7 @@ t.test('a synchronous send waiting for its slot whose recipient opts out meanwhi
   };
   const a = await testApp(t, { clock, sender });
   await a.queue({ to: BOB, message: 'a slow hand-off' });
-  a.services.lane.notify();
+  a.gateway.sending.lane.notify();
   for (let i = 0; i < 100 && !release; i++) await new Promise((r) => setImmediate(r));
   t.ok(release, 'the queued hand-off holds the lane');
   const res = a.app.inject({
@@ -170,8 +170,8 @@ t.test('a synchronous send waiting for its slot whose recipient opts out meanwhi
     headers: { ...a.auth, 'content-type': 'application/json' },
     payload: { to: ANNA, message: 'hello' },
   });
-  for (let i = 0; i < 1000 && a.services.lane.pendingSyncSegments() === 0; i++) await new Promise((r) => setImmediate(r));
-  t.equal(a.services.lane.pendingSyncSegments(), 1, 'accepted, waiting for its slot');
+  for (let i = 0; i < 1000 && a.gateway.sending.lane.pendingSyncSegments() === 0; i++) await new Promise((r) => setImmediate(r));
+  t.equal(a.gateway.sending.lane.pendingSyncSegments(), 1, 'accepted, waiting for its slot');
   clock.advance(1000);
   t.equal((await a.app.inject({ method: 'POST', url: '/api/opt-outs', headers: a.auth, payload: { number: ANNA } })).statusCode, 201);
   release!({ ok: true });
@@ -197,7 +197,7 @@ t.test('POST /api/messages: a listed recipient is failed/opted_out at once, the 
     { to: ANNA, status: 'failed', reason: 'opted_out', billedSegments: 0 },
     { to: BOB, status: 'queued', reason: null },
   ]);
-  await a.services.lane.runDue();
+  await a.gateway.sending.lane.runDue();
   t.same(
     a.handoffs.map((h) => h.number),
     [BOB],
@@ -214,7 +214,7 @@ t.test('a message queued an hour ahead whose recipient texts STOP meanwhile is n
   await a.clock.tick(60_000);
   await a.receive(ANNA, 'STOP');
   await a.clock.tick(3600_000);
-  await a.services.lane.runDue();
+  await a.gateway.sending.lane.runDue();
   t.same(a.handoffs, [], 'nothing handed off');
   t.match((await a.get(`/api/messages/${id}`)).json().data, { status: 'failed', reason: 'opted_out', billedSegments: 0 });
 });
@@ -227,7 +227,7 @@ t.test('an opt-in confirmation still waiting when its number texts STOP again is
   await a.receive(ANNA, 'STOP');
   t.same(await a.listed(), [ANNA], 'listed again (its own confirmation skipped: one per sender per 10 minutes)');
   await a.clock.tick(3600_000);
-  await a.services.lane.runDue();
+  await a.gateway.sending.lane.runDue();
   t.same(a.handoffs, [], '"You are subscribed again" never reaches a number on the list');
   t.match(await a.messages(), [{ body: DEFAULT_OPT_IN_REPLY, status: 'failed', reason: 'opted_out' }]);
 });
@@ -275,14 +275,14 @@ t.test('an MQTT send to a listed number: recipient_opted_out on the errors topic
   const topics = topicsFor('sms-gateway', 'gw1');
   const published: { topic: string; body: { error: { code: string }; id?: string } }[] = [];
   const intake = createSendIntake({
-    enqueue: a.services.enqueue,
+    enqueue: a.gateway.sending.enqueue,
     topics,
     contacts: [],
     publish: (topic, payload) => published.push({ topic, body: JSON.parse(payload) }) > 0,
   });
   await intake.handle(topics.send, Buffer.from(JSON.stringify({ to: [ANNA, BOB], message: 'hi', id: 'k1' })));
   t.match(published, [{ topic: topics.errors, body: { error: { code: 'recipient_opted_out' }, id: 'k1' } }], 'one answer, naming the request');
-  await a.services.lane.runDue();
+  await a.gateway.sending.lane.runDue();
   t.same(
     a.handoffs.map((h) => h.number),
     [BOB],

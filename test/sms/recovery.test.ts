@@ -5,7 +5,7 @@
 // store cannot be read -> failed/interrupted. Never handed off again. A replay of its
 // Idempotency-Key meanwhile: 503 sender_busy with Retry-After, then the settled answer.
 import t, { type Test } from 'tap';
-import type { ProcessGroup } from '../../src/core/handoff-group.js';
+import type { ProcessGroup } from '../../src/core/ids.js';
 import type { Sender } from '../../src/sms/senders.js';
 import { fakeClock } from '../helpers/fake-clock.js';
 import { fakeTermux } from '../helpers/fake-termux.js';
@@ -48,10 +48,10 @@ async function crashDuringHandoff(t: Test, how: 'sync' | 'queue', o: { noList?: 
   const first = await testApp(t, { home, clock, sender: dying.sender });
   if (how === 'sync') void first.send({ to: TO, message: 'the text' }, { 'idempotency-key': 'k1' });
   else t.equal((await first.queue({ to: TO, message: 'the text' }, { 'idempotency-key': 'k1' })).statusCode, 202);
-  first.services.lane.notify();
+  first.gateway.sending.lane.notify();
   for (let i = 0; i < 200 && dying.started() === 0; i++) await new Promise((r) => setImmediate(r));
   t.equal(dying.started(), 1, 'the hand-off began');
-  const id = first.services.messages.list({ limit: 1, offset: 0 }).rows[0]!.id;
+  const id = first.gateway.sending.messages.list({ limit: 1, offset: 0 }).rows[0]!.id;
   first.db.close(); // the process dies here: no answer, no settlement
 
   const fake = fakeTermux(t, ['termux-sms-list']);
@@ -70,10 +70,10 @@ async function crashDuringHandoff(t: Test, how: 'sync' | 'queue', o: { noList?: 
       return 'killed';
     },
   });
-  const confirmer = again.services.confirmer;
+  const confirmer = again.gateway.sending.confirmer;
   await confirmer?.stop(); // driven by hand below
   const restartedAt = clock.now();
-  const record = () => again.services.messages.get(id)!;
+  const record = () => again.gateway.sending.messages.get(id)!;
   const check = async (sec: number) => {
     const d = restartedAt + sec * 1000 - clock.now();
     if (d > 0) clock.advance(d);
@@ -90,7 +90,7 @@ t.test("the hand-off's process group is recorded and ended at the next start", a
   const c = await crashDuringHandoff(t, 'sync');
   t.same(c.ended, [GROUP], 'the recorded group (pgid, boot, start time) is handed to endLeftover once');
   t.match(c.record(), { status: 'queued', handedOffAt: null }, 'not judged yet');
-  await c.again.services.lane.runDue();
+  await c.again.gateway.sending.lane.runDue();
   t.equal(c.after.handoffs.length, 0, 'the lane never hands it off again');
 });
 

@@ -19,7 +19,7 @@ type Message = { to: string; body: string; status: string; tags: Record<string, 
 async function withRules(t: Test, opts: TestAppOptions = {}) {
   const home = tempDir(t);
   const a = await testApp(t, { inbox: true, home, inboxList: simulatedSmsList(home, () => 'UTC'), ...opts });
-  await a.services.inbox.pollOnce(); // the baseline
+  await a.gateway.inbox.watcher.pollOnce(); // the baseline
   const heard: WebhookEvent[] = [];
   a.gateway.events.on('sms.received', (e) => heard.push(e));
   const post = (body: unknown) => {
@@ -34,8 +34,8 @@ async function withRules(t: Test, opts: TestAppOptions = {}) {
   const receive = async (from: string, body: string) => {
     appendSimulatedSms(home, { from, body }, a.clock.now());
     a.clock.advance(1000);
-    await a.services.inbox.pollOnce();
-    await a.services.lane.runDue();
+    await a.gateway.inbox.watcher.pollOnce();
+    await a.gateway.sending.lane.runDue();
   };
   const messages = async () => (await a.get('/api/messages?limit=100')).json().data as Message[];
   const latest = async () => (await a.get('/api/inbox?limit=1')).json().data[0] as { body: string; keyword: string | null };
@@ -139,7 +139,7 @@ t.test('a rule reply is queued once per received SMS, also when its event is hea
   const event = a.lastEvent();
   await a.clock.tick(11 * 60_000); // past the guard: only the idempotency key stops it
   a.gateway.events.emit('sms.received', event);
-  await a.services.lane.runDue();
+  await a.gateway.sending.lane.runDue();
   t.equal((await a.messages()).length, 1);
 });
 

@@ -82,7 +82,7 @@ t.test('fails, permission error with exit 0, hang past the timeout, slow but in 
 t.test('a slot the phone has since said it lacks is not handed over; an unknown count refuses nothing', async (t) => {
   const fake = fakeTermux(t, ['termux-sms-send']);
   let count: number | null = null;
-  const sender = createTermuxSender({ timeoutMs: 5000, env: fake.env, simCount: () => count });
+  const sender = createTermuxSender({ timeoutMs: 5000, env: fake.env, simCount: async () => count });
   t.same(await sender.send({ number: '123', text: 'x', simSlot: 2 }), { ok: true }, 'not told yet: handed over');
   count = 1;
   t.same(await sender.send({ number: '123', text: 'y', simSlot: 2 }), {

@@ -51,7 +51,7 @@ async function phone(t: Test, o: { inbox?: boolean; old?: number; hangWhole?: bo
   });
   now = () => a.clock.now();
   for (let i = 0; i < (o.old ?? 150); i++) add(i % 2 ? 'sent' : 'inbox', '+15550009', `old ${i}`, a.clock.now() - 86_400_000 + i * 60_000);
-  a.services.startInbox();
+  a.gateway.inbox.start();
   await letSettle();
   /** Moves the clock `ms` in 1 s steps. */
   const run = async (ms: number) => {

@@ -57,7 +57,7 @@ t.test('the rule itself: every named class is invisible, every visible sample is
 });
 
 t.test('HTTP: send and queue refuse invisible-only text with 400; nothing handed off, recorded or counted', async (t) => {
-  const { send, queue, handoffs, services, get } = await testApp(t);
+  const { send, queue, handoffs, gateway, get } = await testApp(t);
   for (const [name, message] of INVISIBLE) {
     for (const [path, call] of [
       ['/api/sms/send', send],
@@ -69,13 +69,13 @@ t.test('HTTP: send and queue refuse invisible-only text with 400; nothing handed
     }
   }
   t.equal(handoffs.length, 0, 'nothing handed off');
-  t.equal(services.messages.count(), 0, 'nothing recorded');
-  t.match(services.stats.allTime(), { accepted: 0, segments: 0, billedSegments: 0 }, 'nothing counted or billed');
+  t.equal(gateway.sending.messages.count(), 0, 'nothing recorded');
+  t.match(gateway.sending.stats.allTime(), { accepted: 0, segments: 0, billedSegments: 0 }, 'nothing counted or billed');
   t.equal((await get('/api/messages')).json().data.length, 0, 'the history is empty');
 });
 
 t.test('HTTP: text with a visible character is taken as before', async (t) => {
-  const { send, queue, handoffs, services } = await testApp(t);
+  const { send, queue, handoffs, gateway } = await testApp(t);
   // Sends first, then the queue: a queued hand-off between two sends would take the
   // spacing the next send's fake-clock second was meant for (the clock moves only in send()).
   for (const [name, message] of VISIBLE) t.equal((await send({ to: TO, message })).statusCode, 200, `send ${name}`);
@@ -85,15 +85,15 @@ t.test('HTTP: text with a visible character is taken as before', async (t) => {
     VISIBLE.map(([, m]) => m),
     'handed off exactly as given',
   );
-  t.equal(services.messages.count(), VISIBLE.length * 2);
+  t.equal(gateway.sending.messages.count(), VISIBLE.length * 2);
 });
 
 t.test('MQTT: invisible-only text is answered on the errors topic, never queued (send and notify topics)', async (t) => {
-  const { services, handoffs } = await testApp(t);
+  const { gateway, handoffs } = await testApp(t);
   const topics = topicsFor('sms-gateway', 'gw1');
   const published: { topic: string; body: { error: { code: string; message: string }; topic: string; id?: string } }[] = [];
   const intake = createSendIntake({
-    enqueue: services.enqueue,
+    enqueue: gateway.sending.enqueue,
     topics,
     contacts: [{ name: 'Alice', slug: 'alice', number: '+15551230001' }],
     publish: (topic, payload) => published.push({ topic, body: JSON.parse(payload) }) > 0,
@@ -109,10 +109,10 @@ t.test('MQTT: invisible-only text is answered on the errors topic, never queued 
     await intake.handle(notify, Buffer.from(message));
     t.match(published, [{ topic: topics.errors, body: { error: { code: 'invalid_request' }, topic: notify } }], `notify topic: ${name}`);
   }
-  t.equal(services.messages.count(), 0, 'nothing recorded');
-  t.match(services.stats.allTime(), { accepted: 0, segments: 0, billedSegments: 0 }, 'nothing counted or billed');
-  await services.lane.runDue();
+  t.equal(gateway.sending.messages.count(), 0, 'nothing recorded');
+  t.match(gateway.sending.stats.allTime(), { accepted: 0, segments: 0, billedSegments: 0 }, 'nothing counted or billed');
+  await gateway.sending.lane.runDue();
   t.equal(handoffs.length, 0, 'nothing handed off');
   await intake.handle(topics.send, Buffer.from(JSON.stringify({ to: TO, message: 'e\u0301' })));
-  t.equal(services.messages.count(), 1, 'a visible text is queued as before');
+  t.equal(gateway.sending.messages.count(), 1, 'a visible text is queued as before');
 });

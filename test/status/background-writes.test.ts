@@ -3,7 +3,8 @@
 // writes (the queue's hand-off mark, an inbox poll's commit), GET /api/diagnostics shows
 // the database check failing with lastWriteError at once; once writes work again, the
 // next background write clears it, with no API send in between (also an error an API
-// send reported).
+// send reported). With no traffic at all, the error clears within 30 s of the disk taking
+// writes again (a probe on the clock while failing only), and no probe runs while healthy.
 import t, { type Test } from 'tap';
 import { fakeTermux } from '../helpers/fake-termux.js';
 import { testApp } from '../helpers/test-app.js';
@@ -44,7 +45,7 @@ async function withInbox(t: Test) {
   const sms = (id: number, received: string) => ({ _id: id, threadid: 3, type: 'inbox', read: false, address: '+4915112345678', received, body: `sms ${id}` });
   const old = sms(10, '2026-11-20 08:00:00');
   fake.output('termux-sms-list', JSON.stringify([old]));
-  await a.services.inbox.pollOnce();
+  await a.gateway.inbox.watcher.pollOnce();
   return { a, fake, sms, old };
 }
 
@@ -53,13 +54,13 @@ t.test("an inbox poll's commit refused, then the next poll's taken", async (t) =
   t.equal((await databaseCheck(t, a)).status, 'ok', 'ok before');
   a.db.pragma('query_only = ON');
   fake.output('termux-sms-list', JSON.stringify([old, sms(11, '2026-11-21 12:00:01')]));
-  await a.services.inbox.pollOnce().catch(() => undefined);
+  await a.gateway.inbox.watcher.pollOnce().catch(() => undefined);
   const failing = await databaseCheck(t, a);
   t.equal(failing.status, 'failing', 'failing at once');
   t.equal(failing.value.lastWriteError?.code, 'SQLITE_READONLY');
   a.db.pragma('query_only = OFF');
   fake.output('termux-sms-list', JSON.stringify([old, sms(11, '2026-11-21 12:00:01'), sms(12, '2026-11-21 12:00:02')]));
-  await a.services.inbox.pollOnce();
+  await a.gateway.inbox.watcher.pollOnce();
   const inbox = (await a.get('/api/inbox')).json().data as { body: string }[];
   t.ok(
     inbox.some((m) => m.body === 'sms 12'),
@@ -77,8 +78,26 @@ t.test('an API send refused by the disk, then only background writes: the error 
   t.equal((await databaseCheck(t, a)).value.lastWriteError?.code, 'SQLITE_READONLY');
   a.db.pragma('query_only = OFF');
   fake.output('termux-sms-list', JSON.stringify([old, sms(11, '2026-11-21 12:00:01')]));
-  await a.services.inbox.pollOnce(); // the only write since: the inbox's commit
+  await a.gateway.inbox.watcher.pollOnce(); // the only write since: the inbox's commit
   const ok = await databaseCheck(t, a);
   t.equal(ok.status, 'ok', 'not failing with the old error');
   t.equal(ok.value.lastWriteError, null);
+});
+
+t.test('the disk takes writes again with no traffic at all: ok within 30 s; no timer while healthy', async (t) => {
+  const a = await testApp(t);
+  t.equal(a.clock.pendingTimers(), 0, 'no timer while healthy');
+  a.db.pragma('query_only = ON');
+  t.equal((await a.send({ to: TO, message: 'refused' })).statusCode, 503);
+  await a.clock.tick(30_000);
+  const still = await databaseCheck(t, a);
+  t.equal(still.status, 'failing', 'still failing while the disk refuses (the probe is refused too)');
+  t.equal(still.value.lastWriteError?.code, 'SQLITE_READONLY');
+  a.db.pragma('query_only = OFF');
+  await a.clock.tick(30_000); // nothing else writes: no request, no queue, no inbox
+  const ok = await databaseCheck(t, a);
+  t.equal(ok.status, 'ok', 'ok again within 30 s, without traffic');
+  t.equal(ok.value.lastWriteError, null);
+  await a.clock.tick(60_000);
+  t.equal(a.clock.pendingTimers(), 0, 'and the probe stops once healthy');
 });

@@ -126,7 +126,7 @@ for (const version of Object.keys(EXPECTED) as (keyof typeof EXPECTED)[]) {
     for (const m of made.failed) t.equal(byId.get(m.id)?.reason, 'simulated_failure');
     for (const m of made.queued) t.equal(byId.get(m.id)?.sendAt, made.sendAt, 'sendAt kept');
 
-    await a.services.inbox.pollOnce(); // the simulated inbox read again: nothing is new
+    await a.gateway.inbox.watcher.pollOnce(); // the simulated inbox read again: nothing is new
     const inbox = (await a.get('/api/inbox?limit=100')).json().data as { id: string; from: string; body: string }[];
     t.same(
       inbox.map((m) => ({ id: m.id, from: m.from, body: m.body })),

@@ -5,7 +5,7 @@
 // timeout, not four. Every command goes through device/termux.ts. Never reads the key.
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../core/config.js';
-import { PORT } from '../../core/constants.js';
+import { PORT } from '../../core/runtime.js';
 import { resolveHome } from '../../core/home.js';
 import { runCommand } from '../../device/termux.js';
 import { PM_PATH } from '../../device/probe-parsers.js';

@@ -3,7 +3,7 @@
 // A rotation takes effect on a running gateway's very next request. A home that cannot be
 // written (full, read-only) is one clear line and exit 1; a failed rotation keeps the old key.
 import { loadConfig } from '../../core/config.js';
-import { LOOPBACK_URL } from '../../core/constants.js';
+import { LOOPBACK_URL } from '../../core/runtime.js';
 import { ensurePrivateDir } from '../../core/fs-util.js';
 import { createApiKeyFile } from '../../core/keys.js';
 import type { CommandContext } from '../context.js';

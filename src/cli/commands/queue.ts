@@ -1,7 +1,7 @@
 // sms-gateway queue [--json] | queue cancel <id>: what waits in the running gateway's
 // queue (oldest first, with when each may leave), and cancelling one before it is handed off.
 import { loadConfig } from '../../core/config.js';
-import { LOOPBACK_URL } from '../../core/constants.js';
+import { LOOPBACK_URL } from '../../core/runtime.js';
 import { createClient, GatewayRequestError, type MessageRecord } from '../../client.js';
 import type { CommandContext } from '../context.js';
 import { existingApiKey } from '../existing-home.js';

@@ -2,15 +2,16 @@
 // sends through the running gateway on loopback with the stored key, through the same
 // client LAN users get: one recipient synchronously (the answer says whether the phone
 // took it), or into the durable queue (several recipients, --queue, --at); --tag labels it
-// (send-tags.ts).
+// (send-tags.ts). A queued send prints each recipient's outcome (send-outcome.ts).
 import { loadConfig } from '../../core/config.js';
-import { LOOPBACK_URL } from '../../core/constants.js';
+import { LOOPBACK_URL } from '../../core/runtime.js';
 import { createClient, GatewayRequestError } from '../../client.js';
 import type { CommandContext } from '../context.js';
 import { existingApiKey } from '../existing-home.js';
 import { parseWhen } from '../when.js';
 import { sendErrorLine } from '../hints.js';
 import { addTag, tagsField, type TagList } from './send-tags.js';
+import { printQueueOutcome } from './send-outcome.js';
 
 export const sendHelp = `Usage: sms-gateway send <to> [<to> ...] <message> [--queue] [--at TIME] [--sim N] [--tag KEY=VALUE] [--json]
 
@@ -26,6 +27,7 @@ Sends SMS through the gateway running on this phone (${LOOPBACK_URL}).
               repeatable, at most 8; KEY 1 to 32 letters, digits, _ . or -, VALUE at most 64
   --json      print the gateway's JSON answer instead of a summary
 Without --queue: waits out a rate limit by itself (up to 60 s); exit 1 when not sent.
+Queued: prints each recipient's outcome (an opted-out number is not queued); exit 1 when none was queued.
 `;
 
 async function readStdin(stdin: CommandContext['stdin']): Promise<string> {
@@ -73,14 +75,9 @@ export async function sendCommand(args: string[], ctx: CommandContext): Promise<
   try {
     if (queued) {
       const records = await client.queue({ to: recipients.length === 1 ? recipients[0]! : recipients, message, ...options, ...(at ? { sendAt: at } : {}) });
-      if (json) ctx.stdout.write(`${JSON.stringify(records)}\n`);
-      else {
-        const when = at ? ` for ${at.toISOString()}` : '';
-        ctx.stdout.write(`Queued ${records.length} message${records.length === 1 ? '' : 's'}${when}; the gateway sends them at its pace:\n`);
-        for (const r of records) ctx.stdout.write(`  ${r.id}  ${r.to}\n`);
-        ctx.stdout.write('See them with `sms-gateway queue`; cancel one with `sms-gateway queue cancel <id>`.\n');
-      }
-      return 0;
+      if (!json) return printQueueOutcome(records, at, (line) => ctx.stdout.write(line));
+      ctx.stdout.write(`${JSON.stringify(records)}\n`);
+      return records.some((r) => r.status === 'queued') ? 0 : 1;
     }
     const r = await client.send({ to: recipients[0]!, message, ...options });
     if (json) ctx.stdout.write(`${JSON.stringify(r)}\n`);

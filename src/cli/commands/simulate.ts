@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../core/config.js';
-import { LOOPBACK_URL } from '../../core/constants.js';
+import { LOOPBACK_URL } from '../../core/runtime.js';
 import { createApiKeyFile } from '../../core/keys.js';
 import { createClient, GatewayRequestError } from '../../client.js';
 import { appendSimulatedSms, SIMULATED_INBOX_FILE } from '../../device/simulated-inbox.js';

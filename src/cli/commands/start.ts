@@ -3,7 +3,7 @@
 // it logs the mode (and why), the URL once with a hint, and never the key or the QR code.
 import { createLogger } from '../../core/logging.js';
 import { loadConfig } from '../../core/config.js';
-import { PORT } from '../../core/constants.js';
+import { PORT } from '../../core/runtime.js';
 import { createGateway } from '../../server/run-gateway.js';
 import { lanAddresses } from '../../device/lan.js';
 import { modeLine, renderStartScreen, urlsFor } from '../start-screen.js';

@@ -2,7 +2,7 @@
 // /api/diagnostics over loopback: up or down, mode, URL, today's counts, the e-mail intake, and every check
 // that is not ok with its hint. The exit code is for monitoring scripts (STATUS_EXIT).
 import { loadConfig } from '../../core/config.js';
-import { LOOPBACK_URL } from '../../core/constants.js';
+import { LOOPBACK_URL } from '../../core/runtime.js';
 import { createClient, GatewayRequestError } from '../../client.js';
 import { needsAttention } from '../../status/check.js';
 import type { Diagnostics } from '../../status/diagnostics.js';

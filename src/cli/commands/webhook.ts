@@ -5,7 +5,7 @@
 // secret signs every event (Standard Webhooks); a rotation takes effect on the running
 // gateway's next delivery.
 import { loadConfig } from '../../core/config.js';
-import { LOOPBACK_URL } from '../../core/constants.js';
+import { LOOPBACK_URL } from '../../core/runtime.js';
 import { createApiKeyFile } from '../../core/keys.js';
 import { createWebhookSecretFile } from '../../events/signing.js';
 import { createClient, GatewayRequestError, type WebhookTestResult } from '../../client.js';

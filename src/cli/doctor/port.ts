@@ -3,7 +3,7 @@
 // another program.
 import { createServer } from 'node:net';
 import { request } from 'node:http';
-import { PORT } from '../../core/constants.js';
+import { PORT } from '../../core/runtime.js';
 import type { Finding } from './report.js';
 
 const HEALTH_TIMEOUT_MS = 2000;

@@ -10,6 +10,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { PACKAGE_ROOT } from '../../core/package-root.js';
 import { gatewayError } from '../../core/errors.js';
 import { sendError } from '../errors.js';
+import type { RouteFile } from '../route-parts.js';
 
 export const CONSOLE_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
@@ -72,3 +73,6 @@ export function consoleRoutes(dir = CONSOLE_DIR): FastifyPluginAsync {
     }
   };
 }
+
+/** Registered by routes/index.ts with the parts it serves. */
+export const routes: RouteFile = () => consoleRoutes();

@@ -6,6 +6,7 @@ import type { Diagnostics } from '../../status/diagnostics.js';
 import { DiagnosticsResponseSchema, HostInfoResponseSchema } from '../schemas.js';
 import { bearerErrors, json } from '../route-docs.js';
 import { diagnosticsExample, hostInfoExample } from '../examples.js';
+import type { RouteFile } from '../route-parts.js';
 
 export interface DeviceRoutesDeps {
   hostInfo: () => Promise<HostInfo>;
@@ -46,3 +47,6 @@ export function deviceRoutes(deps: DeviceRoutesDeps): FastifyPluginAsyncZod {
     );
   };
 }
+
+/** Registered by routes/index.ts with the parts it serves. */
+export const routes: RouteFile = ({ status }) => deviceRoutes(status);

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MODES, RUNTIME_SIMULATIONS, type RuntimeInfo } from '../../core/runtime.js';
 import { json, JSON_CONTENT_TYPE, PUBLIC_ERRORS } from '../route-docs.js';
+import type { RouteFile } from '../route-parts.js';
 
 export const HealthSchema = z
   .object({
@@ -60,3 +61,6 @@ export function healthRoutes(runtime: RuntimeInfo): FastifyPluginAsyncZod {
     );
   };
 }
+
+/** Registered by routes/index.ts with the parts it serves. */
+export const routes: RouteFile = ({ runtime }) => healthRoutes(runtime);

@@ -9,6 +9,7 @@ import { InboxPageSchema, InboxQuerySchema } from '../integration-schemas.js';
 import { searchTimes } from '../schemas.js';
 import { bearerErrors, json } from '../route-docs.js';
 import { inboxExample } from '../integration-examples.js';
+import type { RouteFile } from '../route-parts.js';
 
 export interface InboxRoutesDeps {
   store: InboxStore;
@@ -54,3 +55,6 @@ export function inboxRoutes(deps: InboxRoutesDeps): FastifyPluginAsyncZod {
     );
   };
 }
+
+/** Registered by routes/index.ts with the parts it serves. */
+export const routes: RouteFile = ({ inbox }) => inboxRoutes(inbox);

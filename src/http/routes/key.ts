@@ -6,6 +6,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { gatewayError } from '../../core/errors.js';
 import { bearerErrors, json } from '../route-docs.js';
+import type { RouteFile } from '../route-parts.js';
 
 export const KeyRotatedSchema = z.object({
   success: z.literal(true),
@@ -51,3 +52,6 @@ export function keyRoutes(deps: KeyRoutesDeps): FastifyPluginAsyncZod {
     );
   };
 }
+
+/** Registered by routes/index.ts with the parts it serves. */
+export const routes: RouteFile = ({ apiKey, logger }) => keyRoutes({ rotate: () => apiKey.rotate(), logger });

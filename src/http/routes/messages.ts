@@ -6,6 +6,7 @@ import { toMessageRecord, type MessageStore } from '../../store/messages.js';
 import { MessageParamsSchema, MessageResponseSchema, MessagesPageSchema, MessagesQuerySchema, searchTimes } from '../schemas.js';
 import { bearerErrors, json } from '../route-docs.js';
 import { listExample, messageExample } from '../examples.js';
+import type { RouteFile } from '../route-parts.js';
 
 export function messageRoutes(store: MessageStore): FastifyPluginAsyncZod {
   return async (app) => {
@@ -61,3 +62,6 @@ export function messageRoutes(store: MessageStore): FastifyPluginAsyncZod {
     );
   };
 }
+
+/** Registered by routes/index.ts with the parts it serves. */
+export const routes: RouteFile = ({ sending }) => messageRoutes(sending.messages);

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { bearerErrors } from '../route-docs.js';
+import type { RouteFile } from '../route-parts.js';
 
 /** The text exposition format, version 0.0.4 (what Prometheus asks for and promtool reads). */
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
@@ -35,3 +36,6 @@ export function metricsRoutes(scrape: () => Promise<string>): FastifyPluginAsync
     );
   };
 }
+
+/** Registered by routes/index.ts with the parts it serves. */
+export const routes: RouteFile = ({ status }) => metricsRoutes(() => status.metrics.scrape());

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { PACKAGE_ROOT } from '../../core/package-root.js';
 import { bearerErrors, json, JSON_CONTENT_TYPE } from '../route-docs.js';
+import type { RouteFile } from '../route-parts.js';
 
 const OpenApiDocumentSchema = z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }) });
 
@@ -62,3 +63,6 @@ export const openapiRoutes =
       },
     );
   };
+
+/** Registered by routes/index.ts with the parts it serves. */
+export const routes: RouteFile = ({ openApiDocument }) => openapiRoutes(openApiDocument);

@@ -12,6 +12,8 @@ import { optOutNumber, type OptOutList } from '../../sms/opt-out-list.js';
 import type { OptOutRow } from '../../store/opt-outs.js';
 import { bearerErrors, json, noContent, STORAGE_503 } from '../route-docs.js';
 import { PaginationSchema, queryInt } from '../schemas.js';
+import { BODY_LIMIT } from '../errors.js';
+import type { RouteFile } from '../route-parts.js';
 
 const NUMBER_RULE = 'a phone number: an optional leading + and 3 to 15 digits (spaces, dashes, dots and parentheses are removed)';
 
@@ -137,3 +139,6 @@ export function optOutRoutes(deps: OptOutRoutesDeps, bodyLimit: number): Fastify
     );
   };
 }
+
+/** Registered by routes/index.ts with the parts it serves. */
+export const routes: RouteFile = ({ sending, logger }) => optOutRoutes({ list: sending.optOuts, logger }, BODY_LIMIT);

@@ -8,6 +8,8 @@ import { MessageParamsSchema, MessageResponseSchema, QueuedResponseSchema, Queue
 import { bearerErrors, json, STORAGE_503 } from '../route-docs.js';
 import { queueAnswer } from '../send-answers.js';
 import { cancelledExample, queueExample } from '../examples.js';
+import { BODY_LIMIT } from '../errors.js';
+import type { RouteFile } from '../route-parts.js';
 
 export function queueRoutes(enqueue: Enqueue, bodyLimit: number): FastifyPluginAsyncZod {
   return async (app) => {
@@ -74,3 +76,6 @@ export function queueRoutes(enqueue: Enqueue, bodyLimit: number): FastifyPluginA
     );
   };
 }
+
+/** Registered by routes/index.ts with the parts it serves. */
+export const routes: RouteFile = ({ sending }) => queueRoutes(sending.enqueue, BODY_LIMIT);

@@ -14,6 +14,8 @@ import { largerThan } from '../../core/error-messages.js';
 import { callerAddress } from '../local-network.js';
 import { bearerErrors, json } from '../route-docs.js';
 import { AlertmanagerPayloadSchema, GrafanaPayloadSchema, notificationOf, ReceiverQuerySchema, ReceiverResponseSchema } from '../receiver-schemas.js';
+import { createAlertIntake } from '../../sms/alert-intake.js';
+import type { RouteFile } from '../route-parts.js';
 
 /** The largest payload a receiver takes: a group of some hundred alerts (max_alerts keeps it smaller). */
 export const RECEIVER_BODY_LIMIT = 512 * 1024;
@@ -22,14 +24,25 @@ const example: z.input<typeof ReceiverResponseSchema> = {
   success: true,
   data: {
     text: 'FIRING 3: HighLatency critical: p99 above 2s on api-1 (+2 more)',
-    queued: [{ id: 'msg_01m7ysbves8b8r2h46j3ekdy4v', to: '+4915112345678', contact: 'Alice' }],
-    skipped: [{ id: 'msg_01m7ysbvet0c1d2e3f4g5h6j7k', to: '+4915187654321', contact: null, reason: 'opted_out' }],
+    replay: false,
+    queued: [{ id: 'msg_01m7ysbves8b8r2h46j3ekdy4v', to: '+4915112345678', contact: 'Alice', replay: false }],
+    skipped: [
+      {
+        id: 'msg_01m7ysbvet0c1d2e3f4g5h6j7k',
+        to: '+4915187654321',
+        contact: null,
+        replay: false,
+        reason: 'opted_out',
+      },
+    ],
   },
 };
 
 const description = (sender: string) =>
   `Queues one SMS per recipient for ${sender}'s notification: status, count, the first alert's name, severity and summary, at most 2 segments (GSM-7 where the text allows). ` +
-  `A retry of the same notification (same group key, status, alerts' fingerprints, start times and statuses) within ${RETRY_WINDOW_MS / 60_000} minutes answers the first messages again and queues nothing; ` +
+  "A retry of the same notification (same group key, status, alerts' fingerprints, start times and statuses) " +
+  `within ${RETRY_WINDOW_MS / 60_000} minutes answers the first messages again ` +
+  '(replay: true, with the text queued then) and queues nothing; ' +
   'after that, the same notification is a repeat and is sent again. A recipient on the opt-out list is recorded as failed (opted_out) and named in skipped.';
 
 const errors = bearerErrors([400, 413, 415, 503], {
@@ -106,3 +119,9 @@ export function receiverRoutes(intake: AlertIntake): FastifyPluginAsyncZod {
     }
   };
 }
+
+/** Registered by routes/index.ts with the parts it serves. */
+export const routes: RouteFile = ({ sending, clock, config, logger }) => {
+  const { enqueue, messages: store } = sending;
+  return receiverRoutes(createAlertIntake({ enqueue, store, clock, contacts: () => config.contacts, logger }));
+};

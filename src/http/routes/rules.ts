@@ -10,6 +10,8 @@ import { MAX_RULES, type Rules } from '../../sms/rules.js';
 import type { RuleRow } from '../../store/rules.js';
 import { bearerErrors, json, noContent, STORAGE_503 } from '../route-docs.js';
 import { prefixedId } from '../schemas.js';
+import { BODY_LIMIT } from '../errors.js';
+import type { RouteFile } from '../route-parts.js';
 
 const FROM_RULE = 'phone numbers: an optional leading + and 3 to 15 digits (spaces, dashes, dots and parentheses are removed)';
 
@@ -135,3 +137,6 @@ export function ruleRoutes(deps: RuleRoutesDeps, bodyLimit: number): FastifyPlug
     );
   };
 }
+
+/** Registered by routes/index.ts with the parts it serves. */
+export const routes: RouteFile = ({ sending, logger }) => ruleRoutes({ rules: sending.rules, logger }, BODY_LIMIT);

@@ -7,6 +7,8 @@ import { SendRequestSchema, SendResultSchema } from '../schemas.js';
 import { bearerErrors, json } from '../route-docs.js';
 import { sendAnswer } from '../send-answers.js';
 import { sendExample } from '../examples.js';
+import { BODY_LIMIT } from '../errors.js';
+import type { RouteFile } from '../route-parts.js';
 
 export function sendRoutes(service: SendService, bodyLimit: number): FastifyPluginAsyncZod {
   return async (app) => {
@@ -49,3 +51,6 @@ export function sendRoutes(service: SendService, bodyLimit: number): FastifyPlug
     );
   };
 }
+
+/** Registered by routes/index.ts with the parts it serves. */
+export const routes: RouteFile = ({ sending }) => sendRoutes(sending.sendService, BODY_LIMIT);

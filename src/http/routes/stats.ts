@@ -8,6 +8,7 @@ import type { Calendar } from '../../core/time-zone.js';
 import { DailyStatsQuerySchema, DailyStatsResponseSchema, StatsResponseSchema } from '../schemas.js';
 import { bearerErrors, json } from '../route-docs.js';
 import { dailyStatsExample, statsExample } from '../examples.js';
+import type { RouteFile } from '../route-parts.js';
 
 const ZERO = { accepted: 0, sent: 0, failed: 0, cancelled: 0, queued: 0, segments: 0, billedSegments: 0 };
 
@@ -73,3 +74,6 @@ export function statsRoutes(stats: StatsStore, calendar: () => Calendar, clock: 
     );
   };
 }
+
+/** Registered by routes/index.ts with the parts it serves. */
+export const routes: RouteFile = ({ sending, calendar, clock }) => statsRoutes(sending.stats, calendar, clock);

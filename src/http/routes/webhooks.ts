@@ -6,12 +6,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Clock } from '../../core/clock.js';
-import { redactUrl } from '../../core/redact.js';
+import { redactUrl } from '../../core/webhook-url.js';
 import type { TargetStore } from '../../events/targets.js';
 import type { WebhookTester } from '../../events/ping-targets.js';
 import { WebhookListSchema, WebhookParamsSchema, WebhookRequestSchema, WebhookResponseSchema, WebhookTestResponseSchema } from '../integration-schemas.js';
 import { bearerErrors, json, noContent, STORAGE_503 } from '../route-docs.js';
 import { webhookExample, webhookListExample, webhookTestExample } from '../integration-examples.js';
+import { BODY_LIMIT } from '../errors.js';
+import type { RouteFile } from '../route-parts.js';
 
 export interface WebhookRoutesDeps {
   targets: TargetStore;
@@ -142,3 +144,9 @@ function webhookTestRoute(deps: Pick<WebhookRoutesDeps, 'tester'>): FastifyPlugi
     );
   };
 }
+
+/** Registered by routes/index.ts with the parts it serves. */
+export const routes: RouteFile = ({ webhooks, inbox, clock, logger }) => {
+  const changed = () => inbox.switchOver();
+  return webhookRoutes({ targets: webhooks.targets, tester: webhooks.tester, clock, logger, changed }, BODY_LIMIT);
+};

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Test } from 'tap';
 import type { Finding } from '../../../src/cli/doctor/report.js';
-import { VERSION } from '../../../src/core/version.js';
+import { VERSION } from '../../../src/core/package-root.js';
 import { fakeTermux } from '../../helpers/fake-termux.js';
 import { holdPort8080, startGateway } from '../../helpers/gateway-process.js';
 import { isAlive } from '../../../scripts/port-lock.js';

@@ -8,7 +8,7 @@ import { holdPort8080 } from '../../helpers/gateway-process.js';
 import { tempDir } from '../../helpers/paths.js';
 import { runCli } from '../../helpers/cli.js';
 import { testApp } from '../../helpers/test-app.js';
-import { PORT } from '../../../src/core/constants.js';
+import { PORT } from '../../../src/core/runtime.js';
 import { addTag, type TagList } from '../../../src/cli/commands/send-tags.js';
 import { TagsSchema } from '../../../src/store/message-tags.js';
 

@@ -5,7 +5,7 @@ import t from 'tap';
 import { Webhook } from 'standardwebhooks';
 import { simulatedSmsList } from '../../../src/device/simulated-inbox.js';
 import type { Test } from 'tap';
-import { PORT } from '../../../src/core/constants.js';
+import { PORT } from '../../../src/core/runtime.js';
 import { fakeClock } from '../../helpers/fake-clock.js';
 import { holdPort8080 } from '../../helpers/gateway-process.js';
 import { runCli } from '../../helpers/cli.js';
@@ -49,7 +49,7 @@ t.test('a simulated SMS reaches GET /api/inbox and the webhooks; diagnostics ok'
   const rx = await startReceiver(t);
   const a = await listening(t, { webhookUrls: [rx.url] });
   const home = a.home;
-  await a.services.inbox.pollOnce(); // the first poll: an empty baseline
+  await a.gateway.inbox.watcher.pollOnce(); // the first poll: an empty baseline
   const env = { SMS_GATEWAY_HOME: home, PATH: '/nonexistent' };
   const before = Math.floor(Date.now() / 1000) * 1000; // the phone's time has whole seconds
   const r = await runCli(['simulate', 'receive', '--from', '+15551230001', 'Door opened'], env);
@@ -57,14 +57,14 @@ t.test('a simulated SMS reaches GET /api/inbox and the webhooks; diagnostics ok'
   t.equal(r.code, 0, r.err);
   t.equal(r.out, 'Put SMS 1 from +15551230001 into the simulated inbox.\n');
   t.equal(r.err, '', 'no note in simulated mode');
-  await a.services.inbox.pollOnce();
+  await a.gateway.inbox.watcher.pollOnce();
 
   const page = (await a.get('/api/inbox')).json();
   t.match(page.data, [{ id: /^in_/, from: '+15551230001', contact: null, body: 'Door opened', simSlot: null }]);
   const receivedAt = Date.parse(page.data[0].receivedAt);
   t.ok(receivedAt >= before && receivedAt <= after, 'received when the command ran');
 
-  await a.services.delivery.runDue();
+  await a.gateway.webhooks.delivery.runDue();
   t.equal(rx.received.length, 1);
   const event = new Webhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw').verify(rx.received[0]!.body, rx.received[0]!.headers as Record<string, string>) as {
     type: string;

@@ -9,7 +9,7 @@ import { tempDir } from '../../helpers/paths.js';
 import { runCli } from '../../helpers/cli.js';
 import { testApp } from '../../helpers/test-app.js';
 import { startReceiver } from '../../fixtures/receiver.js';
-import { PORT } from '../../../src/core/constants.js';
+import { PORT } from '../../../src/core/runtime.js';
 
 const run = runCli;
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -86,7 +86,7 @@ t.test('add, list, remove through the running gateway', async (t) => {
   const id = /^(wh_[0-9a-z]{26}) {2}https:\/\/hooks\.example\.net\/sms\?token=abc\n/.exec(added.out)?.[1];
   t.ok(id, added.out);
   t.same(
-    g.services.targets.list().map((x) => x.url),
+    g.gateway.webhooks.targets.list().map((x) => x.url),
     ['http://192.168.1.10:8123/api/webhook/env', 'https://hooks.example.net/sms?token=abc'],
     'stored by the gateway',
   );
@@ -108,7 +108,7 @@ t.test('add, list, remove through the running gateway', async (t) => {
   const removed = await run(['webhook', 'remove', id!], g.env);
   t.equal(removed.code, 0, removed.err);
   t.equal(removed.out, `Removed ${id}; it receives no more events.\n`);
-  t.equal(g.services.targets.list().length, 1);
+  t.equal(g.gateway.webhooks.targets.list().length, 1);
   const again = await run(['webhook', 'remove', id!], g.env);
   t.equal(again.code, 1);
   t.match(again.err, /No webhook target/);
@@ -138,12 +138,12 @@ t.test("test: the running gateway sends the test event to its own targets, not t
 t.test('test: a target switched off by 410 is switched back on; exit 0 when all answer 2xx', async (t) => {
   const rx = await startReceiver(t);
   const g = await listening(t, [rx.url]);
-  g.services.outbox.disable(rx.url, g.clock.now(), 'HTTP 410 Gone: switched off');
+  g.gateway.webhooks.outbox.disable(rx.url, g.clock.now(), 'HTTP 410 Gone: switched off');
   t.match((await run(['webhook', 'list'], g.env)).out, / env {2}off {2}/);
   const r = await run(['webhook', 'test'], g.env);
   t.equal(r.code, 0, r.err);
   t.match(r.out, /delivered \(HTTP 200\); switched back on/);
-  t.equal(g.services.outbox.status()[0]!.disabled, false);
+  t.equal(g.gateway.webhooks.outbox.status()[0]!.disabled, false);
 });
 
 t.test('test and list without targets', async (t) => {
@@ -160,7 +160,7 @@ t.test('add of a URL registered already and switched off (410) says so, and how 
   const g = await listening(t);
   const url = 'http://192.168.1.10:8123/api/webhook/gone';
   t.equal((await run(['webhook', 'add', url], g.env)).code, 0);
-  g.services.outbox.disable(url, Date.now(), 'HTTP 410 Gone: switched off');
+  g.gateway.webhooks.outbox.disable(url, Date.now(), 'HTTP 410 Gone: switched off');
   const again = await run(['webhook', 'add', url], g.env);
   t.equal(again.code, 0);
   t.match(again.out, /registered already and switched off \(it answered 410 Gone\).*`sms-gateway webhook test` switches it back on/);
