@@ -1,8 +1,9 @@
-// npm run screenshots: PNGs of every console view at desktop and phone size into
-// docs/screenshots/, from a simulated gateway (the built dist/, a temp home, port 8080:
-// stop any other gateway first) seeded with a few messages, driven by Debian's chromium through
-// playwright-core; and an opened conversation (thread-*.png: on a desktop beside a search of
-// the thread list) with its "Load older" button.
+// npm run screenshots: PNGs of every console view at desktop and phone size, in the light and
+// the dark scheme (*-dark.png), into docs/screenshots/, from a simulated gateway (the built
+// dist/, a temp home, port 8080: stop any other gateway first) seeded with a few messages
+// (tagged alarms and reminders, one refused for an opt-out), driven by Debian's chromium
+// through playwright-core; and an opened conversation (thread-*.png: on a desktop beside a
+// search of the thread list) with its "Load older" button.
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
@@ -67,8 +68,21 @@ async function seedConversations(api) {
   await inboxHolds(api, 101);
 }
 
+/** A history worth scanning: tagged alarms and reminders (sent as the pace allows), one refused for an opt-out. */
+async function seedHistory(api) {
+  const to = (from, n) => Array.from({ length: n }, (_, i) => `+1555200${String(from + i).padStart(4, '0')}`);
+  const batches = [
+    [0, 'Garage door left open for 10 minutes.', { alarm: 'home', zone: 'garage' }],
+    [10, 'Office alarm armed at 19:02 by the last one out.', { alarm: 'office' }],
+    [20, 'Reminder: the bins go out tonight, the paper ones too.', { list: 'household' }],
+  ];
+  for (const [from, message, tags] of batches) await api('POST', '/api/messages', { to: to(from, 6), message, tags });
+  await api('POST', '/api/opt-outs', { number: '+15557770001' });
+  await api('POST', '/api/messages', { to: '+15557770001', message: 'Your code is 4711.' });
+}
+
 /** The shop's conversation opened (on a desktop beside the thread list searched for "shop"), at the top of the page. */
-async function shootThread(page, size) {
+async function shootThread(page, size, suffix) {
   await page.goto(`${base}/#/inbox`);
   await page.getByRole('heading', { level: 1 }).first().waitFor();
   if (size === 'desktop') {
@@ -78,7 +92,7 @@ async function shootThread(page, size) {
   await page.getByRole('button', { name: /\+15559870001/ }).click();
   await page.getByRole('button', { name: 'Load older' }).waitFor();
   await page.waitForTimeout(300);
-  await page.screenshot({ path: join(out, `thread-${size}.png`) });
+  await page.screenshot({ path: join(out, `thread-${size}${suffix}.png`) });
 }
 
 mkdirSync(out, { recursive: true });
@@ -108,6 +122,7 @@ try {
     message: 'Practice moved to 18:00',
     sendAt: new Date(Date.now() + 86_400_000).toISOString(),
   });
+  await seedHistory(api);
   await seedConversations(api);
   await api('POST', '/api/webhooks', { url: 'http://192.168.1.60:8123/api/webhook/sms' });
   await api('POST', '/api/rules', { keyword: 'STATUS', match: 'prefix', reply: 'All fine at home.' });
@@ -124,22 +139,27 @@ try {
       '--disable-sync',
     ],
   });
-  for (const [size, viewport] of [
+  const sizes = [
     ['desktop', { width: 1280, height: 860 }],
     ['phone', { width: 360, height: 740 }],
-  ]) {
-    const page = await browser.newPage({ viewport });
+  ];
+  for (const [[size, viewport], colorScheme] of sizes.flatMap((s) => [
+    [s, 'light'],
+    [s, 'dark'],
+  ])) {
+    const suffix = colorScheme === 'dark' ? '-dark' : '';
+    const page = await browser.newPage({ viewport, colorScheme });
     await page.goto(`${base}/`);
-    await page.screenshot({ path: join(out, `login-${size}.png`) });
+    await page.screenshot({ path: join(out, `login-${size}${suffix}.png`) });
     await page.getByLabel("API key, or the QR code's text").fill(key);
     await page.getByRole('button', { name: 'Sign in' }).click();
     for (const view of ['overview', 'send', 'queue', 'history', 'inbox', 'rules', 'webhooks', 'key']) {
       await page.goto(`${base}/#/${view}`);
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       await page.waitForTimeout(700);
-      await page.screenshot({ path: join(out, `${view}-${size}.png`), fullPage: size === 'desktop' });
+      await page.screenshot({ path: join(out, `${view}-${size}${suffix}.png`), fullPage: size === 'desktop' });
     }
-    await shootThread(page, size);
+    await shootThread(page, size, suffix);
     await page.close();
   }
   await browser.close();

@@ -185,8 +185,8 @@ export function createClient(opts: ClientOptions) {
     },
     /** Cancels a queued message whose hand-off has not started (409 not_cancellable otherwise). */
     cancel: async (id: string) => (await call<{ data: MessageRecord }>('DELETE', `/api/messages/${encodeURIComponent(id)}`)).data,
-    /** The history, newest first: filtered by status, searched (q, since, until), paged. */
-    messages: async (q: SearchInput & { limit?: number; offset?: number; status?: MessageStatus } = {}) =>
+    /** The history, newest first: filtered by status and a tag (key:value), searched (q, since, until), paged. */
+    messages: async (q: SearchInput & { limit?: number; offset?: number; status?: MessageStatus; tag?: string } = {}) =>
       call<Page<MessageRecord> & { success: true }>('GET', `/api/messages${queryString(q)}`),
     message: async (id: string) => (await call<{ data: MessageRecord }>('GET', `/api/messages/${encodeURIComponent(id)}`)).data,
     stats: async () => (await call<{ data: Stats }>('GET', '/api/stats')).data,

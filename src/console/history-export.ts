@@ -1,14 +1,26 @@
 // The history's CSV export: every message of the current filter, not only the page shown
 // (all its pages, 100 a request, at most EXPORT_MAX messages), saved as history.csv with
 // csv.ts (formula-safe). A message arriving while it reads shifts the pages: one seen twice is kept once.
-import type { MessageRecord } from '../store/message-record.js';
+// Its tags are one column (key=value; key=value), its origin another (empty when the gateway does not say).
 import { downloadCsv, toCsv } from './csv.js';
+import type { ConsoleMessage as MessageRecord } from './message-list.js';
 import type { Call } from './ui.js';
 
 /** The most messages one export holds (ten requests: well inside the gateway's rate limit). */
 export const EXPORT_MAX = 1000;
 const PAGE = 100;
-const CSV_COLUMNS = ['id', 'status', 'reason', 'to', 'body', 'segments', 'createdAt', 'updatedAt', 'sendAt'] as const;
+const RECORD_FIELDS = ['id', 'status', 'reason', 'to', 'body', 'segments'] as const;
+const CSV_COLUMNS = [...RECORD_FIELDS, 'createdAt', 'updatedAt', 'sendAt', 'tags', 'origin'] as const;
+
+/** One message's cells, in the columns' order. */
+const cells = (m: MessageRecord) =>
+  CSV_COLUMNS.map((c) =>
+    c === 'tags'
+      ? Object.entries(m.tags)
+          .map(([k, v]) => `${k}=${v}`)
+          .join('; ')
+      : String(m[c] ?? ''),
+  );
 
 interface Page {
   data: MessageRecord[];
@@ -29,7 +41,7 @@ export async function exportHistory(call: Call, filter: URLSearchParams): Promis
     if (!page.pagination.hasNext || page.data.length === 0) break;
   }
   const messages = [...byId.values()].slice(0, EXPORT_MAX);
-  const rows = messages.map((m) => CSV_COLUMNS.map((c) => String(m[c] ?? '')));
+  const rows = messages.map(cells);
   downloadCsv('history.csv', toCsv([CSV_COLUMNS, ...rows]));
   return { saved: messages.length, total };
 }

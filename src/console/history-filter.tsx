@@ -1,7 +1,8 @@
-// The history's filters, also the Conversations' search: status (the history's), a search by
-// number or text and a date range (this device's days), all asked of the gateway (GET
-// /api/messages and GET /api/inbox q, since, until) once the typing pauses; kept in the address
-// (#/history?q=..., #/inbox?q=...) so a reload or a shared link shows the same search; the form.
+// The history's filters, also the Conversations' search: status and a tag (the history's), a
+// search by number or text and a date range (this device's days), all asked of the gateway (GET
+// /api/messages and GET /api/inbox q, since, until; tag) once the typing pauses; kept in the
+// address (#/history?q=...&tag=alarm:home, #/inbox?q=...) so a reload, a sign-in or a shared
+// link shows the same search; the form.
 import { useDebounced } from './debounce.js';
 
 export interface HistoryFilter {
@@ -9,11 +10,15 @@ export interface HistoryFilter {
   text: string;
   from: string;
   to: string;
+  /** key:value, the history's only. */
+  tag: string;
 }
 
-export const NO_FILTER: HistoryFilter = { status: '', text: '', from: '', to: '' };
+export const NO_FILTER: HistoryFilter = { status: '', text: '', from: '', to: '', tag: '' };
 const STATUSES = ['', 'queued', 'sent', 'failed', 'cancelled'] as const;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** A tag as the gateway's `tag` takes it: key:value. */
+const TAG = /^[A-Za-z0-9_.-]{1,32}:[\s\S]{0,64}$/;
 /** The search is asked of the gateway once the typing has paused this long. */
 const TYPING_PAUSE_MS = 300;
 
@@ -33,6 +38,7 @@ export function historyQuery(f: HistoryFilter): URLSearchParams {
   if (f.text.trim()) q.set('q', f.text.trim());
   if (DAY.test(f.from)) q.set('since', dayStart(f.from));
   if (DAY.test(f.to)) q.set('until', dayStart(f.to, 1));
+  if (TAG.test(f.tag)) q.set('tag', f.tag);
   return q;
 }
 
@@ -42,25 +48,55 @@ export function useFilterQuery(f: HistoryFilter): string {
   return historyQuery({ ...f, text: f.text.trim() === '' ? '' : typed }).toString();
 }
 
-/** The filter an address names (#/history?q=...&from=...), or none. */
-export function filterFromHash(hash: string): HistoryFilter {
+/** A view's own parameters kept in its address beside the filter's (the History's page, the open thread). */
+type Extra = Record<string, string>;
+
+/** The parameters of an address (#/history?q=...&from=...). */
+export function hashParams(hash: string): URLSearchParams {
   const at = hash.indexOf('?');
-  const p = new URLSearchParams(at < 0 ? '' : hash.slice(at + 1));
-  const status = p.get('status') ?? '';
-  const day = (v: string | null) => (v && DAY.test(v) ? v : '');
-  return { status: (STATUSES as readonly string[]).includes(status) ? status : '', text: p.get('q') ?? '', from: day(p.get('from')), to: day(p.get('to')) };
+  return new URLSearchParams(at < 0 ? '' : hash.slice(at + 1));
 }
 
-/** Writes the filter into the view's address without a new history entry (nothing is loaded by it). */
-export function keepInAddress(f: HistoryFilter, view: 'history' | 'inbox' = 'history'): void {
+/** The filter an address names (#/history?q=...&from=...&tag=...), or none. */
+export function filterFromHash(hash: string): HistoryFilter {
+  const p = hashParams(hash);
+  const status = p.get('status') ?? '';
+  const day = (v: string | null) => (v && DAY.test(v) ? v : '');
+  const tag = p.get('tag') ?? '';
+  return {
+    status: (STATUSES as readonly string[]).includes(status) ? status : '',
+    text: p.get('q') ?? '',
+    from: day(p.get('from')),
+    to: day(p.get('to')),
+    tag: TAG.test(tag) ? tag : '',
+  };
+}
+
+/** The History's address for one tag (a chip's link). */
+export function tagHref(key: string, value: string): string {
+  return `#/history?${new URLSearchParams({ tag: `${key}:${value}` }).toString()}`;
+}
+
+/** The History's offset an address names (#/history?page=3 with 20 a page: 40), 0 for none. */
+export function offsetFromHash(hash: string, limit: number): number {
+  const page = Number(hashParams(hash).get('page'));
+  return Number.isSafeInteger(page) && page > 1 ? (page - 1) * limit : 0;
+}
+
+/**
+ * Writes the filter (and the view's own `extra` parameters, e.g. the page) into the view's
+ * address without a new history entry (nothing is loaded by it).
+ */
+export function keepInAddress(f: HistoryFilter, view: 'history' | 'inbox' = 'history', extra: Extra = {}): void {
   const p = new URLSearchParams();
-  for (const [name, value] of [
+  const pairs: [string, string][] = [
     ['status', f.status],
     ['q', f.text],
     ['from', f.from],
     ['to', f.to],
-  ] as const)
-    if (value) p.set(name, value);
+    ['tag', f.tag],
+  ];
+  for (const [name, value] of [...pairs, ...Object.entries(extra)]) if (value) p.set(name, value);
   const hash = p.toString() === '' ? `#/${view}` : `#/${view}?${p.toString()}`;
   if (location.hash !== hash) history.replaceState(null, '', hash);
 }

@@ -1,45 +1,28 @@
-// History: every message, 20 a page, newest first, filtered by status and searched by number
-// or text and a date range by the gateway (history-filter.tsx; asked once the typing pauses,
-// kept in the address); "Export CSV" saves every message of the filter (history-export.ts);
-// one message's details.
+// History: every message, 20 a page, newest first, filtered by status and a tag and searched by
+// number or text and a date range by the gateway (history-filter.tsx; asked once the typing
+// pauses, kept in the address with the page, followed when a tag's link changes it); "Export
+// CSV" saves every message of the filter (history-export.ts); the list (message-list.tsx).
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { MessageRecord } from '../store/message-record.js';
 import { describe } from './api.js';
 import { exportHistory } from './history-export.js';
 import { filterFromHash, Filters, historyQuery, impossible, keepInAddress, useFilterQuery, type HistoryFilter } from './history-filter.js';
+import { offsetFromHash as pageOf } from './history-filter.js';
+import { MessageList, type ConsoleMessage } from './message-list.js';
 import { usePoll } from './poll.js';
-import { ErrorLine, Field, Note, when, type Call, type ViewProps } from './ui.js';
+import { ErrorLine, Note, type Call, type ViewProps } from './ui.js';
 
 interface Page {
-  data: MessageRecord[];
+  data: ConsoleMessage[];
   pagination: { limit: number; offset: number; total: number; hasNext: boolean };
 }
 
 const LIMIT = 20;
 
-/** One message's fields, opened from the history. */
-function MessageDetails({ message, onClose }: { message: MessageRecord; onClose: () => void }) {
-  return (
-    <div class="details" role="region" aria-label="Message details">
-      <h2>Message {message.id}</h2>
-      <dl>
-        <Field label="To" value={message.to} />
-        <Field label="Status" value={`${message.status}${message.reason ? ` (${message.reason})` : ''}`} />
-        <Field label="Text" value={<span class="body">{message.body}</span>} />
-        <Field label="Segments" value={`${message.segments} (${message.encoding}), billed ${message.billedSegments}`} />
-        <Field label="SIM" value={String(message.simSlot)} />
-        <Field label="From address" value={message.sourceIp} />
-        <Field label="Created" value={when(message.createdAt)} />
-        <Field label="Updated" value={when(message.updatedAt)} />
-        <Field label="Send at" value={when(message.sendAt)} />
-        <Field label="Expires" value={when(message.expiresAt)} />
-      </dl>
-      <button type="button" class="secondary" onClick={onClose}>
-        Close details
-      </button>
-    </div>
-  );
-}
+/** The offset the address's page names. */
+const offsetFromHash = (hash: string) => pageOf(hash, LIMIT);
+
+/** The time a line shows: when the message was accepted. */
+const createdAt = (m: ConsoleMessage) => m.createdAt;
 
 /** Newer and older pages of the history, and where this one is. */
 function Pager(p: { offset: number; loaded: number; limit: number; total: number; hasNext: boolean; onOffset: (offset: number) => void }) {
@@ -56,25 +39,6 @@ function Pager(p: { offset: number; loaded: number; limit: number; total: number
         Older
       </button>
     </nav>
-  );
-}
-
-/** The messages of one page; "Details" opens one. */
-function Rows({ messages, onDetails }: { messages: MessageRecord[]; onDetails: (id: string) => void }) {
-  return (
-    <ul class="list">
-      {messages.map((m) => (
-        <li key={m.id} class="item">
-          <div class="meta">
-            <span class={`badge badge-${m.status}`}>{m.status}</span> <span class="to">{m.to}</span> <span class="muted">{when(m.updatedAt)}</span>
-          </div>
-          <p class="body">{m.body}</p>
-          <button type="button" class="secondary" onClick={() => onDetails(m.id)} aria-label={`Details of the message to ${m.to}`}>
-            Details
-          </button>
-        </li>
-      ))}
-    </ul>
   );
 }
 
@@ -95,25 +59,49 @@ function ExportButton({ call, query, onError }: { call: Call; query: string; onE
     }
   };
   return (
-    <div class="row">
+    <>
       <button type="button" class="secondary" disabled={busy} onClick={() => void save()}>
         {busy ? 'Exporting…' : 'Export CSV'}
       </button>
       {note && <Note>{note}</Note>}
-    </div>
+    </>
+  );
+}
+
+/** The tag the list is filtered by, with a button that removes it. */
+function TagFilter({ tag, onClear }: { tag: string; onClear: () => void }) {
+  const shown = tag.replace(':', '=');
+  return (
+    <span class="tag-filter">
+      Tagged <span class="chip">{shown}</span>
+      <button type="button" class="secondary" onClick={onClear} aria-label={`Show every tag, not only ${shown}`}>
+        ✕
+      </button>
+    </span>
   );
 }
 
 export function History({ call }: ViewProps) {
   const [filter, setFilter] = useState<HistoryFilter>(() => filterFromHash(location.hash));
-  const [offset, setOffset] = useState(0);
+  const [offset, setOffset] = useState(() => offsetFromHash(location.hash));
   const [shown, setShown] = useState<{ query: string; page: Page }>();
-  const [open, setOpen] = useState<MessageRecord>();
   const [error, setError] = useState<string>();
   const query = useFilterQuery(filter);
   const blocked = impossible(filter);
   const asked = useRef('');
-  useEffect(() => keepInAddress(filter), [filter]);
+  useEffect(() => {
+    keepInAddress(filter, 'history', { page: offset > 0 ? String(offset / LIMIT + 1) : '' });
+  }, [filter, offset]);
+  useEffect(() => {
+    // A tag's link (or the browser's back) changes the address: the list follows it.
+    const onHash = () => {
+      if (!location.hash.startsWith('#/history')) return;
+      setFilter(filterFromHash(location.hash));
+      setOffset(offsetFromHash(location.hash));
+    };
+    addEventListener('hashchange', onHash);
+    return () => removeEventListener('hashchange', onHash);
+  }, []);
   usePoll(async () => {
     if (blocked) return;
     const url = `/api/messages?${query}${query ? '&' : ''}limit=${LIMIT}&offset=${offset}`;
@@ -128,32 +116,27 @@ export function History({ call }: ViewProps) {
     }
   }, [query, offset, blocked]);
   const page = blocked ? undefined : shown?.page;
-  const details = async (id: string) => {
-    try {
-      setOpen((await call<{ data: MessageRecord }>('GET', `/api/messages/${encodeURIComponent(id)}`)).data);
-    } catch (err) {
-      setError(describe(err));
-    }
+  const searching = shown && shown.query !== query;
+  const status = blocked ?? (searching ? 'Searching…' : query && page ? `${page.pagination.total} matching.` : '');
+  const change = (f: HistoryFilter) => {
+    setOffset(0);
+    setFilter(f);
   };
   return (
-    <section>
+    <section class="history">
       <h1>History</h1>
-      <Filters
-        filter={filter}
-        onChange={(f) => {
-          setOffset(0);
-          setFilter(f);
-        }}
-      />
-      {/* The filter as typed, not the debounced query: pressed right after typing, it exports what was typed. */}
-      <ExportButton call={call} query={historyQuery(filter).toString()} onError={setError} />
-      <p class="muted" role="status">
-        {blocked ?? (shown && shown.query !== query ? 'Searching…' : query && page ? `${page.pagination.total} matching.` : '')}
-      </p>
+      <Filters filter={filter} onChange={change} />
+      <div class="toolbar">
+        {filter.tag && <TagFilter tag={filter.tag} onClear={() => change({ ...filter, tag: '' })} />}
+        {/* The filter as typed, not the debounced query: pressed right after typing, it exports what was typed. */}
+        <ExportButton call={call} query={historyQuery(filter).toString()} onError={setError} />
+        <span class="muted" role="status">
+          {status}
+        </span>
+      </div>
       <ErrorLine text={error} />
-      {open && <MessageDetails message={open} onClose={() => setOpen(undefined)} />}
       {page && page.data.length === 0 && <p>No message here.</p>}
-      {page && <Rows messages={page.data} onDetails={(id) => void details(id)} />}
+      {page && page.data.length > 0 && <MessageList messages={page.data} timeOf={createdAt} label="Messages" />}
       {page && (
         <Pager offset={offset} loaded={page.data.length} limit={LIMIT} total={page.pagination.total} hasNext={page.pagination.hasNext} onOffset={setOffset} />
       )}

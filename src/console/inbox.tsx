@@ -4,8 +4,8 @@
 // at the end of the list (list-older.ts), a thread's older messages when asked in it
 // (older.ts); above the thread list a search by number or text and a date range, asked of the
 // gateway (the history's filter form and query, history-filter.tsx; kept in the address,
-// #/inbox?q=...), listing the threads with a matching message, each with its newest match; the
-// thread list (thread-list.tsx) beside the open thread (above it on a phone, with a back
+// #/inbox?q=...&open=<the open thread>), listing the threads with a matching message, each with
+// its newest match; the thread list (thread-list.tsx) beside the open thread (above it on a phone, with a back
 // button). Senders, contact names and texts are attacker-controlled: rendered as text only.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { InboxRecord } from '../store/inbox.js';
@@ -13,6 +13,7 @@ import type { MessageRecord } from '../store/message-record.js';
 import { ApiProblem, describe } from './api.js';
 import { buildThreads, type Thread } from './conversations.js';
 import { filterFromHash, impossible, keepInAddress, useFilterQuery, type HistoryFilter } from './history-filter.js';
+import { hashParams } from './history-filter.js';
 import { foldRead, loadListOlder, reachOf, startListOlder } from './list-older.js';
 import { completeFrom, loadOlder, startOlder, withOlder, type Beyond, type Older } from './older.js';
 import { readOptOuts, type OptOutBook, type OptOutEntry } from './opt-out-book.js';
@@ -146,17 +147,20 @@ function useConversations(call: Call, query: string, round: number) {
   return { data, error, listOlder, setListOlder };
 }
 
+/** The Conversations' part of a filter: the search and the days (no status, no tag). */
+const searchOnly = (f: HistoryFilter): HistoryFilter => ({ ...f, status: '', tag: '' });
+
 export function Inbox({ call }: ViewProps) {
-  const [open, setOpen] = useState<string>();
+  const [open, setOpen] = useState<string | undefined>(() => hashParams(location.hash).get('open') ?? undefined);
   /** The thread whose button gets the focus back (a new object each time back is pressed). */
   const [returnTo, setReturnTo] = useState<{ key: string }>();
   const [round, setRound] = useState(0);
   const [older, setOlder] = useState<ReadonlyMap<string, Older>>(new Map());
-  const [filter, setFilter] = useState<HistoryFilter>(() => ({ ...filterFromHash(location.hash), status: '' }));
+  const [filter, setFilter] = useState<HistoryFilter>(() => searchOnly(filterFromHash(location.hash)));
   const blocked = impossible(filter);
   const typedQuery = useFilterQuery(filter);
   const query = blocked ? '' : typedQuery;
-  useEffect(() => keepInAddress(filter, 'inbox'), [filter]);
+  useEffect(() => keepInAddress(filter, 'inbox', { open: open ?? '' }), [filter, open]);
   const { data, error, listOlder, setListOlder } = useConversations(call, query, round);
   const threads = data && threadsOf(data, [...(listOlder ? [listOlder] : []), ...older.values()]);
   // What the list holds: the older conversations read, or (none asked yet) the view's read.
@@ -186,7 +190,7 @@ export function Inbox({ call }: ViewProps) {
         <div class={thread ? 'conversations has-open' : 'conversations'}>
           <ThreadSide
             filter={filter}
-            onFilter={(f) => setFilter({ ...f, status: '' })}
+            onFilter={(f) => setFilter(searchOnly(f))}
             line={searchLine(blocked, query, data.found, listed.length)}
             threads={listed}
             open={open}

@@ -1,6 +1,7 @@
 // The console's entry: signs in with the key, keeps it (key-store.ts), shows one view per
-// hash route (#/overview, #/send, ...), and says plainly when the gateway cannot be
-// reached, the key is refused (back to sign-in) or the phone is in simulated mode.
+// hash route (#/overview, #/send, #/history?q=...: the address a sign-in lands on, so a
+// bookmark survives it), and says plainly when the gateway cannot be reached, the key is
+// refused (back to sign-in) or the phone is in simulated mode.
 import { render } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, health, onConnection, type Connection } from './api.js';
@@ -45,7 +46,10 @@ function LinkText({ id, name, unread }: { id: View; name: string; unread: number
   );
 }
 
-/** The top bar: the name, then (once signed in) the views' links and sign-out in one row that scrolls sideways on a phone. */
+/**
+ * The top bar: the name, then (once signed in) the views' links and sign-out: one row on a
+ * desktop (wrapping when narrow), a bar fixed at the screen's bottom on a phone, every view one tap away.
+ */
 function TopBar({ signedIn, view, unread, onSignOut }: { signedIn: boolean; view: View; unread: number; onSignOut: () => void }) {
   return (
     <header class="top">
@@ -152,8 +156,10 @@ function App() {
     setNewKey(undefined);
     setConn('ok');
     setKey(k);
-    setView('overview');
-    history.replaceState(null, '', '#/overview');
+    // The address asked for (a bookmark, a link, the view before a refused key), else the overview.
+    const asked = viewOf(location.hash);
+    setView(asked ?? 'overview');
+    if (!asked) history.replaceState(null, '', '#/overview');
   };
   const signOut = (message?: string, rotated?: string) => {
     forgetKey();

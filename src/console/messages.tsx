@@ -1,14 +1,30 @@
-// Queue: the waiting messages (GET /api/messages?status=queued), refreshed while visible;
-// cancel one after a confirmation. The history is history.tsx.
+// Queue: the waiting messages (GET /api/messages?status=queued), refreshed while visible, in
+// the History's list (message-list.tsx: the time a line shows is when it is due); cancel one
+// after a confirmation. The history is history.tsx.
 import { useState } from 'preact/hooks';
-import type { MessageRecord } from '../store/message-record.js';
 import { describe } from './api.js';
+import { MessageList, type ConsoleMessage } from './message-list.js';
 import { usePoll } from './poll.js';
-import { Confirm, ErrorLine, Note, when, type ViewProps } from './ui.js';
+import { Confirm, ErrorLine, Note, type ViewProps } from './ui.js';
+
+type MessageRecord = ConsoleMessage;
 
 interface Page {
   data: MessageRecord[];
   pagination: { limit: number; offset: number; total: number; hasNext: boolean };
+}
+
+/** The time a line shows: when it is due (null: as soon as the pace allows). */
+const dueAt = (m: MessageRecord) => m.sendAt;
+
+/** A line's Cancel: asks first (the Confirm above the list). */
+function CancelButton({ m, onAsk }: { m: MessageRecord; onAsk: () => void }) {
+  const name = `Cancel the message to ${m.to}`;
+  return (
+    <button type="button" class="secondary msg-action" onClick={onAsk} aria-label={name}>
+      Cancel
+    </button>
+  );
 }
 
 export function Queue({ call }: ViewProps) {
@@ -35,6 +51,8 @@ export function Queue({ call }: ViewProps) {
       setError(describe(err));
     }
   };
+  const waiting = page?.data ?? [];
+  const ask = (m: MessageRecord) => <CancelButton m={m} onAsk={() => setAsking(m)} />;
   return (
     <section>
       <h1>Queue</h1>
@@ -49,19 +67,7 @@ export function Queue({ call }: ViewProps) {
           onCancel={() => setAsking(undefined)}
         />
       )}
-      <ul class="list">
-        {page?.data.map((m) => (
-          <li key={m.id} class="item">
-            <div class="meta">
-              <span class="to">{m.to}</span> <span class="muted">{m.sendAt ? `at ${when(m.sendAt)}` : 'as soon as the pace allows'}</span>
-            </div>
-            <p class="body">{m.body}</p>
-            <button type="button" class="secondary" onClick={() => setAsking(m)} aria-label={`Cancel the message to ${m.to}`}>
-              Cancel
-            </button>
-          </li>
-        ))}
-      </ul>
+      {waiting.length > 0 && <MessageList messages={waiting} timeOf={dueAt} label="Waiting messages" after={ask} />}
     </section>
   );
 }

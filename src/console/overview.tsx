@@ -84,7 +84,11 @@ function Cards({ diag, host }: { diag: Diagnostics; host: HostInfo }) {
   );
 }
 
-/** Every check with its status under its name for people, and its fix only when it is not ok. */
+/**
+ * Every check with its status under its name for people; a check that fails or is degraded
+ * with its fix ("Fix: ..."); an unknown one with why it is unknown (no "Fix:": there is nothing
+ * to fix when, say, a simulated phone reports no battery).
+ */
 function CheckList({ checks }: { checks: Checks }) {
   return (
     <ul class="checks">
@@ -93,7 +97,7 @@ function CheckList({ checks }: { checks: Checks }) {
         return (
           <li key={name}>
             <Status status={c.status} /> <strong>{CHECK_NAMES[name]}</strong>
-            {c.status !== 'ok' && c.hint && <p class="hint">Fix: {c.hint}</p>}
+            {c.status !== 'ok' && c.hint && <p class="hint">{c.status === 'unknown' ? c.hint : `Fix: ${c.hint}`}</p>}
           </li>
         );
       })}

@@ -1,11 +1,13 @@
 // The pieces of an open conversation: a name, number or text in its own direction-isolated
 // box with its invisible characters shown; one message as a bubble (received or sent, what it
 // answers: the question's text when loaded, else "an earlier message", with its tags as chips
-// and its id as a tooltip; "Send again" on a failed one); and the reply box that queues a reply.
+// and its id as a tooltip; "Send again" on a failed one, but not on one refused for an opt-out
+// while the number is still opted out: it would be refused again); the reply box that queues.
 import { useState } from 'preact/hooks';
 import type { MessageRecord } from '../store/message-record.js';
 import { ApiProblem, describe } from './api.js';
 import { visible, visibleText, type ThreadEntry } from './conversations.js';
+import { TagChips } from './chips.js';
 import { ErrorLine, Note, when, type Call } from './ui.js';
 
 /** Attacker-controlled text: its own box (<bdi>), invisible characters as ⟨U+XXXX⟩. */
@@ -30,23 +32,15 @@ export async function queueOne(call: Call, to: string, message: string): Promise
   return record;
 }
 
-function Chips({ tags }: { tags: Record<string, string> }) {
-  const pairs = Object.entries(tags);
-  if (pairs.length === 0) return null;
-  return (
-    <ul class="chips" aria-label="Its tags">
-      {pairs.map(([k, v]) => (
-        <li key={k} class="chip">
-          <Iso text={k} />=<Iso text={v} />
-        </li>
-      ))}
-    </ul>
-  );
-}
-
 /** One message of the thread (data-id: its id, thread-scroll.ts); `answered` is the text of the sent message a reply answers, when loaded. */
-export function Bubble(p: { entry: ThreadEntry; answered: string | undefined; onSendAgain: (m: MessageRecord) => void }) {
-  const { entry, answered, onSendAgain } = p;
+export function Bubble(p: {
+  entry: ThreadEntry;
+  answered: string | undefined;
+  /** The number is on the opt-out list now. */
+  optedOut: boolean;
+  onSendAgain: (m: MessageRecord) => void;
+}) {
+  const { entry, answered, optedOut, onSendAgain } = p;
   if (entry.kind === 'received') {
     const reply = entry.message.inReplyTo;
     return (
@@ -54,7 +48,7 @@ export function Bubble(p: { entry: ThreadEntry; answered: string | undefined; on
         {reply && (
           <div class="answers muted" title={`Message ${reply.id}`}>
             In reply to {answered === undefined ? 'an earlier message' : <Iso text={answered} kind="body" />}
-            <Chips tags={reply.tags} />
+            <TagChips tags={reply.tags} />
           </div>
         )}
         <Iso text={entry.message.body} kind="body" />
@@ -71,7 +65,7 @@ export function Bubble(p: { entry: ThreadEntry; answered: string | undefined; on
         {m.reason ? ` (${m.reason}) ` : ' '}
         {when(m.createdAt)}
       </div>
-      {m.status === 'failed' && (
+      {m.status === 'failed' && !(m.reason === 'opted_out' && optedOut) && (
         <button type="button" class="secondary" onClick={() => onSendAgain(m)}>
           Send again
         </button>

@@ -1,10 +1,11 @@
 // Where an open conversation is scrolled, as in a messaging app: it opens at its newest message
 // with the reply box in view (beside the list on a desktop the thread pane scrolls by itself,
-// app.css; on a phone the page scrolls); while the reader is at the newest message, new ones
-// keep it there; when messages come above ("Load older") or the reader has scrolled up to
-// older ones, the message read stays where it was. The place (the first message in view and
-// whether the newest is) is noted after each scroll and each change, so it is known as it was
-// before the next change. The browser's own scroll anchoring is off for the thread (app.css).
+// app.css; on a phone the page scrolls, and what is in view ends at the views' bar); while the
+// reader is at the newest message, new ones keep it there; when messages come above ("Load
+// older") or the reader has scrolled up to older ones, the message read stays where it was. The
+// place (the first message in view and whether the newest is) is noted after each scroll and each
+// change, so it is known as it was before the next change. The browser's own scroll anchoring is
+// off for the thread (app.css).
 import type { RefObject } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 
@@ -20,6 +21,12 @@ interface Place {
   anchor: { id: string; top: number } | undefined;
 }
 
+/** Where the window's visible part ends: above the views' bar when it is fixed at the bottom (a phone). */
+function viewBottom(): number {
+  const bar = document.querySelector('header.top nav');
+  return bar && getComputedStyle(bar).position === 'fixed' ? bar.getBoundingClientRect().top : innerHeight;
+}
+
 /** The thread pane when it scrolls by itself (a desktop), else null: the page scrolls. */
 function ownScroller(section: HTMLElement): HTMLElement | null {
   const y = getComputedStyle(section).overflowY;
@@ -30,7 +37,7 @@ function ownScroller(section: HTMLElement): HTMLElement | null {
 function placeOf(section: HTMLElement): Place {
   const pane = ownScroller(section)?.getBoundingClientRect();
   const top = Math.max(0, pane?.top ?? 0);
-  const bottom = Math.min(innerHeight, pane?.bottom ?? innerHeight);
+  const bottom = Math.min(viewBottom(), pane?.bottom ?? innerHeight);
   const messages = [...section.querySelectorAll<HTMLElement>('li[data-id]')];
   const last = messages[messages.length - 1];
   const first = messages.find((li) => li.getBoundingClientRect().bottom > top);
@@ -49,7 +56,8 @@ function toEnd(section: HTMLElement, opening: boolean) {
   if (pane) pane.scrollTop = pane.scrollHeight;
   if (pane && !opening) return;
   const reply = (section.querySelector('form.reply') ?? section).getBoundingClientRect();
-  if (reply.bottom + GAP > innerHeight || reply.top < 0) scrollBy(0, reply.bottom + GAP - innerHeight);
+  const end = viewBottom();
+  if (reply.bottom + GAP > end || reply.top < 0) scrollBy(0, reply.bottom + GAP - end);
 }
 
 /** The message read back where it was, after messages came above it. */

@@ -160,6 +160,7 @@ export function ThreadView(p: {
             key={e.message.id}
             entry={e}
             answered={e.kind === 'received' && e.message.inReplyTo ? sentText.get(e.message.inReplyTo.id) : undefined}
+            optedOut={optOut !== undefined}
             onSendAgain={(m) => void sendAgain(m)}
           />,
         ])}

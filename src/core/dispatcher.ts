@@ -24,6 +24,8 @@ export type Dispatcher<M> = Emitter<M> &
   Subscriber<M> & {
     /** How many listeners an event has (diagnostics, tests). */
     listenerCount(name: keyof M & string): number;
+    /** The names that have a listener now (tests hold them to the map of events). */
+    subscribed(): string[];
   };
 
 export interface DispatcherOptions {
@@ -56,5 +58,6 @@ export function createDispatcher<M>(opts: DispatcherOptions): Dispatcher<M> {
       }
     },
     listenerCount: (name) => listeners.get(name)?.length ?? 0,
+    subscribed: () => [...listeners].filter(([, list]) => list.length > 0).map(([name]) => name),
   };
 }

@@ -8,6 +8,8 @@ export interface Telephony {
   networkType: string | null;
   simState: string | null;
   simCarrier: string | null;
+  /** The SIM's country (ISO 3166 alpha-2, upper case), or null. */
+  simCountry: string | null;
   simCount: number | null;
   roaming: boolean | null;
   dataState: string | null;
@@ -54,6 +56,11 @@ const bool = (v: unknown): boolean | null => {
 };
 const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 
+const countryOf = (v: unknown): string | null => {
+  const code = str(v)?.toUpperCase() ?? null;
+  return code !== null && /^[A-Z]{2}$/.test(code) ? code : null;
+};
+
 export function parseTelephony(json: unknown): Telephony {
   const j = obj(json);
   const count = num(j.phone_count);
@@ -62,6 +69,7 @@ export function parseTelephony(json: unknown): Telephony {
     networkType: str(j.network_type),
     simState: str(j.sim_state),
     simCarrier: str(j.sim_operator_name),
+    simCountry: countryOf(j.sim_country_iso),
     simCount: count !== null && Number.isInteger(count) && count >= 1 && count <= 8 ? count : null,
     roaming: bool(j.network_roaming),
     dataState: str(j.data_state),

@@ -1,23 +1,22 @@
 // What the inbox watcher remembers and what it commits (inbox-watcher.ts polls): the
 // watermark, the baseline and the keys already announced or taken as old at the first poll
 // (what is new), and one poll's outcome stored in one transaction: each new SMS kept for
-// GET /api/inbox (with what it replies to and the keyword rule it triggers), its
-// sms.received event in the outbox, its key marked seen, the watermark moved on.
+// GET /api/inbox (with what it replies to and the keyword rule it triggers), what it changes
+// (sms/received-effects.ts: the opt-out list, the answers it gets queued), its sms.received
+// event in the outbox, its key marked seen, the watermark moved on.
 import { createHash } from 'node:crypto';
 import { localTimeToMs, type SmsEntry } from '../device/sms-list.js';
 import type { InboxStore } from '../store/inbox.js';
 import type { InReplyTo } from '../store/message-replies.js';
 import type { MetaStore } from '../store/meta.js';
 import type { OutboxStore } from '../store/outbox.js';
-import { makeEvent } from '../store/event-record.js';
+import type { ReceivedEffects } from '../sms/received-effects.js';
+import { makeEvent, newEventId, type ReceivedSmsData } from '../store/event-record.js';
 
 export const WATERMARK_KEY = 'inbox_watermark';
 export const BASELINE_KEY = 'inbox_baseline_at';
 
 export type Committed = { watermark: number; made: number; baseline: boolean };
-
-/** The keyword of the rule a received SMS triggers, or null. */
-export type KeywordOf = (from: string | null, body: string) => string | null;
 
 const keyOf = (e: SmsEntry) => `${e.id}|${e.received ?? ''}|${createHash('sha256').update(`${e.address}\u0000${e.body}`).digest('hex').slice(0, 16)}`;
 
@@ -29,7 +28,9 @@ const receivedMs = (e: SmsEntry, tz: string): number | null => {
   }
 };
 
-const eventData = (e: SmsEntry, at: number | null, inReplyTo: InReplyTo | null, keyword: string | null) => ({
+type Reply = InReplyTo | null;
+
+const eventData = (e: SmsEntry, at: number | null, inReplyTo: Reply, keyword: string | null): ReceivedSmsData => ({
   smsId: e.id,
   from: e.address,
   contact: e.sender,
@@ -95,7 +96,7 @@ export function committer(
     inbox: InboxStore;
     outbox: Pick<OutboxStore, 'record'>;
     replyTo?: ((from: string | null, at: number) => InReplyTo | null) | undefined;
-    keyword?: KeywordOf | undefined;
+    effects?: ReceivedEffects | undefined;
   },
   mem: Memory,
   switchedOnAt: () => number | null,
@@ -117,10 +118,13 @@ export function committer(
     // was sent before it arrived: the phone's date is to the second, so up to the end of that second.
     const arrived = at === null ? now : Math.min(now, at + 999);
     const inReplyTo = opts.replyTo?.(e.address, arrived) ?? null;
-    // And which keyword rule it triggers (sms/rules.ts): its record and event carry the keyword.
-    const keyword = opts.keyword?.(e.address, e.body) ?? null;
+    // What it changes, in this transaction (sms/received-effects.ts): the opt-out list, its
+    // answers; and which keyword rule it triggers: its record and event carry the keyword.
+    const eventId = newEventId(now);
+    const keyword = opts.effects?.apply({ eventId, from: e.address, body: e.body }).keyword ?? null;
     opts.inbox.add({ smsId: e.id, from: e.address, contact: e.sender, body: e.body, receivedAt: at, simSlot: null, inReplyTo, keyword }, now);
-    opts.outbox.record('sms.received', makeEvent('sms.received', eventData(e, at, inReplyTo, keyword), now), now);
+    const event = makeEvent('sms.received', eventData(e, at, inReplyTo, keyword), now, eventId);
+    opts.outbox.record('sms.received', event, now);
     opts.inbox.markSeen(keyOf(e), now);
   };
   /** `judgedFrom`: judge against this watermark when lower than the stored one (the read says so: inbox-pages.ts). */

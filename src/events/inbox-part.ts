@@ -1,8 +1,9 @@
 // The inbox part: the stored received SMS and the inbox watcher, which reads the phone's
 // inbox only while someone listens (a webhook target, SMS_GATEWAY_INBOX, MQTT: core/config.ts
 // inboxWatcherEnabled) and starts or stops when that changes (a target registered or removed
-// over the API). Each new SMS is stored with its event and announced as `sms.received`,
-// with what it replies to (reply-window.ts) and the keyword rule it triggers; after each hand-off that reached the phone the
+// over the API). Each new SMS is stored with its event and what it changes (its effects) and
+// announced as `sms.received`, with what it replies to (reply-window.ts) and the keyword rule
+// it triggers; after each hand-off that reached the phone the
 // watcher reads more often for a while (inbox-watcher.ts afterHandoff).
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
@@ -34,8 +35,8 @@ export interface InboxPartDeps {
   timeZoneKnown?: () => Promise<unknown>;
   /** The inbox to read: termux-sms-list in this environment, or a list of its own (simulated mode). */
   source: { env: NodeJS.ProcessEnv } | { list: NonNullable<InboxWatcherOptions['list']> };
-  /** The keyword of the rule a received SMS triggers (the sending part's rules), stored with it. */
-  keyword?: InboxWatcherOptions['keyword'];
+  /** What a received SMS changes (the opt-out list, answers, rules), in the transaction that stores it. */
+  effects?: InboxWatcherOptions['effects'];
   /** The sent-box confirmation's share of the polls (sms/sms-store-share.ts), in real mode. */
   share?: InboxWatcherOptions['share'];
   logger?: Logger | undefined;
@@ -54,7 +55,7 @@ export function createInboxPart(deps: InboxPartDeps) {
     ...(deps.timeZoneKnown ? { timeZoneKnown: deps.timeZoneKnown } : {}),
     logger: deps.logger,
     replyTo: replyWindow(createReplyLookup(db), config.replyWindowHours),
-    keyword: deps.keyword,
+    effects: deps.effects,
     share: deps.share,
     ...deps.source,
   });

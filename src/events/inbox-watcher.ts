@@ -27,7 +27,8 @@ import type { InboxStore } from '../store/inbox.js';
 import type { MetaStore } from '../store/meta.js';
 import type { OutboxStore } from '../store/outbox.js';
 import type { InReplyTo } from '../store/message-replies.js';
-import { committer, memory, type KeywordOf } from './inbox-memory.js';
+import { committer, memory } from './inbox-memory.js';
+import type { ReceivedEffects } from '../sms/received-effects.js';
 import { pollReport, type InboxHealth } from './inbox-report.js';
 
 export { BASELINE_KEY, WATERMARK_KEY } from './inbox-memory.js';
@@ -58,8 +59,8 @@ export interface InboxWatcherOptions {
   logger?: Logger | undefined;
   /** What a received SMS replies to, asked in the transaction that stores it (reply-window.ts). */
   replyTo?: ((from: string | null, at: number) => InReplyTo | null) | undefined;
-  /** The keyword of the rule a received SMS triggers (sms/rules.ts), stored with it and in its event. */
-  keyword?: KeywordOf | undefined;
+  /** What a received SMS changes, applied in the transaction that stores it (the keyword it triggers is kept). */
+  effects?: ReceivedEffects | undefined;
   /** The sent-box confirmation's share of the polls (sms/sms-store-share.ts): told when the next poll is due; asked before each. */
   share?: StoreShare | undefined;
 }
@@ -143,6 +144,7 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
       const tz = opts.timeZone();
       const fetched = await fetchNew(mem.watermark(), tz, wholeStoreFor(opts.share));
       if ('kind' in fetched) return report.failed(fetched, opts.clock.now());
+      if (fetched.entries.length > 0) await opts.effects?.prepare();
       const committed = commit(fetched.entries, opts.clock.now(), tz, fetched.aboveSeen, fetched.judgedFrom);
       report.ok(fetched, committed);
       // A conversation: its next message is read as quickly as a reply to a send.

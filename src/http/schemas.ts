@@ -7,7 +7,7 @@ import { ERROR_CODES } from '../core/errors.js';
 import { MAX_RECIPIENTS } from '../sms/enqueue.js';
 import { ChecksSchema } from '../status/checks-schema.js';
 import { EncodingSchema, MessageRecordSchema, MessageStatusSchema } from '../store/message-record.js';
-import { TagsSchema } from '../store/message-tags.js';
+import { MAX_TAG_VALUE, TagsSchema } from '../store/message-tags.js';
 
 export { MessageRecordSchema };
 
@@ -125,12 +125,26 @@ export const searchTimes = (v: { since?: string | undefined; until?: string | un
   until: v.until === undefined ? undefined : Date.parse(v.until),
 });
 
+/** A history search's tag: `key:value`, the key as a tag's, the value all after the first colon. */
+const TAG_FILTER = new RegExp(`^[A-Za-z0-9_.-]{1,32}:[\\s\\S]{0,${MAX_TAG_VALUE}}$`);
+
+const TAG_KEY_RULE = 'the key 1 to 32 letters, digits, _ . or -';
+const TAG_FILTER_ERROR = `must be key:value, ${TAG_KEY_RULE}, the value at most ${MAX_TAG_VALUE} characters`;
+const TAG_FILTER_DOC =
+  'Only messages carrying this tag: key:value (e.g. alarm:home), the value (all after the first colon) ' +
+  'compared exactly; an empty value: the tag given as ""';
+
+/** The `tag` parameter as the store's filter: the key before the first colon, the value after it. */
+export const tagFilter = (tag: string | undefined) =>
+  tag === undefined ? undefined : { key: tag.slice(0, tag.indexOf(':')), value: tag.slice(tag.indexOf(':') + 1) };
+
 export const MessagesQuerySchema = z
   .object({
     limit: queryInt(1, 100, 20).describe('1 to 100, default 20'),
     offset: queryInt(0, Number.MAX_SAFE_INTEGER, 0).describe('0 or more, default 0'),
     status: MessageStatusSchema.optional(),
     ...searchQueryFields('the recipient'),
+    tag: z.string().regex(TAG_FILTER, TAG_FILTER_ERROR).optional().describe(TAG_FILTER_DOC),
   })
   .strict()
   .refine(sinceNotAfterUntil, UNTIL_BEFORE_SINCE);

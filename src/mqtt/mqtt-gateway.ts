@@ -15,6 +15,7 @@ import type { Probes } from '../device/probes.js';
 import type { Subscriber } from '../core/dispatcher.js';
 import type { WebhookEvent } from '../store/event-record.js';
 import type { OptOutList } from '../sms/opt-out-list.js';
+import type { OptOutEvents } from '../store/opt-outs.js';
 import type { OutboxEvents } from '../store/outbox.js';
 import type { StatsStore } from '../store/stats.js';
 import { createBridge, type Bridge } from './bridge.js';
@@ -40,9 +41,9 @@ export interface MqttGatewayDeps {
   smsEnabled: boolean;
   waiting: () => number;
   diagnostics: StateDeps['diagnostics'];
-  events: Subscriber<Pick<OutboxEvents, 'message.settled' | 'sms.received'>>;
-  /** The opt-out list, shared with the other gateways of the prefix. */
-  optOuts: Pick<OptOutList, 'onChange' | 'applyShared' | 'get' | 'unshared' | 'markShared'>;
+  events: Subscriber<Pick<OutboxEvents, 'message.settled' | 'sms.received'> & OptOutEvents>;
+  /** The opt-out list, shared with the other gateways of the prefix (its own changes: `opt-out.changed`). */
+  optOuts: Pick<OptOutList, 'applyShared' | 'get' | 'unshared' | 'markShared'>;
   /** SMS_GATEWAY_OPT_OUT: STOP and START are then `opt_out` / `opt_in` on the received topic. */
   optOutEnabled: boolean;
   logger?: Logger | undefined;
@@ -88,7 +89,7 @@ async function route(topics: Topics, intake: SendIntake, sharing: OptOutSharing,
 function shareOptOuts(deps: MqttGatewayDeps, topics: Topics, publish: Publish): OptOutSharing {
   const { optOuts: list, clock, logger } = deps;
   const sharing = createOptOutSharing({ list, topics, publish, clock, secret: deps.settings.shareSecret, logger });
-  list.onChange((change) => sharing.shareChange(change));
+  deps.events.on('opt-out.changed', (change) => sharing.shareChange(change));
   return sharing;
 }
 

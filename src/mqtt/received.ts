@@ -7,7 +7,7 @@
 // SMS_GATEWAY_OPT_OUT on), keyword (a keyword rule matched), reply (inReplyTo is set),
 // received. `contact` is the sender's name in SMS_GATEWAY_MQTT_CONTACTS, else null.
 import type { Contact } from '../core/mqtt-settings.js';
-import type { WebhookEvent } from '../store/event-record.js';
+import type { ReceivedEvent } from '../store/event-record.js';
 import { optOutKeyword } from '../sms/opt-out-keywords.js';
 import { normalizeRecipient } from '../sms/recipient.js';
 
@@ -28,8 +28,8 @@ const normalized = (raw: string): string | undefined => {
 };
 
 /** The contact whose number the sender is (both normalized), or null. */
-export function contactOf(contacts: Contact[], from: unknown): string | null {
-  if (typeof from !== 'string') return null;
+export function contactOf(contacts: Contact[], from: string | null): string | null {
+  if (from === null) return null;
   const number = normalized(from);
   if (number === undefined) return null;
   return contacts.find((c) => normalized(c.number) === number)?.name ?? null;
@@ -44,17 +44,14 @@ export function receivedEventType(deps: Pick<ReceivedDeps, 'optOutEnabled'>, bod
 }
 
 /** The payload for an `sms.received` event. */
-export function receivedPayload(deps: ReceivedDeps, event: WebhookEvent): Record<string, unknown> {
-  const d = event.data;
-  const body = typeof d.body === 'string' ? d.body : '';
-  const keyword = typeof d.keyword === 'string' ? d.keyword : null;
-  const inReplyTo = d.inReplyTo ?? null;
+export function receivedPayload(deps: ReceivedDeps, event: ReceivedEvent): Record<string, unknown> {
+  const { from, body, keyword, inReplyTo, receivedAt } = event.data;
   return {
     event_type: receivedEventType(deps, body, keyword, inReplyTo),
-    from: d.from ?? null,
-    contact: contactOf(deps.contacts, d.from),
+    from,
+    contact: contactOf(deps.contacts, from),
     body,
-    receivedAt: d.receivedAt ?? event.createdAt,
+    receivedAt: receivedAt ?? event.createdAt,
     inReplyTo,
     keyword,
   };

@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { errorBody, gatewayError, GatewayError, type ErrorCode } from '../core/errors.js';
 import { slugOf, type Contact } from '../core/mqtt-settings.js';
-import type { QueueRequest } from '../sms/enqueue.js';
+import type { Enqueue, QueueRequest } from '../sms/enqueue.js';
 import type { QueueOutcome } from '../sms/outcomes.js';
 import { QueueRequestSchema } from '../http/schemas.js';
 import type { Topics } from './topics.js';
@@ -34,7 +34,7 @@ export const MqttSendSchema = QueueRequestSchema.extend({
 }).strict();
 
 export interface IntakeDeps {
-  enqueue: { accept(req: QueueRequest, ctx: { sourceIp: string; idempotencyKey?: string | undefined }): QueueOutcome | Promise<QueueOutcome> };
+  enqueue: Pick<Enqueue, 'accept'>;
   topics: Topics;
   contacts: Contact[];
   publish: (topic: string, payload: string, opts: { qos: 0 | 1; retain: boolean }) => boolean;
@@ -120,7 +120,8 @@ export function createSendIntake(deps: IntakeDeps) {
         if (payload.length > MAX_PAYLOAD_BYTES) throw gatewayError('payload_too_large', 'mqttPayload', MAX_PAYLOAD_BYTES);
         const parsed = parse(topic, payload);
         id = parsed.id;
-        const outcome = await deps.enqueue.accept(parsed.req, { sourceIp: MQTT_SOURCE, idempotencyKey: id });
+        const ctx = { origin: 'mqtt', sourceIp: MQTT_SOURCE, idempotencyKey: id } as const;
+        const outcome = await deps.enqueue.accept(parsed.req, ctx);
         deps.onQueued?.();
         for (const number of optedOutRecipients(outcome)) answerError(topic, gatewayError('recipient_opted_out', 'listed', number), id);
       } catch (err) {

@@ -90,8 +90,8 @@ export function createStatePublisher(deps: StateDeps) {
     },
     onEvent(event: WebhookEvent) {
       if (event.type === 'sms.received') {
-        const d = event.data as { from?: unknown; contact?: unknown; body?: unknown; receivedAt?: unknown };
-        const body = { sender: d.from ?? null, contact: d.contact ?? null, body: d.body ?? null, receivedAt: d.receivedAt ?? event.createdAt };
+        const { from, contact, body: text, receivedAt } = event.data;
+        const body = { sender: from, contact, body: text, receivedAt: receivedAt ?? event.createdAt };
         deps.publish(deps.topics.lastReceived, JSON.stringify(body), { qos: 1, retain: true });
       }
       publishState();

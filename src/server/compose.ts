@@ -57,6 +57,7 @@ export async function composeGateway(deps: GatewayDeps) {
     sender: ports.sender,
     calendar,
     simCount: ports.simCount,
+    simCountry: () => probes.known().telephony.value?.simCountry ?? null,
     sentBox: storeShare ? { env: deps.env, share: storeShare } : undefined,
   });
   const inbox = createInboxPart({
@@ -67,7 +68,7 @@ export async function composeGateway(deps: GatewayDeps) {
     timeZoneKnown: async () => isValidTimeZone(deps.env.TZ?.trim() ?? '') || (await probes.get(['props'])),
     registeredTargets: () => webhooks.targets.registeredCount(),
     source: ports.inboxList ? { list: ports.inboxList } : { env: deps.env },
-    keyword: sending.rules.keywordOf,
+    effects: sending.receivedEffects,
     share: storeShare,
   });
   const status = createStatusPart({ ...base, probes, sending, webhooks, inbox, apiKey: deps.apiKey, calendar, interfaces: ports.interfaces });

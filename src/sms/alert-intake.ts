@@ -8,7 +8,8 @@
 // derived from the source, the group key, the status, the alerts' sorted (fingerprint,
 // startsAt, status) and the number. The keys live on the message records (a UNIQUE
 // column), so they last while the record is in the history (every waiting message, the
-// newest 1000 settled ones); on top of that a key counts only for RETRY_WINDOW_MS: the same
+// newest 1000 settled ones), in the gateway's own space of keys (sms/idempotency.ts), which no
+// caller's Idempotency-Key can reach; on top of that a key counts only for RETRY_WINDOW_MS: the same
 // notification again after that (Alertmanager's repeat_interval, default 4 h) is a repeat
 // and is sent again. The key names its window (a time bucket); a lookup asks this bucket
 // and the one before, so a retry just across a bucket's edge still finds its first message.
@@ -19,7 +20,7 @@ import type { Clock } from '../core/clock.js';
 import type { Contact } from '../core/mqtt-settings.js';
 import type { MessageRow, MessageStore } from '../store/messages.js';
 import type { Enqueue } from './enqueue.js';
-import { hashOf } from './idempotency.js';
+import { hashOf, ownKey } from './idempotency.js';
 import type { AlertNotification } from './alert-notification.js';
 import { alertText } from './alert-text.js';
 import { normalizeRecipient } from './recipient.js';
@@ -95,6 +96,11 @@ function notificationKey(n: AlertNotification): string {
 
 const keyFor = (identity: string, number: string, bucket: number) => `alert:${hashOf([identity, number]).slice(0, 48)}:${bucket}`;
 
+/** The key (before its space) this notification's message to `number` gets at `now`: what a retry finds. */
+export function alertKey(n: AlertNotification, number: string, now: number): string {
+  return keyFor(notificationKey(n), number, Math.floor(now / RETRY_WINDOW_MS));
+}
+
 export function createAlertIntake(deps: AlertIntakeDeps) {
   const { clock, logger } = deps;
 
@@ -102,7 +108,7 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
   const earlier = (identity: string, number: string, now: number): MessageRow | undefined => {
     const bucket = Math.floor(now / RETRY_WINDOW_MS);
     for (const b of [bucket, bucket - 1]) {
-      const row = deps.store.byIdempotencyKey(keyFor(identity, number, b));
+      const row = deps.store.byIdempotencyKey(ownKey(keyFor(identity, number, b)));
       if (row && now - row.createdAt < RETRY_WINDOW_MS) return row;
     }
     return undefined;
@@ -126,7 +132,14 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
         if (row) replayed++;
         else {
           const key = keyFor(identity, number, Math.floor(now / RETRY_WINDOW_MS));
-          const accepted = deps.enqueue.accept({ to: number, message: text, tags: { source: n.source, status: n.status } }, { sourceIp, idempotencyKey: key });
+          const accepted = deps.enqueue.accept(
+            { to: number, message: text, tags: { source: n.source, status: n.status } },
+            {
+              origin: 'alert',
+              sourceIp,
+              ownKey: key,
+            },
+          );
           if (accepted instanceof Promise || accepted.kind !== 'accepted') throw new Error('a new idempotency key was answered from before');
           row = accepted.records[0]!;
         }

@@ -14,7 +14,7 @@ import type { Calendar } from '../core/time-zone.js';
 import type { MessageRecord } from '../store/message-record.js';
 import { toMessageRecord, type MessageRow, type MessageStore, type NewMessage } from '../store/messages.js';
 import { QUEUE_LIMIT, type QueueStore } from '../store/queue.js';
-import { createIdempotency, hashOf } from './idempotency.js';
+import { createIdempotency, hashOf, storedKey } from './idempotency.js';
 import { tagsHashFields } from './tags.js';
 import type { Tags } from '../store/message-tags.js';
 import type { Emitter } from '../core/dispatcher.js';
@@ -22,7 +22,16 @@ import type { SendEvents } from './send-events.js';
 import type { StorageHealth } from './storage-health.js';
 import { isStorageUnavailable } from '../store/database.js';
 import { storedOutcome, type AcceptedOutcome, type QueueOutcome } from './outcomes.js';
-import { knownSlots, newMessage, slotsAsKnown, validateSend, type KnownSlots, type SimSlots, type ValidSend } from './validation.js';
+import {
+  knownSlots,
+  newMessage,
+  slotsAsKnown,
+  validateSend,
+  type IntakeContext,
+  type KnownSlots,
+  type SimSlots,
+  type ValidSend,
+} from './validation.js';
 import { failOptedOut, type OptOutCheck } from './opt-out-intake.js';
 
 export const MAX_RECIPIENTS = 100;
@@ -86,15 +95,21 @@ function times(req: QueueRequest, now: number) {
   return { sendAt, expiresAt };
 }
 
-/** The records, committed in one transaction with the outcome (stored on the first). */
-function commit(deps: EnqueueDeps, rows: NewMessage[], sourceIp: string): AcceptedOutcome {
+/**
+ * The records, committed in one transaction with the outcome (stored on the first), or in
+ * the caller's (an automatic answer in the inbox's): `message.queued` is announced once
+ * the outermost one committed.
+ */
+function commit(deps: EnqueueDeps, rows: NewMessage[]): AcceptedOutcome {
   let outcome: AcceptedOutcome | undefined;
+  const committed = () => deps.events.emit('message.queued', { ids: rows.map((r) => r.id) });
   try {
-    deps.store.insertBatch(rows, (inserted) => {
-      const stored = failOptedOut(deps, inserted, sourceIp);
+    const answer = (inserted: MessageRow[]) => {
+      const stored = failOptedOut(deps, inserted);
       outcome = { kind: 'accepted', records: stored.map(toMessageRecord) };
       return { status: null, body: outcome }; // stored as the outcome (see outcomes.ts)
-    });
+    };
+    deps.store.insertBatch(rows, answer, committed);
     deps.storage.succeeded();
   } catch (err) {
     if (!isStorageUnavailable(err)) throw err;
@@ -137,7 +152,7 @@ export function createEnqueue(deps: EnqueueDeps) {
     }
   };
 
-  const accept = (req: QueueRequest, slots: KnownSlots, sourceIp: string, key: string | undefined, hash: string): AcceptedOutcome => {
+  const accept = (req: QueueRequest, slots: KnownSlots, ctx: IntakeContext, key: string | undefined, hash: string): AcceptedOutcome => {
     if (!runtime.smsEnabled) {
       throw gatewayError('sms_disabled', 'switchedOff');
     }
@@ -150,7 +165,8 @@ export function createEnqueue(deps: EnqueueDeps) {
       ...newMessage(v, {
         to,
         message: req.message,
-        sourceIp,
+        sourceIp: ctx.sourceIp,
+        origin: ctx.origin,
         now,
         statsDay,
         idempotencyKey: i === 0 ? (key ?? null) : null,
@@ -161,15 +177,15 @@ export function createEnqueue(deps: EnqueueDeps) {
       sendAt,
       expiresAt,
     }));
-    const outcome = commit(deps, rows, sourceIp);
+    const outcome = commit(deps, rows);
     logger?.info({ ids: rows.map((r) => r.id), segments: rows[0]?.segments, sendAt }, 'sms queued');
-    deps.events.emit('message.queued', { ids: rows.map((r) => r.id) });
     return outcome;
   };
 
   return {
-    accept(req: QueueRequest, ctx: { sourceIp: string; idempotencyKey?: string | undefined }): QueueOutcome | Promise<QueueOutcome> {
-      const key = ctx.idempotencyKey;
+    /** Queues the request; `ctx.origin` is the door (or automatic answer) it comes from. */
+    accept(req: QueueRequest, ctx: IntakeContext): QueueOutcome | Promise<QueueOutcome> {
+      const key = storedKey(ctx);
       const hash = hashOf(['queue', req.to, req.message, req.simSlot ?? null, req.sendAt ?? null, req.expiresAt ?? null, ...tagsHashFields(req.tags)]);
       if (key !== undefined) {
         const earlier = idempotency.earlier(key, hash);
@@ -177,8 +193,8 @@ export function createEnqueue(deps: EnqueueDeps) {
       }
       // The gateway's own messages (default slot) never wait; a request naming a later slot
       // waits for the phone's SIM count when it is not fresh (the key's repeats wait with it).
-      if (req.simSlot === undefined || req.simSlot <= 1) return accept(req, slotsAsKnown(deps), ctx.sourceIp, key, hash);
-      const outcome = knownSlots(req.simSlot, deps).then((slots) => accept(req, slots, ctx.sourceIp, key, hash));
+      if (req.simSlot === undefined || req.simSlot <= 1) return accept(req, slotsAsKnown(deps), ctx, key, hash);
+      const outcome = knownSlots(req.simSlot, deps).then((slots) => accept(req, slots, ctx, key, hash));
       return key === undefined ? outcome : idempotency.first(key, hash, outcome);
     },
     /** Refuses with queue_full when `count` more messages would not fit (a caller queueing several, one by one, all or none). */

@@ -1,23 +1,25 @@
-// Opt-out keywords in received SMS (decisions "Opt-out (STOP)"), a listener of
-// `sms.received`: with SMS_GATEWAY_OPT_OUT=true, STOP and its kin put the sender on the
-// list, START and UNSTOP take it off, and each change is confirmed by one SMS through the
-// normal queue; HELP and INFO are answered when SMS_GATEWAY_HELP_REPLY is set. Every answer
-// passes the loop and cost guard (auto-reply-guard.ts) first.
-// At most once: `sms.received` is announced once, after the commit that stored the SMS and
-// moved the inbox's watermark past it (store/outbox.ts, events/inbox-memory.ts), and never
-// again, also not after a restart (the SMS is then already seen). A second announcement would
-// still queue nothing: the change it asks for is already made (no change, no answer), and
-// the answer carries an Idempotency-Key made from the event's id. The cost of this choice: a
-// crash between that commit and this listener (the same tick) loses the keyword's effect.
+// Opt-out keywords in received SMS (docs/receiving.md), applied inside the
+// transaction that stores the SMS (received-effects.ts): with SMS_GATEWAY_OPT_OUT=true, STOP
+// and its kin put the sender on the list, START and UNSTOP take it off, and each change is
+// confirmed by one SMS queued in that same transaction; HELP and INFO are answered when
+// SMS_GATEWAY_HELP_REPLY is set. Every answer passes the loop and cost guard
+// (auto-reply-guard.ts) first. At most once: the change, its answer and the SMS marked seen
+// commit together or not at all; the SMS is read again after a rollback, and a change
+// already made changes nothing (no change, no answer).
 import type { Logger } from 'pino';
 import type { OptOutSettings } from '../core/opt-out-settings.js';
-import { GatewayError } from '../core/errors.js';
-import type { WebhookEvent } from '../store/event-record.js';
+import type { Origin } from '../store/message-record.js';
 import type { AutoReplyGuard } from './auto-reply-guard.js';
+import { queueAnswer, type ReceivedSms } from './automatic-answer.js';
 import type { Enqueue } from './enqueue.js';
 import { optOutKeyword, type OptOutKeyword } from './opt-out-keywords.js';
-import { OPT_IN_ANSWER_KEY, OPT_OUT_SOURCE, type OptOutList } from './opt-out-list.js';
+import { OPT_OUT_SOURCE, type OptOutList } from './opt-out-list.js';
 import { normalizeRecipient } from './recipient.js';
+
+/** The origin each answer is recorded with (the opt-out list lets opt_out_reply and help_reply through). */
+const ORIGIN: Record<OptOutKeyword, Origin> = { opt_out: 'opt_out_reply', opt_in: 'opt_in_reply', help: 'help_reply' };
+/** How each answer's Idempotency-Key begins (as in 0.4). */
+const KEY: Record<OptOutKeyword, string> = { opt_out: 'opt-out:', opt_in: 'opt-in:', help: 'opt-out:' };
 
 export interface OptOutRepliesDeps {
   settings: OptOutSettings;
@@ -37,32 +39,24 @@ function applyKeyword(deps: OptOutRepliesDeps, keyword: OptOutKeyword, from: str
 }
 
 export function createOptOutReplies(deps: OptOutRepliesDeps) {
-  const { settings, logger } = deps;
+  const { settings } = deps;
   const answers: Record<OptOutKeyword, string> = { opt_out: settings.optOutReply, opt_in: settings.optInReply, help: settings.helpReply };
-  const refused = (err: unknown) => {
-    if (err instanceof GatewayError) logger?.warn({ code: err.code }, 'an opt-out answer was not queued');
-    else logger?.error({ err }, 'an opt-out answer was not queued');
-  };
 
   return {
-    /** Listener of `sms.received`. */
-    onReceived(event: WebhookEvent): void {
-      if (!settings.enabled) return;
-      const { from, body } = event.data;
-      if (typeof from !== 'string' || typeof body !== 'string') return;
-      const keyword = optOutKeyword(body);
-      if (keyword === null || !applyKeyword(deps, keyword, from)) return;
+    /** Inside the transaction that stores the SMS: the list changed and the answer queued. */
+    apply(sms: ReceivedSms): void {
+      if (!settings.enabled || sms.from === null) return;
+      const keyword = optOutKeyword(sms.body);
+      if (keyword === null || !applyKeyword(deps, keyword, sms.from)) return;
       const text = answers[keyword];
       if (text === '') return;
-      const to = deps.guard.allow(from, keyword);
+      const to = deps.guard.allow(sms.from, keyword);
       if (to === null) return;
-      try {
-        const idempotencyKey = `${keyword === 'opt_in' ? OPT_IN_ANSWER_KEY : 'opt-out:'}${event.id}`;
-        const queued = deps.enqueue.accept({ to, message: text }, { sourceIp: OPT_OUT_SOURCE, idempotencyKey });
-        if (queued instanceof Promise) queued.catch(refused);
-      } catch (err) {
-        refused(err);
-      }
+      const key = `${KEY[keyword]}${sms.eventId}`;
+      const ctx = { origin: ORIGIN[keyword], sourceIp: OPT_OUT_SOURCE, ownKey: key };
+      queueAnswer(deps, { to, message: text }, ctx);
     },
   };
 }
+
+export type OptOutReplies = ReturnType<typeof createOptOutReplies>;

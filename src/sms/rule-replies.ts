@@ -1,24 +1,20 @@
-// Keyword rules' replies (decisions "Keyword rules"), a listener of `sms.received`: a
-// received SMS whose stored record carries a rule's keyword gets that rule's reply through
-// the normal queue (paced, recorded, `tags: { rule: <id> }`), after the loop and cost guard
-// (auto-reply-guard.ts) let it through; an event-only rule (empty reply) sends nothing, and
-// a sender on the opt-out list gets nothing (skipped and logged).
-// At most once: `sms.received` is announced once, after the commit that stored the SMS (see
-// opt-out-replies.ts); a second announcement would replay the first answer, as the reply
-// carries an Idempotency-Key made from the event's id and the rule's id. The rule is found
-// again here from the sender and the text (the same matching the inbox did when it stored the
-// SMS, in the same tick): a rule removed in between sends nothing.
+// Keyword rules' replies (docs/receiving.md), applied inside the transaction that
+// stores the received SMS (received-effects.ts): the rule it triggers is found once there,
+// its keyword is stored with the SMS and carried by its event, and its reply is queued in
+// that same transaction (paced, recorded, `tags: { rule: <id> }`, origin rule_reply) after
+// the loop and cost guard (auto-reply-guard.ts) let it through; an event-only rule (empty
+// reply) sends nothing, and a sender on the opt-out list gets nothing (skipped and logged).
+// At most once: the reply and the SMS marked seen commit together or not at all, and the
+// reply's Idempotency-Key is made from the event's id and the rule's id.
 import type { Logger } from 'pino';
-import { GatewayError } from '../core/errors.js';
-import type { WebhookEvent } from '../store/event-record.js';
 import type { AutoReplyGuard } from './auto-reply-guard.js';
+import { queueAnswer, type ReceivedSms } from './automatic-answer.js';
 import type { Enqueue } from './enqueue.js';
-import type { QueueOutcome } from './outcomes.js';
 import type { OptOutList } from './opt-out-list.js';
 import { normalizeRecipient } from './recipient.js';
 import type { Rules } from './rules.js';
 
-/** What the records show as the source of a rule's reply. */
+/** What the records show as the source address of a rule's reply (as in 0.4). */
 export const RULE_SOURCE = 'rule';
 
 export interface RuleRepliesDeps {
@@ -32,39 +28,26 @@ export interface RuleRepliesDeps {
 export function createRuleReplies(deps: RuleRepliesDeps) {
   const { logger } = deps;
   let queued = 0;
-  const counted = (outcome: QueueOutcome) => {
-    if (outcome.kind === 'accepted') queued++;
-  };
-  const refused = (err: unknown) => {
-    if (err instanceof GatewayError) logger?.warn({ code: err.code }, 'a rule reply was not queued');
-    else logger?.error({ err }, 'a rule reply was not queued');
-  };
   const listed = (from: string) => {
     const number = normalizeRecipient(from);
     return number.ok && deps.optOuts.isListed(number.number);
   };
 
   return {
-    /** Listener of `sms.received`. */
-    onReceived(event: WebhookEvent): void {
-      const { from, body, keyword } = event.data;
-      if (typeof keyword !== 'string' || typeof from !== 'string' || typeof body !== 'string') return;
-      const rule = deps.rules.matching(from, body);
-      if (rule === null || rule.keyword !== keyword || rule.reply === '') return;
-      if (listed(from)) {
+    /** Inside the transaction that stores the SMS: its reply queued; the keyword of the rule it triggers, or null. */
+    apply(sms: ReceivedSms): string | null {
+      const rule = deps.rules.matching(sms.from, sms.body);
+      if (rule === null || rule.reply === '' || sms.from === null) return rule?.keyword ?? null;
+      if (listed(sms.from)) {
         logger?.info({ rule: rule.id }, 'rule reply skipped: the sender is on the opt-out list');
-        return;
+        return rule.keyword;
       }
-      const to = deps.guard.allow(from, 'rule');
-      if (to === null) return;
-      try {
-        const ctx = { sourceIp: RULE_SOURCE, idempotencyKey: `rule:${event.id}:${rule.id}` };
-        const outcome = deps.enqueue.accept({ to, message: rule.reply, tags: { rule: rule.id } }, ctx);
-        if (outcome instanceof Promise) outcome.then(counted, refused);
-        else counted(outcome);
-      } catch (err) {
-        refused(err);
-      }
+      const to = deps.guard.allow(sms.from, 'rule');
+      if (to === null) return rule.keyword;
+      const key = `rule:${sms.eventId}:${rule.id}`;
+      const ctx = { origin: 'rule_reply', sourceIp: RULE_SOURCE, ownKey: key } as const;
+      if (queueAnswer(deps, { to, message: rule.reply, tags: { rule: rule.id } }, ctx)) queued++;
+      return rule.keyword;
     },
     /** Rule replies queued since the start (GET /metrics). */
     queued: () => queued,

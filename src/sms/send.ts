@@ -12,7 +12,7 @@ import type { RuntimeInfo } from '../core/runtime.js';
 import type { Calendar } from '../core/time-zone.js';
 import { isStorageUnavailable } from '../store/database.js';
 import type { MessageRow, MessageStore } from '../store/messages.js';
-import { createIdempotency, requestHash } from './idempotency.js';
+import { createIdempotency, storedKey, requestHash } from './idempotency.js';
 import { RECOVERY_WINDOW_MS } from './confirmation.js';
 import type { Lane } from './lane.js';
 import { SYNC_SLOT_WAIT_MS, type SyncOutcome } from './sync-waiters.js';
@@ -20,7 +20,7 @@ import { failedOutcome, handedOffOutcome, storedOutcome, type SendOutcome } from
 import { BUDGET_SEGMENTS, SPACING_MS, type Pacing } from './pacing.js';
 import type { Settler } from './settle.js';
 import type { StorageHealth } from './storage-health.js';
-import { knownSlots, newMessage, validateSend, type SendRequest, type SimSlots } from './validation.js';
+import { knownSlots, newMessage, validateSend, type IntakeContext, type SendRequest, type SimSlots } from './validation.js';
 import type { OptOutCheck } from './opt-out-intake.js';
 
 export type { SendOutcome } from './outcomes.js';
@@ -77,12 +77,13 @@ export function createSendService(deps: SendServiceDeps) {
 
   const idempotency = createIdempotency<SendOutcome>({ store: deps.store, replay: (row) => replayOf(deps, row) });
 
-  const accept = async (req: SendRequest, sourceIp: string, key: string | undefined, hash: string): Promise<SendOutcome> => {
+  type Key = string | undefined;
+  const accept = async (req: SendRequest, ctx: IntakeContext, key: Key, hash: string): Promise<SendOutcome> => {
     if (!runtime.smsEnabled) {
       throw gatewayError('sms_disabled', 'switchedOff');
     }
     const v = validateSend(req, await knownSlots(req.simSlot, deps));
-    if (deps.optOuts?.blocks(v.number, sourceIp)) throw gatewayError('recipient_opted_out', 'listed', v.number);
+    if (deps.optOuts?.blocks(v.number, ctx.origin)) throw gatewayError('recipient_opted_out', 'listed', v.number);
     const mono = clock.monotonicMs();
     if (lastAccepted !== undefined && mono - lastAccepted < SPACING_MS) {
       const seconds = waitSeconds(lastAccepted + SPACING_MS - mono);
@@ -99,7 +100,8 @@ export function createSendService(deps: SendServiceDeps) {
     const row = newMessage(v, {
       to: req.to,
       message: req.message,
-      sourceIp,
+      sourceIp: ctx.sourceIp,
+      origin: ctx.origin,
       now,
       statsDay: deps.calendar().dayOf(now),
       idempotencyKey: key ?? null,
@@ -121,15 +123,15 @@ export function createSendService(deps: SendServiceDeps) {
   };
 
   return {
-    async send(req: SendRequest, ctx: { sourceIp: string; idempotencyKey?: string | undefined }): Promise<SendOutcome> {
-      const key = ctx.idempotencyKey;
+    async send(req: SendRequest, ctx: IntakeContext): Promise<SendOutcome> {
+      const key = storedKey(ctx);
       const hash = requestHash(req);
       // A known key gets its first answer before any check that may have changed since.
       if (key !== undefined) {
         const earlier = idempotency.earlier(key, hash);
         if (earlier !== undefined) return earlier;
       }
-      const outcome = accept(req, ctx.sourceIp, key, hash);
+      const outcome = accept(req, ctx, key, hash);
       return key === undefined ? outcome : idempotency.first(key, hash, outcome);
     },
   };

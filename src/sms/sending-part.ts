@@ -1,9 +1,10 @@
 // The sending part, composed from its own section of the configuration: the message,
 // stats and queue stores, pacing, the one hand-off lane, the settler with the send and
 // storage health, the synchronous send and queue services, and in real mode the sent-box
-// confirmation, the opt-out list and its keywords, the keyword rules. It announces `handoff.finished` (the
-// settler) and `message.queued` (the queue's intake); the lane listens to `message.queued`,
-// send health to `handoff.finished`, the opt-out keywords and the rules' replies to `sms.received`.
+// confirmation, the opt-out list and its keywords, the keyword rules, and what a received SMS
+// changes (receivedEffects: applied by the inbox in the transaction that stores it). It
+// announces `handoff.finished` (the settler), `message.queued` (the queue's intake) and
+// `opt-out.changed` (the list); the lane listens to `message.queued`, send health to `handoff.finished`.
 // Building has no side effects; start() runs the background work, stop() ends it.
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
@@ -14,8 +15,8 @@ import type { RuntimeInfo } from '../core/runtime.js';
 import type { Calendar } from '../core/time-zone.js';
 import type { Db } from '../store/database.js';
 import { createMessageStore, type MessageRow, type NewMessage } from '../store/messages.js';
-import type { OutboxEvents, OutboxStore } from '../store/outbox.js';
-import { createOptOutStore } from '../store/opt-outs.js';
+import type { OutboxStore } from '../store/outbox.js';
+import { createOptOutStore, type OptOutEvents } from '../store/opt-outs.js';
 import { createRuleStore } from '../store/rules.js';
 import { createQueueStore } from '../store/queue.js';
 import { createStatsStore } from '../store/stats.js';
@@ -39,6 +40,8 @@ import { createOptOutReplies } from './opt-out-replies.js';
 import { createRules } from './rules.js';
 import { createRuleReplies } from './rule-replies.js';
 import type { SimCount } from './validation.js';
+import { createReceivedEffects } from './received-effects.js';
+import { createNumbering } from './answerable-number.js';
 
 /** The configuration's section for sending. */
 export type SendingConfig = Pick<Config, 'defaultSim' | 'queueRate' | 'quietHours' | 'optOut'>;
@@ -48,12 +51,14 @@ export interface SendingPartDeps {
   clock: Clock;
   runtime: RuntimeInfo;
   config: SendingConfig;
-  events: Emitter<SendEvents> & Subscriber<SendEvents & ClockEvents & Pick<OutboxEvents, 'sms.received'>>;
+  events: Emitter<SendEvents & OptOutEvents> & Subscriber<SendEvents & ClockEvents & OptOutEvents>;
   /** Where settled messages' events are stored and announced from. */
   outbox: Pick<OutboxStore, 'record'>;
   sender: Sender;
   calendar: () => Calendar;
   simCount: SimCount;
+  /** The SIM's country as the phone last told it (national forms of senders are read in it), or null. */
+  simCountry?: (() => string | null) | undefined;
   /** Real mode: the phone's sent box is read to confirm hand-offs (in this environment; `share`: with the inbox's polls). */
   sentBox: { env: NodeJS.ProcessEnv; share?: SmsStoreShare } | undefined;
   logger?: Logger | undefined;
@@ -73,9 +78,9 @@ export function createSendingPart(deps: SendingPartDeps) {
   watchWrites(db, storage.writes); // every write the store makes, background ones too
   const sendHealth = createSendHealth(storage);
   const settler = createSettler({ store: messages, clock, runtime, events, storage, confirmer, logger });
-  const optOuts = createOptOutList({ store: createOptOutStore(db), clock, logger });
+  const optOuts = createOptOutList({ store: createOptOutStore(db), clock, events, logger });
   const optedOut = (row: MessageRow, now: number) => failIfOptedOut({ store: messages, optOuts }, row, now);
-  const syncOptedOut = (row: NewMessage) => optOuts.blocks(row.sendTo, row.sourceIp);
+  const syncOptedOut = (row: NewMessage) => optOuts.blocks(row.sendTo, row.origin ?? 'api');
   const lane = createLane({
     store: messages,
     queue,
@@ -92,16 +97,17 @@ export function createSendingPart(deps: SendingPartDeps) {
   const common = { clock, runtime, calendar: deps.calendar, logger, defaultSim: config.defaultSim, simCount: deps.simCount, storage, optOuts };
   const sendService = createSendService({ ...common, store: messages, lane, pacing, settler });
   const enqueue = createEnqueue({ ...common, store: messages, queue, events });
-  const autoReplies = createAutoReplyGuard({ clock, logger });
+  const country = deps.simCountry ?? (() => null);
+  const autoReplies = createAutoReplyGuard({ clock, store: messages, numbers: createNumbering(), country, logger });
   const optOutReplies = createOptOutReplies({ settings: config.optOut, list: optOuts, guard: autoReplies, enqueue, logger });
   const rules = createRules({ store: createRuleStore(db), clock, optOut: config.optOut, logger });
   const ruleReplies = createRuleReplies({ rules, optOuts, guard: autoReplies, enqueue, logger });
+  const effects = { optOut: optOutReplies, rules: ruleReplies, ruleList: rules, guard: autoReplies };
+  const receivedEffects = createReceivedEffects({ ...effects, settings: config.optOut });
 
   events.on('handoff.finished', (h) => sendHealth.handoffFinished(h));
   events.on('message.queued', () => lane.notify());
   events.on('clock.jumped', () => lane.clockJumped());
-  events.on('sms.received', (e) => optOutReplies.onReceived(e));
-  events.on('sms.received', (e) => ruleReplies.onReceived(e));
 
   return {
     stats,
@@ -118,6 +124,7 @@ export function createSendingPart(deps: SendingPartDeps) {
     autoReplies,
     rules,
     ruleReplies,
+    receivedEffects,
     /** Background work: queued messages waiting from before, pending confirmations. */
     start() {
       lane.notify();

@@ -8,6 +8,7 @@ import { gatewayError } from '../core/errors.js';
 import { newMessageId } from '../core/ids.js';
 import type { NewMessage } from '../store/messages.js';
 import type { Tags } from '../store/message-tags.js';
+import type { Origin } from '../store/message-record.js';
 import { normalizeRecipient } from './recipient.js';
 import { countSegments, type SegmentInfo } from './segments.js';
 import { BUDGET_SEGMENTS } from './pacing.js';
@@ -87,6 +88,19 @@ export function validateSend(req: SendRequest, sims: KnownSlots): ValidSend {
   return { number: recipient.number, simSlot, seg };
 }
 
+/**
+ * Who asks an intake (the synchronous send, the queue) for a message: the door or automatic
+ * answer it comes from (recorded as the message's origin), the caller's address, and either
+ * the caller's Idempotency-Key or a key the gateway made for itself (`ownKey`: kept in a space
+ * of its own, sms/idempotency.ts), if any.
+ */
+export interface IntakeContext {
+  origin: Origin;
+  sourceIp: string;
+  idempotencyKey?: string | undefined;
+  ownKey?: string | undefined;
+}
+
 /** The new record for a validated message (both paths): id, the normalized number, segments. */
 export function newMessage(
   v: ValidSend,
@@ -94,6 +108,7 @@ export function newMessage(
     to: string;
     message: string;
     sourceIp: string;
+    origin: Origin;
     now: number;
     statsDay: string;
     idempotencyKey: string | null;
@@ -110,6 +125,7 @@ export function newMessage(
     encoding: v.seg.encoding,
     simSlot: v.simSlot,
     sourceIp: m.sourceIp,
+    origin: m.origin,
     createdAt: m.now,
     statsDay: m.statsDay,
     idempotencyKey: m.idempotencyKey,

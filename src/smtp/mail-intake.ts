@@ -1,19 +1,20 @@
-// The e-mail intake's queueing: one mail becomes one SMS per recipient, queued through the
-// queue's own intake (sms/enqueue.ts: validation, opt-out, storage and queue_full refusals as
-// there; queue_full for the whole mail when its new messages do not all fit), each tagged
-// `email: <Message-ID>`. A device that cannot tell whether its mail arrived sends it again
-// with the same Message-ID: each recipient's message carries the gateway's own key made from
-// the Message-ID and the number (emailKey), so the same mail again queues nothing new. A mail
-// without a Message-ID is known by its bytes instead. The keys live on the message records,
-// so they last while the record is in the history (every waiting message, the newest 1000
-// settled ones). Look-up and commit run in one synchronous step: two copies at once cannot
-// both queue.
+// The e-mail intake's queueing: one mail becomes one SMS per recipient (origin `email`),
+// queued through the queue's own intake (sms/enqueue.ts: validation, opt-out, storage and
+// queue_full refusals as there; queue_full for the whole mail when its new messages do not
+// all fit), each tagged `email: <Message-ID>`. A device that cannot tell whether its mail
+// arrived sends it again with the same Message-ID: each recipient's message carries a key
+// made from the Message-ID and the number (emailKey), kept in the space of the gateway's own
+// keys (no caller's Idempotency-Key can match one), so the same mail again queues nothing
+// new. A mail without a Message-ID is known by its bytes instead. The keys live on the
+// message records, so they last while the record is in the history (every waiting message,
+// the newest 1000 settled ones). Look-up and commit run in one synchronous step: two copies
+// at once cannot both queue.
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { MAX_TAG_VALUE } from '../store/message-tags.js';
 import type { MessageStore } from '../store/messages.js';
 import type { Enqueue } from '../sms/enqueue.js';
-import { hashOf } from '../sms/idempotency.js';
+import { hashOf, ownKey } from '../sms/idempotency.js';
 
 /** The prefix of every Idempotency-Key the e-mail intake makes for itself. */
 export const EMAIL_KEY_PREFIX = 'email:';
@@ -52,17 +53,15 @@ export function createMailIntake(deps: MailIntakeDeps) {
     receive(mail: IncomingMail): MailOutcome {
       const identity = mail.messageId ?? `sha256:${createHash('sha256').update(mail.raw).digest('hex')}`;
       const keys = mail.numbers.map((number) => emailKey(identity, number));
-      const firsts = keys.map((key) => deps.store.byIdempotencyKey(key));
+      const firsts = keys.map((key) => deps.store.byIdempotencyKey(ownKey(key)));
       const missing = firsts.filter((row) => row === undefined).length;
       if (missing > 0) deps.enqueue.ensureRoom(missing); // room for all of them, or none is queued
       const tags = { email: (mail.messageId ?? 'none').slice(0, MAX_TAG_VALUE) };
       const ids = mail.numbers.map((to, i) => {
         const first = firsts[i];
         if (first) return first.id;
-        const accepted = deps.enqueue.accept(
-          { to, message: mail.text, tags },
-          { sourceIp: mail.sourceIp, idempotencyKey: keys[i] },
-        );
+        const ctx = { origin: 'email' as const, sourceIp: mail.sourceIp, ownKey: keys[i] };
+        const accepted = deps.enqueue.accept({ to, message: mail.text, tags }, ctx);
         if (accepted instanceof Promise || accepted.kind !== 'accepted')
           throw new Error('a new idempotency key was answered from before');
         return accepted.records[0]!.id;

@@ -133,7 +133,7 @@ export function createMetrics(deps: MetricsDeps) {
     onEvent(event: WebhookEvent): void {
       if (event.type === 'sms.received') tallies.received++;
       else if (event.type === 'sms.failed') {
-        const reason = event.data.reason as Reason | null | undefined;
+        const reason = event.data.reason;
         if (reason) tallies.failures.set(reason, (tallies.failures.get(reason) ?? 0) + 1);
       }
     },

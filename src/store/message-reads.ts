@@ -8,13 +8,30 @@ import { COLUMNS, type MessageRow } from './message-rows.js';
 import type { Statements } from './message-statements.js';
 import { searchConditions, searchStatements, whereOf, type SearchColumns, type SearchFilter } from './search-sql.js';
 
-/** A search compares the creation time (index messages_newest, or messages_status_newest with a status), the number as sent, the text. */
-const SEARCHED: SearchColumns = { time: 'created_at', number: "ltrim(send_to, '+')", text: ['body'] };
+/**
+ * A search compares the creation time (index messages_newest, or messages_status_newest with a
+ * status), the number as sent, the text, a tag.
+ */
+const SEARCHED: SearchColumns = { time: 'created_at', number: "ltrim(send_to, '+')", text: ['body'], tags: 'tags' };
+
+/** The gateway's own answers (store/message-record.ts ORIGINS), which the auto-reply limits count. */
+export const AUTOMATIC_ORIGINS = ['rule_reply', 'opt_out_reply', 'opt_in_reply', 'help_reply'] as const;
 
 /** What the store answers without changing anything. */
 export function messageReaders(db: Db, q: Statements) {
   const statement = searchStatements(db);
+  // Through index messages_automatic (migrations-0-5.ts): its condition is this IN list.
+  const automatic = db.prepare(`
+    SELECT COUNT(*) AS n FROM messages
+    WHERE origin IN ('rule_reply', 'opt_out_reply', 'opt_in_reply', 'help_reply') AND created_at > @since
+      AND (@forms IS NULL OR send_to IN (SELECT value FROM json_each(@forms)))`);
   return {
+    /**
+     * How many automatic answers were recorded after `since` (wall-clock ms), to any number or
+     * to one of `forms` (one number's writings, as sent).
+     */
+    automaticSince: (since: number, forms?: readonly string[]): number =>
+      (automatic.get({ since, forms: forms === undefined ? null : JSON.stringify(forms) }) as { n: number }).n,
     get: (id: string) => q.getStmt.get({ id }) as MessageRow | undefined,
     byIdempotencyKey: (key: string) => q.byKeyStmt.get({ key }) as MessageRow | undefined,
     /** Newest first; the total counts every row of the same filter, so offsets page through it. */

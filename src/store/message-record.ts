@@ -19,10 +19,18 @@ export const REASONS = [
   'opted_out',
 ] as const;
 export const ENCODINGS = ['gsm7', 'ucs2'] as const;
+/**
+ * Where a message came from: a door (api: POST /api/sms/send, queue: POST /api/messages, mqtt,
+ * smsgate, email, alert: the alert receivers) or the gateway's own automatic answers.
+ */
+const DOORS = ['api', 'queue', 'mqtt', 'smsgate', 'email', 'alert'] as const;
+const ANSWERS = ['rule_reply', 'opt_out_reply', 'opt_in_reply', 'help_reply'] as const;
+export const ORIGINS = [...DOORS, ...ANSWERS] as const;
 
 export const MessageStatusSchema = z.enum(MESSAGE_STATUSES);
 export const ReasonSchema = z.enum(REASONS);
 export const EncodingSchema = z.enum(ENCODINGS);
+export const OriginSchema = z.enum(ORIGINS);
 
 export const MessageRecordSchema = z
   .object({
@@ -34,6 +42,10 @@ export const MessageRecordSchema = z
     status: MessageStatusSchema,
     reason: ReasonSchema.nullable(),
     sourceIp: z.string(),
+    origin: OriginSchema.describe(
+      'where it came from: api (POST /api/sms/send), queue (POST /api/messages), mqtt, smsgate, email, alert ' +
+        '(an alert receiver), or an automatic answer: rule_reply, opt_out_reply, opt_in_reply, help_reply',
+    ),
     createdAt: z.string().describe('ISO 8601 UTC'),
     updatedAt: z.string().describe('ISO 8601 UTC'),
     encoding: EncodingSchema,
@@ -47,4 +59,5 @@ export const MessageRecordSchema = z
 export type MessageStatus = z.infer<typeof MessageStatusSchema>;
 export type Reason = z.infer<typeof ReasonSchema>;
 export type Encoding = z.infer<typeof EncodingSchema>;
+export type Origin = z.infer<typeof OriginSchema>;
 export type MessageRecord = z.infer<typeof MessageRecordSchema>;

@@ -1,6 +1,6 @@
 // A message row as the store reads it (every column, internal ones included), the shape
 // of a new one, and the mapping to the record clients see. One place for the column list.
-import type { Encoding, MessageRecord, MessageStatus, Reason } from './message-record.js';
+import type { Encoding, MessageRecord, MessageStatus, Origin, Reason } from './message-record.js';
 import { isoOrNull as iso } from '../core/clock.js';
 import { tagsOf, type Tags } from './message-tags.js';
 
@@ -16,6 +16,8 @@ export interface MessageRow {
   status: MessageStatus;
   reason: Reason | null;
   sourceIp: string;
+  /** Where it came from (store/message-record.ts ORIGINS). */
+  origin: Origin;
   createdAt: number;
   updatedAt: number;
   statsDay: string;
@@ -40,7 +42,7 @@ export type NewMessage = Pick<
   MessageRow,
   'id' | 'to' | 'sendTo' | 'body' | 'segments' | 'encoding' | 'simSlot' | 'sourceIp' | 'createdAt' | 'statsDay' | 'idempotencyKey' | 'requestHash'
 > &
-  Partial<Pick<MessageRow, 'via' | 'sendAt' | 'expiresAt'>> & { tags?: Tags | undefined };
+  Partial<Pick<MessageRow, 'via' | 'sendAt' | 'expiresAt' | 'origin'>> & { tags?: Tags | undefined };
 
 export const COLUMNS = `
   id, to_number AS "to", send_to AS sendTo, body, segments, billed_segments AS billedSegments,
@@ -48,7 +50,7 @@ export const COLUMNS = `
   updated_at AS updatedAt, stats_day AS statsDay, handoff_started_at AS handoffStartedAt,
   handed_off_at AS handedOffAt, idempotency_key AS idempotencyKey, request_hash AS requestHash,
   response_status AS responseStatus, response_body AS responseBody, sms_store_id AS smsStoreId,
-  via, send_at AS sendAt, expires_at AS expiresAt, due_at AS dueAt, tags`;
+  via, send_at AS sendAt, expires_at AS expiresAt, due_at AS dueAt, tags, origin`;
 
 /** A row as clients see it (the record of store/message-record.ts). */
 export function toMessageRecord(row: MessageRow): MessageRecord {
@@ -61,6 +63,7 @@ export function toMessageRecord(row: MessageRow): MessageRecord {
     status: row.status,
     reason: row.reason,
     sourceIp: row.sourceIp,
+    origin: row.origin,
     createdAt: new Date(row.createdAt).toISOString(),
     updatedAt: new Date(row.updatedAt).toISOString(),
     encoding: row.encoding,

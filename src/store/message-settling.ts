@@ -3,7 +3,7 @@
 // sms.sent / sms.failed event in the outbox, one transaction each call; the outbox announces
 // it as `message.settled` after the commit.
 import type { Db } from './database.js';
-import { makeEvent, type WebhookEvent } from './event-record.js';
+import { makeEvent, type SettledEvent } from './event-record.js';
 import type { Reason } from './message-record.js';
 import { toMessageRecord, type MessageRow } from './message-rows.js';
 import type { Statements } from './message-statements.js';
@@ -22,8 +22,8 @@ export interface Settlement {
 }
 
 /** The event a settled message makes: sms.sent, or sms.failed (expired and interrupted included). */
-export function settledEvent(row: MessageRow, at: number): WebhookEvent {
-  return makeEvent(row.status === 'sent' ? 'sms.sent' : 'sms.failed', { ...toMessageRecord(row) }, at);
+export function settledEvent(row: MessageRow, at: number): SettledEvent {
+  return makeEvent(row.status === 'sent' ? 'sms.sent' : 'sms.failed', toMessageRecord(row), at);
 }
 
 /** Settling: the status change, its roll-up and its event, one transaction each call. */

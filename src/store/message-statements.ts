@@ -34,10 +34,10 @@ export function statements(db: Db): Statements {
     insertStmt: db.prepare(`
       INSERT INTO messages (id, to_number, send_to, body, segments, encoding, sim_slot, status,
         source_ip, created_at, updated_at, stats_day, idempotency_key, request_hash,
-        via, send_at, expires_at, due_at, handoff_started_at, tags)
+        via, send_at, expires_at, due_at, handoff_started_at, tags, origin)
       VALUES (@id, @to, @sendTo, @body, @segments, @encoding, @simSlot, 'queued',
         @sourceIp, @createdAt, @createdAt, @statsDay, @idempotencyKey, @requestHash,
-        @via, @sendAt, @expiresAt, COALESCE(@sendAt, @createdAt), @handoffStartedAt, @tags)
+        @via, @sendAt, @expiresAt, COALESCE(@sendAt, @createdAt), @handoffStartedAt, @tags, @origin)
     `),
     getStmt: db.prepare(`SELECT ${COLUMNS} FROM messages WHERE id = @id`),
     byKeyStmt: db.prepare(`SELECT ${COLUMNS} FROM messages WHERE idempotency_key = @key`),

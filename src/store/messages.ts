@@ -10,7 +10,7 @@
 // message-statements.ts.
 import { databaseFileGone, fileGoneError, type Db } from './database.js';
 import type { OutboxStore } from './outbox.js';
-import { transaction } from './transaction.js';
+import { afterCommit, transaction } from './transaction.js';
 import type { ProcessGroup } from '../core/ids.js';
 import type { StatsStore } from './stats.js';
 import type { MessageRow, NewMessage } from './message-rows.js';
@@ -28,13 +28,17 @@ export interface MessageStoreOptions {
   outbox?: Pick<OutboxStore, 'record'>;
 }
 
+/** The response stored with a request's first message, built from the stored rows. */
+type Answer = (rows: MessageRow[]) => { status: number | null; body: unknown };
+
 /** Accepting messages: recorded as queued (or as started, for a synchronous one) with their roll-up, and cancelling one. */
 function intake(db: Db, q: Statements, stats: StatsStore) {
   const { insertStmt, getStmt, cancelStmt, responseStmt } = q;
   const insertTx = transaction(db, (ms: NewMessage[], handoffStartedAt: number | null) => {
     if (databaseFileGone(db)) throw fileGoneError();
     for (const m of ms) {
-      insertStmt.run({ via: 'sync', sendAt: null, expiresAt: null, ...m, tags: tagsColumn(m.tags), handoffStartedAt });
+      const defaults = { via: 'sync', sendAt: null, expiresAt: null, origin: 'api' };
+      insertStmt.run({ ...defaults, ...m, tags: tagsColumn(m.tags), handoffStartedAt });
       stats.bump(m.statsDay, { accepted: 1, segments: m.segments });
     }
   });
@@ -54,10 +58,12 @@ function intake(db: Db, q: Statements, stats: StatsStore) {
     },
     /**
      * Several messages (one request's recipients) in one transaction, all or none; `answer`
-     * builds the response from the stored rows, saved with the first for Idempotency-Key replays.
+     * builds the response from the stored rows, saved with the first for Idempotency-Key replays;
+     * `committed` runs once the outermost transaction (maybe the caller's) committed.
      */
-    insertBatch: transaction(db, (ms: NewMessage[], answer?: (rows: MessageRow[]) => { status: number | null; body: unknown }): MessageRow[] => {
+    insertBatch: transaction(db, (ms: NewMessage[], answer?: Answer, committed?: () => void): MessageRow[] => {
       insertTx(ms, null);
+      if (committed) afterCommit(db, committed);
       const rows = ms.map((m) => getStmt.get({ id: m.id }) as MessageRow);
       const first = rows[0];
       if (answer && first) {

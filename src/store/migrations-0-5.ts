@@ -14,4 +14,37 @@ export const MIGRATIONS_0_5: string[] = [
   UPDATE opt_outs SET at = CAST(strftime('%s', 'now') AS INTEGER) * 1000
     WHERE typeof(at) <> 'integer' OR at < 0 OR at > CAST(strftime('%s', 'now') AS INTEGER) * 1000 + 300000;
   `,
+  `
+  -- 0.5, origin: where each message came from (store/message-record.ts ORIGINS). Rows from
+  -- before are given theirs once, from what 0.4 stored: the source address it wrote for its
+  -- own answers ('opt-out': a START's confirmation when its Idempotency-Key began 'opt-in:',
+  -- else a STOP's confirmation, which 0.4 did not tell from a HELP answer; 'rule'; 'mqtt'),
+  -- an alert receiver's Idempotency-Key ('alert:...'), and the route (queued, else the
+  -- synchronous send).
+  ALTER TABLE messages ADD COLUMN origin TEXT NOT NULL DEFAULT 'api' CHECK (origin IN ('api', 'queue', 'mqtt',
+    'smsgate', 'email', 'alert', 'rule_reply', 'opt_out_reply', 'opt_in_reply', 'help_reply'));
+  UPDATE messages SET origin = CASE
+    WHEN source_ip = 'opt-out' AND substr(idempotency_key, 1, 7) = 'opt-in:' THEN 'opt_in_reply'
+    WHEN source_ip = 'opt-out' THEN 'opt_out_reply'
+    WHEN source_ip = 'rule' THEN 'rule_reply'
+    WHEN source_ip = 'mqtt' THEN 'mqtt'
+    WHEN substr(idempotency_key, 1, 6) = 'alert:' THEN 'alert'
+    WHEN via = 'queue' THEN 'queue'
+    ELSE 'api'
+  END;
+  `,
+  `
+  -- 0.5, auto-reply limits: the gateway's own answers of the last hour, counted from the table
+  -- (store/message-reads.ts automaticSince), so a restart does not reset the limits.
+  CREATE INDEX messages_automatic ON messages (created_at)
+    WHERE origin IN ('rule_reply', 'opt_out_reply', 'opt_in_reply', 'help_reply');
+  `,
+  `
+  -- 0.5, two spaces of Idempotency-Keys: the keys the gateway made for itself (alert receivers,
+  -- opt-out answers, rule replies) move behind char(31), which no caller's key can hold
+  -- (sms/idempotency.ts ownKey), so an alert retried across the upgrade still finds its first message.
+  UPDATE messages SET idempotency_key = char(31) || idempotency_key
+    WHERE idempotency_key IS NOT NULL
+      AND origin IN ('alert', 'rule_reply', 'opt_out_reply', 'opt_in_reply', 'help_reply');
+  `,
 ];

@@ -6,7 +6,7 @@
 // MQTT marks it shared once the broker gave it back. A stored time that is not a date (a forged
 // shared change that 0.4 applied) is read as 0, so no read breaks on it.
 import { databaseFileGone, fileGoneError, type Db } from './database.js';
-import { transaction } from './transaction.js';
+import { afterCommit, transaction } from './transaction.js';
 
 export interface OptOutRow {
   number: string;
@@ -35,6 +35,12 @@ function toRow(r: RawRow): OptOutRow {
   return { number: r.number, optedOut: r.opted_out === 1, at: dateMs(r.at), by: r.by };
 }
 
+/** What the list announces on the event path, once the change is committed. */
+export interface OptOutEvents {
+  /** This gateway changed the list (a keyword, the API); not a change read from another gateway. */
+  'opt-out.changed': OptOutRow;
+}
+
 export function createOptOutStore(db: Db) {
   const getStmt = db.prepare(`SELECT number, opted_out, at, by FROM opt_outs WHERE number = @number`);
   const upsertStmt = db.prepare(`
@@ -61,8 +67,9 @@ export function createOptOutStore(db: Db) {
     /**
      * Sets the number's state; false when it already was in that state (nothing written).
      * `onlyIfNewer`: a change read from elsewhere (MQTT) applies only over an older `at`.
+     * `announce`: told the row once the outermost transaction (maybe the caller's) committed.
      */
-    change: transaction(db, (row: OptOutRow, onlyIfNewer = false): boolean => {
+    change: transaction(db, (row: OptOutRow, onlyIfNewer = false, announce?: (row: OptOutRow) => void): boolean => {
       if (databaseFileGone(db)) throw fileGoneError(); // a change written there would vanish at the next start
       const current = get(row.number);
       if (current && current.optedOut === row.optedOut) return false;
@@ -71,6 +78,7 @@ export function createOptOutStore(db: Db) {
       if (onlyIfNewer && current && current.at >= row.at) return false;
       const unshared = onlyIfNewer ? 0 : 1; // a change read from elsewhere is not this phone's to share
       upsertStmt.run({ number: row.number, optedOut: row.optedOut ? 1 : 0, at: row.at, by: row.by, unshared });
+      if (announce) afterCommit(db, () => announce(row));
       return true;
     }),
     /** This phone's changes the broker has not given back yet, by number, after `after` ('' from the first). */

@@ -14,7 +14,7 @@
 // jump is seen before anything is stamped with the new time, so only older rows move.
 import type { Emitter } from '../core/dispatcher.js';
 import type { Db } from './database.js';
-import type { WebhookEvent } from './event-record.js';
+import type { ReceivedEvent, SettledEvent, WebhookEvent } from './event-record.js';
 import { afterCommit, transaction } from './transaction.js';
 import type { TargetStatus, WebhookTargetsTable } from './webhook-targets.js';
 
@@ -35,9 +35,9 @@ export interface Head {
 /** What the outbox announces, each once the transaction that made the event committed. */
 export interface OutboxEvents {
   /** A message settled, sms.sent or sms.failed (store/messages.ts, whichever path settled it). */
-  'message.settled': WebhookEvent;
-  /** A received SMS was stored (events/inbox-watcher.ts). */
-  'sms.received': WebhookEvent;
+  'message.settled': SettledEvent;
+  /** A received SMS was stored, with what it changed (events/inbox-memory.ts). */
+  'sms.received': ReceivedEvent;
   /** An event was stored for at least one enabled webhook target: delivery has work. */
   'delivery.due': WebhookEvent;
 }
@@ -68,6 +68,20 @@ function statements(db: Db) {
 
 export function createOutboxStore(db: Db, targets: WebhookTargetsTable, events?: Emitter<OutboxEvents>) {
   const s = statements(db);
+  const recordTx = transaction(db, <K extends RecordedAs>(name: K, event: OutboxEvents[K], at: number): boolean => {
+    const urls = targets.enabledUrls();
+    if (urls.length > 0) {
+      s.insertEvent.run({ id: event.id, type: event.type, createdAt: at, body: JSON.stringify(event) });
+      for (const target of urls) s.insertDelivery.run({ eventId: event.id, target, at });
+    }
+    if (events) {
+      afterCommit(db, () => {
+        if (urls.length > 0) events.emit('delivery.due', event);
+        events.emit(name, event);
+      });
+    }
+    return urls.length > 0;
+  });
 
   /** A target and its pending deliveries (the events stay for the other targets). */
   const removeTarget = transaction(db, (url: string) => {
@@ -91,20 +105,7 @@ export function createOutboxStore(db: Db, targets: WebhookTargetsTable, events?:
      * `delivery.due` first when a target is to get it). False when no target is enabled
      * (then it is only announced).
      */
-    record: transaction(db, (name: RecordedAs, event: WebhookEvent, at: number): boolean => {
-      const urls = targets.enabledUrls();
-      if (urls.length > 0) {
-        s.insertEvent.run({ id: event.id, type: event.type, createdAt: at, body: JSON.stringify(event) });
-        for (const target of urls) s.insertDelivery.run({ eventId: event.id, target, at });
-      }
-      if (events) {
-        afterCommit(db, () => {
-          if (urls.length > 0) events.emit('delivery.due', event);
-          events.emit(name, event);
-        });
-      }
-      return urls.length > 0;
-    }),
+    record: <K extends RecordedAs>(name: K, event: OutboxEvents[K], at: number): boolean => recordTx(name, event, at),
     heads: () => s.heads.all() as Head[],
     delivered: transaction(db, (h: Head, at: number) => {
       s.deleteDelivery.run({ seq: h.seq });

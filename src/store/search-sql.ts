@@ -11,7 +11,8 @@
 // ("l\0i" found every text holding an l). Case is folded by search_fold (JavaScript's
 // toLowerCase), so "ÄRGER" finds "ärger", which SQLite's ASCII-only case folding would not; the
 // final sigma ς folds to σ, as toLowerCase lowers a word-final Σ to ς, so "ΟΔΟΣ" (q) would miss
-// "ΟΔΟΣΤΡΩΜΑ" (text).
+// "ΟΔΟΣΤΡΩΜΑ" (text). A tag (key and value) matches a message whose tags hold that key with
+// exactly that value (case and all), read from the JSON column only when it is valid JSON.
 import type Database from 'better-sqlite3';
 import type { Db } from './database.js';
 
@@ -20,6 +21,8 @@ export interface SearchFilter {
   q?: string | undefined;
   since?: number | undefined;
   until?: number | undefined;
+  /** One tag the message must carry, the value compared exactly. */
+  tag?: { key: string; value: string } | undefined;
 }
 
 /** Where one table keeps what a search compares. */
@@ -30,6 +33,8 @@ export interface SearchColumns {
   number: string;
   /** The columns a text q is looked for in (the first is the message text). */
   text: readonly [string, ...string[]];
+  /** The tags column (JSON object), when the table has one: a tag filter needs it. */
+  tags?: string;
 }
 
 const NUMBER_LIKE = /^\+?[\d\s\-.()]+$/;
@@ -69,6 +74,14 @@ export function searchConditions(columns: SearchColumns, f: SearchFilter): { con
   if (term) {
     conditions.push(term.sql);
     Object.assign(params, term.params);
+  }
+  if (f.tag !== undefined) {
+    if (columns.tags === undefined) throw new Error('this search has no tags column');
+    // The key is a JSON path member, quoted: a key may hold dots. Keys never hold a quote (message-tags.ts).
+    const tags = columns.tags;
+    conditions.push(`CASE WHEN json_valid(${tags}) THEN json_extract(${tags}, @tagPath) END = @tagValue`);
+    params.tagPath = `$."${f.tag.key}"`;
+    params.tagValue = f.tag.value;
   }
   return { conditions, params };
 }

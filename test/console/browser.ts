@@ -111,12 +111,12 @@ export async function openBrowser(t: Test, viewport = DESKTOP): Promise<Watched>
   return { page, context, problems };
 }
 
-/** Pastes the key on the sign-in view and waits for the overview. */
-export async function signIn(page: Page, key: string, remember = false) {
+/** Pastes the key on the sign-in view and waits for the view the address names (the overview when it names none). */
+export async function signIn(page: Page, key: string, remember = false, lands = 'Overview') {
   await page.getByLabel("API key, or the QR code's text").fill(key);
   if (remember) await page.getByLabel('Remember on this device').check();
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+  await page.getByRole('heading', { name: lands, level: 1 }).waitFor();
 }
 
 /** Goes to a view through its link in the navigation. */
@@ -161,10 +161,15 @@ export async function overflowX(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 }
 
-/** Whether an element's first line is inside the viewport (where the button just pressed is); run with locator.evaluate. */
+/**
+ * Whether an element's first line is in view (where the button just pressed is), above the
+ * views' bar when it is fixed at the screen's bottom (a phone); run with locator.evaluate.
+ */
 export const firstLineInView = (e: Element) => {
   const r = e.getBoundingClientRect();
-  return r.top >= 0 && r.top + 24 <= innerHeight;
+  const bar = document.querySelector('header.top nav');
+  const end = bar && getComputedStyle(bar).position === 'fixed' ? bar.getBoundingClientRect().top : innerHeight;
+  return r.top >= 0 && r.top + 24 <= end;
 };
 
 /** How long the console waits for the typing to pause before it asks the gateway (src/console: useDebounced). */

@@ -40,7 +40,7 @@ t.test('every view, end to end', { skip: !hasChromium && 'no /usr/bin/chromium (
   // The history and one message's details.
   await openView(page, 'History');
   await page.getByText('Hello from the console').waitFor();
-  await page.getByRole('button', { name: 'Details of the message to +15551230001' }).click();
+  await page.locator('main .msg-line', { hasText: '+15551230001' }).click();
   await page.getByRole('region', { name: 'Message details' }).waitFor();
   t.ok(await page.getByRole('region', { name: 'Message details' }).getByText('sent', { exact: true }).isVisible());
   t.same(await axeViolations(page), [], 'history');
@@ -106,7 +106,7 @@ t.test('every view, end to end', { skip: !hasChromium && 'no /usr/bin/chromium (
   t.match(newKey, /^sk_local_[A-Za-z0-9]{32}$/);
   t.equal(gw.keyFile.current(), newKey, 'the gateway holds the new key');
   t.equal(await page.evaluate(() => sessionStorage.length + localStorage.length), 0, 'the old key is forgotten');
-  await signIn(page, newKey, true);
+  await signIn(page, newKey, true, 'API key'); // back where the key was rotated
   t.equal(await page.evaluate(() => localStorage.getItem('sms-gateway-key')), newKey, '"remember on this device" keeps it in localStorage');
   t.same(problems, [], 'no dialog, console error, page error or CSP violation');
 });

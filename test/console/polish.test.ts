@@ -1,12 +1,11 @@
 /// <reference lib="dom" />
 // The console as a new user would try it (issue 35 part 5): Enter signs in with a masked key
 // and a "show" toggle; the overview names checks for people and shows "Fix:" only where one
-// is needed; Cancel and Remove ask first; at 360x740 the header is one row with sign-out in
-// it and the simulated-mode banner one line; dark mode follows the system, axe-clean; the
+// is needed (an unknown check says why, with no "Fix:"); Cancel and Remove ask first; the
 // history searches by number or text and a date range and exports what it shows as CSV.
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { axeViolations, consoleApp, hasChromium, openBrowser, openSignedIn, openView, PHONE, sendNow, signIn } from './browser.js';
+import { axeViolations, consoleApp, hasChromium, openBrowser, openSignedIn, openView, signIn } from './browser.js';
 
 /** POST /api/messages (queue) with the key: no pacing between two (sends must be a second apart). */
 async function queue(gw: Awaited<ReturnType<typeof consoleApp>>, body: { to: string; message: string; sendAt: string }) {
@@ -60,7 +59,12 @@ t.test('overview: human check names, "Fix:" only on a check that is not ok', { s
   t.equal(names.length, Object.keys(diag.checks).length, 'every check listed');
   for (const n of ['Termux:API', 'Send budget', 'Android SMS limit']) t.ok(names.includes(n), `"${n}" shown`);
   for (const n of names) t.notMatch(n, /^[a-z]+[A-Z]/, `"${n}" is not an internal camelCase name`);
-  const rows = await checks.evaluateAll((lis) => lis.map((li) => ({ status: li.querySelector('.badge')?.textContent, fix: !!li.querySelector('.hint') })));
+  const rows = await checks.evaluateAll((lis) =>
+    lis.map((li) => {
+      const hint = li.querySelector('.hint')?.textContent;
+      return { status: li.querySelector('.badge')?.textContent, fix: hint !== undefined, hint };
+    }),
+  );
   const okWithHint = Object.values(diag.checks as Record<string, { status: string; hint?: string }>).filter((c) => c.status === 'ok' && c.hint).length;
   t.ok(okWithHint > 0, 'the gateway gives a hint on some ok check (the case this guards)');
   t.same(
@@ -71,6 +75,13 @@ t.test('overview: human check names, "Fix:" only on a check that is not ok', { s
   t.ok(
     rows.some((r) => r.status !== 'ok' && r.fix),
     'a check that is not ok keeps its fix',
+  );
+  const unknown = rows.filter((r) => r.status === 'unknown' && r.fix);
+  t.ok(unknown.length > 0, 'some check is unknown in simulated mode (the battery: the case this guards)');
+  t.same(
+    unknown.filter((r) => r.hint?.startsWith('Fix:')),
+    [],
+    'an unknown check says why, never "Fix:" (nothing to fix)',
   );
   t.same(problems, []);
 });
@@ -115,48 +126,6 @@ t.test('Cancel and Remove ask first, by keyboard too', { skip }, async (t) => {
   t.same(problems, [], 'no window.confirm, no error');
 });
 
-t.test('phone: a one-row header with sign-out in it, a one-line banner; dark mode is axe-clean', { skip }, async (t) => {
-  const gw = await consoleApp(t);
-  await sendNow(gw, { to: '+15550003333', message: 'Dark mode check' });
-  const { page, problems } = await openBrowser(t, PHONE);
-  page.setDefaultTimeout(8000);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.goto(`${gw.base}/`);
-  await signIn(page, gw.key);
-  const nav = page.getByRole('navigation', { name: 'Views' });
-  t.equal(await nav.getByRole('button', { name: 'Sign out' }).count(), 1, 'sign-out is inside the navigation');
-  const middles = await nav.locator('a, button').evaluateAll((els) =>
-    els.map((e) => {
-      const r = e.getBoundingClientRect();
-      return Math.round((r.top + r.bottom) / 2);
-    }),
-  );
-  t.equal(new Set(middles).size, 1, 'the views and sign-out in one row');
-  const headerHeight = await page.locator('header.top').evaluate((e) => e.getBoundingClientRect().height);
-  t.ok(headerHeight <= 60, `the header is compact (${headerHeight} px)`);
-  const banner = page.locator('.banner-sim');
-  const lines = await banner.evaluate((e) => {
-    const range = document.createRange();
-    range.selectNodeContents(e);
-    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
-  });
-  t.equal(lines, 1, 'the simulated-mode banner is one line');
-  const mainTop = await page.locator('main').evaluate((e) => e.getBoundingClientRect().top);
-  t.ok(mainTop <= 740 / 6, `the content starts near the top (${mainTop} px)`);
-  const bg = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
-  const [r, g, b] = (bg.match(/\d+/g) ?? []).map(Number);
-  t.ok(r! + g! + b! < 150, `dark background from the system setting (${bg})`);
-  for (const view of ['Overview', 'Send', 'Queue', 'History', 'Conversations', 'Webhooks', 'Key']) {
-    await openView(page, view);
-    await page.waitForTimeout(300);
-    t.same(await axeViolations(page), [], `${view} in dark mode: axe`);
-  }
-  await nav.getByRole('button', { name: 'Sign out' }).click();
-  await page.getByText('Signed out.').waitFor();
-  t.same(await axeViolations(page), [], 'sign-in in dark mode: axe');
-  t.same(problems, []);
-});
-
 t.test('history: search by number or text, a date range, CSV export of what is shown', { skip }, async (t) => {
   const gw = await consoleApp(t);
   const sendAt = new Date(Date.now() + 86_400_000).toISOString();
@@ -191,8 +160,8 @@ t.test('history: search by number or text, a date range, CSV export of what is s
   t.equal(rows.length, 3, 'a header and the two rows shown');
   t.match(rows[0], /^"id","status","reason","to","body",/);
   t.ok(
-    rows.some((r) => r.includes(`"'+15550000001"`)),
-    'a leading + is prefixed with a quote',
+    rows.some((r) => r.includes(`"=""+15550000001"""`)),
+    'a number is a constant text a spreadsheet shows as it is',
   );
   t.ok(
     rows.some((r) => r.includes(`"'=HYPERLINK(""http://x"",""a, b"")"`)),

@@ -97,9 +97,9 @@ t.test('history search at 360x740: usable, no sideways scrolling, axe-clean', { 
   const { page, problems } = await openBrowser(t, PHONE);
   page.setDefaultTimeout(8000);
   await page.goto(`${gw.base}/#/history?q=garage`);
-  await signIn(page, gw.key);
-  await openView(page, 'History');
-  await page.getByLabel('Search number or text').fill('garage');
+  await signIn(page, gw.key, false, 'History');
+  const typed = await page.getByLabel('Search number or text').inputValue();
+  t.equal(typed, 'garage', 'the search in the address survives the sign-in');
   await page.getByText('Needle: the garage code is 4711').waitFor();
   t.equal(await overflowX(page), 0, 'no sideways scrolling');
   t.same(await axeViolations(page), [], 'axe');
@@ -157,6 +157,12 @@ for (const [size, viewport] of [
     t.equal(await page.evaluate(() => document.activeElement?.textContent), 'No older messages', 'the focus stays on the button');
     await page.keyboard.press('Enter');
     t.equal(await bodies.count(), 121, 'pressing it again reads nothing more');
+    const look = await thread.getByRole('button', { name: 'No older messages' }).evaluate((e) => {
+      const s = getComputedStyle(e);
+      return { border: s.borderTopColor, background: s.backgroundColor, cursor: s.cursor };
+    });
+    const plain = { border: 'rgba(0, 0, 0, 0)', background: 'rgba(0, 0, 0, 0)', cursor: 'default' };
+    t.same(look, plain, 'it does not look pressable');
     if (size === 'phone') t.equal(await overflowX(page), 0, 'no sideways scrolling');
     t.same(await axeViolations(page), [], 'axe');
     await thread.getByRole('button', { name: 'No older messages' }).scrollIntoViewIfNeeded();

@@ -95,8 +95,9 @@ t.test('the page: no inline script or style, nothing from outside', async (t) =>
       `${f}: no HTML from strings, no eval`,
     );
     const computed = code.match(/\b(href|src|action)=\{/g)?.length ?? 0;
-    const ownViews = code.split('href={`#/${id}`}').length - 1;
-    t.equal(computed, ownViews, `${f}: a computed href only from the views' own names, never from data`);
+    // A view's own name, or a tag's History filter (tagHref: #/history? and the tag URL-encoded, no scheme).
+    const ownViews = code.split('href={`#/${id}`}').length - 1 + code.split('href={tagHref(').length - 1;
+    t.equal(computed, ownViews, `${f}: a computed href only from the views' own names or a tag's filter`);
     t.notMatch(code, /fetch\(\s*['"`]https?:/, `${f}: relative URLs only`);
   }
 });

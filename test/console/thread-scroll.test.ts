@@ -55,13 +55,18 @@ async function queueFrom(gw: Awaited<ReturnType<typeof consoleApp>>, address: st
 /** A message's bubble by its exact text. */
 const bubble = (page: Page, text: string) => page.locator('li.bubble', { has: page.locator('bdi.body', { hasText: new RegExp(`^${text}$`) }) });
 
-/** Whether an element is wholly in view: inside the window and inside the thread pane when the pane scrolls. */
+/**
+ * Whether an element is wholly in view: inside the window (above the views' bar on a phone) and
+ * inside the thread pane when the pane scrolls.
+ */
 const inView = (l: Locator) =>
   l.evaluate((e) => {
     const r = e.getBoundingClientRect();
     const pane = e.closest('section.thread');
     const p = pane && getComputedStyle(pane).overflowY === 'auto' ? pane.getBoundingClientRect() : { top: 0, bottom: innerHeight };
-    return r.top >= Math.max(0, p.top) - 1 && r.bottom <= Math.min(innerHeight, p.bottom) + 1;
+    const bar = document.querySelector('header.top nav');
+    const end = bar && getComputedStyle(bar).position === 'fixed' ? bar.getBoundingClientRect().top : innerHeight;
+    return r.top >= Math.max(0, p.top) - 1 && r.bottom <= Math.min(end, p.bottom) + 1;
   });
 
 const top = (l: Locator) => l.evaluate((e) => e.getBoundingClientRect().top);

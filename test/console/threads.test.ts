@@ -73,6 +73,9 @@ t.test('a thread: in order, replies, opt-out toggle, send again', { skip }, asyn
   await thread.getByRole('button', { name: 'Queue reply' }).click();
   await thread.getByText(/^Not sent: \+1 \(555\) 987-0001 is on the opt-out list/).waitFor();
   t.equal(await thread.getByLabel('Reply').inputValue(), 'Are you there?', 'the text stays to send later');
+  await bubbles.locator('bdi.body', { hasText: 'Are you there?' }).waitFor();
+  const sendAgain = thread.getByRole('button', { name: 'Send again' });
+  t.equal(await sendAgain.count(), 0, 'no "Send again" while the number is opted out');
   await thread.getByRole('button', { name: 'Opt back in' }).click();
   await thread.getByRole('button', { name: 'Opt out this number…' }).waitFor();
   t.same((await gw.get('/api/opt-outs')).json().data, [], 'off the list');
@@ -139,5 +142,25 @@ t.test('at 360x740 by keyboard: opening a thread moves the focus into it, going 
   await list.waitFor();
   await page.waitForFunction(() => document.activeElement !== document.body);
   t.ok(await link.evaluate((e) => e === document.activeElement), 'back on the thread it came from');
+  t.same(problems, []);
+});
+
+const TAG_LINK = 'a tag of what a reply answers opens the History filtered by it; the open thread is in the address';
+t.test(TAG_LINK, { skip }, async (t) => {
+  const gw = await conversation(t);
+  const { page, problems } = await openSignedIn(t, gw, 'Conversations');
+  await page.getByRole('button', { name: /Thanks!/ }).click();
+  const thread = page.getByRole('region', { name: /987-0001/ });
+  await thread.getByText('In reply to').waitFor();
+  t.match(page.url(), /#\/inbox\?open=15559870001$/, 'the open conversation is in the address');
+  await page.reload();
+  await thread.getByText('In reply to').waitFor();
+  t.pass('a reload opens it again');
+  await thread.getByRole('list', { name: 'Its tags' }).getByRole('link', { name: 'ticket=T-7' }).click();
+  await page.getByRole('heading', { name: 'History', level: 1 }).waitFor();
+  await page.getByText('1 matching.').waitFor();
+  t.ok(await page.getByText('Tagged ticket=T-7').isVisible(), 'filtered by the tag');
+  t.match(await page.locator('main .msg-line').first().textContent(), /Yes, until 18:00\..*ticket=T-7/);
+  t.match(page.url(), /#\/history\?tag=ticket%3AT-7$/);
   t.same(problems, []);
 });

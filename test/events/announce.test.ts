@@ -13,7 +13,7 @@ import { createMessageStore } from '../../src/store/messages.js';
 import { createStatsStore } from '../../src/store/stats.js';
 import { transaction } from '../../src/store/transaction.js';
 import { createTargetStore } from '../../src/events/targets.js';
-import { makeEvent, type WebhookEvent } from '../../src/store/event-record.js';
+import { makeEvent, type ReceivedSmsData, type WebhookEvent } from '../../src/store/event-record.js';
 import { createDispatcher } from '../../src/core/dispatcher.js';
 import type { GatewayEvents } from '../../src/events/domain-events.js';
 import { newMessageId } from '../../src/core/ids.js';
@@ -37,8 +37,9 @@ t.test('committed events only are announced, once, after the commit, under the n
   t.teardown(() => db.close());
   const { events, heard } = eventPath();
   const outbox = createOutboxStore(db, createWebhookTargetsTable(db), events);
-  const kept = makeEvent('sms.sent', { n: 1 }, 1000);
-  const lost = makeEvent('sms.sent', { n: 2 }, 2000);
+  // Only their ids matter here: the data are stand-ins.
+  const kept = makeEvent<'sms.sent'>('sms.sent', { n: 1 } as never, 1000);
+  const lost = makeEvent<'sms.sent'>('sms.sent', { n: 2 } as never, 2000);
   transaction(db, () => {
     outbox.record('message.settled', kept, 1000);
     t.same(heard, [], 'not inside the transaction');
@@ -49,7 +50,7 @@ t.test('committed events only are announced, once, after the commit, under the n
       throw new Error('a later write failed');
     })(),
   );
-  const alone = makeEvent('sms.received', {}, 3000);
+  const alone = makeEvent('sms.received', {} as ReceivedSmsData, 3000);
   outbox.record('sms.received', alone, 3000); // outside any transaction: committed at once
   await tick();
   await tick();
@@ -73,7 +74,8 @@ t.test('a settled message announces its event after the commit; a rolled-back se
       throw err;
     },
   });
-  for (const name of ['message.settled', 'delivery.due'] as const) events.on(name, (e) => heard.push({ name, type: e.type, id: e.data.id }));
+  for (const name of ['message.settled', 'delivery.due'] as const)
+    events.on(name, (e) => heard.push({ name, type: e.type, id: (e.data as { id?: string }).id }));
   const table = createWebhookTargetsTable(db);
   const outbox = createOutboxStore(db, table, events);
   outbox.syncTargets(['http://192.168.1.10:9000/hook'], 500);

@@ -36,6 +36,7 @@ t.test('success: 200 send result, record sent, one hand-off with the normalized 
       'segments',
       'simSlot',
       'sourceIp',
+      'origin',
       'status',
       'to',
       'updatedAt',

@@ -100,7 +100,8 @@ t.test('the Received SMS event entity: every key one the event platform accepts,
 
 t.test('what the received topic carries is what the event entity reads: event_type, one of the announced types', async (t) => {
   const event = configs.find((c) => c.topic.startsWith('homeassistant/event/'))!;
-  const payload = receivedPayload({ contacts: [], optOutEnabled: true }, makeEvent('sms.received', { from: '+15550001', body: 'STOP', inReplyTo: null }, 0));
+  const stop = { from: '+15550001', body: 'STOP', inReplyTo: null, keyword: null } as never;
+  const payload = receivedPayload({ contacts: [], optOutEnabled: true }, makeEvent('sms.received', stop, 0));
   t.type(payload.event_type, 'string', 'event_type is in the JSON payload');
   t.ok((event.config.event_types as string[]).includes(payload.event_type as string), 'an announced type');
   t.notOk('event_types' in payload, 'no blocked attribute');

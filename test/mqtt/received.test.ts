@@ -76,7 +76,8 @@ t.test('with SMS_GATEWAY_OPT_OUT off, STOP is an ordinary received SMS', { skip:
 });
 
 t.test('the event type is the first that applies: opt-out keywords, then a rule keyword, then a reply', async (t) => {
-  const event = (data: Record<string, unknown>) => makeEvent('sms.received', { from: '+15550001', body: 'x', receivedAt: null, inReplyTo: null, ...data }, 0);
+  const base = { from: '+15550001', body: 'x', receivedAt: null, inReplyTo: null, keyword: null };
+  const event = (data: Record<string, unknown>) => makeEvent('sms.received', { ...base, ...data } as never, 0);
   const on = { contacts: [], optOutEnabled: true };
   const question = { id: 'msg_1', tags: {} };
   t.equal(receivedPayload(on, event({ body: 'STATUS', keyword: 'STATUS' })).event_type, 'keyword');

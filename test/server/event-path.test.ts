@@ -1,18 +1,48 @@
 // The composed gateway's event path (src/events/domain-events.ts): each event has exactly the
 // listeners the map names, subscribed by the parts as they are composed; and a settled
 // message is heard by all of them once its record is committed (metrics, webhook delivery).
-import t from 'tap';
-import { testApp } from '../helpers/test-app.js';
+import t, { type Test } from 'tap';
+import { EVENT_LISTENERS } from '../../src/events/domain-events.js';
+import { testApp, type MqttOptions } from '../helpers/test-app.js';
 import { startReceiver } from '../fixtures/receiver.js';
 
-t.test('who listens to what: the map of events/domain-events.ts, without MQTT', async (t) => {
+const unreachable = { url: 'mqtt://127.0.0.1:1', username: undefined, password: undefined, prefix: 'sms-gateway' };
+const settings = { ...unreachable, gatewayId: 'gw1', contacts: [], discovery: true, shareSecret: undefined };
+const MQTT: MqttOptions = { settings, gatewayId: 'gw1' };
+
+type Path = Awaited<ReturnType<typeof testApp>>['gateway']['events'];
+
+/** Where the composed gateway's subscriptions differ from the map: a name it lacks, a count that differs. */
+function unlike(events: Path, mqtt: boolean): string[] {
+  const named = Object.keys(EVENT_LISTENERS);
+  const problems = events
+    .subscribed()
+    .filter((name) => !named.includes(name))
+    .map((name) => `${name}: not in the map`);
+  for (const [name, { always, mqtt: withMqtt = [] }] of Object.entries(EVENT_LISTENERS)) {
+    const listeners = mqtt ? [...always, ...withMqtt] : always;
+    const count = events.listenerCount(name as keyof typeof EVENT_LISTENERS);
+    const names = listeners.join(', ') || 'none';
+    if (count !== listeners.length) problems.push(`${name}: ${count} listeners, the map names ${names}`);
+  }
+  return problems;
+}
+
+async function heldToTheMap(t: Test, mqtt: boolean) {
+  const { gateway } = await testApp(t, mqtt ? { mqtt: MQTT } : {});
+  t.same(unlike(gateway.events, mqtt), [], 'every subscription is the map of events/domain-events.ts');
+}
+
+t.test('who listens to what: the map of events/domain-events.ts, without MQTT', (t) => heldToTheMap(t, false));
+
+t.test('and with MQTT', (t) => heldToTheMap(t, true));
+
+t.test('a subscription the map does not name fails the check', async (t) => {
   const { gateway } = await testApp(t);
-  const { events } = gateway;
-  t.equal(events.listenerCount('handoff.finished'), 3, 'send health, metrics, the inbox watcher (reads more often after it)');
-  t.equal(events.listenerCount('message.queued'), 1, 'the lane');
-  t.equal(events.listenerCount('message.settled'), 1, 'metrics');
-  t.equal(events.listenerCount('sms.received'), 3, 'the opt-out keywords, the keyword rules, metrics');
-  t.equal(events.listenerCount('delivery.due'), 1, 'webhook delivery');
+  gateway.events.on('message.queued', () => undefined);
+  (gateway.events as unknown as { on(name: string, l: () => void): void }).on('sms.unheard', () => undefined);
+  const expected = ['sms.unheard: not in the map', 'message.queued: 2 listeners, the map names the lane'];
+  t.same(unlike(gateway.events, false), expected);
 });
 
 t.test('a queued message goes out, settles, and every listener hears of it', async (t) => {

@@ -105,15 +105,16 @@ t.test('loop and cost protection: not dialable, one per sender per 10 minutes, 3
   await a.receive(ANNA, 'START');
   t.equal((await a.messages()).length, 1, 'the START 0 minutes later is not answered (one per sender per 10 minutes)');
   t.same(await a.listed(), ['12345'], 'but it took effect (the short code stays listed: no message goes to it)');
-  for (let i = 0; i < 30; i++) await a.receive(`+1555000${String(i).padStart(4, '0')}`, 'STOP');
+  for (let i = 0; i < 30; i++) await a.receive(`+1201555${String(i).padStart(4, '0')}`, 'STOP');
   t.equal((await a.messages()).length, 30, 'at most 30 an hour in all');
   const metrics = (await a.get('/metrics')).body;
-  t.match(metrics, /sms_gateway_auto_replies_skipped_total\{reason="not_dialable"\} 1/);
+  const shortCode = /sms_gateway_auto_replies_skipped_total\{reason="number_type"\} 1/;
+  t.match(metrics, shortCode, 'the short code (ACME is never listed)');
   t.match(metrics, /sms_gateway_auto_replies_skipped_total\{reason="sender_limit"\} 1/);
   t.match(metrics, /sms_gateway_auto_replies_skipped_total\{reason="hourly_limit"\} 1/);
   t.match(metrics, /sms_gateway_opted_out_numbers 31/);
   await a.clock.tick(3600_000);
-  await a.receive(BOB, 'STOP');
+  await a.receive('+12015559999', 'STOP');
   t.equal((await a.messages()).length, 31, 'an hour later answers go out again');
 });
 

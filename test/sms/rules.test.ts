@@ -5,7 +5,7 @@
 // and the counter in /metrics.
 import t, { type Test } from 'tap';
 import { appendSimulatedSms, simulatedSmsList } from '../../src/device/simulated-inbox.js';
-import type { WebhookEvent } from '../../src/store/event-record.js';
+import type { ReceivedEvent } from '../../src/store/event-record.js';
 import { tempDir } from '../helpers/paths.js';
 import { testApp, type TestAppOptions } from '../helpers/test-app.js';
 
@@ -20,7 +20,7 @@ async function withRules(t: Test, opts: TestAppOptions = {}) {
   const home = tempDir(t);
   const a = await testApp(t, { inbox: true, home, inboxList: simulatedSmsList(home, () => 'UTC'), ...opts });
   await a.gateway.inbox.watcher.pollOnce(); // the baseline
-  const heard: WebhookEvent[] = [];
+  const heard: ReceivedEvent[] = [];
   a.gateway.events.on('sms.received', (e) => heard.push(e));
   const post = (body: unknown) => {
     a.clock.advance(200); // within the API's rate limit
@@ -158,7 +158,9 @@ t.test('from restricts who triggers a rule; an event-only rule sends nothing; th
   await a.receive('12345', 'info please');
   t.equal((await a.latest()).keyword, 'INFO');
   t.match(await a.messages(), [{ to: ANNA, body: 'Disarmed.' }], 'only the listed sender got an answer');
-  t.match((await a.get('/metrics')).body, /sms_gateway_auto_replies_skipped_total\{reason="not_dialable"\} 2/);
+  const metrics = (await a.get('/metrics')).body;
+  t.match(metrics, /sms_gateway_auto_replies_skipped_total\{reason="not_dialable"\} 1/, 'ACME');
+  t.match(metrics, /sms_gateway_auto_replies_skipped_total\{reason="number_type"\} 1/, 'the short code');
 });
 
 t.test('opt-out keywords win over rules; a listed sender gets no rule reply', async (t) => {
@@ -177,8 +179,8 @@ t.test('opt-out keywords win over rules; a listed sender gets no rule reply', as
 });
 
 t.test('two gateways whose rules answer each other: the loop dies', async (t) => {
-  const PHONE_A = '+15550000001';
-  const PHONE_B = '+15550000002';
+  const PHONE_A = '+12015550001';
+  const PHONE_B = '+12015550002';
   const a = await withRules(t);
   const b = await withRules(t, { clock: a.clock });
   await a.addRule({ keyword: 'HELLO', match: 'prefix', reply: 'Hello from A' });

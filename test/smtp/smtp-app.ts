@@ -16,6 +16,7 @@ export interface StoredMessage {
   reason: string | null;
   segments: number;
   tags: Record<string, string>;
+  origin: string;
 }
 
 export async function smtpApp(t: Test, smtp: Partial<SmtpSettings> = {}, opts: TestAppOptions = {}) {

@@ -24,6 +24,11 @@ t.test('a mail becomes one SMS per recipient, subject and body; the same Message
       ['+15550001111', 'UPS on battery: Mains lost at 03:12', { email: '<ups-1@nas.lan>' }],
     ],
   );
+  t.same(
+    messages.map((m) => m.origin),
+    ['email', 'email'],
+    'origin email',
+  );
   const again = await a.transport().sendMail(mail);
   t.match(again.response, /^250 .*repeat/);
   t.equal((await a.messages()).length, 2, 'nothing queued twice');

@@ -108,6 +108,7 @@ t.test('insertQueued then get; settle to sent; settle refuses unknown and settle
   t.same(row, {
     ...m,
     via: 'sync',
+    origin: 'api',
     sendAt: null,
     expiresAt: null,
     dueAt: m.createdAt,

@@ -4,9 +4,17 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { gatewayError } from '../../core/errors.js';
 import { toMessageRecord, type MessageStore } from '../../store/messages.js';
 import { MessageParamsSchema, MessageResponseSchema, MessagesPageSchema, MessagesQuerySchema, searchTimes } from '../schemas.js';
+import { tagFilter } from '../schemas.js';
 import { bearerErrors, json } from '../route-docs.js';
 import { listExample, messageExample } from '../examples.js';
 import type { RouteFile } from '../route-parts.js';
+
+const LIST_DESCRIPTION =
+  'Filtered by status and a tag (tag=key:value), searched (q: a number or a text; since and until: ' +
+  'the creation time); the total and hasNext count the filtered messages, so offset pages through them.';
+const LIST_BAD_QUERY =
+  'invalid_request: a bad or unknown query parameter (q too long, since or until not a date-time, ' +
+  'until before since, tag not key:value); the message names it.';
 
 export function messageRoutes(store: MessageStore): FastifyPluginAsyncZod {
   return async (app) => {
@@ -16,21 +24,21 @@ export function messageRoutes(store: MessageStore): FastifyPluginAsyncZod {
         schema: {
           operationId: 'listMessages',
           summary: 'Send history, newest first',
-          description:
-            'Filtered by status and searched (q: a number or a text; since and until: the creation time); the total and hasNext count the filtered messages, so offset pages through them.',
+          description: LIST_DESCRIPTION,
           tags: ['sms'],
           querystring: MessagesQuerySchema,
           response: {
             200: json('One page of the history, newest first.', MessagesPageSchema, listExample),
             ...bearerErrors([400], {
-              400: 'invalid_request: a bad or unknown query parameter (q too long, since or until not a date-time, until before since); the message names it.',
+              400: LIST_BAD_QUERY,
             }),
           },
         },
       },
       async (request) => {
-        const { limit, offset, status, q } = request.query;
-        const { rows, total } = store.list({ limit, offset, status, q, ...searchTimes(request.query) });
+        const { limit, offset, status, q, tag } = request.query;
+        const filter = { status, q, tag: tagFilter(tag), ...searchTimes(request.query) };
+        const { rows, total } = store.list({ limit, offset, ...filter });
         return {
           success: true as const,
           data: rows.map(toMessageRecord),

@@ -40,6 +40,7 @@ export function queueRoutes(enqueue: Enqueue, bodyLimit: number): FastifyPluginA
       },
       async (request, reply) => {
         const outcome = await enqueue.accept(request.body, {
+          origin: 'queue',
           sourceIp: callerAddress(request),
           idempotencyKey: idempotencyKey(request.raw.rawHeaders),
         });

@@ -42,6 +42,7 @@ export function sendRoutes(service: SendService, bodyLimit: number): FastifyPlug
       async (request, reply) => {
         const key = idempotencyKey(request.raw.rawHeaders);
         const outcome = await service.send(request.body, {
+          origin: 'api',
           sourceIp: callerAddress(request),
           idempotencyKey: key,
         });
