@@ -29,6 +29,8 @@ export interface StartScreenOptions {
   columns?: number | undefined;
   /** Running on the phone (Termux's Node says platform "android") or on another machine; the wording follows. */
   onPhone?: boolean;
+  /** The e-mail intake's port and whether it offers STARTTLS (SMS_GATEWAY_SMTP_PORT); absent when off. */
+  smtp?: { port: number; starttls: boolean } | undefined;
 }
 
 /** The terminal size the screen is made for: 80 columns, 24 rows (one kept for the cursor). */
@@ -56,6 +58,11 @@ export function modeLine(m: ScreenMode): string {
   return `${m.mode.toUpperCase()} mode (${m.reason}): ${what}.`;
 }
 
+/** The e-mail intake in one line: `E-mail to SMS: SMTP port 2525 (plain)`. */
+export function smtpLine(smtp: { port: number; starttls: boolean }): string {
+  return `E-mail to SMS: SMTP port ${smtp.port} (${smtp.starttls ? 'STARTTLS' : 'plain'})`;
+}
+
 /** What the screen says without a LAN address: who can reach the loopback URL, and what to check. */
 export function noLanWords(onPhone: boolean): { hint: string; reach: [string, string] } {
   const device = onPhone ? 'phone' : 'machine';
@@ -68,6 +75,7 @@ export async function renderStartScreen(opts: StartScreenOptions): Promise<strin
   const head = [modeLine(opts.mode), `URL:      ${urls[0]}${noLan ? `  ${noLan.hint}` : ''}`, `API key:  ${opts.key}`];
   const side = [`sms-gateway ${opts.version} is running.`];
   if (!opts.mode.smsEnabled) side.push('Sending is switched off', '(SMS_GATEWAY_SMS_ENABLED=false).');
+  if (opts.smtp) side.push(smtpLine(opts.smtp));
   side.push('', 'Scan to configure a client:', 'the QR code holds URL and key.');
   if (noLan) side.push('', ...noLan.reach);
   const keys = opts.tty ? ['', 'r = new API key (old one stops working)', 'q = quit'] : [];

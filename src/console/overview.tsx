@@ -38,6 +38,7 @@ const CHECK_NAMES: Record<CheckName, string> = {
   apiKey: 'API key',
   webhooks: 'Webhooks',
   mqtt: 'MQTT',
+  smtp: 'E-mail to SMS',
 };
 
 const yesNo = (b: boolean | null | undefined) => (b === null || b === undefined ? 'unknown' : b ? 'yes' : 'no');

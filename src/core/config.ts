@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { MODES, SIMULATIONS, type Mode, type Simulation } from './runtime.js';
 import { redactUrl, webhookUrlProblem } from './webhook-url.js';
 import { ContactsText, MqttEnvShape, mqttSettings, type Contact, type MqttSettings } from './mqtt-settings.js';
+import { SmtpEnvShape, smtpSettings, type SmtpSettings } from './smtp-settings.js';
 import { DEFAULT_OPT_IN_REPLY, DEFAULT_OPT_OUT_REPLY, optionalReplyText, replyText, type OptOutSettings } from './opt-out-settings.js';
 
 // Required, not imported (core/builtin.ts): parseEnv is all the gateway needs of node:util.
@@ -113,6 +114,7 @@ export const EnvSchema = z.object({
   // The contacts serve MQTT and the alert receivers: SMS_GATEWAY_CONTACTS, else its old name
   // SMS_GATEWAY_MQTT_CONTACTS (same syntax; the new name wins when both are set).
   SMS_GATEWAY_CONTACTS: z.preprocess(blankToUndefined, ContactsText.optional()),
+  ...SmtpEnvShape,
 });
 
 /** Variables whose value is never repeated in an error (a password, a webhook URL's token). */
@@ -145,6 +147,8 @@ export interface Config {
   optOut: OptOutSettings;
   /** Named numbers (SMS_GATEWAY_CONTACTS, or SMS_GATEWAY_MQTT_CONTACTS): MQTT's notify entities, the alert receivers' `to`. */
   contacts: Contact[];
+  /** The e-mail intake (core/smtp-settings.ts); undefined when SMS_GATEWAY_SMTP_PORT is not set. */
+  smtp?: SmtpSettings | undefined;
 }
 
 /** What of the configuration decides whether the inbox watcher runs. */
@@ -193,6 +197,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = result.data;
   const contacts = e.SMS_GATEWAY_CONTACTS ?? e.SMS_GATEWAY_MQTT_CONTACTS;
+  const smtp = smtpSettings(e);
+  if (smtp && 'problem' in smtp) throw new ConfigError(smtp.problem);
   return {
     home,
     mode: e.SMS_GATEWAY_MODE,
@@ -216,5 +222,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       helpReply: e.SMS_GATEWAY_HELP_REPLY ?? '',
     },
     contacts,
+    smtp,
   };
 }

@@ -188,6 +188,7 @@ export const diagnosticsExample: Example<typeof DiagnosticsResponseSchema> = {
       apiKey: ok({ createdAt: '2026-11-01T09:00:00.000Z', ageDays: 20 }),
       webhooks: ok({ pending: 0, targets: [], inbox: null }),
       mqtt: ok({ enabled: false }),
+      smtp: ok({ enabled: false }),
     },
   },
 };

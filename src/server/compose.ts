@@ -87,6 +87,7 @@ export async function composeGateway(deps: GatewayDeps) {
     status,
     slowReaderClosed: (reason) => status.metrics.onSlowReaderClosed(reason),
   });
+  if (config.smtp) (await import('../smtp/smtp-part.js')).attachSmtp({ ...deps, ...base, app, sending, status });
 
   const parts = { app, sending, webhooks, inbox, status, mqtt, probes, events };
   const restoreState = () => restore({ webhooks, inbox, sending, endLeftover: ports.endLeftover, logger }, clock.now());

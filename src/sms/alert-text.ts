@@ -7,36 +7,14 @@
 // the summary is shortened first (with an ellipsis), then the name; the status, count and
 // the "(+N more)" tail always stay. GSM-7 where stand-ins for typographic characters make
 // the whole text GSM-7 (sms/gsm-stand-ins.ts); otherwise UCS-2 with every letter as written.
+// The shortening itself is the one of sms/short-text.ts (the e-mail intake's too).
 import type { AlertNotification } from './alert-notification.js';
-import { isGsm7, countSegments } from './segments.js';
-import { withStandIns } from './gsm-stand-ins.js';
+import { fitsIn, gsmIfPossible, shortened as shortenedIn, tidy } from './short-text.js';
 
 /** The most segments an alert's SMS takes (306 GSM-7 characters, 134 UCS-2 code units). */
 export const ALERT_SEGMENTS = 2;
 
-/** Control characters and runs of white space become one space; a lone surrogate U+FFFD. */
-function tidy(text: string | undefined): string {
-  return (text ?? '')
-    .toWellFormed()
-    .replace(/[\p{Cc}\s]+/gu, ' ')
-    .trim();
-}
-
-const fits = (text: string) => countSegments(text).segments <= ALERT_SEGMENTS;
-
-/** The longest prefix of `text` (whole code points, ending in `ellipsis`) for which `wrap` fits, or undefined. */
-function shortened(text: string, ellipsis: string, wrap: (part: string) => string): string | undefined {
-  const points = Array.from(text);
-  let lo = 0; // the longest length known to fit (0: none known)
-  let hi = points.length - 1; // a shortened text is shorter than the text
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (fits(wrap(`${points.slice(0, mid).join('').trimEnd()}${ellipsis}`))) lo = mid;
-    else hi = mid - 1;
-  }
-  if (lo === 0) return undefined;
-  return wrap(`${points.slice(0, lo).join('').trimEnd()}${ellipsis}`);
-}
+const fits = (text: string) => fitsIn(text, ALERT_SEGMENTS);
 
 interface Parts {
   /** `FIRING 3: ` */
@@ -68,11 +46,14 @@ function partsOf(n: AlertNotification): Parts {
   };
 }
 
-/** The parts with GSM-7 stand-ins when that makes all of them GSM-7, else as written. */
+/** The parts with GSM-7 stand-ins when that makes all of them GSM-7, else as written (the header and tail are). */
 function encoded(p: Parts): { parts: Parts; ellipsis: string } {
-  const replaced: Parts = { header: p.header, head: withStandIns(p.head), summary: withStandIns(p.summary), tail: p.tail };
-  if (isGsm7(replaced.header + replaced.head + replaced.summary + replaced.tail)) return { parts: replaced, ellipsis: '...' };
-  return { parts: p, ellipsis: '\u2026' };
+  const { texts, ellipsis } = gsmIfPossible([p.head, p.summary]);
+  return { parts: { header: p.header, head: texts[0]!, summary: texts[1]!, tail: p.tail }, ellipsis };
+}
+
+function shortened(text: string, ellipsis: string, wrap: (part: string) => string) {
+  return shortenedIn(text, ellipsis, wrap, ALERT_SEGMENTS);
 }
 
 /** The SMS for a notification: at most 2 segments, whatever the payload holds. */

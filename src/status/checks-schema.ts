@@ -6,12 +6,28 @@ import { MODES } from '../core/runtime.js';
 import { ReasonSchema } from '../store/message-record.js';
 
 export const CHECK_STATUSES = ['ok', 'degraded', 'failing', 'unknown'] as const;
+/** Why the e-mail intake refused a mail or a step of one (status/smtp-check.ts; the metrics' `reason` label). */
+export const SMTP_REFUSALS = [
+  'not_local',
+  'auth_missing',
+  'auth_failed',
+  'recipient_invalid',
+  'recipient_opted_out',
+  'too_many_recipients',
+  'too_large',
+  'no_text',
+  'queue_full',
+  'storage_unavailable',
+  'sms_disabled',
+] as const;
 
 const MQTT_CHECK = 'degraded: the broker is away (HTTP, webhooks work); failing: it refuses a publish or subscription';
 const iso = z.string().nullable().describe('ISO 8601 UTC, or null');
 const PROBE_RESULTS = ['ok', 'never', 'not_found', 'timeout', 'permission_denied', 'api_error', 'no_output'] as const;
 const probe = z.enum(PROBE_RESULTS);
 const readAt = (maxAge: string) => iso.describe(`when the reading shown was read (ISO 8601 UTC), never more than ${maxAge} ago; null: none shown`);
+
+const smtpRefused = z.record(z.enum(SMTP_REFUSALS), z.number().int());
 
 const checkOf = <V extends z.ZodType>(value: V) =>
   z.object({
@@ -167,6 +183,26 @@ export const ChecksSchema = z.object({
           .describe('publishes and subscriptions the broker refuses (its ACLs), newest last: failing while one stands'),
       })
       .describe(MQTT_CHECK),
+  ),
+  smtp: checkOf(
+    z
+      .object({
+        enabled: z.boolean().describe('false: SMS_GATEWAY_SMTP_PORT is not set (the other fields are absent)'),
+        port: z.number().int().optional(),
+        starttls: z.boolean().optional().describe('true: SMS_GATEWAY_SMTP_TLS_CERT and _KEY are set'),
+        trustedSenders: z.number().int().optional().describe('entries of SMS_GATEWAY_SMTP_TRUSTED'),
+        listening: z.boolean().optional(),
+        since: iso.optional(),
+        lastError: z.string().nullable().optional(),
+        mailsAccepted: z.number().int().optional().describe('mails answered 250 since the start, repeats included'),
+        mailsRepeated: z.number().int().optional().describe('mails whose Message-ID had queued its SMS already'),
+        refused: smtpRefused.optional().describe('refused since the start, by reason'),
+        lastRefusal: z
+          .object({ reason: z.enum(SMTP_REFUSALS), at: z.string() })
+          .nullable()
+          .optional(),
+      })
+      .describe('the e-mail intake (docs/email.md); degraded when it stopped listening'),
   ),
 });
 

@@ -16,6 +16,7 @@ import { check, type CheckOf } from './check.js';
 import type { Checks } from './checks-schema.js';
 import { queueCheck } from './queue-check.js';
 import { mqttCheck, type MqttHealth } from './mqtt-check.js';
+import { smtpCheck, type SmtpHealth } from './smtp-check.js';
 import { webhooksCheck } from './webhooks-check.js';
 import type { TargetStatus } from '../store/webhook-targets.js';
 import type { InboxHealth } from '../events/inbox-watcher.js';
@@ -50,6 +51,8 @@ export interface DiagnosticsDeps {
   inboxHealth: () => Readonly<InboxHealth> | null;
   /** The MQTT bridge's connection; null when MQTT is off. */
   mqttHealth?: () => Readonly<MqttHealth> | null;
+  /** The e-mail intake; null when it is off. */
+  smtpHealth?: () => Readonly<SmtpHealth> | null;
 }
 
 export function smsCheck(h: Readonly<SendHealth>, runtime: RuntimeInfo): CheckOf<'sms'> {
@@ -126,6 +129,7 @@ export function createDiagnostics(deps: DiagnosticsDeps) {
       apiKey: check('ok', { createdAt: iso(keyCreated), ageDays: Math.max(0, Math.floor((now - keyCreated) / 86_400_000)) }),
       webhooks: webhooksCheck(deps.webhookTargets(), deps.inboxHealth()),
       mqtt: mqttCheck(deps.mqttHealth?.() ?? null),
+      smtp: smtpCheck(deps.smtpHealth?.() ?? null),
     };
     const statuses = Object.values(checks).map((c) => c.status);
     const status: 'ok' | 'degraded' | 'failing' = statuses.includes('failing') ? 'failing' : statuses.includes('degraded') ? 'degraded' : 'ok';

@@ -9,6 +9,7 @@ import type { Counts } from '../store/stats.js';
 import type { QueueState } from '../sms/lane.js';
 import type { TargetStatus } from '../store/webhook-targets.js';
 import type { Clock } from '../core/clock.js';
+import type { SmtpHealth } from './smtp-check.js';
 
 export interface MetricsDeps {
   clock: Clock;
@@ -29,6 +30,8 @@ export interface MetricsDeps {
   ruleReplies?: (() => number) | undefined;
   /** What the MQTT broker refused since the start, by `<operation> <reason>` (mqtt/refusals.ts). */
   mqttRefusals?: (() => Readonly<Record<string, number>>) | undefined;
+  /** The e-mail intake's counts (status/smtp-metrics.ts); null while it is off. */
+  smtp?: (() => Readonly<SmtpHealth> | null) | undefined;
 }
 
 /** prom-client's public index, loaded at the first scrape. */

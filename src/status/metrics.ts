@@ -21,6 +21,7 @@ import type { WebhookEvent } from '../store/event-record.js';
 import { REASONS, type Reason } from '../store/message-record.js';
 import { mqttSeries } from './metrics-mqtt.js';
 import { gauges, optOutSeries, processGauges, seconds, storedCounters, type MetricsDeps, type PromClient } from './metrics-series.js';
+import { smtpSeries } from './smtp-metrics.js';
 
 export type { MetricsDeps } from './metrics-series.js';
 
@@ -66,6 +67,7 @@ function buildRegistry(pc: PromClient, deps: MetricsDeps, tallies: Tallies) {
   processGauges(pc, registry, deps.runtime);
   optOutSeries(pc, registry, deps);
   mqttSeries(pc, registry, deps);
+  smtpSeries(pc, registry, () => deps.smtp?.() ?? null);
   const fromTally = (name: string, help: string, read: () => number) =>
     new pc.Counter({
       name,

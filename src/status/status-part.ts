@@ -22,6 +22,7 @@ import { createDiagnostics } from './diagnostics.js';
 import { createHostInfo } from './host-info.js';
 import { createMetrics } from './metrics.js';
 import type { MqttHealth } from './mqtt-check.js';
+import type { SmtpHealth } from './smtp-check.js';
 
 /** The configuration's section for status. */
 export type StatusConfig = Pick<Config, 'home' | 'phoneNumber' | 'defaultSim' | 'queueRate' | 'quietHours'>;
@@ -45,6 +46,7 @@ export interface StatusPartDeps {
 export function createStatusPart(deps: StatusPartDeps) {
   const { clock, runtime, probes, config, sending, events } = deps;
   let mqttHealth: () => Readonly<MqttHealth> | null = () => null;
+  let smtpHealth: () => Readonly<SmtpHealth> | null = () => null;
   const hostInfo = createHostInfo({
     clock,
     runtime,
@@ -72,6 +74,7 @@ export function createStatusPart(deps: StatusPartDeps) {
     webhookTargets: () => deps.webhooks.outbox.status(),
     inboxHealth: () => (deps.inbox.enabled() ? deps.inbox.watcher.health() : null),
     mqttHealth: () => mqttHealth(),
+    smtpHealth: () => smtpHealth(),
   });
   const metrics = createMetrics({
     clock,
@@ -85,6 +88,7 @@ export function createStatusPart(deps: StatusPartDeps) {
     optedOutNumbers: () => sending.optOuts.count(),
     ruleReplies: () => sending.ruleReplies.queued(),
     mqttRefusals: () => mqttHealth()?.refusalCounts ?? {},
+    smtp: () => smtpHealth(),
   });
 
   events.on('handoff.finished', (h) => {
@@ -101,6 +105,10 @@ export function createStatusPart(deps: StatusPartDeps) {
     /** The MQTT bridge's health, once the bridge exists (MQTT on). */
     reportMqtt(health: () => Readonly<MqttHealth> | null) {
       mqttHealth = health;
+    },
+    /** The e-mail intake's health, once it exists (SMTP on): its check and its metrics. */
+    reportSmtp(health: () => Readonly<SmtpHealth> | null) {
+      smtpHealth = health;
     },
   };
 }

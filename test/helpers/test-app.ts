@@ -9,6 +9,7 @@ import { openDatabase } from '../../src/store/database.js';
 import { composeGateway, type Ports } from '../../src/server/compose.js';
 import type { Config } from '../../src/core/config.js';
 import type { Contact, MqttSettings } from '../../src/core/mqtt-settings.js';
+import type { SmtpSettings } from '../../src/core/smtp-settings.js';
 import { DEFAULT_OPT_IN_REPLY, DEFAULT_OPT_OUT_REPLY, type OptOutSettings } from '../../src/core/opt-out-settings.js';
 import { createCalendar } from '../../src/core/time-zone.js';
 import type { QuietHours } from '../../src/core/quiet-hours.js';
@@ -68,6 +69,8 @@ export interface TestAppOptions {
   optOut?: Partial<OptOutSettings>;
   /** SMS_GATEWAY_CONTACTS (default: none; with MQTT, the MQTT settings' contacts). */
   contacts?: Contact[];
+  /** The e-mail intake (SMS_GATEWAY_SMTP_PORT; bind 127.0.0.1 on port 0): it listens once the app is ready. */
+  smtp?: SmtpSettings;
 }
 
 export interface MqttOptions {
@@ -110,6 +113,7 @@ function testConfig(home: string, runtime: RuntimeInfo, opts: TestAppOptions): C
     mqtt: opts.mqtt?.settings,
     optOut: { enabled: false, optOutReply: DEFAULT_OPT_OUT_REPLY, optInReply: DEFAULT_OPT_IN_REPLY, helpReply: '', ...opts.optOut },
     contacts: opts.contacts ?? opts.mqtt?.settings.contacts ?? [],
+    smtp: opts.smtp,
   };
 }
 

@@ -18,11 +18,11 @@ function readmeDiagnosticsTable(): Map<string, string[]> {
   const rows = new Map<string, string[]>();
   for (const line of section.split('\n')) {
     const m = /^\| `(\w+)` \| (.*?) \|[^|]*\|$/.exec(line);
-    // "with MQTT on: ..." lists fields that exist only while the bridge is configured.
+    // "with MQTT on: ..." (or "with the e-mail intake on") lists fields that exist only while that part is configured.
     if (m)
       rows.set(
         m[1]!,
-        [...m[2]!.split('with MQTT on')[0]!.matchAll(/`(\w+)`/g)].map((f) => f[1]!),
+        [...m[2]!.split(/with (?:MQTT|the e-mail intake) on/)[0]!.matchAll(/`(\w+)`/g)].map((f) => f[1]!),
       );
   }
   return rows;
@@ -155,6 +155,7 @@ t.test('a healthy fake phone: host info filled, diagnostics ok', async (t) => {
     'queue',
     'sendBudget',
     'sms',
+    'smtp',
     'telephony',
     'termuxApi',
     'webhooks',

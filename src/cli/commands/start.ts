@@ -34,6 +34,8 @@ export async function startCommand(args: string[], ctx: CommandContext): Promise
   const addresses = await lanAddresses();
   const urls = urlsFor(addresses);
   const mode = { mode: gateway.runtime.mode, reason: gateway.modeReason, smsEnabled: gateway.runtime.smsEnabled };
+  const smtpSettings = gateway.config.smtp;
+  const smtp = smtpSettings ? { port: smtpSettings.port, starttls: smtpSettings.tls !== undefined } : undefined;
 
   let resolveExit!: (code: number) => void;
   const exited = new Promise<number>((resolve) => (resolveExit = resolve));
@@ -53,7 +55,7 @@ export async function startCommand(args: string[], ctx: CommandContext): Promise
   process.once('SIGTERM', onSignal);
 
   const draw = async () => {
-    const screen = { addresses, key: gateway.apiKey.current(), tty, mode, version: gateway.runtime.version };
+    const screen = { addresses, key: gateway.apiKey.current(), tty, mode, version: gateway.runtime.version, smtp };
     ctx.stdout.write(await renderStartScreen({ ...screen, columns: 'columns' in ctx.stdout ? ctx.stdout.columns : undefined }));
   };
 
@@ -75,7 +77,7 @@ export async function startCommand(args: string[], ctx: CommandContext): Promise
     }
   } else {
     logger.info(
-      { urls, mode: mode.mode, modeReason: mode.reason, smsEnabled: mode.smsEnabled },
+      { urls, mode: mode.mode, modeReason: mode.reason, smsEnabled: mode.smsEnabled, smtpPort: smtp?.port },
       `sms-gateway is listening. ${modeLine(mode)} Run \`sms-gateway key show\` for the API key`,
     );
   }

@@ -1,5 +1,5 @@
 // sms-gateway status: a short human summary of the running gateway, from /health and
-// /api/diagnostics over loopback: up or down, mode, URL, today's counts, and every check
+// /api/diagnostics over loopback: up or down, mode, URL, today's counts, the e-mail intake, and every check
 // that is not ok with its hint. The exit code is for monitoring scripts (STATUS_EXIT).
 import { loadConfig } from '../../core/config.js';
 import { LOOPBACK_URL } from '../../core/runtime.js';
@@ -45,6 +45,12 @@ export function formatStatus(info: HostInfo, diag: Diagnostics): string {
     const since = q.waiting > 0 && q.oldestWaitingSince ? `, the oldest since ${q.oldestWaitingSince}` : '';
     const paused = q.paused ? `; PAUSED after a hung hand-off, next try at ${q.nextAttemptAt}` : '';
     lines.push(`  Queue:  ${q.waiting} waiting${since}${paused}`);
+  }
+  const mail = diag.checks.smtp?.value;
+  if (mail?.enabled) {
+    const refused = Object.values(mail.refused ?? {}).reduce((sum, n) => sum + n, 0);
+    const state = mail.listening ? 'listening' : 'NOT listening';
+    lines.push(`  E-mail: SMTP port ${mail.port}, ${state}, ${mail.mailsAccepted} mails taken, ${refused} refused`);
   }
   const problems = needsAttention(diag.checks).map((name) => [name, diag.checks[name as keyof Diagnostics['checks']]] as const);
   if (problems.length === 0) lines.push('  Every check is ok.');
