@@ -100,8 +100,9 @@ t.test('1280x800: 15 lines or more in view, each with its tags; details inline; 
     .split('\r\n');
   t.equal(rows.length, 13, 'the CSV holds the filter: a header and 12 rows');
   t.match(rows[0], /,"tags","origin"$/, 'tags and origin columns');
-  const row = /^"msg_[^"]+","queued","","=""\+1555000\d{3}""","Garage door.*","alarm=home; zone=garage",""$/;
-  t.match(rows[1], row, 'the number readable, the tags');
+  // The origin column holds the record's origin (queued through POST /api/messages: "queue").
+  const row = /^"msg_[^"]+","queued","","=""\+1555000\d{3}""","Garage door.*","alarm=home; zone=garage","queue"$/;
+  t.match(rows[1], row, 'the number readable, the tags, the origin');
   await page.getByRole('button', { name: 'Show every tag, not only zone=garage' }).click();
   await page.getByText('1–20 of 24').waitFor();
   t.match(page.url(), /#\/history$/);
