@@ -69,7 +69,9 @@ async function main(): Promise<number> {
   await takeLock();
   run.workDir = mkdtempSync(join(os.tmpdir(), 'smsgw-bench-'));
   await assertPortFree(BARE_PORT);
-  log(`sms-gateway ${VERSION} bench on ${machine.cpuModel} x${machine.cpuCount}, node ${machine.node}; holding ${PORT_LOCK}`);
+  log(
+    `sms-gateway ${VERSION} bench on ${machine.cpuModel} x${machine.cpuCount}, node ${machine.node}; holding ${PORT_LOCK}`,
+  );
 
   if (process.argv.includes('--fair-share')) {
     printFairShareTable(await fairSharePhase());

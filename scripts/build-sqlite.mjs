@@ -31,7 +31,10 @@ process.stderr.write(
   `sms-gateway: compiling better-sqlite3 for ${process.platform}-${process.arch} (${force ? 'SMS_GATEWAY_BUILD_SQLITE=1' : 'no prebuilt binary'}; a few minutes on a phone)\n`,
 );
 try {
-  execFileSync(process.execPath, [gyp, 'rebuild', '--release', ...(force ? ['--force_build=1'] : [])], { cwd: dir, stdio: 'inherit' });
+  execFileSync(process.execPath, [gyp, 'rebuild', '--release', ...(force ? ['--force_build=1'] : [])], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
 } catch {
   process.stderr.write(
     'sms-gateway: compiling better-sqlite3 failed. On Termux: pkg install python make clang binutils, and ~/.gyp/include.gypi must define android_ndk_path (scripts/termux-setup.sh does both).\n',

@@ -28,7 +28,8 @@ const require = createRequire(import.meta.url);
 const EXTERNAL = ['better-sqlite3', 'mqtt', '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler'];
 
 // CommonJS packages inside an ES module bundle still call require(): give them one.
-const REQUIRE_BANNER = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+const REQUIRE_BANNER =
+  "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
 // zod's error messages in 60-odd languages, every one imported by zod's index: the gateway
 // answers in English (zod's default, `en`), so only that one is bundled. The rest was 490 KB
@@ -98,7 +99,10 @@ async function writeOpenApiDocument() {
 /** The .d.ts files of dist/ (package.json "types"), from the TypeScript compiler. */
 function writeDeclarations() {
   const tsc = require.resolve('typescript/bin/tsc');
-  const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--emitDeclarationOnly'], { cwd: ROOT, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--emitDeclarationOnly'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   if (r.status !== 0) throw new Error(`tsc --emitDeclarationOnly failed (${r.status ?? r.signal})`);
 }
 

@@ -44,7 +44,8 @@ function run(cmd, args, cwd, env = process.env) {
 /** The version's own code, checked out and installed once. */
 function checkout(version) {
   const below = VERSIONS[version].nodeBelow;
-  if (below && Number(process.versions.node.split('.')[0]) >= below) throw new Error(`${version} needs Node older than ${below} (this is ${process.version})`);
+  if (below && Number(process.versions.node.split('.')[0]) >= below)
+    throw new Error(`${version} needs Node older than ${below} (this is ${process.version})`);
   const dir = join(WORK, version);
   if (!existsSync(dir)) {
     mkdirSync(WORK, { recursive: true });
@@ -88,7 +89,11 @@ async function expectStatus(want, answer) {
 
 /** `sms-gateway start` of that version, answering /health; stop() ends it as Ctrl-C would. */
 async function startGateway(dir, env) {
-  const proc = spawn(process.execPath, [join(dir, 'bin/sms-gateway'), 'start'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [join(dir, 'bin/sms-gateway'), 'start'], {
+    cwd: dir,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   proc.stdout.on('data', (d) => (out += d));
   proc.stderr.on('data', (d) => (out += d));
@@ -145,17 +150,34 @@ async function queueAndReceive(dir, env, key, version, made) {
   await expectStatus(201, api(key, 'POST', '/api/webhooks', { url: API_TARGET }));
   made.sendAt = new Date(Date.now() + HOUR).toISOString();
   const to = ['+15550002001', '+15550002002'];
-  const waiting = await expectStatus(202, api(key, 'POST', '/api/messages', { to, message: `${version} queued`, sendAt: made.sendAt }));
+  const waiting = await expectStatus(
+    202,
+    api(key, 'POST', '/api/messages', { to, message: `${version} queued`, sendAt: made.sendAt }),
+  );
   made.queued = waiting.data.map((m) => ({ id: m.id, to: m.to, message: `${version} queued` }));
-  const doomed = await expectStatus(202, api(key, 'POST', '/api/messages', { to: '+15550003001', message: `${version} cancelled`, sendAt: made.sendAt }));
+  const doomed = await expectStatus(
+    202,
+    api(key, 'POST', '/api/messages', { to: '+15550003001', message: `${version} cancelled`, sendAt: made.sendAt }),
+  );
   await expectStatus(200, api(key, 'DELETE', `/api/messages/${doomed.data[0].id}`));
   made.cancelled = [{ id: doomed.data[0].id, to: '+15550003001', message: `${version} cancelled` }];
   for (const n of [1, 2]) {
-    const args = [join(dir, 'bin/sms-gateway'), 'simulate', 'receive', '--from', `+1555000400${n}`, `${version} received ${n}`];
+    const args = [
+      join(dir, 'bin/sms-gateway'),
+      'simulate',
+      'receive',
+      '--from',
+      `+1555000400${n}`,
+      `${version} received ${n}`,
+    ];
     run(process.execPath, args, dir, env);
   }
   await waitFor('the inbox', async () => (await api(key, 'GET', '/api/inbox')).json.data.length === 2);
-  made.received = (await api(key, 'GET', '/api/inbox')).json.data.map((m) => ({ id: m.id, from: m.from, body: m.body }));
+  made.received = (await api(key, 'GET', '/api/inbox')).json.data.map((m) => ({
+    id: m.id,
+    from: m.from,
+    body: m.body,
+  }));
 }
 
 /** The second run (every hand-off fails): failed messages. */

@@ -42,7 +42,14 @@ function emit(prog) {
     else if (name.endsWith('client.d.ts')) out.dts = text;
   });
   const errors = ts.getPreEmitDiagnostics(prog, source).concat(result.diagnostics);
-  if (errors.length > 0) fail(ts.formatDiagnostics(errors, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' }));
+  if (errors.length > 0)
+    fail(
+      ts.formatDiagnostics(errors, {
+        getCanonicalFileName: (f) => f,
+        getCurrentDirectory: () => ROOT,
+        getNewLine: () => '\n',
+      }),
+    );
   if (!out.js || !out.dts) fail('tsc emitted no client.js/client.d.ts');
   return out;
 }
@@ -51,7 +58,10 @@ function emit(prog) {
 function expandedAliases(prog) {
   const checker = prog.getTypeChecker();
   const source = prog.getSourceFile(ENTRY);
-  const flags = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.InTypeAlias | ts.TypeFormatFlags.UseSingleQuotesForStringLiteralType;
+  const flags =
+    ts.TypeFormatFlags.NoTruncation |
+    ts.TypeFormatFlags.InTypeAlias |
+    ts.TypeFormatFlags.UseSingleQuotesForStringLiteralType;
   const aliases = new Map();
   for (const node of source.statements) {
     if (!ts.isTypeAliasDeclaration(node) || node.typeParameters) continue;
@@ -96,18 +106,26 @@ function flatten(dts, aliases) {
 
 /** Stops unless the package stands alone: no imports in the types, only node: built-ins in the code. */
 function check(js, dts) {
-  const specifiers = [...js.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]/gm), ...js.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)].map(
-    (m) => m[1],
-  );
+  const specifiers = [
+    ...js.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]/gm),
+    ...js.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g),
+  ].map((m) => m[1]);
   const foreign = specifiers.filter((s) => !s.startsWith('node:'));
   if (foreign.length > 0) fail(`client.js imports ${foreign.join(', ')}: only node: built-ins are allowed`);
-  if (/\bimport\b|\brequire\(|zod|fastify|better-sqlite3/.test(dts)) fail('client.d.ts still refers to a module of the server');
+  if (/\bimport\b|\brequire\(|zod|fastify|better-sqlite3/.test(dts))
+    fail('client.d.ts still refers to a module of the server');
   // The types must compile alone, under strict, with no @types at all.
   const host = ts.createCompilerHost({});
   const read = host.getSourceFile;
   host.getSourceFile = (name, ...rest) =>
-    name === '/client.d.ts' ? ts.createSourceFile(name, dts, ts.ScriptTarget.Latest, true) : read.call(host, name, ...rest);
-  const prog = ts.createProgram(['/client.d.ts'], { strict: true, noEmit: true, types: [], lib: ['lib.es2022.d.ts'], target: ts.ScriptTarget.ES2022 }, host);
+    name === '/client.d.ts'
+      ? ts.createSourceFile(name, dts, ts.ScriptTarget.Latest, true)
+      : read.call(host, name, ...rest);
+  const prog = ts.createProgram(
+    ['/client.d.ts'],
+    { strict: true, noEmit: true, types: [], lib: ['lib.es2022.d.ts'], target: ts.ScriptTarget.ES2022 },
+    host,
+  );
   const errors = ts.getPreEmitDiagnostics(prog);
   if (errors.length > 0)
     fail(
@@ -120,7 +138,8 @@ function packageJson(version) {
   return {
     name: NAME,
     version,
-    description: 'The typed client for sms-gateway (an SMS gateway on an Android phone): no dependencies, no native build',
+    description:
+      'The typed client for sms-gateway (an SMS gateway on an Android phone): no dependencies, no native build',
     type: 'module',
     license: root.license,
     main: './client.js',
@@ -154,7 +173,10 @@ writeFileSync(join(pkgDir, 'package.json'), `${JSON.stringify(packageJson(versio
 const npm = process.env.npm_execpath
   ? { cmd: process.execPath, args: [process.env.npm_execpath] }
   : { cmd: process.platform === 'win32' ? 'npm.cmd' : 'npm', args: [] };
-const packed = spawnSync(npm.cmd, [...npm.args, 'pack', '--silent', '--pack-destination', out], { cwd: pkgDir, encoding: 'utf8' });
+const packed = spawnSync(npm.cmd, [...npm.args, 'pack', '--silent', '--pack-destination', out], {
+  cwd: pkgDir,
+  encoding: 'utf8',
+});
 if (packed.status !== 0) fail(`npm pack failed: ${packed.stderr}`);
 const tarball = join(out, packed.stdout.trim().split('\n').pop());
 process.stdout.write(`${tarball}\n`);

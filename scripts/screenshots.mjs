@@ -16,11 +16,20 @@ const out = join(root, 'docs/screenshots');
 const home = mkdtempSync(join(tmpdir(), 'smsgw-shots-'));
 const port = 8080;
 const base = `http://127.0.0.1:${port}`;
-const env = { ...process.env, SMS_GATEWAY_HOME: home, SMS_GATEWAY_MODE: 'simulated', SMS_GATEWAY_INBOX: 'true', SMS_GATEWAY_INBOX_POLL_SECONDS: '2' };
+const env = {
+  ...process.env,
+  SMS_GATEWAY_HOME: home,
+  SMS_GATEWAY_MODE: 'simulated',
+  SMS_GATEWAY_INBOX: 'true',
+  SMS_GATEWAY_INBOX_POLL_SECONDS: '2',
+};
 const DAY = 86_400_000;
 const cli = (args) =>
   new Promise((ok, fail) => {
-    const p = spawn(process.execPath, [join(root, 'bin/sms-gateway'), ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const p = spawn(process.execPath, [join(root, 'bin/sms-gateway'), ...args], {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let text = '';
     p.stdout.on('data', (d) => (text += d));
     p.on('exit', (code) => (code === 0 ? ok(text.trim()) : fail(new Error(`sms-gateway ${args.join(' ')}: ${code}`))));
@@ -115,7 +124,11 @@ try {
     await new Promise((r) => setTimeout(r, 200));
   }
   const api = (method, path, body) =>
-    fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+    fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: body && JSON.stringify(body),
+    });
   await api('POST', '/api/sms/send', { to: '+15551230001', message: 'Your order has shipped.' });
   await api('POST', '/api/messages', {
     to: ['+15551230002', '+15551230003'],

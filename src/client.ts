@@ -15,7 +15,10 @@ export interface SendInput {
   to: string;
   message: string;
   simSlot?: number;
-  /** At most 8 labels (keys [A-Za-z0-9_.-], 1 to 32 characters; values at most 64): kept with the message, returned in its record and in a reply's inReplyTo. */
+  /**
+   * At most 8 labels (keys [A-Za-z0-9_.-], 1 to 32 characters; values at most 64): kept with the message, returned in
+   * its record and in a reply's inReplyTo.
+   */
   tags?: Record<string, string>;
 }
 
@@ -83,7 +86,9 @@ export interface ClientOptions {
   /** e.g. http://192.168.1.50:8080 */
   baseUrl: string;
   apiKey: string;
-  /** Retries after 429 or a 503 with Retry-After (waiting it out) and, for sends, after a lost connection. Default 3. */
+  /**
+   * Retries after 429 or a 503 with Retry-After (waiting it out) and, for sends, after a lost connection. Default 3.
+   */
   maxRetries?: number;
   /** The longest Retry-After the client waits out by itself, in seconds. Default 60. */
   maxWaitSeconds?: number;
@@ -91,13 +96,17 @@ export interface ClientOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** A Date as ISO 8601; an invalid one as "Invalid Date", for the gateway to refuse naming the parameter (toISOString would throw a RangeError). */
+/**
+ * A Date as ISO 8601; an invalid one as "Invalid Date", for the gateway to refuse naming the parameter (toISOString
+ * would throw a RangeError).
+ */
 const dateText = (d: Date) => (Number.isNaN(d.getTime()) ? String(d) : d.toISOString());
 
 /** `?name=value&...` of the defined values (a Date as ISO 8601), or nothing. */
 function queryString(q: object): string {
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(q)) if (v !== undefined) params.set(k, v instanceof Date ? dateText(v) : typeof v === 'string' ? v : JSON.stringify(v));
+  for (const [k, v] of Object.entries(q))
+    if (v !== undefined) params.set(k, v instanceof Date ? dateText(v) : typeof v === 'string' ? v : JSON.stringify(v));
   const qs = params.toString();
   return qs ? `?${qs}` : '';
 }
@@ -105,8 +114,14 @@ function queryString(q: object): string {
 /** The error an answer that was not a success stands for (a guard's 401/403 has a plain body). */
 function answerError(status: number, json: Record<string, unknown>, retryAfter: number): GatewayRequestError {
   const error = json.error as { code?: string; message?: string } | string | undefined;
-  if (typeof error === 'string') return new GatewayRequestError(status, status === 401 ? 'unauthorized' : 'forbidden', error);
-  return new GatewayRequestError(status, error?.code ?? 'http_error', error?.message ?? `HTTP ${status}`, Number.isFinite(retryAfter) ? retryAfter : undefined);
+  if (typeof error === 'string')
+    return new GatewayRequestError(status, status === 401 ? 'unauthorized' : 'forbidden', error);
+  return new GatewayRequestError(
+    status,
+    error?.code ?? 'http_error',
+    error?.message ?? `HTTP ${status}`,
+    Number.isFinite(retryAfter) ? retryAfter : undefined,
+  );
 }
 
 /** The client's defaults (ClientOptions says what each is). */
@@ -114,14 +129,23 @@ const DEFAULT_MAX_RETRIES = 3;
 const DEFAULT_MAX_WAIT_SECONDS = 60;
 const DEFAULT_TIMEOUT_MS = 60_000;
 
-/** One request with the key: JSON in and out, retried after 429, a 503 with Retry-After and, when asked, a lost connection. */
+/**
+ * One request with the key: JSON in and out, retried after 429, a 503 with Retry-After and, when asked, a lost
+ * connection.
+ */
 function createCaller(opts: ClientOptions) {
   const base = opts.baseUrl.replace(/\/+$/, '');
   const maxRetries = opts.maxRetries ?? DEFAULT_MAX_RETRIES;
   const maxWait = opts.maxWaitSeconds ?? DEFAULT_MAX_WAIT_SECONDS;
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
 
-  return async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}, retryOnNetworkError = false): Promise<T> {
+  return async function call<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+    retryOnNetworkError = false,
+  ): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       let res: Response;
       try {
@@ -141,7 +165,11 @@ function createCaller(opts: ClientOptions) {
           continue;
         }
         const cause = (err as { cause?: { code?: string } }).cause?.code;
-        throw new GatewayRequestError(0, 'unreachable', `cannot reach the gateway at ${base}${cause ? ` (${cause})` : ''}`);
+        throw new GatewayRequestError(
+          0,
+          'unreachable',
+          `cannot reach the gateway at ${base}${cause ? ` (${cause})` : ''}`,
+        );
       }
       const text = await res.text();
       let json: Record<string, unknown> = {};
@@ -169,7 +197,13 @@ export function createClient(opts: ClientOptions) {
     health: () => call<Health>('GET', '/health'),
     /** Sends one SMS. The same idempotencyKey (random by default) is used for every retry. */
     send: (input: SendInput, options: { idempotencyKey?: string } = {}) =>
-      call<SendResult>('POST', '/api/sms/send', input, { 'idempotency-key': options.idempotencyKey ?? randomUUID() }, true),
+      call<SendResult>(
+        'POST',
+        '/api/sms/send',
+        input,
+        { 'idempotency-key': options.idempotencyKey ?? randomUUID() },
+        true,
+      ),
     /**
      * Queues SMS for the gateway to send at its pace (202: one queued record per recipient).
      * The same idempotencyKey (random by default) is used for every retry.
@@ -180,17 +214,28 @@ export function createClient(opts: ClientOptions) {
         ...(input.sendAt instanceof Date ? { sendAt: input.sendAt.toISOString() } : {}),
         ...(input.expiresAt instanceof Date ? { expiresAt: input.expiresAt.toISOString() } : {}),
       };
-      const res = await call<{ data: MessageRecord[] }>('POST', '/api/messages', body, { 'idempotency-key': options.idempotencyKey ?? randomUUID() }, true);
+      const res = await call<{ data: MessageRecord[] }>(
+        'POST',
+        '/api/messages',
+        body,
+        { 'idempotency-key': options.idempotencyKey ?? randomUUID() },
+        true,
+      );
       return res.data;
     },
     /** Cancels a queued message whose hand-off has not started (409 not_cancellable otherwise). */
-    cancel: async (id: string) => (await call<{ data: MessageRecord }>('DELETE', `/api/messages/${encodeURIComponent(id)}`)).data,
+    cancel: async (id: string) =>
+      (await call<{ data: MessageRecord }>('DELETE', `/api/messages/${encodeURIComponent(id)}`)).data,
     /** The history, newest first: filtered by status and a tag (key:value), searched (q, since, until), paged. */
     messages: async (q: SearchInput & { limit?: number; offset?: number; status?: MessageStatus; tag?: string } = {}) =>
       call<Page<MessageRecord> & { success: true }>('GET', `/api/messages${queryString(q)}`),
-    message: async (id: string) => (await call<{ data: MessageRecord }>('GET', `/api/messages/${encodeURIComponent(id)}`)).data,
+    message: async (id: string) =>
+      (await call<{ data: MessageRecord }>('GET', `/api/messages/${encodeURIComponent(id)}`)).data,
     stats: async () => (await call<{ data: Stats }>('GET', '/api/stats')).data,
-    /** Received SMS, newest first: from one sender, searched (q, since, until), paged (503 inbox_disabled while the gateway does not read its inbox). */
+    /**
+     * Received SMS, newest first: from one sender, searched (q, since, until), paged (503 inbox_disabled while the
+     * gateway does not read its inbox).
+     */
     inbox: async (q: SearchInput & { limit?: number; offset?: number; from?: string } = {}) =>
       call<Page<InboxRecord> & { success: true }>('GET', `/api/inbox${queryString(q)}`),
     webhooks: async () => (await call<{ data: WebhookTarget[] }>('GET', '/api/webhooks')).data,

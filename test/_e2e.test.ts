@@ -12,7 +12,16 @@ import { ROOT } from './helpers/paths.js';
 import { ip, mustIp, namespacesUnavailable } from './fixtures/ip.js';
 
 /** The slowest files of a full run (each 30 to 80 s on 2 cores beside the unit files), started first so none starts last. */
-const LONGEST_FIRST = ['kill-queued', 'flood', 'start-stop', 'queue', 'kill-sync', 'events', 'mqtt-shared', 'docs-shell'];
+const LONGEST_FIRST = [
+  'kill-queued',
+  'flood',
+  'start-stop',
+  'queue',
+  'kill-sync',
+  'events',
+  'mqtt-shared',
+  'docs-shell',
+];
 const JOBS = Number(process.env.E2E_JOBS ?? 6);
 
 const dir = join(ROOT, 'test/e2e');
@@ -29,7 +38,8 @@ const why = namespacesUnavailable(`smsgw-e2e-probe-${process.pid}`);
 
 if (why) {
   t.comment(`end-to-end files one after another: no network namespaces (${why})`);
-  for (const file of files) t.spawn(node[0]!, [...node.slice(1), join(dir, file)], { env: process.env, cwd: ROOT }, `test/e2e/${file}`);
+  for (const file of files)
+    t.spawn(node[0]!, [...node.slice(1), join(dir, file)], { env: process.env, cwd: ROOT }, `test/e2e/${file}`);
 } else {
   t.jobs = JOBS;
   files.forEach((file, i) => {

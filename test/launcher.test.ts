@@ -9,11 +9,20 @@ import { plainCodeCache } from './helpers/code-cache.js';
 
 const HOOK = join(ROOT, 'test/fixtures/import-hook.mjs');
 /** bin/sms-gateway's V8 flags for `start` (its first line): young generation, no background tasks (the heap's mode is set later, src/core/memory-mode.ts). */
-const PHONE_FLAGS = ['--max-semi-space-size=1', '--no-concurrent-recompilation', '--no-concurrent-sparkplug', '--single-threaded-gc'];
+const PHONE_FLAGS = [
+  '--max-semi-space-size=1',
+  '--no-concurrent-recompilation',
+  '--no-concurrent-sparkplug',
+  '--single-threaded-gc',
+];
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 const run = (args: string[], env: NodeJS.ProcessEnv) =>
-  spawnSync(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, ...env }, encoding: 'utf8', timeout: 20_000 });
+  spawnSync(process.execPath, [CLI, ...args], {
+    env: { PATH: process.env.PATH, ...env },
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
 
 t.test('without hooks', async (t) => {
   const r = run(['--version'], {});
@@ -82,7 +91,10 @@ t.test('`sms-gateway start` run from PATH takes the flags from the first line: N
   const dir = tempDir(t);
   const hook = join(dir, 'hook.mjs');
   const mark = join(dir, 'mark');
-  writeFileSync(hook, `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(mark)}, JSON.stringify(process.execArgv) + '\\n');\n`);
+  writeFileSync(
+    hook,
+    `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(mark)}, JSON.stringify(process.execArgv) + '\\n');\n`,
+  );
   // As a shell runs it: the file itself, its first line's `env -S` finding this Node on PATH.
   const r = spawnSync(CLI, ['start', '--help'], {
     env: { PATH: `${dirname(process.execPath)}:${process.env.PATH}`, NODE_OPTIONS: `--import=${hook}` },
@@ -109,7 +121,11 @@ t.test(
   async (t) => {
     const home = join(tempDir(t), 'not-yet');
     for (const args of [['--version'], ['start'], ['status'], ['doctor'], ['key', 'show']]) {
-      const r = spawnSync(OLD_NODE, [CLI, ...args], { env: { PATH: process.env.PATH, SMS_GATEWAY_HOME: home }, encoding: 'utf8', timeout: 20_000 });
+      const r = spawnSync(OLD_NODE, [CLI, ...args], {
+        env: { PATH: process.env.PATH, SMS_GATEWAY_HOME: home },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
       t.equal(r.status, 1, `${args.join(' ')}: exit 1`);
       t.equal(r.stdout, '', `${args.join(' ')}: nothing on stdout`);
       t.equal(
@@ -130,7 +146,10 @@ t.test("start's flags keep V8's code caches valid (Node's own modules are built 
   const script = `process.stdout.write(String(new (require('node:vm').Script)(${JSON.stringify(source)}, { cachedData: Buffer.from(process.env.CACHE, 'base64') }).cachedDataRejected));`;
   const cache = plainCodeCache(source);
   t.ok(cache.length > 0, 'a Node without flags made the cache');
-  const used = spawnSync(process.execPath, [...PHONE_FLAGS, '-e', script], { encoding: 'utf8', env: { ...process.env, CACHE: cache.toString('base64') } });
+  const used = spawnSync(process.execPath, [...PHONE_FLAGS, '-e', script], {
+    encoding: 'utf8',
+    env: { ...process.env, CACHE: cache.toString('base64') },
+  });
   t.equal(used.status, 0, used.stderr);
   t.equal(used.stdout, 'false', `a cache made without flags is accepted under ${PHONE_FLAGS.join(' ')}`);
 });

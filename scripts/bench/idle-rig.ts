@@ -13,7 +13,13 @@ import { createGateway, type Gateway } from '../../src/server/run-gateway.js';
 import { quiet, simClock, type SimClock } from './sim-clock.js';
 
 /** The Termux:API commands the gateway calls; each call wakes the Termux:API app. */
-export const TERMUX_API = ['termux-sms-list', 'termux-battery-status', 'termux-telephony-deviceinfo', 'termux-wifi-connectioninfo', 'termux-sms-send'];
+export const TERMUX_API = [
+  'termux-sms-list',
+  'termux-battery-status',
+  'termux-telephony-deviceinfo',
+  'termux-wifi-connectioninfo',
+  'termux-sms-send',
+];
 /** Android's own commands the probes run (no Termux:API app): counted apart. */
 export const ANDROID = ['getprop', 'pm'];
 /**
@@ -24,10 +30,12 @@ export const ANDROID = ['getprop', 'pm'];
 export const SCRAPE_EVERY_MS = 15_001;
 
 const ANSWERS: Record<string, string> = {
-  'termux-battery-status': '{"health": "GOOD", "percentage": 81, "plugged": "UNPLUGGED", "status": "DISCHARGING", "temperature": 27.4, "current": -210000}',
+  'termux-battery-status':
+    '{"health": "GOOD", "percentage": 81, "plugged": "UNPLUGGED", "status": "DISCHARGING", "temperature": 27.4, "current": -210000}',
   'termux-telephony-deviceinfo':
     '{"data_enabled": "true", "data_state": "connected", "network_operator_name": "Carrier", "network_roaming": false, "network_type": "lte", "phone_count": 1, "sim_operator_name": "Carrier", "sim_state": "ready"}',
-  'termux-wifi-connectioninfo': '{"bssid": "02:00:00:00:00:00", "ip": "192.168.1.40", "rssi": -58, "ssid": "home", "supplicant_state": "COMPLETED"}',
+  'termux-wifi-connectioninfo':
+    '{"bssid": "02:00:00:00:00:00", "ip": "192.168.1.40", "rssi": -58, "ssid": "home", "supplicant_state": "COMPLETED"}',
   getprop: '[ro.product.model]: [Pixel 7]\n[persist.sys.timezone]: [UTC]\n[ro.build.version.release]: [14]\n',
   pm: 'package:/data/app/com.termux.api/base.apk\n',
 };
@@ -96,10 +104,13 @@ export interface IdleGateway {
 /** GET /metrics over HTTP from 127.0.0.1, the status. */
 function scrapeOverHttp(key: string): Promise<number> {
   return new Promise((res, rej) => {
-    const req = http.request({ host: '127.0.0.1', port: PORT, path: '/metrics', headers: { authorization: `Bearer ${key}` }, agent: false }, (r) => {
-      r.resume();
-      r.on('end', () => res(r.statusCode ?? 0));
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port: PORT, path: '/metrics', headers: { authorization: `Bearer ${key}` }, agent: false },
+      (r) => {
+        r.resume();
+        r.on('end', () => res(r.statusCode ?? 0));
+      },
+    );
     req.on('error', rej);
     req.end();
   });
@@ -133,7 +144,13 @@ export async function idleGateway(opts: IdleGatewayOptions): Promise<IdleGateway
   const scrapeOnce = async () => {
     const status = opts.listen
       ? await scrapeOverHttp(key)
-      : (await gateway.app.inject({ url: '/metrics', remoteAddress: '127.0.0.1', headers: { authorization: `Bearer ${key}` } })).statusCode;
+      : (
+          await gateway.app.inject({
+            url: '/metrics',
+            remoteAddress: '127.0.0.1',
+            headers: { authorization: `Bearer ${key}` },
+          })
+        ).statusCode;
     if (status !== 200) throw new Error(`GET /metrics answered ${status}`);
     scrapes++;
   };

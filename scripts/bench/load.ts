@@ -52,14 +52,23 @@ export function fire(port: number, spec: RequestSpec): Promise<Sample> {
   return new Promise((res) => {
     const started = performance.now();
     const done = (status: number, error?: string) =>
-      res({ kind: spec.kind, status, expect: spec.expect, ms: performance.now() - started, ...(error ? { error } : {}) });
+      res({
+        kind: spec.kind,
+        status,
+        expect: spec.expect,
+        ms: performance.now() - started,
+        ...(error ? { error } : {}),
+      });
     const headers: Record<string, string> = { ...(spec.headers ?? {}) };
     if (spec.body !== undefined) headers['content-length'] = String(Buffer.byteLength(spec.body));
-    const req = http.request({ host: '127.0.0.1', port, path: spec.path, method: spec.method ?? 'GET', headers, agent: spec.caller.agent }, (r) => {
-      r.resume();
-      r.on('end', () => done(r.statusCode ?? 0));
-      r.on('error', (err) => done(0, err.message));
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, path: spec.path, method: spec.method ?? 'GET', headers, agent: spec.caller.agent },
+      (r) => {
+        r.resume();
+        r.on('end', () => done(r.statusCode ?? 0));
+        r.on('error', (err) => done(0, err.message));
+      },
+    );
     req.on('error', (err) => done(0, (err as NodeJS.ErrnoException).code ?? err.message));
     req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(new Error('timeout')));
     req.end(spec.body);
@@ -91,7 +100,13 @@ export async function runOpenLoop(port: number, events: Event[]): Promise<{ samp
 }
 
 /** Each caller at `hz`, callers evenly staggered, for `durationMs`. */
-export function steady(callers: Caller[], hz: number, durationMs: number, spec: (c: Caller, n: number) => Omit<RequestSpec, 'caller'>, offsetMs = 0): Event[] {
+export function steady(
+  callers: Caller[],
+  hz: number,
+  durationMs: number,
+  spec: (c: Caller, n: number) => Omit<RequestSpec, 'caller'>,
+  offsetMs = 0,
+): Event[] {
   const period = 1000 / hz;
   const events: Event[] = [];
   callers.forEach((caller, ci) => {
@@ -119,7 +134,12 @@ export function summarize(samples: Sample[]) {
   const failed = samples.filter((s) => s.status === 0);
   const unexpected = samples.filter((s) => s.status !== 0 && s.status !== s.expect);
   const ms = samples.map((s) => s.ms);
-  const errors = [...new Set([...failed.map((s) => `${s.kind}: ${s.error}`), ...unexpected.map((s) => `${s.kind}: HTTP ${s.status}`)])].slice(0, 5);
+  const errors = [
+    ...new Set([
+      ...failed.map((s) => `${s.kind}: ${s.error}`),
+      ...unexpected.map((s) => `${s.kind}: HTTP ${s.status}`),
+    ]),
+  ].slice(0, 5);
   return {
     requests: samples.length,
     failed: failed.length,
@@ -143,7 +163,13 @@ export function measureLoad(p: Proc, hz: number, spec: SpecOf, tickHz: number): 
  * (after a warm-up of each): processes compared this way see the machine in the same state,
  * where two 10 s runs one after the other do not (this machine's speed moves within seconds).
  */
-export async function measureLoads(procs: Proc[], hz: number, spec: SpecOf, tickHz: number, rounds = ROUNDS): Promise<LoadResult[]> {
+export async function measureLoads(
+  procs: Proc[],
+  hz: number,
+  spec: SpecOf,
+  tickHz: number,
+  rounds = ROUNDS,
+): Promise<LoadResult[]> {
   const callers = makeCallers(loopback(10, CALLERS));
   try {
     const warm: Sample[][] = [];

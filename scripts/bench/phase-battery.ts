@@ -76,18 +76,28 @@ async function startMosquitto(): Promise<{ proc: Proc; url: string } | undefined
   return { proc, url: `mqtt://127.0.0.1:${port}` };
 }
 
-const subtract = (a: Record<string, number>, b: Record<string, number>) => Object.fromEntries(Object.keys(a).map((k) => [k, a[k]! - (b[k] ?? 0)]));
+const subtract = (a: Record<string, number>, b: Record<string, number>) =>
+  Object.fromEntries(Object.keys(a).map((k) => [k, a[k]! - (b[k] ?? 0)]));
 const apiTotal = (counts: Record<string, number>) => TERMUX_API.reduce((sum, name) => sum + (counts[name] ?? 0), 0);
 
 /** One reply sample: queue a message, wait for its hand-off, a reply `afterMs` later; seconds until announced. */
-async function replySample(rig: IdleGateway, phone: FakePhone, target: { received(): number }, i: number, afterMs: number): Promise<number> {
+async function replySample(
+  rig: IdleGateway,
+  phone: FakePhone,
+  target: { received(): number },
+  i: number,
+  afterMs: number,
+): Promise<number> {
   const sends = phone.counts()['termux-sms-send']!;
   const res = await rig.gateway.app.inject({
     method: 'POST',
     url: '/api/messages',
     remoteAddress: '127.0.0.1',
     headers: { authorization: `Bearer ${rig.key}`, 'content-type': 'application/json' },
-    payload: JSON.stringify({ to: `+1555010${String(i).padStart(4, '0')}`, message: `Alarm ${i} in the garage. Reply 1 to disarm` }),
+    payload: JSON.stringify({
+      to: `+1555010${String(i).padStart(4, '0')}`,
+      message: `Alarm ${i} in the garage. Reply 1 to disarm`,
+    }),
   });
   if (res.statusCode !== 202) throw new Error(`POST /api/messages answered ${res.statusCode}: ${res.body}`);
   for (let n = 0; phone.counts()['termux-sms-send']! === sends; n++) {

@@ -73,7 +73,9 @@ export function printCost({ startup, health }: Awaited<ReturnType<typeof costPha
   log(`start, warm: gateway ${startup.gatewayWarmMs} ms: ${round(startup.gatewayWarmMs / startup.bareMs)}x`);
   // CPU to the first answer moves less with the machine's load than the wall time does.
   const cpuRatio = round(startup.gatewayCpuMs / startup.bareCpuMs);
-  log(`  CPU to the first answer, cold: gateway ${startup.gatewayCpuMs} ms, bare ${startup.bareCpuMs} ms: ${cpuRatio}x`);
+  log(
+    `  CPU to the first answer, cold: gateway ${startup.gatewayCpuMs} ms, bare ${startup.bareCpuMs} ms: ${cpuRatio}x`,
+  );
   const runs = health.ratios.join(', ');
   const { gatewayCpuMsPerKReq: gwUs, bareCpuMsPerKReq: bareUs } = health;
   log(`/health CPU a request: gateway ${gwUs} us, bare ${bareUs} us: ${health.ratio}x (runs ${runs})`);

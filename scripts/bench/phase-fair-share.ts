@@ -15,7 +15,15 @@
 // `npm run bench -- --fair-share --slow-readers` runs those two shapes alone.
 import { networkInterfaces } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { MEMORY_BOUND_MB, rssMb, runShape, SHAPES, WITNESS_P99_MS, WITNESS_SERVED, type Shape } from '../../test/fixtures/flood-shapes.js';
+import {
+  MEMORY_BOUND_MB,
+  rssMb,
+  runShape,
+  SHAPES,
+  WITNESS_P99_MS,
+  WITNESS_SERVED,
+  type Shape,
+} from '../../test/fixtures/flood-shapes.js';
 import { GATEWAY_PORT } from './settings.js';
 import { fillHistory } from './history.js';
 import { log, round } from './measure.js';
@@ -62,7 +70,8 @@ async function slowReaderCloses(key: string): Promise<string> {
 
 /** The client prints null for a latency it never got (a timeout): that counts as endless. */
 const ms = (v: unknown) => (typeof v === 'number' ? v : Infinity);
-const localAddresses = () => new Set(Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address)));
+const localAddresses = () =>
+  new Set(Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address)));
 
 export interface ShapeFigures {
   name: string;
@@ -83,7 +92,9 @@ export interface ShapeFigures {
 }
 
 export async function fairSharePhase() {
-  log(`fair share: ${SHAPES.length} flood shapes, a new caller asking /health every 100 ms for ${WITNESS_MS / 1000} s during each ...`);
+  log(
+    `fair share: ${SHAPES.length} flood shapes, a new caller asking /health every 100 ms for ${WITNESS_MS / 1000} s during each ...`,
+  );
   const home = newHome('fair-share');
   await fillHistory(home, 100, [LONG_BODY]);
   const key = apiKey(home);
@@ -133,9 +144,16 @@ async function oneShape(shape: Shape, pid: number, idleMb: number, timeoutMs = 5
     p50Ms: ms(seen.p50),
     p99Ms,
     maxMs: ms(seen.max),
-    ...(seen.errors && Object.keys(seen.errors).length > 0 ? { witnessErrors: seen.errors as Record<string, number> } : {}),
+    ...(seen.errors && Object.keys(seen.errors).length > 0
+      ? { witnessErrors: seen.errors as Record<string, number> }
+      : {}),
     rssPeakOverIdleMb,
     flood: flooded,
-    met: ready && total > 0 && served >= WITNESS_SERVED * total && p99Ms < WITNESS_P99_MS && rssPeakOverIdleMb <= MEMORY_BOUND_MB,
+    met:
+      ready &&
+      total > 0 &&
+      served >= WITNESS_SERVED * total &&
+      p99Ms < WITNESS_P99_MS &&
+      rssPeakOverIdleMb <= MEMORY_BOUND_MB,
   };
 }

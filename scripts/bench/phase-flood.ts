@@ -12,7 +12,10 @@ import { newHome, startGateway, stopProc, waitForHealth } from './processes.js';
 import { FLOOD_CALLER, FLOOD_IN_FLIGHT, FLOOD_MS, FLOOD_WITNESS, GATEWAY_PORT } from './settings.js';
 
 /** The other caller opens a new connection for every request, as curl does: the flood must not keep it out. */
-const witness: Caller = { address: FLOOD_WITNESS, agent: new http.Agent({ keepAlive: false, localAddress: FLOOD_WITNESS }) };
+const witness: Caller = {
+  address: FLOOD_WITNESS,
+  agent: new http.Agent({ keepAlive: false, localAddress: FLOOD_WITNESS }),
+};
 
 export async function floodPhase() {
   log(

@@ -17,7 +17,16 @@ import { createStatsStore } from '../../src/store/stats.js';
 import { QUEUE_LIMIT } from '../../src/store/queue.js';
 import { fire, makeCallers, type Caller } from './load.js';
 import { cpuTicks, log, percentile, round, rssOf } from './measure.js';
-import { apiKey, launcherFlags, makeFake, newHome, pathWithoutTermux, startGateway, stopProc, waitForHealth } from './processes.js';
+import {
+  apiKey,
+  launcherFlags,
+  makeFake,
+  newHome,
+  pathWithoutTermux,
+  startGateway,
+  stopProc,
+  waitForHealth,
+} from './processes.js';
 import { IDLE_SETTLE_MS, QUICK, SPAWN_FLOOR } from './settings.js';
 
 const ACCEPT_SAMPLES = QUICK ? 3 : 20;
@@ -38,7 +47,10 @@ function post(caller: Caller, auth: Record<string, string>, batch: number, n = R
     path: '/api/messages',
     method: 'POST',
     headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({ to: recipients(batch, n), message: `bench reminder ${batch}: the office is closed tomorrow.` }),
+    body: JSON.stringify({
+      to: recipients(batch, n),
+      message: `bench reminder ${batch}: the office is closed tomorrow.`,
+    }),
     expect: 202,
   });
 }
@@ -109,7 +121,13 @@ export async function queuePhase(tickHz: number) {
   return queueFigures(acceptMs, cpuMsPerMessage, floorMsPerMessage, drainSeconds, rssMbAt10k);
 }
 
-function queueFigures(acceptMs: number[], cpuMsPerMessage: number, floorMsPerMessage: number, drainSeconds: number, rssMbAt10k: number) {
+function queueFigures(
+  acceptMs: number[],
+  cpuMsPerMessage: number,
+  floorMsPerMessage: number,
+  drainSeconds: number,
+  rssMbAt10k: number,
+) {
   return {
     acceptP50Ms: round(percentile(acceptMs, 50)),
     acceptP99Ms: round(percentile(acceptMs, 99)),
@@ -126,7 +144,9 @@ function queueFigures(acceptMs: number[], cpuMsPerMessage: number, floorMsPerMes
 
 /** The floor's CPU per message (scripts/spawn-floor.ts through the same fake termux-sms-send). */
 async function spawnFloor(): Promise<number> {
-  log(`queue: the floor, ${FLOOR_COUNT} hand-offs and their two fsync'd commits in a bare Node with the launcher's flags ...`);
+  log(
+    `queue: the floor, ${FLOOR_COUNT} hand-offs and their two fsync'd commits in a bare Node with the launcher's flags ...`,
+  );
   const fake = makeFake('floor');
   const dir = newHome('floor');
   const { stdout } = await promisify(execFile)(

@@ -7,7 +7,18 @@ import { fillHistory } from './history.js';
 import { measureLoad } from './load.js';
 import { measureHealth } from './phase-cost.js';
 import { commandLine, cpuTicks, log, round, rssOf, wakeups } from './measure.js';
-import { apiKey, gatewayEnv, getBody, newHome, startBare, startGateway, startProc, stopProc, waitForHealth, type Proc } from './processes.js';
+import {
+  apiKey,
+  gatewayEnv,
+  getBody,
+  newHome,
+  startBare,
+  startGateway,
+  startProc,
+  stopProc,
+  waitForHealth,
+  type Proc,
+} from './processes.js';
 import { GATEWAY_PORT, MAIN, HISTORY_ROWS, IDLE_CPU_MS, IDLE_SETTLE_MS, PER_CALLER_HZ } from './settings.js';
 import { MEMORY_MODE_OFF } from '../../src/core/memory-mode.js';
 
@@ -15,7 +26,9 @@ export async function readsPhase(tickHz: number) {
   const home = newHome('history');
   await fillHistory(home, HISTORY_ROWS);
   const key = apiKey(home);
-  log(`idle: gateway (simulated, ${HISTORY_ROWS} messages in history) and bare, ${IDLE_SETTLE_MS / 1000} s settle + ${IDLE_CPU_MS / 1000} s CPU ...`);
+  log(
+    `idle: gateway (simulated, ${HISTORY_ROWS} messages in history) and bare, ${IDLE_SETTLE_MS / 1000} s settle + ${IDLE_CPU_MS / 1000} s CPU ...`,
+  );
   const gw = startGateway(home);
   let bare: Proc | undefined;
   let idle, health, history;
@@ -83,7 +96,12 @@ export async function readsPhase(tickHz: number) {
     const gwHistory = await measureLoad(
       gw,
       PER_CALLER_HZ,
-      () => ({ kind: 'history', path: '/api/messages?limit=20', headers: { authorization: `Bearer ${key}` }, expect: 200 }),
+      () => ({
+        kind: 'history',
+        path: '/api/messages?limit=20',
+        headers: { authorization: `Bearer ${key}` },
+        expect: 200,
+      }),
       tickHz,
     );
     history = {
@@ -100,7 +118,9 @@ export async function readsPhase(tickHz: number) {
     if (bare) await stopProc(bare);
     await stopProc(gw);
   }
-  log(`idle without the V8 flags (dist/main.js run directly, with --no-optimize-for-size), ${(IDLE_SETTLE_MS + IDLE_CPU_MS) / 1000} s ...`);
+  log(
+    `idle without the V8 flags (dist/main.js run directly, with --no-optimize-for-size), ${(IDLE_SETTLE_MS + IDLE_CPU_MS) / 1000} s ...`,
+  );
   idle = { ...idle, withoutFlags: await idleRssWithoutFlags(home) };
   return { idle, health, history };
 }

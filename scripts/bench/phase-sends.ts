@@ -13,7 +13,9 @@ export async function sendsPhase() {
   const realHome = newHome('real');
   const realKey = apiKey(realHome);
   const auth = { authorization: `Bearer ${realKey}` };
-  log(`send: ${SEND_SAMPLES} one-segment sends ${SEND_SPACING_MS} ms apart (real mode, instant fake termux-sms-send) ...`);
+  log(
+    `send: ${SEND_SAMPLES} one-segment sends ${SEND_SPACING_MS} ms apart (real mode, instant fake termux-sms-send) ...`,
+  );
   const real = startGateway(realHome, fake);
   let send, soak;
   try {
@@ -25,11 +27,17 @@ export async function sendsPhase() {
         path: '/api/sms/send',
         method: 'POST',
         headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ to: '+1 555 555 0100', message: `bench message ${n}: the pump in the cellar is running.` }),
+        body: JSON.stringify({
+          to: '+1 555 555 0100',
+          message: `bench message ${n}: the pump in the cellar is running.`,
+        }),
         expect: 200,
       };
     };
-    const sends = await runOpenLoop(real.port, steady(sendCaller, 1000 / SEND_SPACING_MS, SEND_SAMPLES * SEND_SPACING_MS, sendSpec));
+    const sends = await runOpenLoop(
+      real.port,
+      steady(sendCaller, 1000 / SEND_SPACING_MS, SEND_SAMPLES * SEND_SPACING_MS, sendSpec),
+    );
     const sendSummary = summarize(sends.samples);
     const accepted = sends.samples.filter((s) => s.status === 200).map((s) => s.ms);
     send = {
@@ -44,7 +52,9 @@ export async function sendsPhase() {
       errors: sendSummary.errors,
     };
 
-    log(`soak: ${SOAK_WARMUP_MS / 1000} s warm-up + ${SOAK_MS / 1000} s mixed load (health, history, 1 send/s, 404s, 401s) ...`);
+    log(
+      `soak: ${SOAK_WARMUP_MS / 1000} s warm-up + ${SOAK_MS / 1000} s mixed load (health, history, 1 send/s, 404s, 401s) ...`,
+    );
     const total = SOAK_WARMUP_MS + SOAK_MS;
     const healthCallers = makeCallers(loopback(10, 25));
     const historyCallers = makeCallers(loopback(35, 20));
@@ -54,7 +64,12 @@ export async function sendsPhase() {
     const sampleRss = (atMs: number) => () => rss.push({ atS: atMs / 1000, rssMb: rssOf(real.pid).rssMb });
     const events: Event[] = [
       ...steady(healthCallers, 8, total, () => ({ kind: 'health', path: '/health', expect: 200 })),
-      ...steady(historyCallers, 5, total, () => ({ kind: 'history', path: '/api/messages?limit=20', headers: auth, expect: 200 })),
+      ...steady(historyCallers, 5, total, () => ({
+        kind: 'history',
+        path: '/api/messages?limit=20',
+        headers: auth,
+        expect: 200,
+      })),
       ...steady(notFoundCaller, 2, total, (_c, n) =>
         n % 2 === 0
           ? { kind: 'not-found', path: '/api/messages/msg_00000000000000000000000000', headers: auth, expect: 404 }
@@ -71,7 +86,8 @@ export async function sendsPhase() {
     for (let at = SOAK_WARMUP_MS; at < total; at += 5000) events.push({ at, mark: sampleRss(at) });
     const run = await runOpenLoop(real.port, events);
     rss.push({ atS: total / 1000, rssMb: rssOf(real.pid).rssMb });
-    for (const c of [...healthCallers, ...historyCallers, ...notFoundCaller, ...unauthCaller, ...sendCaller]) c.agent.destroy();
+    for (const c of [...healthCallers, ...historyCallers, ...notFoundCaller, ...unauthCaller, ...sendCaller])
+      c.agent.destroy();
     const s = summarize(run.samples);
     const byKind: Record<string, number> = {};
     for (const sample of run.samples) byKind[sample.kind] = (byKind[sample.kind] ?? 0) + 1;

@@ -56,7 +56,8 @@ export function installCleanup(): void {
 export async function takeLock(): Promise<void> {
   await takePortLock({
     timeoutMs: 10 * 60_000,
-    onWait: (owner) => log(`waiting for the port-8080 lock ${PORT_LOCK} (held by pid ${owner}, a test that starts the gateway)...`),
+    onWait: (owner) =>
+      log(`waiting for the port-8080 lock ${PORT_LOCK} (held by pid ${owner}, a test that starts the gateway)...`),
   });
   lockHeld = true;
 }
@@ -87,7 +88,13 @@ export interface Proc {
 }
 
 /** Starts `command argv` (by default this Node running argv) with output to a log file. */
-export function startProc(name: string, argv: string[], env: NodeJS.ProcessEnv, port: number, command = process.execPath): Proc {
+export function startProc(
+  name: string,
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  port: number,
+  command = process.execPath,
+): Proc {
   const logFile = join(run.workDir!, `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.log`);
   const fd = openSync(logFile, 'a');
   const spawnedAt = performance.now();
@@ -138,18 +145,22 @@ export async function waitForHealth(p: Proc, timeoutMs = 30_000): Promise<{ ms: 
       const ms = performance.now() - p.spawnedAt;
       return { ms, ticks: cpuTicks(p.pid) };
     }
-    if (performance.now() > deadline) throw new Error(`${p.name} did not answer /health in ${timeoutMs} ms:\n${logTail(p)}`);
+    if (performance.now() > deadline)
+      throw new Error(`${p.name} did not answer /health in ${timeoutMs} ms:\n${logTail(p)}`);
     await sleep(5);
   }
 }
 
 export function probeHealth(port: number): Promise<number> {
   return new Promise((res) => {
-    const req = http.request({ host: '127.0.0.1', port, path: '/health', agent: false, localAddress: '127.0.0.2' }, (r) => {
-      r.resume();
-      r.on('end', () => res(r.statusCode ?? 0));
-      r.on('error', () => res(0));
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, path: '/health', agent: false, localAddress: '127.0.0.2' },
+      (r) => {
+        r.resume();
+        r.on('end', () => res(r.statusCode ?? 0));
+        r.on('error', () => res(0));
+      },
+    );
     req.on('error', () => res(0));
     req.setTimeout(2000, () => req.destroy());
     req.end();
@@ -159,12 +170,15 @@ export function probeHealth(port: number): Promise<number> {
 export function getBody(port: number, path: string, key?: string): Promise<string> {
   return new Promise((res, rej) => {
     const headers = key === undefined ? {} : { authorization: `Bearer ${key}` };
-    const req = http.request({ host: '127.0.0.1', port, path, headers, agent: false, localAddress: '127.0.0.2' }, (r) => {
-      let data = '';
-      r.setEncoding('utf8');
-      r.on('data', (d: string) => (data += d));
-      r.on('end', () => res(data));
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, path, headers, agent: false, localAddress: '127.0.0.2' },
+      (r) => {
+        let data = '';
+        r.setEncoding('utf8');
+        r.on('data', (d: string) => (data += d));
+        r.on('end', () => res(data));
+      },
+    );
     req.on('error', rej);
     req.setTimeout(5000, () => req.destroy(new Error('timeout')));
     req.end();
@@ -211,10 +225,15 @@ export function launcherFlags(): string[] {
   return first.split(' ').filter((w) => w.startsWith('--'));
 }
 
-export const startBare = () => startProc('bare', [BARE_SERVER, String(BARE_PORT), VERSION], { PATH: pathWithoutTermux() }, BARE_PORT);
+export const startBare = () =>
+  startProc('bare', [BARE_SERVER, String(BARE_PORT), VERSION], { PATH: pathWithoutTermux() }, BARE_PORT);
 
 export function apiKey(home: string): string {
-  const r = spawnSync(process.execPath, [CLI, 'key', 'rotate'], { env: gatewayEnv(home), encoding: 'utf8', timeout: 30_000 });
+  const r = spawnSync(process.execPath, [CLI, 'key', 'rotate'], {
+    env: gatewayEnv(home),
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   const key = (r.stdout ?? '').trim();
   if (r.status !== 0 || key === '') throw new Error(`sms-gateway key rotate failed (${r.status}): ${r.stderr}`);
   return key;

@@ -10,7 +10,13 @@ type Battery = Awaited<ReturnType<typeof batteryPhase>>;
 export function batteryRows(b: Battery): Row[] {
   const met = (ok: boolean) => (ok ? 'met' : 'MISSED');
   const how = b.scaled ? `${b.windowMinutes} min scaled to 60` : 'a whole hour, counted';
-  const perCommand: Row[] = Object.entries(b.callsPerHour).map(([name, n]) => [`  ${name}`, `${n}`, `${b.warmupCalls[name] ?? 0}`, '', '']);
+  const perCommand: Row[] = Object.entries(b.callsPerHour).map(([name, n]) => [
+    `  ${name}`,
+    `${n}`,
+    `${b.warmupCalls[name] ?? 0}`,
+    '',
+    '',
+  ]);
   return [
     [
       `Termux:API calls per idle hour (${how}; ${b.scrapes} scrapes${b.mqtt ? ', MQTT' : ', no MQTT'})`,
@@ -32,6 +38,11 @@ export function batteryRows(b: Battery): Row[] {
 
 export function printBatteryTable(b: Battery): void {
   log('');
-  log(`battery (issue 37): simulated time, ${b.warmupMinutes} min warm-up then the window; ${b.realSeconds} s of real time`);
-  printTable(['figure (issue #37)', 'per hour', `in the ${b.warmupMinutes} min warm-up`, 'target', 'result'], batteryRows(b));
+  log(
+    `battery (issue 37): simulated time, ${b.warmupMinutes} min warm-up then the window; ${b.realSeconds} s of real time`,
+  );
+  printTable(
+    ['figure (issue #37)', 'per hour', `in the ${b.warmupMinutes} min warm-up`, 'target', 'result'],
+    batteryRows(b),
+  );
 }

@@ -42,13 +42,37 @@ export interface BenchResults {
 export function printReport({ startup, idle, health, history, send, soak, queue, flood, notes }: BenchResults): void {
   const met = (ok: boolean) => (ok ? 'met' : 'MISSED');
   const rows: Row[] = [
-    [`startup to first 200 /health, ms (median of ${STARTUP_RUNS})`, `${startup.gatewayMs}`, `${startup.bareMs}`, '', ''],
+    [
+      `startup to first 200 /health, ms (median of ${STARTUP_RUNS})`,
+      `${startup.gatewayMs}`,
+      `${startup.bareMs}`,
+      '',
+      '',
+    ],
     ['  warm start (same home, compile cache), ms', `${startup.gatewayWarmMs}`, `${startup.bareMs}`, '', ''],
-    ['  startup ratio', `${startup.ratio}`, '1', `<= ${TARGETS.startupRatio}`, met(startup.ratio <= TARGETS.startupRatio)],
+    [
+      '  startup ratio',
+      `${startup.ratio}`,
+      '1',
+      `<= ${TARGETS.startupRatio}`,
+      met(startup.ratio <= TARGETS.startupRatio),
+    ],
     ['  startup CPU, ms (median)', `${startup.gatewayCpuMs}`, `${startup.bareCpuMs}`, '', ''],
-    [`idle RSS after ${idle.afterSeconds} s, MB`, `${idle.rssMb}`, `${idle.bareRssMb}`, `<= ${TARGETS.idleRssMb}`, met(idle.rssMb <= TARGETS.idleRssMb)],
+    [
+      `idle RSS after ${idle.afterSeconds} s, MB`,
+      `${idle.rssMb}`,
+      `${idle.bareRssMb}`,
+      `<= ${TARGETS.idleRssMb}`,
+      met(idle.rssMb <= TARGETS.idleRssMb),
+    ],
     ['  RSS anon / file, MB', `${idle.rssAnonMb} / ${idle.rssFileMb}`, '', '', ''],
-    ['idle CPU over 20 s, %', `${idle.cpuPercent}`, `${idle.bareCpuPercent}`, `< ${TARGETS.idleCpuPercent}`, met(idle.cpuPercent < TARGETS.idleCpuPercent)],
+    [
+      'idle CPU over 20 s, %',
+      `${idle.cpuPercent}`,
+      `${idle.bareCpuPercent}`,
+      `< ${TARGETS.idleCpuPercent}`,
+      met(idle.cpuPercent < TARGETS.idleCpuPercent),
+    ],
     [
       `idle CPU with /metrics scraped every 15 s (${idle.scrapes} scrapes), %`,
       `${idle.scrapeCpuPercent}`,
@@ -57,8 +81,20 @@ export function printReport({ startup, idle, health, history, send, soak, queue,
       met(idle.scrapes > 0 && idle.scrapeCpuPercent < TARGETS.idleCpuPercent),
     ],
     ['/health CPU per 1000 req, ms', `${health.gatewayCpuMsPerKReq}`, `${health.bareCpuMsPerKReq}`, '', ''],
-    ['  /health CPU ratio', `${health.ratio}`, '1', `<= ${TARGETS.healthRatio}`, met(health.ratio <= TARGETS.healthRatio)],
-    ['  /health p50 / p99, ms', `${health.p50Ms} / ${health.p99Ms}`, `${health.bareP50Ms} / ${health.bareP99Ms}`, '', ''],
+    [
+      '  /health CPU ratio',
+      `${health.ratio}`,
+      '1',
+      `<= ${TARGETS.healthRatio}`,
+      met(health.ratio <= TARGETS.healthRatio),
+    ],
+    [
+      '  /health p50 / p99, ms',
+      `${health.p50Ms} / ${health.p99Ms}`,
+      `${health.bareP50Ms} / ${health.bareP99Ms}`,
+      '',
+      '',
+    ],
     [
       '  /health requests / failed / non-200',
       `${health.requests} / ${health.failed} / ${health.non200}`,
@@ -82,7 +118,13 @@ export function printReport({ startup, idle, health, history, send, soak, queue,
       `p50 <= ${TARGETS.sendP50Ms}`,
       met(send.p50Ms <= TARGETS.sendP50Ms),
     ],
-    ['  sends 200 / failed / other, hand-offs', `${send.samples} / ${send.failed} / ${send.non200}, ${send.handoffs}`, '', '', ''],
+    [
+      '  sends 200 / failed / other, hand-offs',
+      `${send.samples} / ${send.failed} / ${send.non200}, ${send.handoffs}`,
+      '',
+      '',
+      '',
+    ],
     [
       'soak RSS growth over 60 s, %',
       `${soak.rssGrowthPercent}`,
@@ -113,7 +155,13 @@ export function printReport({ startup, idle, health, history, send, soak, queue,
       `held <= ${MAX_CONNECTIONS_PER_ADDRESS}`,
       met(flood.heldAtEnd <= MAX_CONNECTIONS_PER_ADDRESS),
     ],
-    ['  flood: RSS before / at most / 10 s after, MB', `${flood.rssBeforeMb} / ${flood.rssMaxMb} / ${flood.rssAfterMb}`, '', '', ''],
+    [
+      '  flood: RSS before / at most / 10 s after, MB',
+      `${flood.rssBeforeMb} / ${flood.rssMaxMb} / ${flood.rssAfterMb}`,
+      '',
+      '',
+      '',
+    ],
     [
       "  flood: another caller's /health ok / failed, p50 / max ms",
       `${flood.witnessOk} / ${flood.witnessFailed}, ${flood.witnessP50Ms} / ${flood.witnessMaxMs}`,
@@ -207,7 +255,9 @@ export function printIssueTable({ startup, idle, health, queue }: IssueInput, no
   ];
   const header: Row = ['figure (issue #21)', 'gateway', 'bare', 'ratio / over bare (target)', 'result'];
   log('');
-  log(`node ${node}; gateway started as: ${idle.commandLine}${process.env.NODE_OPTIONS ? ` (NODE_OPTIONS=${process.env.NODE_OPTIONS})` : ''}`);
+  log(
+    `node ${node}; gateway started as: ${idle.commandLine}${process.env.NODE_OPTIONS ? ` (NODE_OPTIONS=${process.env.NODE_OPTIONS})` : ''}`,
+  );
   printTable(header, rows);
 }
 
@@ -216,7 +266,13 @@ export function printFairShareTable(fair: Awaited<ReturnType<typeof fairSharePha
   const rows: Row[] = fair.shapes.map((s) =>
     s.skipped
       ? [s.name, 'skipped', s.skipped, '', '']
-      : [s.name, `${s.served}/${s.total}, ${s.p50Ms} / ${s.p99Ms} / ${s.maxMs}`, `+${s.rssPeakOverIdleMb}`, `${s.readyAfterMs}`, s.met ? 'met' : 'MISSED'],
+      : [
+          s.name,
+          `${s.served}/${s.total}, ${s.p50Ms} / ${s.p99Ms} / ${s.maxMs}`,
+          `+${s.rssPeakOverIdleMb}`,
+          `${s.readyAfterMs}`,
+          s.met ? 'met' : 'MISSED',
+        ],
   );
   const header: Row = [
     'flood shape (issue #20)',

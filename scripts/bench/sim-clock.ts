@@ -43,7 +43,8 @@ export function childProcesses(ignore: string[] = []): number[] {
   return pids;
 }
 
-const busy = (ignore: string[]) => childProcesses(ignore).length > 0 || process.getActiveResourcesInfo().some((r) => r.startsWith('FSReq'));
+const busy = (ignore: string[]) =>
+  childProcesses(ignore).length > 0 || process.getActiveResourcesInfo().some((r) => r.startsWith('FSReq'));
 
 /**
  * Waits until no child (but the ignored ones) runs, no file operation is pending and
@@ -55,7 +56,8 @@ export async function quiet(ignore: string[] = [], limitMs = 30_000): Promise<vo
   while (calm < 2) {
     await turns(5);
     calm = busy(ignore) ? 0 : calm + 1;
-    if (performance.now() > deadline) throw new Error(`still busy after ${limitMs} ms: children ${childProcesses(ignore).join(', ')}`);
+    if (performance.now() > deadline)
+      throw new Error(`still busy after ${limitMs} ms: children ${childProcesses(ignore).join(', ')}`);
     await sleep(calm === 0 ? 1 : 2);
   }
 }

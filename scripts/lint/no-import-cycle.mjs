@@ -101,7 +101,9 @@ function findImportNode(program, specifier) {
   if (specifier === undefined) return undefined;
   return program.body.find(
     (statement) =>
-      (statement.type === 'ImportDeclaration' || statement.type === 'ExportAllDeclaration' || statement.type === 'ExportNamedDeclaration') &&
+      (statement.type === 'ImportDeclaration' ||
+        statement.type === 'ExportAllDeclaration' ||
+        statement.type === 'ExportNamedDeclaration') &&
       statement.source?.value === specifier,
   );
 }

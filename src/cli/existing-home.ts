@@ -13,11 +13,19 @@ export class NoHomeError extends Error {
 export function requireHome(home: string, env: NodeJS.ProcessEnv): void {
   if (existsSync(home)) return;
   const from = env.SMS_GATEWAY_HOME?.trim() ? ' (SMS_GATEWAY_HOME)' : '';
-  throw new NoHomeError(`no gateway home at ${home}${from}; start the gateway once with \`sms-gateway start\` to create it`);
+  throw new NoHomeError(
+    `no gateway home at ${home}${from}; start the gateway once with \`sms-gateway start\` to create it`,
+  );
 }
 
 /** The secret file of an existing home, or NoHomeError saying how to make it. */
-export function requireSecret(file: SecretFile, home: string, env: NodeJS.ProcessEnv, what: string, make: string): SecretFile {
+export function requireSecret(
+  file: SecretFile,
+  home: string,
+  env: NodeJS.ProcessEnv,
+  what: string,
+  make: string,
+): SecretFile {
   requireHome(home, env);
   if (!existsSync(file.path)) {
     throw new NoHomeError(`no ${what} yet in ${home}: \`sms-gateway start\` creates one, or \`${make}\` makes one now`);

@@ -28,11 +28,23 @@ const lazy =
   };
 
 const COMMANDS: Record<string, Command> = {
-  start: { load: lazy(() => import('./commands/start.js'), 'startCommand', 'startHelp'), summary: `run the gateway on port ${PORT} (foreground)` },
+  start: {
+    load: lazy(() => import('./commands/start.js'), 'startCommand', 'startHelp'),
+    summary: `run the gateway on port ${PORT} (foreground)`,
+  },
   key: { load: lazy(() => import('./commands/key.js'), 'keyCommand', 'keyHelp'), summary: 'show | rotate the API key' },
-  send: { load: lazy(() => import('./commands/send.js'), 'sendCommand', 'sendHelp'), summary: 'send SMS through the running gateway (now, or queued)' },
-  queue: { load: lazy(() => import('./commands/queue.js'), 'queueCommand', 'queueHelp'), summary: 'list | cancel the messages waiting in the queue' },
-  status: { load: lazy(() => import('./commands/status.js'), 'statusCommand', 'statusHelp'), summary: 'how the running gateway is doing' },
+  send: {
+    load: lazy(() => import('./commands/send.js'), 'sendCommand', 'sendHelp'),
+    summary: 'send SMS through the running gateway (now, or queued)',
+  },
+  queue: {
+    load: lazy(() => import('./commands/queue.js'), 'queueCommand', 'queueHelp'),
+    summary: 'list | cancel the messages waiting in the queue',
+  },
+  status: {
+    load: lazy(() => import('./commands/status.js'), 'statusCommand', 'statusHelp'),
+    summary: 'how the running gateway is doing',
+  },
   webhook: {
     load: lazy(() => import('./commands/webhook.js'), 'webhookCommand', 'webhookHelp'),
     summary: 'list | add | remove | test the webhook targets; secret | rotate',
@@ -45,8 +57,14 @@ const COMMANDS: Record<string, Command> = {
     load: lazy(() => import('./commands/service.js'), 'serviceCommand', 'serviceHelp'),
     summary: 'install | uninstall the runit service (termux-services)',
   },
-  boot: { load: lazy(() => import('./commands/boot.js'), 'bootCommand', 'bootHelp'), summary: 'install the Termux:Boot start script' },
-  doctor: { load: lazy(() => import('./commands/doctor.js'), 'doctorCommand', 'doctorHelp'), summary: 'preflight checks on the phone, each with its fix' },
+  boot: {
+    load: lazy(() => import('./commands/boot.js'), 'bootCommand', 'bootHelp'),
+    summary: 'install the Termux:Boot start script',
+  },
+  doctor: {
+    load: lazy(() => import('./commands/doctor.js'), 'doctorCommand', 'doctorHelp'),
+    summary: 'preflight checks on the phone, each with its fix',
+  },
 };
 
 export const mainHelp = `sms-gateway ${VERSION}: send SMS through this phone from the local network
@@ -99,7 +117,12 @@ export async function main(argv: string[], io: Partial<CommandContext> = {}): Pr
       stderr.write(`sms-gateway: ${err.message}\n`);
       return 2;
     }
-    if (err instanceof StartupError || err instanceof LockError || err instanceof KeyFileError || err instanceof NoHomeError) {
+    if (
+      err instanceof StartupError ||
+      err instanceof LockError ||
+      err instanceof KeyFileError ||
+      err instanceof NoHomeError
+    ) {
       stderr.write(`sms-gateway: ${err.message}\n`);
       return 1;
     }

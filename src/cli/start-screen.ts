@@ -66,7 +66,10 @@ export function smtpLine(smtp: { port: number; starttls: boolean }): string {
 /** What the screen says without a LAN address: who can reach the loopback URL, and what to check. */
 export function noLanWords(onPhone: boolean): { hint: string; reach: [string, string] } {
   const device = onPhone ? 'phone' : 'machine';
-  return { hint: `(no LAN address: ${onPhone ? 'is Wi-Fi on?' : 'is the network up?'})`, reach: [`Only this ${device} can reach`, 'the URL below.'] };
+  return {
+    hint: `(no LAN address: ${onPhone ? 'is Wi-Fi on?' : 'is the network up?'})`,
+    reach: [`Only this ${device} can reach`, 'the URL below.'],
+  };
 }
 
 export async function renderStartScreen(opts: StartScreenOptions): Promise<string> {

@@ -3,7 +3,8 @@
 // key (401), an unreachable gateway, or the API's error envelope (code and message).
 import type { ErrorBody } from '../core/errors.js';
 
-export type Problem = { kind: 'unreachable' } | { kind: 'unauthorized' } | { kind: 'error'; status: number; code: string; message: string };
+export type Problem =
+  { kind: 'unreachable' } | { kind: 'unauthorized' } | { kind: 'error'; status: number; code: string; message: string };
 
 export class ApiProblem extends Error {
   constructor(readonly problem: Problem) {
@@ -25,7 +26,10 @@ export async function api<T>(key: string, method: string, path: string, body?: u
   try {
     res = await fetch(path, {
       method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       cache: 'no-store',
       credentials: 'omit',
@@ -45,8 +49,19 @@ export async function api<T>(key: string, method: string, path: string, body?: u
   try {
     parsed = await res.json();
   } catch {
-    if (res.ok) throw new ApiProblem({ kind: 'error', status: res.status, code: 'bad_answer', message: 'The gateway answered something that is not JSON.' });
-    throw new ApiProblem({ kind: 'error', status: res.status, code: 'http_error', message: `The gateway answered ${res.status}.` });
+    if (res.ok)
+      throw new ApiProblem({
+        kind: 'error',
+        status: res.status,
+        code: 'bad_answer',
+        message: 'The gateway answered something that is not JSON.',
+      });
+    throw new ApiProblem({
+      kind: 'error',
+      status: res.status,
+      code: 'http_error',
+      message: `The gateway answered ${res.status}.`,
+    });
   }
   if (!res.ok) {
     const err = (parsed as Partial<ErrorBody>).error;
@@ -74,7 +89,8 @@ export async function health(): Promise<{ mode: string; simulation: string; vers
 export function describe(err: unknown): string {
   if (err instanceof ApiProblem) {
     const p = err.problem;
-    if (p.kind === 'unreachable') return 'The gateway cannot be reached: is it running, and is this device on the same network?';
+    if (p.kind === 'unreachable')
+      return 'The gateway cannot be reached: is it running, and is this device on the same network?';
     if (p.kind === 'unauthorized') return 'The key was refused: it is wrong or was rotated.';
     return p.message;
   }

@@ -20,7 +20,11 @@ export function DailyChart({ days }: { days: DayCounts[] }) {
   const failed = days.reduce((a, d) => a + d.failed, 0);
   return (
     <figure class="chart">
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`Sent and failed per day for ${days.length} days: ${sent} sent, ${failed} failed in all`}>
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        role="img"
+        aria-label={`Sent and failed per day for ${days.length} days: ${sent} sent, ${failed} failed in all`}
+      >
         <line x1="0" x2={W} y1={H - PAD_BOTTOM} y2={H - PAD_BOTTOM} class="axis" />
         <text x="2" y="11" class="label">{`max ${max}`}</text>
         {days.map((d, i) => {
@@ -40,7 +44,8 @@ export function DailyChart({ days }: { days: DayCounts[] }) {
         })}
       </svg>
       <figcaption>
-        <span class="key-sent">■</span> sent ({sent}) <span class="key-failed">■</span> failed ({failed}), last {days.length} days
+        <span class="key-sent">■</span> sent ({sent}) <span class="key-failed">■</span> failed ({failed}), last{' '}
+        {days.length} days
       </figcaption>
     </figure>
   );

@@ -5,7 +5,8 @@
 import type { InboxRecord } from '../store/inbox.js';
 import type { MessageRecord } from '../store/message-record.js';
 
-export type ThreadEntry = { kind: 'received'; at: string; message: InboxRecord } | { kind: 'sent'; at: string; message: MessageRecord };
+export type ThreadEntry =
+  { kind: 'received'; at: string; message: InboxRecord } | { kind: 'sent'; at: string; message: MessageRecord };
 
 export interface Thread {
   key: string;
@@ -34,14 +35,18 @@ function threadOf(threads: Map<string, Thread>, number: string): Thread {
   return thread;
 }
 
-/** Where an entry sorts: a received SMS's date is to the second (the phone prints no milliseconds), so at the end of that second, after a message sent in it. */
+/**
+ * Where an entry sorts: a received SMS's date is to the second (the phone prints no milliseconds), so at the end of
+ * that second, after a message sent in it.
+ */
 export const shownAt = (e: ThreadEntry) => Date.parse(e.at || '0') + (e.kind === 'received' ? 999 : 0);
 
 /** Threads newest first; inside each, entries oldest first (received and sent interleaved). */
 export function buildThreads(received: InboxRecord[], sent: MessageRecord[]): Thread[] {
   const threads = new Map<string, Thread>();
   // Both lists come newest first: taken oldest first, messages of the same second keep their order.
-  for (const m of [...sent].reverse()) threadOf(threads, m.to).entries.push({ kind: 'sent', at: m.createdAt, message: m });
+  for (const m of [...sent].reverse())
+    threadOf(threads, m.to).entries.push({ kind: 'sent', at: m.createdAt, message: m });
   for (const m of [...received].reverse()) {
     const thread = threadOf(threads, m.from ?? 'unknown sender');
     thread.contact ??= m.contact;
@@ -68,7 +73,8 @@ const marker = (c: string) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase()
 /** A name or number with every invisible character shown as ⟨U+XXXX⟩. */
 export const visible = (text: string) => text.replace(INVISIBLE, marker);
 
-const INVISIBLE_ONE = /[\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0]|\u034F/;
+const INVISIBLE_ONE =
+  /[\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0]|\u034F/;
 /** Written text: not ASCII and not itself invisible. */
 const isScript = (c: string | undefined) => c !== undefined && c.charCodeAt(0) > 0x7f && !INVISIBLE_ONE.test(c);
 
@@ -77,4 +83,6 @@ const isScript = (c: string | undefined) => c !== undefined && c.charCodeAt(0) >
  * non-ASCII characters: that is how emoji sequences and Persian or Indic script are written.
  */
 export const visibleText = (text: string) =>
-  text.replace(INVISIBLE, (c, at: number) => ((c === '\u200D' || c === '\u200C') && isScript(text[at - 1]) && isScript(text[at + 1]) ? c : marker(c)));
+  text.replace(INVISIBLE, (c, at: number) =>
+    (c === '\u200D' || c === '\u200C') && isScript(text[at - 1]) && isScript(text[at + 1]) ? c : marker(c),
+  );

@@ -29,7 +29,8 @@ function dayStart(day: string, days = 0): string {
 }
 
 /** Why the filter cannot match anything, when that is so (the dates the wrong way round). */
-export const impossible = (f: HistoryFilter) => (f.from && f.to && f.from > f.to ? 'The “From” day is after the “To” day: no message can match.' : undefined);
+export const impossible = (f: HistoryFilter) =>
+  f.from && f.to && f.from > f.to ? 'The “From” day is after the “To” day: no message can match.' : undefined;
 
 /** The gateway's query for a filter (without limit and offset): status, q, since and until. */
 export function historyQuery(f: HistoryFilter): URLSearchParams {
@@ -42,7 +43,9 @@ export function historyQuery(f: HistoryFilter): URLSearchParams {
   return q;
 }
 
-/** The query as the user types: a typed search once the typing pauses, a cleared one (and every other field) at once. */
+/**
+ * The query as the user types: a typed search once the typing pauses, a cleared one (and every other field) at once.
+ */
 export function useFilterQuery(f: HistoryFilter): string {
   const typed = useDebounced(f.text, TYPING_PAUSE_MS);
   return historyQuery({ ...f, text: f.text.trim() === '' ? '' : typed }).toString();
@@ -101,8 +104,15 @@ export function keepInAddress(f: HistoryFilter, view: 'history' | 'inbox' = 'his
   if (location.hash !== hash) history.replaceState(null, '', hash);
 }
 
-/** The filter form: status (unless `withStatus` is false), search, from and to dates; `label` names the search region. */
-export function Filters(p: { filter: HistoryFilter; onChange: (f: HistoryFilter) => void; label?: string; withStatus?: boolean }) {
+/**
+ * The filter form: status (unless `withStatus` is false), search, from and to dates; `label` names the search region.
+ */
+export function Filters(p: {
+  filter: HistoryFilter;
+  onChange: (f: HistoryFilter) => void;
+  label?: string;
+  withStatus?: boolean;
+}) {
   const { filter, onChange, label = 'Filter the history', withStatus = true } = p;
   const set = (part: Partial<HistoryFilter>) => onChange({ ...filter, ...part });
   return (
@@ -121,7 +131,14 @@ export function Filters(p: { filter: HistoryFilter; onChange: (f: HistoryFilter)
       )}
       <div class="wide">
         <label for="search">Search number or text</label>
-        <input id="search" type="search" autocomplete="off" maxLength={100} value={filter.text} onInput={(e) => set({ text: e.currentTarget.value })} />
+        <input
+          id="search"
+          type="search"
+          autocomplete="off"
+          maxLength={100}
+          value={filter.text}
+          onInput={(e) => set({ text: e.currentTarget.value })}
+        />
       </div>
       <div>
         <label for="from">From</label>

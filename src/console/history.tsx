@@ -5,7 +5,15 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { describe } from './api.js';
 import { exportHistory } from './history-export.js';
-import { filterFromHash, Filters, historyQuery, impossible, keepInAddress, useFilterQuery, type HistoryFilter } from './history-filter.js';
+import {
+  filterFromHash,
+  Filters,
+  historyQuery,
+  impossible,
+  keepInAddress,
+  useFilterQuery,
+  type HistoryFilter,
+} from './history-filter.js';
 import { offsetFromHash as pageOf } from './history-filter.js';
 import { MessageList, type ConsoleMessage } from './message-list.js';
 import { usePoll } from './poll.js';
@@ -25,11 +33,23 @@ const offsetFromHash = (hash: string) => pageOf(hash, LIMIT);
 const createdAt = (m: ConsoleMessage) => m.createdAt;
 
 /** Newer and older pages of the history, and where this one is. */
-function Pager(p: { offset: number; loaded: number; limit: number; total: number; hasNext: boolean; onOffset: (offset: number) => void }) {
+function Pager(p: {
+  offset: number;
+  loaded: number;
+  limit: number;
+  total: number;
+  hasNext: boolean;
+  onOffset: (offset: number) => void;
+}) {
   const { offset, loaded, limit, total, hasNext, onOffset } = p;
   return (
     <nav class="pager" aria-label="Pages">
-      <button type="button" class="secondary" disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - limit))}>
+      <button
+        type="button"
+        class="secondary"
+        disabled={offset === 0}
+        onClick={() => onOffset(Math.max(0, offset - limit))}
+      >
         Newer
       </button>
       <span>
@@ -51,7 +71,11 @@ function ExportButton({ call, query, onError }: { call: Call; query: string; onE
     setNote(undefined);
     try {
       const { saved, total } = await exportHistory(call, new URLSearchParams(query));
-      setNote(saved < total ? `Exported the newest ${saved} of ${total} messages.` : `Exported ${saved} message${saved === 1 ? '' : 's'}.`);
+      setNote(
+        saved < total
+          ? `Exported the newest ${saved} of ${total} messages.`
+          : `Exported ${saved} message${saved === 1 ? '' : 's'}.`,
+      );
     } catch (err) {
       onError(describe(err));
     } finally {
@@ -138,7 +162,14 @@ export function History({ call }: ViewProps) {
       {page && page.data.length === 0 && <p>No message here.</p>}
       {page && page.data.length > 0 && <MessageList messages={page.data} timeOf={createdAt} label="Messages" />}
       {page && (
-        <Pager offset={offset} loaded={page.data.length} limit={LIMIT} total={page.pagination.total} hasNext={page.pagination.hasNext} onOffset={setOffset} />
+        <Pager
+          offset={offset}
+          loaded={page.data.length}
+          limit={LIMIT}
+          total={page.pagination.total}
+          hasNext={page.pagination.hasNext}
+          onOffset={setOffset}
+        />
       )}
     </section>
   );

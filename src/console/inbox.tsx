@@ -63,7 +63,10 @@ async function received(call: Call, query: string): Promise<{ rows: InboxRecord[
 
 /** The newest 100 received and 100 sent messages a search (q, since, until) matches. */
 async function search(call: Call, query: string): Promise<Found> {
-  const [inbox, sent] = await Promise.all([received(call, query), call<ListPage<MessageRecord>>('GET', `/api/messages?${query}&limit=100`)]);
+  const [inbox, sent] = await Promise.all([
+    received(call, query),
+    call<ListPage<MessageRecord>>('GET', `/api/messages?${query}&limit=100`),
+  ]);
   return { query, received: inbox.rows, sent: sent.data, more: inbox.more || sent.pagination.hasNext };
 }
 
@@ -103,9 +106,15 @@ function threadsOf(data: Loaded, olders: Older[]) {
   const olderSent = olders.map((o) => o.sent);
   const read = buildThreads(withOlder(data.received, olderReceived), withOlder(data.sent, olderSent));
   if (!found) return { all: read, read, listed: read };
-  const all = buildThreads(withOlder(data.received, [...olderReceived, found.received]), withOlder(data.sent, [...olderSent, found.sent]));
+  const all = buildThreads(
+    withOlder(data.received, [...olderReceived, found.received]),
+    withOlder(data.sent, [...olderSent, found.sent]),
+  );
   const contacts = new Map(all.map((t) => [t.key, t.contact]));
-  const listed = buildThreads(found.received, found.sent).map((t) => ({ ...t, contact: t.contact ?? contacts.get(t.key) ?? null }));
+  const listed = buildThreads(found.received, found.sent).map((t) => ({
+    ...t,
+    contact: t.contact ?? contacts.get(t.key) ?? null,
+  }));
   return { all, read, listed };
 }
 
@@ -119,11 +128,19 @@ function searchLine(blocked: string | undefined, query: string, found: Found | u
   if (blocked) return blocked;
   if (!query) return '';
   if (found?.query !== query) return 'Searching…';
-  const count = listed === 0 ? 'No conversation matches.' : `${listed} conversation${listed === 1 ? '' : 's'} match${listed === 1 ? 'es' : ''}.`;
-  return found.more ? `${count} Only the newest 100 matching received and 100 matching sent messages are looked at.` : count;
+  const count =
+    listed === 0
+      ? 'No conversation matches.'
+      : `${listed} conversation${listed === 1 ? '' : 's'} match${listed === 1 ? 'es' : ''}.`;
+  return found.more
+    ? `${count} Only the newest 100 matching received and 100 matching sent messages are looked at.`
+    : count;
 }
 
-/** The view's read, now and every few seconds (a search's too): the opt-out list carried from read to read, each read folded into the older conversations once asked. */
+/**
+ * The view's read, now and every few seconds (a search's too): the opt-out list carried from read to read, each read
+ * folded into the older conversations once asked.
+ */
 function useConversations(call: Call, query: string, round: number) {
   const [data, setData] = useState<Loaded>();
   const [error, setError] = useState<string>();
@@ -169,7 +186,8 @@ export function Inbox({ call }: ViewProps) {
   // While a new search runs, the last one's threads stay listed (the line says "Searching…").
   const listed = blocked ? [] : query ? (threads?.listed ?? []) : (threads?.read ?? []);
   const thread = threads?.all.find((t) => t.key === open);
-  const threadOlder = thread && threads && held && (older.get(thread.key) ?? olderStart(threads.read, thread, reachOf(held)));
+  const threadOlder =
+    thread && threads && held && (older.get(thread.key) ?? olderStart(threads.read, thread, reachOf(held)));
   /** Reads the open thread's next older messages. */
   const readOlder = async (t: Thread, from: Older) => {
     const next = await loadOlder(call, t, from);

@@ -19,7 +19,10 @@ export function Key({ call, onRotated }: ViewProps & { onRotated: (newKey: strin
   return (
     <section>
       <h1>API key</h1>
-      <p>Rotating makes a new key: every client using the old one (scripts, Home Assistant, this console) is refused from the next request on.</p>
+      <p>
+        Rotating makes a new key: every client using the old one (scripts, Home Assistant, this console) is refused from
+        the next request on.
+      </p>
       <ErrorLine text={error} />
       {!confirming ? (
         <button type="button" onClick={() => setConfirming(true)}>

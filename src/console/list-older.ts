@@ -37,7 +37,10 @@ export function loadListOlder(call: Call, o: Older): Promise<Older> {
   });
 }
 
-/** A newer read of the view folded in (its copies first): each received SMS not held yet arrived since, one place further down the inbox. */
+/**
+ * A newer read of the view folded in (its copies first): each received SMS not held yet arrived since, one place
+ * further down the inbox.
+ */
 export function foldRead(o: Older, received: InboxRecord[], sent: MessageRecord[]): Older {
   const held = new Set(o.received.map((m) => m.id));
   const arrived = received.filter((m) => !held.has(m.id)).length;

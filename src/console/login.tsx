@@ -6,7 +6,15 @@ import { api, describe } from './api.js';
 import { keyFromPaste } from './key-store.js';
 import { ErrorLine } from './ui.js';
 
-export function Login({ notice, newKey, onKey }: { notice: string | undefined; newKey: string | undefined; onKey: (key: string, remember: boolean) => void }) {
+export function Login({
+  notice,
+  newKey,
+  onKey,
+}: {
+  notice: string | undefined;
+  newKey: string | undefined;
+  onKey: (key: string, remember: boolean) => void;
+}) {
   const [text, setText] = useState('');
   const [remember, setRemember] = useState(false);
   const [error, setError] = useState<string>();
@@ -17,7 +25,10 @@ export function Login({ notice, newKey, onKey }: { notice: string | undefined; n
     e.preventDefault();
     const key = keyFromPaste(text);
     if (!key) {
-      setError('That is not a key: paste the key (sk_local_ and 32 letters or digits) or the QR code text from the start screen.');
+      setError(
+        'That is not a key: paste the key (sk_local_ and 32 letters or digits) or the QR code text from the start ' +
+          'screen.',
+      );
       return;
     }
     setBusy(true);
@@ -59,7 +70,13 @@ export function Login({ notice, newKey, onKey }: { notice: string | undefined; n
         <label for="key">API key, or the QR code's text</label>
         <div class="keyfield">
           {shown ? <input type="text" {...keyField} /> : <input type="password" {...keyField} />}
-          <button type="button" class="secondary" aria-pressed={shown} aria-label="Show the key" onClick={() => setShown(!shown)}>
+          <button
+            type="button"
+            class="secondary"
+            aria-pressed={shown}
+            aria-label="Show the key"
+            onClick={() => setShown(!shown)}
+          >
             Show
           </button>
         </div>
@@ -67,7 +84,12 @@ export function Login({ notice, newKey, onKey }: { notice: string | undefined; n
           The start screen (<code>sms-gateway start</code>) and <code>sms-gateway key show</code> print it.
         </p>
         <div class="check">
-          <input id="remember" type="checkbox" checked={remember} onChange={(e) => setRemember(e.currentTarget.checked)} />
+          <input
+            id="remember"
+            type="checkbox"
+            checked={remember}
+            onChange={(e) => setRemember(e.currentTarget.checked)}
+          />
           <label for="remember">Remember on this device</label>
         </div>
         <ErrorLine text={error} />

@@ -31,7 +31,10 @@ const VIEWS = [
 ] as const;
 type View = (typeof VIEWS)[number][0];
 
-/** The view a hash names (#/send; #/history?q=... with the history's filter), or undefined for any other hash (such as #main). */
+/**
+ * The view a hash names (#/send; #/history?q=... with the history's filter), or undefined for any other hash (such as
+ * #main).
+ */
 const viewOf = (hash: string): View | undefined => VIEWS.find(([id]) => hash.split('?')[0] === `#/${id}`)?.[0];
 
 /** A link's text: Conversations shows the unread count, "(3)", and describes it ("3 new received SMS"). */
@@ -50,7 +53,17 @@ function LinkText({ id, name, unread }: { id: View; name: string; unread: number
  * The top bar: the name, then (once signed in) the views' links and sign-out: one row on a
  * desktop (wrapping when narrow), a bar fixed at the screen's bottom on a phone, every view one tap away.
  */
-function TopBar({ signedIn, view, unread, onSignOut }: { signedIn: boolean; view: View; unread: number; onSignOut: () => void }) {
+function TopBar({
+  signedIn,
+  view,
+  unread,
+  onSignOut,
+}: {
+  signedIn: boolean;
+  view: View;
+  unread: number;
+  onSignOut: () => void;
+}) {
   return (
     <header class="top">
       <span class="brand">sms-gateway</span>
@@ -97,7 +110,8 @@ function Banners({ conn, mode }: { conn: Connection; mode: string | undefined })
     <div class="banners">
       {conn === 'unreachable' && (
         <p class="banner banner-down" role="alert">
-          The gateway cannot be reached: is it running, and is this device on the same network? Retrying every few seconds.
+          The gateway cannot be reached: is it running, and is this device on the same network? Retrying every few
+          seconds.
         </p>
       )}
       {mode === 'simulated' && (
@@ -147,7 +161,10 @@ function App() {
     document.title = key ? `${name} · sms-gateway` : 'Sign in · sms-gateway';
   }, [view, key]);
 
-  const call: Call = useCallback(<T,>(method: string, path: string, body?: unknown) => api<T>(key ?? '', method, path, body), [key]);
+  const call: Call = useCallback(
+    <T,>(method: string, path: string, body?: unknown) => api<T>(key ?? '', method, path, body),
+    [key],
+  );
   const unread = useUnread(call, !!key, view === 'inbox');
 
   const signIn = (k: string, remember: boolean) => {
@@ -180,7 +197,11 @@ function App() {
         <Login notice={notice} newKey={newKey} onKey={signIn} />
       ) : (
         <main id="main">
-          <CurrentView view={view} call={call} onRotated={(k) => signOut('The key was rotated. Sign in with the new key.', k)} />
+          <CurrentView
+            view={view}
+            call={call}
+            onRotated={(k) => signOut('The key was rotated. Sign in with the new key.', k)}
+          />
         </main>
       )}
     </>

@@ -40,8 +40,12 @@ interface PageOf<T> {
   pagination: { hasNext: boolean };
 }
 
-/** Where older sent pages end: 1 ms after the oldest read, so messages of its millisecond not read yet are included (the repeated one is dropped); '' when none are older. */
-export const sentUntil = (beyond: Beyond) => (beyond.sentBefore === null ? '' : new Date(Date.parse(beyond.sentBefore) + 1).toISOString());
+/**
+ * Where older sent pages end: 1 ms after the oldest read, so messages of its millisecond not read yet are included (the
+ * repeated one is dropped); '' when none are older.
+ */
+export const sentUntil = (beyond: Beyond) =>
+  beyond.sentBefore === null ? '' : new Date(Date.parse(beyond.sentBefore) + 1).toISOString();
 
 /** Before the first "Load older" of a thread: received after those it shows, sent before the view's oldest. */
 export function startOlder(thread: Thread, beyond: Beyond): Older {
@@ -107,7 +111,8 @@ export function loadOlder(call: Call, thread: Thread, o: Older): Promise<Older> 
   const number = encodeURIComponent(thread.number);
   return readNext(call, o, {
     received: (offset) => `/api/inbox?from=${number}&limit=${PAGE}&offset=${offset}`,
-    sent: (offset) => `/api/messages?q=${number}&until=${encodeURIComponent(o.sentUntil)}&limit=${PAGE}&offset=${offset}`,
+    sent: (offset) =>
+      `/api/messages?q=${number}&until=${encodeURIComponent(o.sentUntil)}&limit=${PAGE}&offset=${offset}`,
     keepSent: (m) => threadKey(m.to) === thread.key,
   });
 }

@@ -64,10 +64,14 @@ export function listedOf(top: OptOutEntry[], older: OptOutEntry[]): Map<string, 
 }
 
 /** One poll's read of the list: the first page, and the next pages of the rest when due. */
-export async function readOptOuts(call: Get, book: OptOutBook | undefined): Promise<{ book: OptOutBook; listed: Map<string, OptOutEntry> }> {
+export async function readOptOuts(
+  call: Get,
+  book: OptOutBook | undefined,
+): Promise<{ book: OptOutBook; listed: Map<string, OptOutEntry> }> {
   const first = await call<OptOutPage>('GET', `/api/opt-outs?limit=${PAGE}`);
   const mark = markOf(first);
-  if (!first.pagination.hasNext) return { book: { rest: [], mark, walk: null, age: 0 }, listed: listedOf(first.data, []) };
+  if (!first.pagination.hasNext)
+    return { book: { rest: [], mark, walk: null, age: 0 }, listed: listedOf(first.data, []) };
   let rest = book?.rest ?? [];
   let done = book ? book.mark : '';
   let age = (book?.age ?? 0) + 1;

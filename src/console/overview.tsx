@@ -53,16 +53,29 @@ function Cards({ diag, host }: { diag: Diagnostics; host: HostInfo }) {
   return (
     <div class="cards">
       <dl class="card">
-        <Field label="Mode" value={`${diag.mode}${host.gateway.simulation !== 'none' ? ` (${host.gateway.simulation})` : ''}`} />
+        <Field
+          label="Mode"
+          value={`${diag.mode}${host.gateway.simulation !== 'none' ? ` (${host.gateway.simulation})` : ''}`}
+        />
         <Field label="Overall" value={<Status status={diag.status} />} />
         <Field label="Version" value={host.gateway.version} />
         <Field label="Checked" value={when(diag.checkedAt)} />
       </dl>
       <dl class="card">
-        <Field label="Battery" value={battery.value.level === null ? 'unknown' : `${battery.value.level}%${battery.value.charging ? ', charging' : ''}`} />
+        <Field
+          label="Battery"
+          value={
+            battery.value.level === null
+              ? 'unknown'
+              : `${battery.value.level}%${battery.value.charging ? ', charging' : ''}`
+          }
+        />
         <Field
           label="Network"
-          value={`${telephony.value.carrier ?? host.carrier ?? 'unknown carrier'}, ${telephony.value.networkType ?? host.networkType ?? 'unknown type'}`}
+          value={
+            `${telephony.value.carrier ?? host.carrier ?? 'unknown carrier'}, ` +
+            `${telephony.value.networkType ?? host.networkType ?? 'unknown type'}`
+          }
         />
         <Field label="Wi-Fi signal" value={wifi.value.rssi === null ? 'unknown' : `${wifi.value.rssi} dBm`} />
         <Field
@@ -70,7 +83,13 @@ function Cards({ diag, host }: { diag: Diagnostics; host: HostInfo }) {
           value={
             host.sims.length === 0
               ? 'none reported'
-              : host.sims.map((s) => `SIM ${s.slot}${s.slot === host.defaultSimSlot ? ' (default)' : ''}${s.carrier ? `: ${s.carrier}` : ''}`).join(', ')
+              : host.sims
+                  .map(
+                    (s) =>
+                      `SIM ${s.slot}${s.slot === host.defaultSimSlot ? ' (default)' : ''}` +
+                      (s.carrier ? `: ${s.carrier}` : ''),
+                  )
+                  .join(', ')
           }
         />
       </dl>

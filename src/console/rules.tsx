@@ -30,20 +30,39 @@ function numbersOf(text: string): string[] | undefined {
   return numbers.length > 0 ? numbers : undefined;
 }
 
-function RuleList({ rules, busy, onRemove }: { rules: Rule[] | undefined; busy: boolean; onRemove: (r: Rule) => void }) {
+function RuleList({
+  rules,
+  busy,
+  onRemove,
+}: {
+  rules: Rule[] | undefined;
+  busy: boolean;
+  onRemove: (r: Rule) => void;
+}) {
   return (
     <ul class="list" aria-label="Rules">
       {rules?.map((r) => (
         <li key={r.id} class="item">
           <div class="meta">
-            <bdi class="to">{visible(r.keyword)}</bdi> <span class="muted">{r.match === 'exact' ? 'exact match' : 'prefix match'}</span>{' '}
+            <bdi class="to">{visible(r.keyword)}</bdi>{' '}
+            <span class="muted">{r.match === 'exact' ? 'exact match' : 'prefix match'}</span>{' '}
             <span class="muted">
               {'from '}
               {r.from ? <bdi>{r.from.map(visible).join(', ')}</bdi> : 'anyone'}
             </span>
           </div>
-          {r.reply === '' ? <p class="muted">No reply: an event only.</p> : <bdi class="body">{visibleText(r.reply)}</bdi>}
-          <button type="button" class="secondary" disabled={busy} onClick={() => onRemove(r)} aria-label={`Remove the rule ${visible(r.keyword)}`}>
+          {r.reply === '' ? (
+            <p class="muted">No reply: an event only.</p>
+          ) : (
+            <bdi class="body">{visibleText(r.reply)}</bdi>
+          )}
+          <button
+            type="button"
+            class="secondary"
+            disabled={busy}
+            onClick={() => onRemove(r)}
+            aria-label={`Remove the rule ${visible(r.keyword)}`}
+          >
             Remove
           </button>
         </li>
@@ -52,7 +71,15 @@ function RuleList({ rules, busy, onRemove }: { rules: Rule[] | undefined; busy: 
   );
 }
 
-function RuleForm({ busy, onAdd, answer }: { busy: boolean; onAdd: (body: object, reset: () => void) => void; answer: ComponentChildren }) {
+function RuleForm({
+  busy,
+  onAdd,
+  answer,
+}: {
+  busy: boolean;
+  onAdd: (body: object, reset: () => void) => void;
+  answer: ComponentChildren;
+}) {
   const [keyword, setKeyword] = useState('');
   const [match, setMatch] = useState('exact');
   const [reply, setReply] = useState('');
@@ -111,7 +138,9 @@ export function Rules({ call }: ViewProps) {
   return (
     <section>
       <h1>Keyword rules</h1>
-      <p class="muted">A received SMS that matches a rule gets its reply through the queue; the oldest matching rule wins.</p>
+      <p class="muted">
+        A received SMS that matches a rule gets its reply through the queue; the oldest matching rule wins.
+      </p>
       {!byForm && <ErrorLine text={error} />}
       {!byForm && note && <Note>{note}</Note>}
       {rules && rules.length === 0 && <p>No rule.</p>}

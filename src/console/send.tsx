@@ -15,7 +15,12 @@ export function recipientsOf(text: string): string[] {
 }
 
 /** Now, or queued for a time of this device's clock. */
-function WhenField(p: { later: boolean; sendAt: string; onLater: (later: boolean) => void; onSendAt: (at: string) => void }) {
+function WhenField(p: {
+  later: boolean;
+  sendAt: string;
+  onLater: (later: boolean) => void;
+  onSendAt: (at: string) => void;
+}) {
   const { later, sendAt, onLater, onSendAt } = p;
   return (
     <fieldset>
@@ -39,17 +44,32 @@ function WhenField(p: { later: boolean; sendAt: string; onLater: (later: boolean
 }
 
 /** One recipient now: POST /api/sms/send; several, or later: POST /api/messages. The result, in words. */
-async function sendOrQueue(call: ViewProps['call'], recipients: string[], message: string, at: string | undefined): Promise<string> {
+async function sendOrQueue(
+  call: ViewProps['call'],
+  recipients: string[],
+  message: string,
+  at: string | undefined,
+): Promise<string> {
   if (at === undefined && recipients.length === 1) {
-    const r = await call<{ messageId: string; segments: number; warning?: string }>('POST', '/api/sms/send', { to: recipients[0], message });
-    return `Sent: ${r.messageId} (${r.segments} segment${r.segments === 1 ? '' : 's'}).${r.warning ? ` ${r.warning}` : ''}`;
+    const r = await call<{ messageId: string; segments: number; warning?: string }>('POST', '/api/sms/send', {
+      to: recipients[0],
+      message,
+    });
+    return (
+      `Sent: ${r.messageId} (${r.segments} ` +
+      `segment${r.segments === 1 ? '' : 's'}).${r.warning ? ` ${r.warning}` : ''}`
+    );
   }
   const r = await call<{ data: { id: string }[] }>('POST', '/api/messages', {
     to: recipients.length === 1 ? recipients[0] : recipients,
     message,
     ...(at ? { sendAt: at } : {}),
   });
-  return `Queued ${r.data.length} message${r.data.length === 1 ? '' : 's'}${at ? ` for ${new Date(at).toLocaleString()}` : ''}: ${r.data.map((m) => m.id).join(', ')}.`;
+  return (
+    `Queued ${r.data.length} message${r.data.length === 1 ? '' : 's'}` +
+    (at ? ` for ${new Date(at).toLocaleString()}` : '') +
+    `: ${r.data.map((m) => m.id).join(', ')}.`
+  );
 }
 
 export function Send({ call }: ViewProps) {
@@ -92,9 +112,17 @@ export function Send({ call }: ViewProps) {
         <label for="to">Recipients (one per line, or separated by commas)</label>
         <textarea id="to" rows={2} autocomplete="off" value={to} onInput={(e) => setTo(e.currentTarget.value)} />
         <label for="message">Message</label>
-        <textarea id="message" rows={5} value={message} onInput={(e) => setMessage(e.currentTarget.value)} aria-describedby="counter" />
+        <textarea
+          id="message"
+          rows={5}
+          value={message}
+          onInput={(e) => setMessage(e.currentTarget.value)}
+          aria-describedby="counter"
+        />
         <p id="counter" class="hint" aria-live="polite">
-          {`${info.units} ${info.encoding === 'gsm7' ? 'GSM-7 characters' : 'UCS-2 units'}, ${info.segments} segment${info.segments === 1 ? '' : 's'} (${info.encoding === 'gsm7' ? 'GSM-7' : 'UCS-2'}, ${info.perSegment} per segment)`}
+          {`${info.units} ${info.encoding === 'gsm7' ? 'GSM-7 characters' : 'UCS-2 units'}, ${info.segments} ` +
+            `segment${info.segments === 1 ? '' : 's'} (${info.encoding === 'gsm7' ? 'GSM-7' : 'UCS-2'}, ` +
+            `${info.perSegment} per segment)`}
         </p>
         <WhenField later={later} sendAt={sendAt} onLater={setLater} onSendAt={setSendAt} />
         <ErrorLine text={error} />

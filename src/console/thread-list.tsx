@@ -10,9 +10,18 @@ import { LoadOlder } from './thread.js';
 import { Iso } from './thread-parts.js';
 import { when } from './ui.js';
 
-const OLDER_CONVERSATIONS = ['Load older conversations', 'Loading older conversations…', 'No older conversations'] as const;
+const OLDER_CONVERSATIONS = [
+  'Load older conversations',
+  'Loading older conversations…',
+  'No older conversations',
+] as const;
 
-function ThreadList(p: { threads: Thread[]; open: string | undefined; onOpen: (key: string) => void; focus: { key: string } | undefined }) {
+function ThreadList(p: {
+  threads: Thread[];
+  open: string | undefined;
+  onOpen: (key: string) => void;
+  focus: { key: string } | undefined;
+}) {
   const { threads, open, onOpen, focus } = p;
   const list = useRef<HTMLUListElement>(null);
   // Back from a thread on a phone (the list was hidden): the focus returns to that thread's button.
@@ -25,7 +34,13 @@ function ThreadList(p: { threads: Thread[]; open: string | undefined; onOpen: (k
         const newest = t.entries[t.entries.length - 1];
         return (
           <li key={t.key}>
-            <button type="button" class="thread-link" data-key={t.key} aria-current={t.key === open ? 'true' : undefined} onClick={() => onOpen(t.key)}>
+            <button
+              type="button"
+              class="thread-link"
+              data-key={t.key}
+              aria-current={t.key === open ? 'true' : undefined}
+              onClick={() => onOpen(t.key)}
+            >
               <span class="thread-who">
                 {t.contact && <Iso text={t.contact} />} <Iso text={t.number} />
               </span>

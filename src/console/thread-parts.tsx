@@ -17,11 +17,13 @@ export function Iso({ text, kind = 'name' }: { text: string; kind?: 'name' | 'bo
 
 /** What the console says when a reply or a send again is not queued. */
 export function refusal(err: unknown, to: string): string {
-  if (err instanceof ApiProblem && err.problem.kind === 'error' && err.problem.code === 'recipient_opted_out') return optedOutText(to);
+  if (err instanceof ApiProblem && err.problem.kind === 'error' && err.problem.code === 'recipient_opted_out')
+    return optedOutText(to);
   return describe(err);
 }
 const optedOutText = (to: string) =>
-  `Not sent: ${visible(to)} is on the opt-out list (it texted STOP, or it was opted out here). Opt it back in above to send to it again.`;
+  `Not sent: ${visible(to)} is on the opt-out list (it texted STOP, or it was opted out here). Opt it back in above ` +
+  `to send to it again.`;
 
 /** POST /api/messages for one number: the new record, or the reason it was not queued (thrown). */
 export async function queueOne(call: Call, to: string, message: string): Promise<MessageRecord> {
@@ -32,7 +34,10 @@ export async function queueOne(call: Call, to: string, message: string): Promise
   return record;
 }
 
-/** One message of the thread (data-id: its id, thread-scroll.ts); `answered` is the text of the sent message a reply answers, when loaded. */
+/**
+ * One message of the thread (data-id: its id, thread-scroll.ts); `answered` is the text of the sent message a reply
+ * answers, when loaded.
+ */
 export function Bubble(p: {
   entry: ThreadEntry;
   answered: string | undefined;

@@ -43,7 +43,8 @@ function placeOf(section: HTMLElement): Place {
   const first = messages.find((li) => li.getBoundingClientRect().bottom > top);
   return {
     atEnd: !last || last.getBoundingClientRect().bottom <= bottom + SLACK,
-    anchor: first?.dataset.id === undefined ? undefined : { id: first.dataset.id, top: first.getBoundingClientRect().top },
+    anchor:
+      first?.dataset.id === undefined ? undefined : { id: first.dataset.id, top: first.getBoundingClientRect().top },
   };
 }
 
@@ -103,7 +104,8 @@ export function useThreadScroll(section: RefObject<HTMLElement | null>, ids: rea
     const was = place.current;
     const before = shown.current;
     shown.current = ids;
-    if (!s || !was || (before[0] === first && before[before.length - 1] === last && before.length === ids.length)) return;
+    if (!s || !was || (before[0] === first && before[before.length - 1] === last && before.length === ids.length))
+      return;
     const cameAbove = before[0] !== undefined && ids.indexOf(before[0]) > 0;
     if (was.atEnd && !cameAbove) toEnd(s, false);
     else keepAnchor(s, was.anchor);

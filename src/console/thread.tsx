@@ -13,7 +13,17 @@ import { describe } from './api.js';
 import { ErrorLine, Note, when, type Call } from './ui.js';
 
 /** The number's place on the opt-out list, and the toggle (opting out is confirmed first). */
-function OptOutToggle({ call, thread, entry, onChanged }: { call: Call; thread: Thread; entry: OptOutEntry | undefined; onChanged: () => void }) {
+function OptOutToggle({
+  call,
+  thread,
+  entry,
+  onChanged,
+}: {
+  call: Call;
+  thread: Thread;
+  entry: OptOutEntry | undefined;
+  onChanged: () => void;
+}) {
   const [asking, setAsking] = useState(false);
   const [error, setError] = useState<string>();
   const change = async (optOut: boolean) => {
@@ -31,7 +41,8 @@ function OptOutToggle({ call, thread, entry, onChanged }: { call: Call; thread: 
     <div class="optout">
       {entry ? (
         <p class="optout-state" role="status">
-          Opted out since {when(entry.at)} ({entry.by === 'sms' ? 'it texted a stop keyword' : `by ${entry.by}`}): nothing is sent to it.{' '}
+          Opted out since {when(entry.at)} ({entry.by === 'sms' ? 'it texted a stop keyword' : `by ${entry.by}`}):
+          nothing is sent to it.{' '}
           <button type="button" class="secondary" onClick={() => void change(false)}>
             Opt back in
           </button>
@@ -39,7 +50,8 @@ function OptOutToggle({ call, thread, entry, onChanged }: { call: Call; thread: 
       ) : asking ? (
         <div class="confirm" role="group" aria-label="Confirm opting out">
           <p>
-            Opt <Iso text={thread.number} /> out? Nothing will be sent to it until it texts START or is opted back in here.
+            Opt <Iso text={thread.number} /> out? Nothing will be sent to it until it texts START or is opted back in
+            here.
           </p>
           <button type="button" class="danger" onClick={() => void change(true)}>
             Yes, opt it out
@@ -61,8 +73,19 @@ function OptOutToggle({ call, thread, entry, onChanged }: { call: Call; thread: 
 /** The words of "Load older": while it can read more, while it reads, once the start is reached. */
 const OLDER_MESSAGES = ['Load older', 'Loading older…', 'No older messages'] as const;
 
-/** "Load older" above the messages (or below a list); once the start is reached it says so (and keeps the focus: it stays a button). */
-export function LoadOlder({ older, onLoad, words = OLDER_MESSAGES }: { older: Older; onLoad: () => Promise<void>; words?: readonly [string, string, string] }) {
+/**
+ * "Load older" above the messages (or below a list); once the start is reached it says so (and keeps the focus: it
+ * stays a button).
+ */
+export function LoadOlder({
+  older,
+  onLoad,
+  words = OLDER_MESSAGES,
+}: {
+  older: Older;
+  onLoad: () => Promise<void>;
+  words?: readonly [string, string, string];
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const done = olderDone(older);
@@ -80,7 +103,12 @@ export function LoadOlder({ older, onLoad, words = OLDER_MESSAGES }: { older: Ol
   };
   return (
     <div class="older">
-      <button type="button" class="secondary" aria-disabled={busy || done ? 'true' : undefined} onClick={() => void load()}>
+      <button
+        type="button"
+        class="secondary"
+        aria-disabled={busy || done ? 'true' : undefined}
+        onClick={() => void load()}
+      >
         {done ? words[2] : busy ? words[1] : words[0]}
       </button>
       <ErrorLine text={error} />
@@ -115,12 +143,15 @@ export function ThreadView(p: {
   // here, without scrolling up from the newest message (the back button stays in sight, app.css).
   useEffect(() => {
     const at = document.activeElement;
-    if (!(at instanceof HTMLElement) || at === document.body || at.offsetParent === null) back.current?.focus({ preventScroll: true });
+    if (!(at instanceof HTMLElement) || at === document.body || at.offsetParent === null)
+      back.current?.focus({ preventScroll: true });
   }, []);
   // Where messages may be missing: before the first one from the time the thread is complete.
   const gapAt = completeFrom === null ? -1 : thread.entries.findIndex((e) => shownAt(e) >= completeFrom);
   const gap = gapAt === 0 ? null : gapAt === -1 && completeFrom !== null ? thread.entries.length : gapAt;
-  const sentText = new Map(thread.entries.flatMap((e) => (e.kind === 'sent' ? [[e.message.id, e.message.body] as const] : [])));
+  const sentText = new Map(
+    thread.entries.flatMap((e) => (e.kind === 'sent' ? [[e.message.id, e.message.body] as const] : [])),
+  );
   const sendAgain = async (m: MessageRecord) => {
     try {
       const record = await queueOne(call, m.to, m.body);

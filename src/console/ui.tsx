@@ -63,7 +63,17 @@ export function Field({ label, value }: { label: string; value: ComponentChildre
  * Asks before a destructive action: a modal <dialog> (focus kept inside, Escape or "Keep it"
  * says no; "Keep it" has the focus first, so a stray Enter destroys nothing).
  */
-export function Confirm({ question, action, onConfirm, onCancel }: { question: string; action: string; onConfirm: () => void; onCancel: () => void }) {
+export function Confirm({
+  question,
+  action,
+  onConfirm,
+  onCancel,
+}: {
+  question: string;
+  action: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const keep = useRef<HTMLButtonElement>(null);
   useEffect(() => {

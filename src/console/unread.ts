@@ -20,7 +20,8 @@ export function forgetUnreadMark() {
 /** The newest receivedAt among the rows (ISO 8601 UTC strings compare in time order). */
 function newestOf(rows: InboxRecord[]): string | undefined {
   let newest: string | undefined;
-  for (const r of rows) if (r.receivedAt !== null && (newest === undefined || r.receivedAt > newest)) newest = r.receivedAt;
+  for (const r of rows)
+    if (r.receivedAt !== null && (newest === undefined || r.receivedAt > newest)) newest = r.receivedAt;
   return newest;
 }
 

@@ -12,18 +12,35 @@ import { useListActions } from './list-actions.js';
 import { Confirm, ErrorLine, FormAnswer, Note, when, type ViewProps } from './ui.js';
 
 /** The targets, each with its source and state; one registered over the API can be removed. */
-function TargetList({ targets, busy, onRemove }: { targets: WebhookTarget[] | undefined; busy: boolean; onRemove: (t: WebhookTarget) => void }) {
+/** Where a target comes from, in words. */
+const sourceOf = (source: string) => (source === 'env' ? 'from SMS_GATEWAY_WEBHOOK_URLS' : 'added over the API');
+
+function TargetList({
+  targets,
+  busy,
+  onRemove,
+}: {
+  targets: WebhookTarget[] | undefined;
+  busy: boolean;
+  onRemove: (t: WebhookTarget) => void;
+}) {
   return (
     <ul class="list">
       {targets?.map((t) => (
         <li key={t.id} class="item">
           <div class="meta">
             <bdi class="to">{visible(t.url)}</bdi>{' '}
-            <span class="muted">{`${t.id}, ${t.source === 'env' ? 'from SMS_GATEWAY_WEBHOOK_URLS' : 'added over the API'}, since ${when(t.createdAt)}`}</span>
+            <span class="muted">{`${t.id}, ${sourceOf(t.source)}, since ${when(t.createdAt)}`}</span>
             {t.disabled && <span class="badge badge-failing">switched off (410)</span>}
           </div>
           {t.source === 'api' && (
-            <button type="button" class="secondary" disabled={busy} onClick={() => onRemove(t)} aria-label={`Remove ${t.id}`}>
+            <button
+              type="button"
+              class="secondary"
+              disabled={busy}
+              onClick={() => onRemove(t)}
+              aria-label={`Remove ${t.id}`}
+            >
               Remove
             </button>
           )}
@@ -39,7 +56,9 @@ function TestResults({ results }: { results: WebhookTestResult[] }) {
     <ul class="list">
       {results.map((r) => (
         <li key={r.id} class="item">
-          <span class={`badge badge-${r.delivered ? 'ok' : 'failing'}`}>{r.delivered ? 'delivered' : 'not delivered'}</span>{' '}
+          <span class={`badge badge-${r.delivered ? 'ok' : 'failing'}`}>
+            {r.delivered ? 'delivered' : 'not delivered'}
+          </span>{' '}
           <bdi class="to">{visible(r.url)}</bdi>
           <span class="muted">{r.error ? ` ${visible(r.error)}` : r.status === null ? '' : ` HTTP ${r.status}`}</span>
         </li>

@@ -7,7 +7,10 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 
-/** The built-in `id` as require() gives it, typed by the caller: requireBuiltin<typeof import('node:util')>('node:util'). */
+/**
+ * The built-in `id` as require() gives it, typed by the caller: requireBuiltin<typeof
+ * import('node:util')>('node:util').
+ */
 export function requireBuiltin<T>(id: `node:${string}`): T {
   return require(id) as T;
 }

@@ -11,7 +11,13 @@ import { MODES, SIMULATIONS, type Mode, type Simulation } from './runtime.js';
 import { redactUrl, webhookUrlProblem } from './webhook-url.js';
 import { ContactsText, MqttEnvShape, mqttSettings, type Contact, type MqttSettings } from './mqtt-settings.js';
 import { SmtpEnvShape, smtpSettings, type SmtpSettings } from './smtp-settings.js';
-import { DEFAULT_OPT_IN_REPLY, DEFAULT_OPT_OUT_REPLY, optionalReplyText, replyText, type OptOutSettings } from './opt-out-settings.js';
+import {
+  DEFAULT_OPT_IN_REPLY,
+  DEFAULT_OPT_OUT_REPLY,
+  optionalReplyText,
+  replyText,
+  type OptOutSettings,
+} from './opt-out-settings.js';
 
 // Required, not imported (core/builtin.ts): parseEnv is all the gateway needs of node:util.
 const { parseEnv } = requireBuiltin<typeof import('node:util')>('node:util');
@@ -145,7 +151,10 @@ export interface Config {
   mqtt: MqttSettings | undefined;
   /** Opt-out keywords and their answers (SMS_GATEWAY_OPT_OUT, *_REPLY). */
   optOut: OptOutSettings;
-  /** Named numbers (SMS_GATEWAY_CONTACTS, or SMS_GATEWAY_MQTT_CONTACTS): MQTT's notify entities, the alert receivers' `to`. */
+  /**
+   * Named numbers (SMS_GATEWAY_CONTACTS, or SMS_GATEWAY_MQTT_CONTACTS): MQTT's notify entities, the alert receivers'
+   * `to`.
+   */
   contacts: Contact[];
   /** The e-mail intake (core/smtp-settings.ts); undefined when SMS_GATEWAY_SMTP_PORT is not set. */
   smtp?: SmtpSettings | undefined;
@@ -161,7 +170,13 @@ export type InboxSwitches = Pick<Config, 'webhookUrls' | 'inbox'> & Partial<Pick
  * (GET /api/inbox only), SMS_GATEWAY_OPT_OUT=true (keywords). One place, so every listener adds one clause.
  */
 export function inboxWatcherEnabled(config: InboxSwitches, registeredTargets = 0): boolean {
-  return config.inbox || config.webhookUrls.length > 0 || registeredTargets > 0 || config.mqtt !== undefined || config.optOut?.enabled === true;
+  return (
+    config.inbox ||
+    config.webhookUrls.length > 0 ||
+    registeredTargets > 0 ||
+    config.mqtt !== undefined ||
+    config.optOut?.enabled === true
+  );
 }
 
 /** Reads $SMS_GATEWAY_HOME/.env (if any); the real environment overrides it. */

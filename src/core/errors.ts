@@ -33,7 +33,10 @@ export interface ErrorBody {
   success: false;
   smsSent: false;
   error: { code: ErrorCode; message: string };
-  /** rate_limited, send_rate_limited, sender_busy, queue_full: whole seconds until a retry may succeed (same as Retry-After). */
+  /**
+   * rate_limited, send_rate_limited, sender_busy, queue_full: whole seconds until a retry may succeed (same as
+   * Retry-After).
+   */
   retryAfterSeconds?: number;
   /** send_failed (and sender_busy after a restart): the message's id, to look it up in the history. */
   messageId?: string;
@@ -66,12 +69,19 @@ export class GatewayError extends Error {
 
 type MessageBuilder = (...args: never[]) => string;
 /** Every code has its texts, and nothing else has any (checked here, at compile time). */
-const MESSAGES_BY_CODE: { [C in ErrorCode]: Record<string, MessageBuilder> } & Record<Exclude<keyof typeof ERROR_MESSAGES, ErrorCode>, never> = ERROR_MESSAGES;
+const MESSAGES_BY_CODE: { [C in ErrorCode]: Record<string, MessageBuilder> } & Record<
+  Exclude<keyof typeof ERROR_MESSAGES, ErrorCode>,
+  never
+> = ERROR_MESSAGES;
 type Messages = typeof ERROR_MESSAGES;
 type ArgsOf<F> = F extends (...args: infer A) => string ? A : never;
 
 /** The error for `code` with its text `text` (core/error-messages.ts), from the values that text needs. */
-export function gatewayError<C extends ErrorCode, T extends keyof Messages[C] & string>(code: C, text: T, ...args: ArgsOf<Messages[C][T]>): GatewayError {
+export function gatewayError<C extends ErrorCode, T extends keyof Messages[C] & string>(
+  code: C,
+  text: T,
+  ...args: ArgsOf<Messages[C][T]>
+): GatewayError {
   // The signature above ties args to the text; here the builder is called as the table holds it.
   const build = MESSAGES_BY_CODE[code][text] as (...values: unknown[]) => string;
   return new GatewayError(code, build(...args));

@@ -19,13 +19,15 @@ export function resolveGatewayId(home: string, configured: string | undefined): 
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new StartupError(`cannot read ${path}: ${(err as Error).message}`);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new StartupError(`cannot read ${path}: ${(err as Error).message}`);
   }
   if (text !== undefined) {
     const id = text.trim();
     if (!TOPIC_LEVEL.test(id)) {
       throw new StartupError(
-        `${path} does not hold a gateway id (1 to 64 letters, digits, dashes or underscores): fix it, or remove it to make a new id (Home Assistant then sees a new device)`,
+        `${path} does not hold a gateway id (1 to 64 letters, digits, dashes or underscores): fix it, or remove it ` +
+          `to make a new id (Home Assistant then sees a new device)`,
       );
     }
     return id;

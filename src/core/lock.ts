@@ -31,7 +31,10 @@ export function acquireLock(home: string): () => void {
     opened?.close();
     if ((err as { code?: string }).code === 'SQLITE_BUSY') {
       const owner = readPid(home);
-      throw new LockError(`another gateway${owner ? ` (pid ${owner})` : ''} is already running on ${home}; stop it first (or use another SMS_GATEWAY_HOME)`);
+      throw new LockError(
+        `another gateway${owner ? ` (pid ${owner})` : ''} is already running on ${home}; stop it first (or use ` +
+          `another SMS_GATEWAY_HOME)`,
+      );
     }
     throw new LockError(`could not take the lock ${path}: ${(err as Error).message}`);
   }

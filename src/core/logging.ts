@@ -11,7 +11,17 @@ import { pino, type Logger } from 'pino';
 import { Writable } from 'node:stream';
 import { systemClock, type Clock, type Timer } from './clock.js';
 
-const REDACT = ['authorization', 'headers.authorization', 'req.headers.authorization', 'key', 'apiKey', 'secret', 'body', 'text', 'message.body'];
+const REDACT = [
+  'authorization',
+  'headers.authorization',
+  'req.headers.authorization',
+  'key',
+  'apiKey',
+  'secret',
+  'body',
+  'text',
+  'message.body',
+];
 
 const LEVELS: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
 const SKIP = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'reqId']);
@@ -53,7 +63,11 @@ let exitHooked = false;
 export const isRequestLine = (line: string): boolean => line.endsWith('"msg":"request"}\n');
 
 /** A pino destination that writes lines to `out`, request lines in batches (see the header). */
-export function batchedDestination(out: NodeJS.WritableStream, clock: Clock = systemClock, canWait: (line: string) => boolean = isRequestLine) {
+export function batchedDestination(
+  out: NodeJS.WritableStream,
+  clock: Clock = systemClock,
+  canWait: (line: string) => boolean = isRequestLine,
+) {
   let pending = '';
   let timer: Timer | undefined;
   let lastWrite = -Infinity;
@@ -120,11 +134,15 @@ export function requestLineWriter(logger: Logger): (line: RequestLine) => void {
   const info = logger.levels.values.info;
   return (l) =>
     stream.write(
-      `{"level":${info},"time":${Date.now()},"reqId":${text(l.reqId)},"method":${text(l.method)},"route":${text(l.route)},"status":${l.status},"ms":${l.ms},"caller":${text(l.caller)},"msg":"request"}\n`,
+      `{"level":${info},"time":${Date.now()},"reqId":${text(l.reqId)},"method":${text(l.method)},` +
+        `"route":${text(l.route)},"status":${l.status},"ms":${l.ms},"caller":${text(l.caller)},"msg":"request"}\n`,
     );
 }
 
-export function createLogger(level: string, options: { pretty: boolean; destination?: NodeJS.WritableStream; clock?: Clock }): Logger {
+export function createLogger(
+  level: string,
+  options: { pretty: boolean; destination?: NodeJS.WritableStream; clock?: Clock },
+): Logger {
   const out = options.destination ?? process.stdout;
   const opts = { level, redact: { paths: REDACT, censor: '[redacted]' }, base: undefined };
   const destination = options.pretty

@@ -24,7 +24,11 @@ function setV8Flag(flag: string): void {
 }
 
 /** Sets MEMORY_MODE_FLAG MEMORY_MODE_AFTER_MS from now, once, unless Node was started with MEMORY_MODE_OFF. */
-export function favourMemorySoon(clock: Clock, set: (flag: string) => void = setV8Flag, execArgv: readonly string[] = process.execArgv): void {
+export function favourMemorySoon(
+  clock: Clock,
+  set: (flag: string) => void = setV8Flag,
+  execArgv: readonly string[] = process.execArgv,
+): void {
   if (execArgv.includes(MEMORY_MODE_OFF)) return;
   clock.setTimer(() => set(MEMORY_MODE_FLAG), MEMORY_MODE_AFTER_MS);
 }

@@ -39,7 +39,10 @@ export const slugOf = (name: string) =>
     .toLowerCase()
     .replace(/[\s-]+/g, '_');
 
-/** A contacts variable's text (`name:+number,...`) as the contacts, or its error (SMS_GATEWAY_CONTACTS and its old name). */
+/**
+ * A contacts variable's text (`name:+number,...`) as the contacts, or its error (SMS_GATEWAY_CONTACTS and its old
+ * name).
+ */
 export const ContactsText = z.string().transform((raw, ctx) => {
   const parsed = parseContacts(raw);
   if (typeof parsed === 'string') {
@@ -60,10 +63,13 @@ export function parseContacts(raw: string): Contact[] | string {
     if (at <= 0) return `"${part}" is not name:+number (for example Alice:+15551234567)`;
     const name = part.slice(0, at).trim();
     const number = part.slice(at + 1).trim();
-    if (!CONTACT_NAME.test(name)) return `contact name "${name}" must be 1 to 40 letters, digits, spaces, dots, dashes or underscores`;
-    if (!E164.test(number)) return `the number of ${name} must be in international form, + and 7 to 15 digits (got "${number}")`;
+    if (!CONTACT_NAME.test(name))
+      return `contact name "${name}" must be 1 to 40 letters, digits, spaces, dots, dashes or underscores`;
+    if (!E164.test(number))
+      return `the number of ${name} must be in international form, + and 7 to 15 digits (got "${number}")`;
     const slug = slugOf(name);
-    if (!TOPIC_LEVEL.test(slug)) return `contact name "${name}" needs at least one Latin letter or digit (it names the entity)`;
+    if (!TOPIC_LEVEL.test(slug))
+      return `contact name "${name}" needs at least one Latin letter or digit (it names the entity)`;
     const twin = out.find((c) => c.slug === slug);
     if (twin) return `contacts "${twin.name}" and "${name}" have the same entity name "${slug}"`;
     out.push({ name, slug, number });
@@ -100,11 +106,19 @@ export const MqttEnvShape = {
   ),
   SMS_GATEWAY_MQTT_PREFIX: z.preprocess(
     blank,
-    z.string().trim().regex(TOPIC_LEVEL, 'must be 1 to 64 letters, digits, dashes or underscores (one topic level)').default('sms-gateway'),
+    z
+      .string()
+      .trim()
+      .regex(TOPIC_LEVEL, 'must be 1 to 64 letters, digits, dashes or underscores (one topic level)')
+      .default('sms-gateway'),
   ),
   SMS_GATEWAY_ID: z.preprocess(
     blank,
-    z.string().trim().regex(TOPIC_LEVEL, 'must be 1 to 64 letters, digits, dashes or underscores (one topic level)').optional(),
+    z
+      .string()
+      .trim()
+      .regex(TOPIC_LEVEL, 'must be 1 to 64 letters, digits, dashes or underscores (one topic level)')
+      .optional(),
   ),
   SMS_GATEWAY_MQTT_CONTACTS: z.preprocess(blank, ContactsText.default([])),
   SMS_GATEWAY_MQTT_DISCOVERY: z.preprocess(

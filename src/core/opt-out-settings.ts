@@ -3,7 +3,8 @@
 // variable left unset gets the English default; set to an empty value, no answer is sent.
 import { z } from 'zod';
 
-export const DEFAULT_OPT_OUT_REPLY = 'You are unsubscribed and will get no more messages from this number. Reply START to subscribe again.';
+export const DEFAULT_OPT_OUT_REPLY =
+  'You are unsubscribed and will get no more messages from this number. Reply START to subscribe again.';
 export const DEFAULT_OPT_IN_REPLY = 'You are subscribed again. Reply STOP to unsubscribe.';
 
 export interface OptOutSettings {

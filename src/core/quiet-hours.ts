@@ -39,7 +39,14 @@ const DAY_MS = 86_400_000;
 function localAsUtc(ms: number, timeZone: string): number {
   let fmt = formatters.get(timeZone);
   if (!fmt) {
-    const numeric = { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' } as const;
+    const numeric = {
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    } as const;
     fmt = new Intl.DateTimeFormat('en-GB', { timeZone, ...numeric, hourCycle: 'h23', numberingSystem: 'latn' });
     if (formatters.size < 50) formatters.set(timeZone, fmt);
   }

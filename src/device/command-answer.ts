@@ -59,7 +59,12 @@ export function spawnFailure(command: string, err: NodeJS.ErrnoException): Outco
 }
 
 /** A command that ended otherwise than with exit code 0: how, with the last line of its stderr. */
-export function exitFailure(command: string, code: number | null, signal: NodeJS.Signals | null, errText: string): Outcome {
+export function exitFailure(
+  command: string,
+  code: number | null,
+  signal: NodeJS.Signals | null,
+  errText: string,
+): Outcome {
   const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;
   const stderr = errText.trim().split('\n').slice(-1)[0]?.slice(0, 200);
   return { ok: false, failure: 'api_error', detail: stderr ? `${command} ${why}: ${stderr}` : `${command} ${why}` };

@@ -5,7 +5,9 @@
 // flight at a time, joined by every asker.
 import type { Clock } from '../core/clock.js';
 
-/** After a failed read, how long before an ask tries again (doubling per failure in a row, at most the fact's max age). */
+/**
+ * After a failed read, how long before an ask tries again (doubling per failure in a row, at most the fact's max age).
+ */
 export const FAILED_READ_PAUSE_MS = 60_000;
 
 /** Per fact: when it last answered and was last tried (monotonic), failures in a row, its read in flight. */
@@ -18,11 +20,16 @@ interface Bookkeeping {
 }
 
 /** `onRead`: after each read, answered or not, once its bookkeeping is done. */
-export function createFactFreshness<N extends string>(clock: Clock, maxAge: Readonly<Record<N, number>>, onRead: (n: N) => void) {
+export function createFactFreshness<N extends string>(
+  clock: Clock,
+  maxAge: Readonly<Record<N, number>>,
+  onRead: (n: N) => void,
+) {
   const book = new Map<N, Bookkeeping>();
   const of = (n: N): Bookkeeping => {
     let b = book.get(n);
-    if (!b) book.set(n, (b = { answeredMono: null, triedMono: null, failures: 0, invalidated: false, inFlight: undefined }));
+    if (!b)
+      book.set(n, (b = { answeredMono: null, triedMono: null, failures: 0, invalidated: false, inFlight: undefined }));
     return b;
   };
   /** The last reading is younger than the fact's max age (invalidated or not: it may be shown). */

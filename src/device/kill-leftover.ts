@@ -28,7 +28,10 @@ export function currentBootId(read: (path: string) => string = (p) => readFileSy
 }
 
 /** Field 22 of /proc/<pid>/stat (after the parenthesised command, which may hold spaces). */
-export function startTicksOf(pid: number, read: (path: string) => string = (p) => readFileSync(p, 'utf8')): number | null {
+export function startTicksOf(
+  pid: number,
+  read: (path: string) => string = (p) => readFileSync(p, 'utf8'),
+): number | null {
   try {
     const stat = read(`/proc/${pid}/stat`);
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -16,13 +16,42 @@ export interface LanDeps {
   udpProbe?: () => Promise<string | undefined>;
 }
 
-const usable = (ip: string | undefined): ip is string => !!ip && ip !== '0.0.0.0' && !ip.startsWith('127.') && isLocalAddress(ip);
+const usable = (ip: string | undefined): ip is string =>
+  !!ip && ip !== '0.0.0.0' && !ip.startsWith('127.') && isLocalAddress(ip);
 
 /** Wi-Fi, Ethernet and the phone's hotspot: what another machine on the LAN can reach. */
 const REAL_INTERFACE = /^(wlan|wlp|wlx|wl|eth|enp|ens|eno|enx|en|ap|swlan|rndis|usb)\d*/i;
 /** Bridges, containers, VMs and VPNs: reachable from this machine only, or through a tunnel. */
-const VIRTUAL_INTERFACE =
-  /^(docker|br-|bridge|veth|virbr|vboxnet|vmnet|vnet|lxcbr|lxdbr|incusbr|podman|cni|flannel|cali|kube|weave|tun|tap|wg|utun|tailscale|zt|ppp|ipsec|nordlynx|dummy)/i;
+const VIRTUAL_NAMES = [
+  'docker',
+  'br-',
+  'bridge',
+  'veth',
+  'virbr',
+  'vboxnet',
+  'vmnet',
+  'vnet',
+  'lxcbr',
+  'lxdbr',
+  'incusbr',
+  'podman',
+  'cni',
+  'flannel',
+  'cali',
+  'kube',
+  'weave',
+  'tun',
+  'tap',
+  'wg',
+  'utun',
+  'tailscale',
+  'zt',
+  'ppp',
+  'ipsec',
+  'nordlynx',
+  'dummy',
+];
+const VIRTUAL_INTERFACE = new RegExp(`^(${VIRTUAL_NAMES.join('|')})`, 'i');
 
 /** 0: a real interface, 1: unknown name, 2: virtual (bridge, container, VPN), 3: link-local. */
 export function interfaceRank(name: string, ip: string): number {
@@ -35,7 +64,12 @@ export function addressesFromInterfaces(ifaces: NodeJS.Dict<NetworkInterfaceInfo
   const found: { ip: string; rank: number }[] = [];
   for (const [name, list] of Object.entries(ifaces)) {
     for (const info of list ?? []) {
-      if (info.family === 'IPv4' && !info.internal && usable(info.address) && !found.some((f) => f.ip === info.address)) {
+      if (
+        info.family === 'IPv4' &&
+        !info.internal &&
+        usable(info.address) &&
+        !found.some((f) => f.ip === info.address)
+      ) {
         found.push({ ip: info.address, rank: interfaceRank(name, info.address) });
       }
     }

@@ -54,7 +54,8 @@ const bool = (v: unknown): boolean | null => {
   if (v === 'false') return false;
   return null;
 };
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const obj = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 const countryOf = (v: unknown): string | null => {
   const code = str(v)?.toUpperCase() ?? null;
@@ -81,11 +82,16 @@ export function parseBattery(json: unknown): Battery {
   const j = obj(json);
   const status = str(j.status);
   const plugged = str(j.plugged);
-  const charging = status === null && plugged === null ? null : status === 'CHARGING' || status === 'FULL' || (plugged !== null && plugged !== 'UNPLUGGED');
+  const charging =
+    status === null && plugged === null
+      ? null
+      : status === 'CHARGING' || status === 'FULL' || (plugged !== null && plugged !== 'UNPLUGGED');
   // Newer Termux:API omits `percentage` where Android cannot tell; level/scale remain.
   const level = num(j.level);
   const scale = num(j.scale);
-  const percentage = num(j.percentage) ?? (level !== null && scale !== null && level >= 0 && scale > 0 ? Math.round((level * 100) / scale) : null);
+  const percentage =
+    num(j.percentage) ??
+    (level !== null && scale !== null && level >= 0 && scale > 0 ? Math.round((level * 100) / scale) : null);
   return {
     level: percentage,
     charging,

@@ -144,7 +144,12 @@ export function createProbes(opts: ProbeOptions) {
   /** One read of a fact into its state; true when it answered. */
   const readOne = async <K extends ProbeName>(name: K): Promise<boolean> => {
     const spec = SPECS[name];
-    const r = await run(spec.command, spec.args, { timeoutMs, expect: spec.expect, maxOutputBytes: 256 * 1024, ...(opts.env ? { env: opts.env } : {}) });
+    const r = await run(spec.command, spec.args, {
+      timeoutMs,
+      expect: spec.expect,
+      maxOutputBytes: 256 * 1024,
+      ...(opts.env ? { env: opts.env } : {}),
+    });
     return recordAnswer(name, state[name] as ProbeState<ProbeValues[K]>, r, clock.now());
   };
 
@@ -153,7 +158,9 @@ export function createProbes(opts: ProbeOptions) {
 
   /** The facts as they may be shown: a value older than its fact's max age is left out (null), its readAt kept. */
   const shown = (): Snapshot =>
-    Object.fromEntries(PROBE_NAMES.map((n) => [n, freshness.young(n) ? state[n] : { ...state[n], value: null }])) as unknown as Snapshot;
+    Object.fromEntries(
+      PROBE_NAMES.map((n) => [n, freshness.young(n) ? state[n] : { ...state[n], value: null }]),
+    ) as unknown as Snapshot;
 
   return {
     /**
@@ -184,11 +191,15 @@ export function createProbes(opts: ProbeOptions) {
       await ask(names);
       return shown();
     },
-    /** The next ask reads these facts again, fresh or not (a failed hand-off: the SIM or the network may have changed). */
+    /**
+     * The next ask reads these facts again, fresh or not (a failed hand-off: the SIM or the network may have changed).
+     */
     invalidate(names: readonly ProbeName[]): void {
       for (const n of names) freshness.invalidate(n);
     },
-    /** Called after each read, answered or not (Home Assistant's state publishes what changed); returns the unsubscribe. */
+    /**
+     * Called after each read, answered or not (Home Assistant's state publishes what changed); returns the unsubscribe.
+     */
     onRead(listener: (name: ProbeName) => void): () => void {
       listeners.add(listener);
       return () => void listeners.delete(listener);

@@ -52,7 +52,11 @@ export function simulatedSmsList(home: string, timeZone: () => string) {
     try {
       lines = readLines(path);
     } catch (err) {
-      return { ok: false, failure: 'api_error', detail: `cannot read ${SIMULATED_INBOX_FILE}: ${(err as NodeJS.ErrnoException).code ?? 'error'}` };
+      return {
+        ok: false,
+        failure: 'api_error',
+        detail: `cannot read ${SIMULATED_INBOX_FILE}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`,
+      };
     }
     const tz = timeZone();
     const end = Math.max(0, lines.length - (opts.offset ?? 0));

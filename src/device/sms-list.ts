@@ -22,7 +22,9 @@ export interface SmsEntry {
   read: boolean | null;
 }
 
-export type SmsListResult = { ok: true; entries: SmsEntry[] } | { ok: false; failure: Exclude<RunResult, { ok: true }>['failure']; detail: string };
+export type SmsListResult =
+  | { ok: true; entries: SmsEntry[] }
+  | { ok: false; failure: Exclude<RunResult, { ok: true }>['failure']; detail: string };
 
 export function parseSmsList(json: unknown): SmsEntry[] | undefined {
   if (!Array.isArray(json)) return undefined;
@@ -47,7 +49,13 @@ export function parseSmsList(json: unknown): SmsEntry[] | undefined {
   return out;
 }
 
-export async function listSms(opts: { box: SmsBox; limit: number; offset?: number; timeoutMs: number; env?: NodeJS.ProcessEnv }): Promise<SmsListResult> {
+export async function listSms(opts: {
+  box: SmsBox;
+  limit: number;
+  offset?: number;
+  timeoutMs: number;
+  env?: NodeJS.ProcessEnv;
+}): Promise<SmsListResult> {
   const args = ['-t', opts.box, '-l', String(opts.limit), '-o', String(opts.offset ?? 0)];
   const r = await runCommand('termux-sms-list', args, {
     timeoutMs: opts.timeoutMs,
@@ -91,16 +99,23 @@ function zoneFields(ms: number, timeZone: string) {
 
 const DECIMAL_DIGIT = /\p{Nd}/u;
 
-/** A decimal digit's value: Unicode assigns them in runs of ten, 0 to 9, so it is the distance from its run's start, mod 10. */
+/**
+ * A decimal digit's value: Unicode assigns them in runs of ten, 0 to 9, so it is the distance from its run's start, mod
+ * 10.
+ */
 function digitValue(codePoint: number): number {
   let start = codePoint;
   while (start > 0 && DECIMAL_DIGIT.test(String.fromCodePoint(start - 1))) start--;
   return (codePoint - start) % 10;
 }
 
-/** Every Unicode decimal digit (٣, ۳, ३, ৩, ...) as its ASCII digit; invisible format marks dropped; the rest as it is. */
+/**
+ * Every Unicode decimal digit (٣, ۳, ३, ৩, ...) as its ASCII digit; invisible format marks dropped; the rest as it is.
+ */
 export function asciiDigits(text: string): string {
-  return text.replace(/\p{Cf}/gu, '').replace(/\p{Nd}/gu, (d) => (d >= '0' && d <= '9' ? d : String(digitValue(d.codePointAt(0)!))));
+  return text
+    .replace(/\p{Cf}/gu, '')
+    .replace(/\p{Nd}/gu, (d) => (d >= '0' && d <= '9' ? d : String(digitValue(d.codePointAt(0)!))));
 }
 
 /** Phone-local "yyyy-MM-dd HH:mm:ss" (in any decimal digits) in a time zone -> epoch ms (null if unreadable). */

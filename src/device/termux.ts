@@ -170,7 +170,12 @@ function prepare(command: string, env: NodeJS.ProcessEnv, input: string | undefi
     return input ? stdinFile(input) : 'ignore';
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    return { ok: false, failure: 'api_error', detail: `could not prepare the input for ${command} (${code}); nothing was run`, ms: 0 };
+    return {
+      ok: false,
+      failure: 'api_error',
+      detail: `could not prepare the input for ${command} (${code}); nothing was run`,
+      ms: 0,
+    };
   }
 }
 

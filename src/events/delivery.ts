@@ -55,7 +55,10 @@ export async function postSigned(
     return { ok, status: res.status, error: ok ? null : `HTTP ${res.status}` };
   } catch (err) {
     const e = err as { name?: string; cause?: { code?: string } };
-    const error = e.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : `cannot connect${e.cause?.code ? ` (${e.cause.code})` : ''}`;
+    const error =
+      e.name === 'TimeoutError'
+        ? `no answer within ${timeoutMs / 1000} s`
+        : `cannot connect${e.cause?.code ? ` (${e.cause.code})` : ''}`;
     return { ok: false, status: null, error };
   }
 }
@@ -86,10 +89,21 @@ async function attempt(opts: DeliveryOptions, post: typeof postSigned, h: Head, 
   const now = opts.clock.now(); // a jump seen here moves deadline() too
   if (now >= deadline()) {
     opts.store.failed(h, opts.clock.now(), 'expired: older than 24 hours', null);
-    opts.logger?.warn({ event: h.eventId, target, attempts: h.attempts }, 'webhook event expired unsent (older than 24 hours)');
+    opts.logger?.warn(
+      { event: h.eventId, target, attempts: h.attempts },
+      'webhook event expired unsent (older than 24 hours)',
+    );
     return;
   }
-  const r = await post(h.target, h.eventId, h.body, opts.secret(), opts.clock.now(), opts.userAgent, opts.timeoutMs ?? DELIVERY_TIMEOUT_MS);
+  const r = await post(
+    h.target,
+    h.eventId,
+    h.body,
+    opts.secret(),
+    opts.clock.now(),
+    opts.userAgent,
+    opts.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+  );
   const at = opts.clock.now();
   if (r.ok) {
     opts.store.delivered(h, at);
@@ -102,7 +116,10 @@ async function attempt(opts: DeliveryOptions, post: typeof postSigned, h: Head, 
     const end = deadline();
     const next = at >= end ? null : Math.min(end, at + retryDelayMs(h.attempts + 1, opts.random));
     opts.store.failed(h, at, error, next);
-    opts.logger?.warn({ event: h.eventId, target, attempts: h.attempts + 1, error, gaveUp: next === null }, 'webhook delivery failed');
+    opts.logger?.warn(
+      { event: h.eventId, target, attempts: h.attempts + 1, error, gaveUp: next === null },
+      'webhook delivery failed',
+    );
   }
 }
 

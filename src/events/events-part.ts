@@ -49,7 +49,16 @@ export function createEventsPart(deps: EventsPartDeps) {
     ...(deps.random ? { random: deps.random } : {}),
   });
   const targets = createTargetStore(table, outbox);
-  const tester = createWebhookTester({ targets, outbox, clock, secret: deps.secret, userAgent, version: deps.runtime.version, logger, ...timing });
+  const tester = createWebhookTester({
+    targets,
+    outbox,
+    clock,
+    secret: deps.secret,
+    userAgent,
+    version: deps.runtime.version,
+    logger,
+    ...timing,
+  });
 
   deps.events.on('delivery.due', () => delivery.notify());
   deps.events.on('clock.jumped', (jump) => {

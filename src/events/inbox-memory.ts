@@ -18,7 +18,10 @@ export const BASELINE_KEY = 'inbox_baseline_at';
 
 export type Committed = { watermark: number; made: number; baseline: boolean };
 
-const keyOf = (e: SmsEntry) => `${e.id}|${e.received ?? ''}|${createHash('sha256').update(`${e.address}\u0000${e.body}`).digest('hex').slice(0, 16)}`;
+const keyOf = (e: SmsEntry) => {
+  const textHash = createHash('sha256').update(`${e.address}\u0000${e.body}`).digest('hex').slice(0, 16);
+  return `${e.id}|${e.received ?? ''}|${textHash}`;
+};
 
 const receivedMs = (e: SmsEntry, tz: string): number | null => {
   try {
@@ -122,13 +125,31 @@ export function committer(
     // answers; and which keyword rule it triggers: its record and event carry the keyword.
     const eventId = newEventId(now);
     const keyword = opts.effects?.apply({ eventId, from: e.address, body: e.body }).keyword ?? null;
-    opts.inbox.add({ smsId: e.id, from: e.address, contact: e.sender, body: e.body, receivedAt: at, simSlot: null, inReplyTo, keyword }, now);
+    opts.inbox.add(
+      {
+        smsId: e.id,
+        from: e.address,
+        contact: e.sender,
+        body: e.body,
+        receivedAt: at,
+        simSlot: null,
+        inReplyTo,
+        keyword,
+      },
+      now,
+    );
     const event = makeEvent('sms.received', eventData(e, at, inReplyTo, keyword), now, eventId);
     opts.outbox.record('sms.received', event, now);
     opts.inbox.markSeen(keyOf(e), now);
   };
   /** `judgedFrom`: judge against this watermark when lower than the stored one (the read says so: inbox-pages.ts). */
-  return (entries: SmsEntry[], now: number, tz: string, aboveSeen: ReadonlySet<number> = new Set(), judgedFrom?: number): Committed =>
+  return (
+    entries: SmsEntry[],
+    now: number,
+    tz: string,
+    aboveSeen: ReadonlySet<number> = new Set(),
+    judgedFrom?: number,
+  ): Committed =>
     opts.inbox.exclusive(() => {
       const stored = mem.watermark();
       const first = stored === null;
@@ -136,7 +157,9 @@ export function committer(
       const judged = judgedFrom === undefined ? mark : Math.min(mark, judgedFrom);
       // A home from 0.1 (watermark only): the baseline is now; nothing old is replayed.
       const baselineAt = first ? firstBaseline(now) : (mem.baseline() ?? now);
-      const fresh = first ? arrivedDuringRead(entries, baselineAt, now, tz) : entries.filter((e) => mem.isNew(e, judged, baselineAt, tz, aboveSeen.has(e.id)));
+      const fresh = first
+        ? arrivedDuringRead(entries, baselineAt, now, tz)
+        : entries.filter((e) => mem.isNew(e, judged, baselineAt, tz, aboveSeen.has(e.id)));
       if (first) {
         mem.setWatermark(mark);
         // Everything the first poll read is old (but what arrived during it): its keys are marked seen.

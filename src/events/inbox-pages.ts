@@ -32,7 +32,13 @@ const HORIZON_SLACK_MS = 60_000;
 
 export type PollFailure = { kind: string; detail: string };
 /** `judgedFrom`: the watermark the entries were judged against (lower than the stored one after a whole-store read). */
-export type Fetched = { entries: SmsEntry[]; capped: boolean; backlogFrom: number | null; aboveSeen: Set<number>; judgedFrom?: number };
+export type Fetched = {
+  entries: SmsEntry[];
+  capped: boolean;
+  backlogFrom: number | null;
+  aboveSeen: Set<number>;
+  judgedFrom?: number;
+};
 
 export interface PageReaderOptions {
   clock: Clock;
@@ -60,7 +66,9 @@ const datedIn = (tz: string) => (e: SmsEntry) => {
   }
 };
 
-/** The ids on a page (printed oldest first) that sort above an entry already seen; only asked when a date is unreadable. */
+/**
+ * The ids on a page (printed oldest first) that sort above an entry already seen; only asked when a date is unreadable.
+ */
 function aboveSeenOn(page: SmsEntry[], judge: Judge, dated: (e: SmsEntry) => number | null): Set<number> {
   const out = new Set<number>();
   if (page.every((e) => dated(e) !== null)) return out;
@@ -75,16 +83,28 @@ function aboveSeenOn(page: SmsEntry[], judge: Judge, dated: (e: SmsEntry) => num
 export function pageReader(opts: PageReaderOptions, judge: Judge) {
   const list = opts.list ?? listSms;
   const timeoutMs = opts.timeoutMs ?? Math.min(opts.pollMs, 10_000);
-  const sweep = deepSweep({ clock: opts.clock, list, timeoutMs, env: opts.env, firstOffset: PAGE_SIZE - RESUME_OVERLAP, overlap: RESUME_OVERLAP });
+  const sweep = deepSweep({
+    clock: opts.clock,
+    list,
+    timeoutMs,
+    env: opts.env,
+    firstOffset: PAGE_SIZE - RESUME_OVERLAP,
+    overlap: RESUME_OVERLAP,
+  });
   let backlogFrom: number | null = null; // a capped poll's successor reads on from here
   let last: { wall: number; mono: number } | null = null; // the previous complete read
   let floor: number | null = null; // the watermark before whole-store reads stood in for the top page
 
   /** The earliest date a message that arrived since the last read can carry (either clock). */
-  const horizon = (now: number, mono: number) => (last === null ? now : Math.min(last.wall, now - (mono - last.mono))) - HORIZON_SLACK_MS;
+  const horizon = (now: number, mono: number) =>
+    (last === null ? now : Math.min(last.wall, now - (mono - last.mono))) - HORIZON_SLACK_MS;
 
   /** `whole`: read the whole store for the top page and hand that read on (the sent-box confirmation waits). */
-  return async (stored: number | null, tz: string, whole?: (r: SmsListResult) => void): Promise<Fetched | PollFailure> => {
+  return async (
+    stored: number | null,
+    tz: string,
+    whole?: (r: SmsListResult) => void,
+  ): Promise<Fetched | PollFailure> => {
     const now = opts.clock.now();
     const mono = opts.clock.monotonicMs();
     const baselineAt = judge.baseline() ?? now;
@@ -124,7 +144,13 @@ export function pageReader(opts: PageReaderOptions, judge: Judge) {
     const byId = new Map<number, SmsEntry>();
     let topFull = false;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const r = await list({ box: 'inbox', limit: PAGE_SIZE, offset: start + page * PAGE_SIZE, timeoutMs, env: opts.env });
+      const r = await list({
+        box: 'inbox',
+        limit: PAGE_SIZE,
+        offset: start + page * PAGE_SIZE,
+        timeoutMs,
+        env: opts.env,
+      });
       if (!r.ok) return { kind: r.failure, detail: r.detail };
       // Only received messages, whatever else an older Termux:API or a filter lets through.
       for (const e of r.entries) if (e.type === 'inbox') byId.set(e.id, e);

@@ -19,7 +19,10 @@ import { createInboxWatcher, type InboxWatcherOptions } from './inbox-watcher.js
 import { replyWindow } from './reply-window.js';
 
 /** The configuration's section for received SMS. */
-export type InboxConfig = Pick<Config, 'inbox' | 'inboxPollMs' | 'webhookUrls' | 'mqtt' | 'replyWindowHours' | 'optOut'>;
+export type InboxConfig = Pick<
+  Config,
+  'inbox' | 'inboxPollMs' | 'webhookUrls' | 'mqtt' | 'replyWindowHours' | 'optOut'
+>;
 
 export interface InboxPartDeps {
   db: Db;

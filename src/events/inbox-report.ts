@@ -38,7 +38,11 @@ export function pollReport(logger: Logger | undefined, watermark: number | null)
     state.consecutiveFailures++;
     // Once per streak (and when the reason changes): a missing permission would otherwise
     // log a line every poll, all day.
-    if (!repeated) logger?.warn({ failure: f.kind, detail: f.detail, consecutiveFailures: state.consecutiveFailures }, 'inbox poll failed');
+    if (!repeated)
+      logger?.warn(
+        { failure: f.kind, detail: f.detail, consecutiveFailures: state.consecutiveFailures },
+        'inbox poll failed',
+      );
   };
   return {
     state,
@@ -62,7 +66,8 @@ export function pollReport(logger: Logger | undefined, watermark: number | null)
           'inbox: more new messages than one poll reads; the next poll reads on from there',
         );
       }
-      if (result.baseline) logger?.info({ watermark: result.watermark }, 'inbox watermark set; earlier messages are not replayed');
+      if (result.baseline)
+        logger?.info({ watermark: result.watermark }, 'inbox watermark set; earlier messages are not replayed');
       if (result.made > 0) logger?.info({ events: result.made, watermark: result.watermark }, 'inbox: new messages');
     },
   };

@@ -41,7 +41,13 @@ export function deepSweep(opts: SweepOptions) {
       dueAt ??= mono + SWEEP_EVERY_MS;
       if (!topFull || mono < dueAt) return [];
       dueAt = mono + SWEEP_EVERY_MS;
-      const r = await opts.list({ box: 'inbox', limit: SWEEP_PAGE_SIZE, offset: from, timeoutMs: opts.timeoutMs, env: opts.env });
+      const r = await opts.list({
+        box: 'inbox',
+        limit: SWEEP_PAGE_SIZE,
+        offset: from,
+        timeoutMs: opts.timeoutMs,
+        env: opts.env,
+      });
       // A failed step is tried again at the next one; the poll's own pages stand.
       if (!r.ok) return [];
       from = r.entries.length < SWEEP_PAGE_SIZE ? opts.firstOffset : from + SWEEP_PAGE_SIZE - opts.overlap;

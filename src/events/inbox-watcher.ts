@@ -61,7 +61,10 @@ export interface InboxWatcherOptions {
   replyTo?: ((from: string | null, at: number) => InReplyTo | null) | undefined;
   /** What a received SMS changes, applied in the transaction that stores it (the keyword it triggers is kept). */
   effects?: ReceivedEffects | undefined;
-  /** The sent-box confirmation's share of the polls (sms/sms-store-share.ts): told when the next poll is due; asked before each. */
+  /**
+   * The sent-box confirmation's share of the polls (sms/sms-store-share.ts): told when the next poll is due; asked
+   * before each.
+   */
   share?: StoreShare | undefined;
 }
 
@@ -94,7 +97,8 @@ function pollCadence(clock: Clock, pollMs: number, share: StoreShare | undefined
   let plannedAt: number | undefined;
   const plan = (at: number | undefined) => {
     plannedAt = at;
-    // A watcher that has never read the inbox (no watermark) reads no whole-store page: the confirmation must not wait for it.
+    // A watcher that has never read the inbox (no watermark) reads no whole-store page: the confirmation must not wait
+    // for it.
     share?.plan(at !== undefined && canServe() ? at : undefined);
   };
   const fastMs = Math.min(REPLY_POLL_MS, pollMs);
@@ -126,7 +130,8 @@ function pollCadence(clock: Clock, pollMs: number, share: StoreShare | undefined
 }
 
 /** A look at the sent box is due: the poll reads the whole store and hands that read over. */
-const wholeStoreFor = (share: StoreShare | undefined) => (share?.wanted() ? (r: SmsListResult) => share.deliver(r) : undefined);
+const wholeStoreFor = (share: StoreShare | undefined) =>
+  share?.wanted() ? (r: SmsListResult) => share.deliver(r) : undefined;
 
 export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
   const mem = memory(opts);

@@ -17,7 +17,10 @@ export const WebhookTestResultSchema = z.object({
   source: z.enum(['env', 'api']),
   delivered: z.boolean().describe('the target answered 2xx'),
   status: z.number().int().nullable().describe('the HTTP status it answered; null when there was no answer'),
-  error: z.string().nullable().describe('why it was not delivered (e.g. HTTP 500, cannot connect, no answer within 10 s)'),
+  error: z
+    .string()
+    .nullable()
+    .describe('why it was not delivered (e.g. HTTP 500, cannot connect, no answer within 10 s)'),
   switchedBackOn: z.boolean().describe('the target had been switched off by a 410 and is on again'),
 });
 
@@ -41,15 +44,30 @@ export function createWebhookTester(opts: WebhookTesterOptions) {
     /** Posts the test event to every target in parallel; resolves when each answered or timed out. */
     async run(): Promise<WebhookTestResult[]> {
       const now = opts.clock.now();
-      const event = makeEvent('gateway.test', { message: 'This is a test event from sms-gateway.', version: opts.version }, now);
+      const event = makeEvent(
+        'gateway.test',
+        { message: 'This is a test event from sms-gateway.', version: opts.version },
+        now,
+      );
       const body = JSON.stringify(event);
       return Promise.all(
         opts.targets.list().map(async (t) => {
           const r = await post(t.url, event.id, body, opts.secret(), now, opts.userAgent, opts.timeoutMs);
           const switchedBackOn = r.ok && t.disabled;
           if (switchedBackOn) opts.outbox.enable(t.url);
-          opts.logger?.info({ target: redactUrl(t.url), delivered: r.ok, status: r.status, switchedBackOn }, 'webhook test event');
-          return { id: t.id, url: t.url, source: t.source, delivered: r.ok, status: r.status, error: r.error, switchedBackOn };
+          opts.logger?.info(
+            { target: redactUrl(t.url), delivered: r.ok, status: r.status, switchedBackOn },
+            'webhook test event',
+          );
+          return {
+            id: t.id,
+            url: t.url,
+            source: t.source,
+            delivered: r.ok,
+            status: r.status,
+            error: r.error,
+            switchedBackOn,
+          };
         }),
       );
     },

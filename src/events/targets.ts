@@ -14,9 +14,15 @@ export const MAX_API_TARGETS = 20;
 export const WebhookTargetSchema = z.object({
   id: z.string().describe('wh_...'),
   url: z.string().describe('shown only to callers with the API key; logs and diagnostics show scheme, host and port'),
-  source: z.enum(['env', 'api']).describe('env: from SMS_GATEWAY_WEBHOOK_URLS (not removable over the API); api: registered over the API'),
-  disabled: z.boolean().describe('true after the target answered 410 Gone; `sms-gateway webhook test` switches it back on'),
-  createdAt: z.string().describe('when the target was registered (env targets: when the gateway first started with it)'),
+  source: z
+    .enum(['env', 'api'])
+    .describe('env: from SMS_GATEWAY_WEBHOOK_URLS (not removable over the API); api: registered over the API'),
+  disabled: z
+    .boolean()
+    .describe('true after the target answered 410 Gone; `sms-gateway webhook test` switches it back on'),
+  createdAt: z
+    .string()
+    .describe('when the target was registered (env targets: when the gateway first started with it)'),
 });
 
 export type WebhookTarget = z.infer<typeof WebhookTargetSchema>;

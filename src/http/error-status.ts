@@ -31,6 +31,10 @@ export const STATUS_OF = {
 export type ErrorStatus = (typeof STATUS_OF)[ErrorCode];
 
 /** An error as an HTTP answer: its status, the envelope, and the Retry-After seconds if any. */
-export function errorAnswer(err: GatewayError): { status: ErrorStatus; body: ErrorBody; retryAfterSeconds: number | undefined } {
+export function errorAnswer(err: GatewayError): {
+  status: ErrorStatus;
+  body: ErrorBody;
+  retryAfterSeconds: number | undefined;
+} {
   return { status: STATUS_OF[err.code], body: errorBody(err), retryAfterSeconds: err.retryAfterSeconds };
 }

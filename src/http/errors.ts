@@ -36,7 +36,10 @@ function describeValidation(err: FastifyError): string {
   return err.message;
 }
 
-/** Maps Fastify's own errors (body parser, routing, validation) to our codes; `bodyLimit`: the route's (the 413 names it). */
+/**
+ * Maps Fastify's own errors (body parser, routing, validation) to our codes; `bodyLimit`: the route's (the 413 names
+ * it).
+ */
 export function toGatewayError(err: FastifyError, bodyLimit = BODY_LIMIT): GatewayError | undefined {
   if (err instanceof GatewayError) return err;
   if (isStorageUnavailable(err)) return gatewayError('storage_unavailable', 'database', 'changed');
@@ -63,11 +66,19 @@ export function installErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const known = toGatewayError(err, request.routeOptions.bodyLimit ?? BODY_LIMIT);
     if (known?.code === 'storage_unavailable' && !(err instanceof GatewayError)) {
-      request.log.warn({ reqId: request.id, code: err.code, method: request.method, route: request.routeOptions.url }, 'database cannot be written');
+      request.log.warn(
+        { reqId: request.id, code: err.code, method: request.method, route: request.routeOptions.url },
+        'database cannot be written',
+      );
     }
     if (known) return sendError(reply, known);
-    request.log.error({ reqId: request.id, err, method: request.method, route: request.routeOptions.url }, 'request failed');
+    request.log.error(
+      { reqId: request.id, err, method: request.method, route: request.routeOptions.url },
+      'request failed',
+    );
     return sendError(reply, gatewayError('internal_error', 'logged'));
   });
-  app.setNotFoundHandler((request, reply) => sendError(reply, gatewayError('not_found', 'route', request.method, request.url.split('?', 1)[0]!)));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, gatewayError('not_found', 'route', request.method, request.url.split('?', 1)[0]!)),
+  );
 }

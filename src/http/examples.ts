@@ -65,7 +65,10 @@ export const sendExample: Example<typeof SendResultSchema> = {
 
 export const queueExample: Example<typeof QueuedResponseSchema> = {
   success: true,
-  data: [queued('msg_01m7z0a1b2c3d4e5f6g7h8j9k0', '+15551230001'), queued('msg_01m7z0a1b2c3d4e5f6g7h8j9k1', '+15551230002')],
+  data: [
+    queued('msg_01m7z0a1b2c3d4e5f6g7h8j9k0', '+15551230001'),
+    queued('msg_01m7z0a1b2c3d4e5f6g7h8j9k1', '+15551230002'),
+  ],
 };
 
 export const listExample: Example<typeof MessagesPageSchema> = {
@@ -143,7 +146,10 @@ export const diagnosticsExample: Example<typeof DiagnosticsResponseSchema> = {
     version: '0.4.0',
     mode: 'real',
     checks: {
-      termuxApi: ok({ appInstalled: true, probes: { telephony: 'ok', battery: 'ok', wifi: 'ok', props: 'ok', apiApp: 'ok' } }),
+      termuxApi: ok({
+        appInstalled: true,
+        probes: { telephony: 'ok', battery: 'ok', wifi: 'ok', props: 'ok', apiApp: 'ok' },
+      }),
       sms: ok({
         enabled: true,
         mode: 'real',
@@ -174,15 +180,30 @@ export const diagnosticsExample: Example<typeof DiagnosticsResponseSchema> = {
       }),
       androidSmsLimit: {
         ...ok({ androidDefaultLimit: 30, gatewayBudget: 60, segmentsUsedLast60s: 1 }),
-        hint: 'Android asks for confirmation past 30 segments a minute per app, and an unanswered prompt fails the send. Raise it from a computer: adb shell settings put global sms_outgoing_check_max_count 60',
+        hint:
+          'Android asks for confirmation past 30 segments a minute per app, and an unanswered prompt fails the ' +
+          'send. Raise it from a computer: adb shell settings put global sms_outgoing_check_max_count 60',
       },
       battery: {
         status: 'degraded',
         value: { level: 18, charging: false, temperatureC: 31.4, health: 'GOOD', readAt: '2026-11-21T10:12:51.204Z' },
         hint: 'Keep the phone on its charger; a gateway in a drawer should never run on battery.',
       },
-      wifi: ok({ ssid: 'home-net', ip: '192.168.1.50', rssi: -58, linkSpeedMbps: 433, readAt: '2026-11-21T10:12:51.188Z' }),
-      telephony: ok({ simState: 'ready', carrier: 'Telekom.de', networkType: 'lte', roaming: false, simCount: 2, readAt: '2026-11-21T09:58:03.512Z' }),
+      wifi: ok({
+        ssid: 'home-net',
+        ip: '192.168.1.50',
+        rssi: -58,
+        linkSpeedMbps: 433,
+        readAt: '2026-11-21T10:12:51.188Z',
+      }),
+      telephony: ok({
+        simState: 'ready',
+        carrier: 'Telekom.de',
+        networkType: 'lte',
+        roaming: false,
+        simCount: 2,
+        readAt: '2026-11-21T09:58:03.512Z',
+      }),
       disk: ok({ freeBytes: 12884901888, freeMb: 12288 }),
       process: ok({ uptimeSeconds: 8040, rssMb: 61.2, heapUsedMb: 14.8, eventLoopLagMs: 0.4, nodeVersion: 'v24.11.1' }),
       apiKey: ok({ createdAt: '2026-11-01T09:00:00.000Z', ageDays: 20 }),

@@ -97,5 +97,10 @@ export function guardHook(guards: Guards) {
 
 /** The guards for a request that skipped the hooks (frameworkErrors): no route, so no public one. */
 export function guardUnroutable(guards: Guards, request: { raw: FastifyRequest['raw'] }): Refusal | undefined {
-  return guards.check({ peer: request.raw.socket?.remoteAddress, socket: request.raw.socket, rawHeaders: request.raw.rawHeaders, publicRoute: false });
+  return guards.check({
+    peer: request.raw.socket?.remoteAddress,
+    socket: request.raw.socket,
+    rawHeaders: request.raw.rawHeaders,
+    publicRoute: false,
+  });
 }

@@ -13,7 +13,9 @@ export const IdempotencyKeyHeaderSchema = z.object({
     .max(128)
     .regex(IDEMPOTENCY_KEY)
     .optional()
-    .describe('1 to 128 printable ASCII characters; the same key gets the first answer again and nothing is sent twice'),
+    .describe(
+      '1 to 128 printable ASCII characters; the same key gets the first answer again and nothing is sent twice',
+    ),
 });
 
 /** The request's Idempotency-Key: undefined when absent; 400 when repeated or malformed. */

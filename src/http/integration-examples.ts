@@ -1,7 +1,12 @@
 // The example answers of the inbox and webhook routes (the OpenAPI document shows one per
 // operation), typed against their schemas so a field that changes fails the build.
 import type { z } from 'zod';
-import type { InboxPageSchema, WebhookListSchema, WebhookResponseSchema, WebhookTestResponseSchema } from './integration-schemas.js';
+import type {
+  InboxPageSchema,
+  WebhookListSchema,
+  WebhookResponseSchema,
+  WebhookTestResponseSchema,
+} from './integration-schemas.js';
 
 const target = {
   id: 'wh_01m7ysbves8b8r2h46j3ekdy4w',
@@ -32,5 +37,7 @@ export const webhookListExample: z.input<typeof WebhookListSchema> = { success: 
 export const webhookExample: z.input<typeof WebhookResponseSchema> = { success: true, data: target };
 export const webhookTestExample: z.input<typeof WebhookTestResponseSchema> = {
   success: true,
-  data: [{ id: target.id, url: target.url, source: 'api', delivered: true, status: 200, error: null, switchedBackOn: false }],
+  data: [
+    { id: target.id, url: target.url, source: 'api', delivered: true, status: 200, error: null, switchedBackOn: false },
+  ],
 };

@@ -4,7 +4,14 @@ import { z } from 'zod';
 import { InboxRecordSchema } from '../store/inbox.js';
 import { WebhookTargetSchema } from '../events/targets.js';
 import { WebhookTestResultSchema } from '../events/ping-targets.js';
-import { PaginationSchema, prefixedId, queryInt, searchQueryFields, sinceNotAfterUntil, UNTIL_BEFORE_SINCE } from './schemas.js';
+import {
+  PaginationSchema,
+  prefixedId,
+  queryInt,
+  searchQueryFields,
+  sinceNotAfterUntil,
+  UNTIL_BEFORE_SINCE,
+} from './schemas.js';
 
 export { InboxRecordSchema, WebhookTargetSchema, WebhookTestResultSchema };
 
@@ -18,7 +25,9 @@ export const InboxQuerySchema = z
       .refine((s) => /[0-9a-z]/i.test(s), 'must hold a number or a sender name')
       .optional()
       .describe(
-        'Only messages from this sender, as the phone stored it; spaces, dashes, dots, parentheses and a leading + are ignored, letters compared case-insensitively (+49 151 1234567 = 491511234567, but 0151 1234567 is another sender)',
+        'Only messages from this sender, as the phone stored it; spaces, dashes, dots, parentheses and a leading + ' +
+          'are ignored, letters compared case-insensitively (+49 151 1234567 = 491511234567, but 0151 1234567 is ' +
+          'another sender)',
       ),
     ...searchQueryFields('the sender'),
   })
@@ -39,7 +48,10 @@ export const WebhookRequestSchema = z
 
 export const WebhookResponseSchema = z.object({ success: z.literal(true), data: WebhookTargetSchema });
 
-export const WebhookListSchema = z.object({ success: z.literal(true), data: z.array(WebhookTargetSchema).describe('oldest first') });
+export const WebhookListSchema = z.object({
+  success: z.literal(true),
+  data: z.array(WebhookTargetSchema).describe('oldest first'),
+});
 
 export const WebhookParamsSchema = z.object({ id: prefixedId('wh_').describe('wh_...') });
 

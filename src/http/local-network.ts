@@ -15,7 +15,10 @@ export function peerAddress(request: FastifyRequest): string | undefined {
 const callers = new WeakMap<object, { address: string | undefined; local: boolean }>();
 
 /** Is the peer local, and its canonical address; cached per connection when there is one. */
-export function judgeCaller(socket: object | undefined, raw: string | undefined): { address: string | undefined; local: boolean } {
+export function judgeCaller(
+  socket: object | undefined,
+  raw: string | undefined,
+): { address: string | undefined; local: boolean } {
   if (!socket) return { address: canonicalAddress(raw), local: isLocalAddress(raw) };
   let c = callers.get(socket);
   if (!c) callers.set(socket, (c = { address: canonicalAddress(raw), local: isLocalAddress(raw) }));

@@ -74,7 +74,10 @@ function optionalBodies(paths: unknown): void {
 const transformDocument =
   (zodDocument: DocumentTransform): DocumentTransform =>
   (input) => {
-    const doc = zodDocument(input) as ReturnType<typeof zodDocument> & { paths?: unknown; components?: { schemas?: Record<string, unknown> } };
+    const doc = zodDocument(input) as ReturnType<typeof zodDocument> & {
+      paths?: unknown;
+      components?: { schemas?: Record<string, unknown> };
+    };
     nullInNullableEnums(doc.paths);
     optionalBodies(doc.paths);
     nullInNullableEnums(doc.components);
@@ -98,14 +101,18 @@ export function openApiOptions(version: string): SwaggerOptions {
         title: 'sms-gateway',
         version,
         description:
-          'Send SMS through an Android phone on the local network. Every route is behind the local-network guard (403) and a per-caller rate limit (429); every route but GET /health needs `Authorization: Bearer <key>` (401).',
+          'Send SMS through an Android phone on the local network. Every route is behind the local-network guard ' +
+          '(403) and a per-caller rate limit (429); every route but GET /health needs `Authorization: Bearer <key>` ' +
+          '(401).',
         license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
       },
       servers: [
         {
           url: `http://{host}:${PORT}`,
           description: `The phone on your local network (the port is fixed at ${PORT})`,
-          variables: { host: { default: '192.168.1.50', description: "The phone's address, as the start screen shows it" } },
+          variables: {
+            host: { default: '192.168.1.50', description: "The phone's address, as the start screen shows it" },
+          },
         },
       ],
       tags: [
@@ -116,7 +123,9 @@ export function openApiOptions(version: string): SwaggerOptions {
         { name: 'webhooks', description: 'Webhook targets and their test event' },
       ],
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The API key (sms-gateway key show)' } },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'The API key (sms-gateway key show)' },
+        },
       },
       security: [{ bearer: [] }],
     },

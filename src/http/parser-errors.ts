@@ -12,7 +12,10 @@ import { errorBody, gatewayError } from '../core/errors.js';
 // stack at every start for a table of reason phrases.
 const { STATUS_CODES } = requireBuiltin<typeof import('node:http')>('node:http');
 
-export function parserErrorAnswer(err: NodeJS.ErrnoException, remoteAddress: string | undefined): { status: number; body: string } {
+export function parserErrorAnswer(
+  err: NodeJS.ErrnoException,
+  remoteAddress: string | undefined,
+): { status: number; body: string } {
   const refusal = unreadableRequestRefusal(remoteAddress);
   if (refusal) {
     const { status, body } = refusalAnswer(refusal);
@@ -35,7 +38,8 @@ export function answerParserError(err: NodeJS.ErrnoException, socket: Socket): v
   if (socket.writable) {
     const { status, body } = parserErrorAnswer(err, socket.remoteAddress);
     socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ` +
+        `${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy();

@@ -53,7 +53,12 @@ export function createTokenBucketStore(clock: Clock) {
     refill(bucket, now);
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;
-      return { allowed: true, tokens: bucket.tokens, waitMs: 0, resetMs: Math.ceil(((BUCKET_CAPACITY - bucket.tokens) * 1000) / RATE_PER_SECOND) };
+      return {
+        allowed: true,
+        tokens: bucket.tokens,
+        waitMs: 0,
+        resetMs: Math.ceil(((BUCKET_CAPACITY - bucket.tokens) * 1000) / RATE_PER_SECOND),
+      };
     }
     const waitMs = ((1 - bucket.tokens) * 1000) / RATE_PER_SECOND;
     return { allowed: false, tokens: bucket.tokens, waitMs, resetMs: Math.max(1, Math.ceil(waitMs)) };

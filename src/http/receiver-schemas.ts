@@ -39,7 +39,12 @@ const notificationShape = {
   commonAnnotations: optionalKv('the annotations every alert has'),
   externalURL: optionalText("a link back to the sender's UI"),
   groupKey: z.string().min(1).describe("the group's key: part of the idempotency key"),
-  truncatedAlerts: z.number().int().min(0).nullish().describe('how many alerts max_alerts left out: counted in the SMS'),
+  truncatedAlerts: z
+    .number()
+    .int()
+    .min(0)
+    .nullish()
+    .describe('how many alerts max_alerts left out: counted in the SMS'),
 };
 
 export const AlertmanagerAlertSchema = z.looseObject(alertShape).meta({ id: 'AlertmanagerAlert' });
@@ -52,7 +57,10 @@ export const AlertmanagerPayloadSchema = z
     notification_reason: optionalText('why the notification was sent (newer Alertmanager versions)'),
     alerts: z.array(AlertmanagerAlertSchema).min(1).describe('at least one'),
   })
-  .meta({ id: 'AlertmanagerPayload', description: "Alertmanager's webhook payload (version 4); unknown fields are accepted" });
+  .meta({
+    id: 'AlertmanagerPayload',
+    description: "Alertmanager's webhook payload (version 4); unknown fields are accepted",
+  });
 
 export const GrafanaAlertSchema = z
   .looseObject({
@@ -79,7 +87,10 @@ export const GrafanaPayloadSchema = z
     appVersion: optionalText("Grafana's version"),
     alerts: z.array(GrafanaAlertSchema).min(1).describe('at least one'),
   })
-  .meta({ id: 'GrafanaPayload', description: "Grafana's webhook contact point payload (version 1); unknown fields are accepted" });
+  .meta({
+    id: 'GrafanaPayload',
+    description: "Grafana's webhook contact point payload (version 1); unknown fields are accepted",
+  });
 
 type Payload = z.infer<typeof AlertmanagerPayloadSchema> | z.infer<typeof GrafanaPayloadSchema>;
 
@@ -106,7 +117,8 @@ export const ReceiverQuerySchema = z
       .string()
       .min(1)
       .describe(
-        'Recipients: numbers or contact names (SMS_GATEWAY_CONTACTS), comma-separated (or to repeated), at most 10; the same number twice gets one SMS. A + may be written as is or as %2B',
+        'Recipients: numbers or contact names (SMS_GATEWAY_CONTACTS), comma-separated (or to repeated), at most 10; ' +
+          'the same number twice gets one SMS. A + may be written as is or as %2B',
       ),
   })
   .strict();
@@ -128,7 +140,11 @@ export const ReceiverResponseSchema = z.object({
           '(a retry whose text changed sends nothing new)',
       ),
     replay: z.boolean().describe('true when nothing new was queued: every message named is one an earlier call queued'),
-    queued: z.array(z.object(Recipient)).describe('one queued message per recipient (a retry of the notification: the first one again, nothing queued twice)'),
+    queued: z
+      .array(z.object(Recipient))
+      .describe(
+        'one queued message per recipient (a retry of the notification: the first one again, nothing queued twice)',
+      ),
     skipped: z
       .array(z.object({ ...Recipient, reason: z.literal('opted_out') }))
       .describe('recipients on the opt-out list: recorded as failed with reason opted_out, never sent'),

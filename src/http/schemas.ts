@@ -16,19 +16,28 @@ export const ErrorBodySchema = z
     success: z.literal(false),
     smsSent: z.literal(false),
     error: z.object({ code: z.enum(ERROR_CODES), message: z.string().describe('What went wrong and what to do') }),
-    retryAfterSeconds: z.number().int().min(1).optional().describe('429, sender_busy, queue_full: the same as Retry-After'),
+    retryAfterSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('429, sender_busy, queue_full: the same as Retry-After'),
     messageId: z.string().optional().describe('502: the failed message, to look it up in the history'),
   })
   .meta({ id: 'ErrorBody', description: "Every error but the guards' 401 and 403" });
 
-export const GuardBodySchema = z.object({ error: z.string() }).meta({ id: 'GuardError', description: "The guards' answer (401 key, 403 local network)" });
+export const GuardBodySchema = z
+  .object({ error: z.string() })
+  .meta({ id: 'GuardError', description: "The guards' answer (401 key, 403 local network)" });
 
 export const SendRequestSchema = z
   .object({
     to: z.string().describe('Recipient number; spaces, dashes, dots and parentheses are ignored'),
     message: z.string().describe('Text to send, exactly as given'),
     simSlot: z.number().int().min(1).max(8).optional().describe('1-based SIM slot; default SMS_GATEWAY_DEFAULT_SIM'),
-    tags: TagsSchema.optional().describe('Labels kept with the message, returned in its record and events and in the inReplyTo of a reply'),
+    tags: TagsSchema.optional().describe(
+      'Labels kept with the message, returned in its record and events and in the inReplyTo of a reply',
+    ),
   })
   .strict()
   .meta({ examples: [{ to: '+1 555 123 4567', message: 'Your order has shipped.', tags: { order: '1042' } }] });
@@ -45,18 +54,24 @@ export const SendResultSchema = z.object({
   warning: z.string().optional().describe('Present when the message is more than one segment'),
 });
 
-const isoWithZone = z.iso.datetime({ offset: true }).describe('ISO 8601 with a zone or Z, e.g. 2026-11-23T07:30:00+01:00');
+const isoWithZone = z.iso
+  .datetime({ offset: true })
+  .describe('ISO 8601 with a zone or Z, e.g. 2026-11-23T07:30:00+01:00');
 
 export const QueueRequestSchema = z
   .object({
     to: z
       .union([z.string(), z.array(z.string()).min(1).max(MAX_RECIPIENTS)])
-      .describe(`One recipient, or an array of 1 to ${MAX_RECIPIENTS} different ones; each is validated as on the send path`),
+      .describe(
+        `One recipient, or an array of 1 to ${MAX_RECIPIENTS} different ones; each is validated as on the send path`,
+      ),
     message: z.string().describe('Text to send, exactly as given'),
     simSlot: z.number().int().min(1).max(8).optional().describe('1-based SIM slot; default SMS_GATEWAY_DEFAULT_SIM'),
     sendAt: isoWithZone.optional().describe('Not handed off before this (past = now; at most 30 days ahead)'),
     expiresAt: isoWithZone.optional().describe('Still waiting then: failed with reason expired, never sent'),
-    tags: TagsSchema.optional().describe('Labels kept with each queued record, returned in its record and events and in the inReplyTo of a reply'),
+    tags: TagsSchema.optional().describe(
+      'Labels kept with each queued record, returned in its record and events and in the inReplyTo of a reply',
+    ),
   })
   .strict()
   .meta({
@@ -95,10 +110,13 @@ export const MAX_SEARCH_LENGTH = 100;
 
 /** A time whose offset's + a URL turned into a space ("...T12:00:00 01:00"): the usual curl slip. */
 const PLUS_AS_SPACE = / \d{2}:?\d{2}$/;
+/** What to write instead, when a URL turned the offset's + into a space. */
+const plusHint = (input: unknown) =>
+  typeof input === 'string' && PLUS_AS_SPACE.test(input) ? ' (in a URL, write its + as %2B)' : '';
 const searchTime = z.iso.datetime({
   offset: true,
   error: (issue) =>
-    `must be an ISO 8601 date-time with Z or an offset${typeof issue.input === 'string' && PLUS_AS_SPACE.test(issue.input) ? ' (in a URL, write its + as %2B)' : ''}, e.g. 2026-11-01T00:00:00Z`,
+    `must be an ISO 8601 date-time with Z or an offset${plusHint(issue.input)}, e.g. 2026-11-01T00:00:00Z`,
 });
 
 /** The search parameters of GET /api/messages and GET /api/inbox (store/search-sql.ts does the matching). */
@@ -108,10 +126,15 @@ export const searchQueryFields = (what: string) => ({
     .max(MAX_SEARCH_LENGTH, `must be at most ${MAX_SEARCH_LENGTH} characters`)
     .optional()
     .describe(
-      `A number or a text, matched literally (% and _ are no wildcards). Number-like (digits, spaces, dashes, dots, parentheses, a leading +): ${what} with the same characters removed contains it, or starts with it when q starts with +, or the text contains it. Otherwise: a case-insensitive part of the text${what === 'the sender' ? ', the contact name or the sender' : ''}. Empty: no search`,
+      `A number or a text, matched literally (% and _ are no wildcards). Number-like (digits, spaces, dashes, dots, ` +
+        `parentheses, a leading +): ${what} with the same characters removed contains it, or starts with it when q ` +
+        `starts with +, or the text contains it. Otherwise: a case-insensitive part of the ` +
+        `text${what === 'the sender' ? ', the contact name or the sender' : ''}. Empty: no search`,
     ),
   since: searchTime.optional().describe('Only messages from this time on (inclusive), ISO 8601 with Z or an offset'),
-  until: searchTime.optional().describe('Only messages before this time (exclusive), ISO 8601 with Z or an offset; not before since'),
+  until: searchTime
+    .optional()
+    .describe('Only messages before this time (exclusive), ISO 8601 with Z or an offset; not before since'),
 });
 
 /** since after until: 400 naming until. */
@@ -165,7 +188,9 @@ export const MessagesPageSchema = z.object({
 /** An id path parameter: the gateway's ids start with their kind's prefix (msg_, wh_); any other is a 400. */
 export const prefixedId = (prefix: string) => z.string().startsWith(prefix, { error: `must start with ${prefix}` });
 
-export const MessageParamsSchema = z.object({ id: prefixedId('msg_').describe('The message id, as answered when it was sent or queued (msg_...)') });
+export const MessageParamsSchema = z.object({
+  id: prefixedId('msg_').describe('The message id, as answered when it was sent or queued (msg_...)'),
+});
 
 export const MessageResponseSchema = z.object({ success: z.literal(true), data: MessageRecordSchema });
 
@@ -189,7 +214,9 @@ export const StatsResponseSchema = z.object({
   }),
 });
 
-export const DailyStatsQuerySchema = z.object({ days: queryInt(1, 90, 14).describe('1 to 90 days ending today, default 14') }).strict();
+export const DailyStatsQuerySchema = z
+  .object({ days: queryInt(1, 90, 14).describe('1 to 90 days ending today, default 14') })
+  .strict();
 
 export const DailyStatsResponseSchema = z.object({
   success: z.literal(true),

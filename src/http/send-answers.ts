@@ -26,7 +26,16 @@ export function sendAnswer(outcome: SendOutcome): Answer {
     }
     case 'handed_off': {
       const { messageId, mode, segments, simSlot, encoding } = outcome;
-      const body: SendResult = { success: true, mode, smsSent: true, messageId, status: 'queued', segments, simSlot, encoding };
+      const body: SendResult = {
+        success: true,
+        mode,
+        smsSent: true,
+        messageId,
+        status: 'queued',
+        segments,
+        simSlot,
+        encoding,
+      };
       const warning = segmentWarning(segments, encoding);
       if (warning) body.warning = warning;
       return { status: 200, body };

@@ -13,7 +13,8 @@ export function answerUnroutable(guards: Guards) {
     const refusal = guardUnroutable(guards, request);
     if (refusal) return sendRefusal(reply, refusal);
     if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-      if (request.url.startsWith('/api/webhooks/wh_')) return sendError(reply, gatewayError('not_found', 'webhookTarget'));
+      if (request.url.startsWith('/api/webhooks/wh_'))
+        return sendError(reply, gatewayError('not_found', 'webhookTarget'));
       return request.url.startsWith('/api/messages/msg_')
         ? sendError(reply, gatewayError('not_found', 'message'))
         : sendError(reply, gatewayError('invalid_request', 'pathSegmentTooLong'));

@@ -53,7 +53,10 @@ export function createBridgeIo(
       });
       return true;
     },
-    /** One SUBSCRIBE for all; `retainedFilters`: the broker gives their retained messages at subscribe (the shared opt-outs). */
+    /**
+     * One SUBSCRIBE for all; `retainedFilters`: the broker gives their retained messages at subscribe (the shared
+     * opt-outs).
+     */
     subscribe(filters: string[], retainedFilters: string[] = []) {
       // rh 2: the broker never gives a retained message at subscribe (a send would be given again
       // at every connect); rap: a retained publish keeps its flag, so onMessage can refuse it.

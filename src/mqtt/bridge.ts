@@ -27,7 +27,10 @@ export interface BridgeDeps {
   will: { topic: string; payload: string };
   /** After each (re)connect: publish what is retained, then subscribe. */
   onConnect: (bridge: Bridge) => void;
-  /** An inbound message (`retained`: it carries the retain flag); a QoS 1 PUBACK waits for the promise, and is not sent when it rejects. */
+  /**
+   * An inbound message (`retained`: it carries the retain flag); a QoS 1 PUBACK waits for the promise, and is not sent
+   * when it rejects.
+   */
   onMessage: (topic: string, payload: Buffer, retained: boolean) => Promise<void>;
   clock: Clock;
   logger?: Logger | undefined;
@@ -140,7 +143,8 @@ function watchClient(conn: Connection, client: MqttClient, onConnected: () => vo
       health.lastError = 'the connection was closed (broker stopped or network lost)';
       health.lastErrorAt = deps.clock.now();
     }
-    if (health.state === 'connected') deps.logger?.warn({ broker: health.broker, lastError: health.lastError }, 'mqtt connection lost; reconnecting');
+    if (health.state === 'connected')
+      deps.logger?.warn({ broker: health.broker, lastError: health.lastError }, 'mqtt connection lost; reconnecting');
     scheduleReconnect(conn);
   });
 }

@@ -93,9 +93,24 @@ export function discoveryConfigs(deps: DiscoveryDeps): DiscoveryConfig[] {
       entity_category: 'diagnostic',
       value_template: value('wifiSignal'),
     }),
-    sensor('sent_today', { name: 'Sent today', icon: 'mdi:message-arrow-right', state_class: 'total_increasing', value_template: value('sentToday') }),
-    sensor('failed_today', { name: 'Failed today', icon: 'mdi:message-alert', state_class: 'total_increasing', value_template: value('failedToday') }),
-    sensor('queue_waiting', { name: 'Waiting in queue', icon: 'mdi:tray-full', state_class: 'measurement', value_template: value('waiting') }),
+    sensor('sent_today', {
+      name: 'Sent today',
+      icon: 'mdi:message-arrow-right',
+      state_class: 'total_increasing',
+      value_template: value('sentToday'),
+    }),
+    sensor('failed_today', {
+      name: 'Failed today',
+      icon: 'mdi:message-alert',
+      state_class: 'total_increasing',
+      value_template: value('failedToday'),
+    }),
+    sensor('queue_waiting', {
+      name: 'Waiting in queue',
+      icon: 'mdi:tray-full',
+      state_class: 'measurement',
+      value_template: value('waiting'),
+    }),
     sensor('status', {
       name: 'Status',
       device_class: 'enum',

@@ -59,10 +59,19 @@ type Publish = (topic: string, payload: string, opts: { qos: 0 | 1; retain: bool
  * subscriptions. With sending switched off this phone takes no share of the shared topic:
  * every message there would be refused here instead of sent by another phone.
  */
-function onConnect(deps: MqttGatewayDeps, topics: Topics, b: Bridge, publish: Publish, state: StatePublisher, sharing: OptOutSharing) {
+function onConnect(
+  deps: MqttGatewayDeps,
+  topics: Topics,
+  b: Bridge,
+  publish: Publish,
+  state: StatePublisher,
+  sharing: OptOutSharing,
+) {
   const { settings, logger } = deps;
   b.publish(topics.availability, 'online', { qos: 1, retain: true });
-  const configs = settings.discovery ? discoveryConfigs({ gatewayId: deps.gatewayId, topics, contacts: settings.contacts, version: deps.version }) : [];
+  const configs = settings.discovery
+    ? discoveryConfigs({ gatewayId: deps.gatewayId, topics, contacts: settings.contacts, version: deps.version })
+    : [];
   try {
     announce(publish, deps.home, configs);
   } catch (err) {
@@ -80,8 +89,16 @@ function onConnect(deps: MqttGatewayDeps, topics: Topics, b: Bridge, publish: Pu
  * `<prefix>/opt-outs/+` (sharing ignores what is not a number's topic: say, the topics of a
  * gateway whose id is `opt-outs`).
  */
-async function route(topics: Topics, intake: SendIntake, sharing: OptOutSharing, topic: string, payload: Buffer, retained: boolean) {
-  if (topic === topics.send || topic === topics.sharedSend || topics.notifySlug(topic) !== undefined) await intake.handle(topic, payload, retained);
+async function route(
+  topics: Topics,
+  intake: SendIntake,
+  sharing: OptOutSharing,
+  topic: string,
+  payload: Buffer,
+  retained: boolean,
+) {
+  if (topic === topics.send || topic === topics.sharedSend || topics.notifySlug(topic) !== undefined)
+    await intake.handle(topic, payload, retained);
   else sharing.handle(topic, payload);
 }
 
@@ -142,7 +159,8 @@ export function createMqttGateway(deps: MqttGatewayDeps) {
     if (stopped) return;
     try {
       publishEvent(event);
-      if (event.type === 'sms.received') publish(topics.received, JSON.stringify(receivedPayload(received, event)), { qos: 1, retain: false });
+      if (event.type === 'sms.received')
+        publish(topics.received, JSON.stringify(receivedPayload(received, event)), { qos: 1, retain: false });
       state.onEvent(event);
     } catch (err) {
       logger?.warn({ err: (err as Error).message, type: event.type }, 'mqtt: event not published');
@@ -160,7 +178,10 @@ export function createMqttGateway(deps: MqttGatewayDeps) {
       bridge.start();
       state.start();
     },
-    /** Leaves the shared subscription first, so the broker gives that topic's messages to the other phones while this one is away. */
+    /**
+     * Leaves the shared subscription first, so the broker gives that topic's messages to the other phones while this
+     * one is away.
+     */
     async stop() {
       stopped = true;
       state.stop();

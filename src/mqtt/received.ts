@@ -35,7 +35,12 @@ export function contactOf(contacts: Contact[], from: string | null): string | nu
   return contacts.find((c) => normalized(c.number) === number)?.name ?? null;
 }
 
-export function receivedEventType(deps: Pick<ReceivedDeps, 'optOutEnabled'>, body: string, keyword: string | null, inReplyTo: unknown): ReceivedEventType {
+export function receivedEventType(
+  deps: Pick<ReceivedDeps, 'optOutEnabled'>,
+  body: string,
+  keyword: string | null,
+  inReplyTo: unknown,
+): ReceivedEventType {
   const optOut = deps.optOutEnabled ? optOutKeyword(body) : null;
   if (optOut === 'opt_out' || optOut === 'opt_in') return optOut;
   if (keyword !== null) return 'keyword';

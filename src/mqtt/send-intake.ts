@@ -117,20 +117,23 @@ export function createSendIntake(deps: IntakeDeps) {
       let id: string | undefined;
       try {
         if (retained) throw Object.assign(retainedRefused(), { mqttId: idOf(payload) });
-        if (payload.length > MAX_PAYLOAD_BYTES) throw gatewayError('payload_too_large', 'mqttPayload', MAX_PAYLOAD_BYTES);
+        if (payload.length > MAX_PAYLOAD_BYTES)
+          throw gatewayError('payload_too_large', 'mqttPayload', MAX_PAYLOAD_BYTES);
         const parsed = parse(topic, payload);
         id = parsed.id;
         const ctx = { origin: 'mqtt', sourceIp: MQTT_SOURCE, idempotencyKey: id } as const;
         const outcome = await deps.enqueue.accept(parsed.req, ctx);
         deps.onQueued?.();
-        for (const number of optedOutRecipients(outcome)) answerError(topic, gatewayError('recipient_opted_out', 'listed', number), id);
+        for (const number of optedOutRecipients(outcome))
+          answerError(topic, gatewayError('recipient_opted_out', 'listed', number), id);
       } catch (err) {
         const mqttId = (err as { mqttId?: string }).mqttId ?? id;
         if (err instanceof GatewayError && !NOT_KEPT.has(err.code)) {
           answerError(topic, err, mqttId);
           return;
         }
-        if (err instanceof GatewayError) deps.logger?.warn({ topic, code: err.code }, 'mqtt send not kept now; the broker gives it again');
+        if (err instanceof GatewayError)
+          deps.logger?.warn({ topic, code: err.code }, 'mqtt send not kept now; the broker gives it again');
         else deps.logger?.error({ err, topic }, 'mqtt send failed; the broker gives it again');
         throw err;
       }

@@ -27,7 +27,8 @@ export function topicsFor(prefix: string, id: string) {
     notifyFilter: `${base}/notify/+`,
     notify: (slug: string) => `${base}/notify/${slug}`,
     /** The contact level of a notify command topic (as published: any case), or undefined. */
-    notifySlug: (topic: string) => (topic.startsWith(`${base}/notify/`) ? topic.slice(`${base}/notify/`.length) : undefined),
+    notifySlug: (topic: string) =>
+      topic.startsWith(`${base}/notify/`) ? topic.slice(`${base}/notify/`.length) : undefined,
   };
 }
 

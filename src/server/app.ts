@@ -36,7 +36,9 @@ export interface BuildOptions {
 
 /** Fastify names ajv's and fast-json-stringify's compilers unless the schema controller names builders. */
 function zodCompilersOnly(): never {
-  throw new Error("a default schema compiler was asked for: buildApp sets zod's with setValidatorCompiler and setSerializerCompiler");
+  throw new Error(
+    "a default schema compiler was asked for: buildApp sets zod's with setValidatorCompiler and setSerializerCompiler",
+  );
 }
 
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -74,7 +76,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 async function registerRoutes(app: FastifyInstance, deps: AppDeps, options: BuildOptions): Promise<void> {
   let openApiDocument: () => unknown = builtDocument(deps.runtime.version);
   if (options.openApi === 'generate') {
-    const [{ default: swagger }, { openApiOptions }] = await Promise.all([import('@fastify/swagger'), import('../http/openapi-document.js')]);
+    const [{ default: swagger }, { openApiOptions }] = await Promise.all([
+      import('@fastify/swagger'),
+      import('../http/openapi-document.js'),
+    ]);
     await app.register(swagger, openApiOptions(deps.runtime.version));
     openApiDocument = () => app.swagger();
   }

@@ -50,7 +50,12 @@ export async function composeGateway(deps: GatewayDeps) {
 
   // One termux-sms-list for the inbox watcher and the sent-box confirmation when their times meet.
   const storeShare = ports.confirmSends ? createSmsStoreShare() : undefined;
-  const webhooks = createEventsPart({ ...base, secret: deps.webhookSecret, timeoutMs: timings.webhookTimeoutMs, random: timings.random });
+  const webhooks = createEventsPart({
+    ...base,
+    secret: deps.webhookSecret,
+    timeoutMs: timings.webhookTimeoutMs,
+    random: timings.random,
+  });
   const sending = createSendingPart({
     ...base,
     outbox: webhooks.outbox,
@@ -71,7 +76,16 @@ export async function composeGateway(deps: GatewayDeps) {
     effects: sending.receivedEffects,
     share: storeShare,
   });
-  const status = createStatusPart({ ...base, probes, sending, webhooks, inbox, apiKey: deps.apiKey, calendar, interfaces: ports.interfaces });
+  const status = createStatusPart({
+    ...base,
+    probes,
+    sending,
+    webhooks,
+    inbox,
+    apiKey: deps.apiKey,
+    calendar,
+    interfaces: ports.interfaces,
+  });
   // Loaded only when configured: MQTT.js costs a gateway without MQTT ~100 ms and ~18 MB at start.
   const mqttSection = { ...base, probes, calendar, timings, gatewayId: ports.mqttGatewayId, sending, status };
   const mqtt = config.mqtt ? await composeMqtt({ ...mqttSection, settings: config.mqtt }) : undefined;

@@ -46,7 +46,10 @@ export interface Ports {
   sender: Sender;
   /** The phone's calendar: TZ, else the phone's zone, else UTC. */
   calendar: () => Calendar;
-  /** SIM slots the phone has, as known and read when a request needs them; null: it cannot tell (nothing refused on a guess). */
+  /**
+   * SIM slots the phone has, as known and read when a request needs them; null: it cannot tell (nothing refused on a
+   * guess).
+   */
   simCount: SimCount;
   /** The phone's sent box is read to confirm hand-offs (real mode). */
   confirmSends: boolean;
@@ -98,13 +101,19 @@ export function portsFor(deps: GatewayDeps): Ports {
   const given = deps.ports ?? {};
   const real = runtime.mode === 'real';
   // Made lazily: a port whose making has an effect (a file written) is not made when given.
-  const port = <K extends keyof Ports>(key: K, make: () => Ports[K]): Ports[K] => (key in given ? given[key] : make()) as Ports[K];
+  const port = <K extends keyof Ports>(key: K, make: () => Ports[K]): Ports[K] =>
+    (key in given ? given[key] : make()) as Ports[K];
   const calendar = port('calendar', () => phoneCalendar(env, probes));
   let gatewayId: string | undefined;
   return {
     sender: port('sender', () =>
       real
-        ? createTermuxSender({ timeoutMs: config.sendTimeoutMs, env, bootId: deps.bootId, simCount: simCountOf(probes, real).read })
+        ? createTermuxSender({
+            timeoutMs: config.sendTimeoutMs,
+            env,
+            bootId: deps.bootId,
+            simCount: simCountOf(probes, real).read,
+          })
         : createSimulatedSender(config.simulation),
     ),
     calendar,
@@ -115,7 +124,10 @@ export function portsFor(deps: GatewayDeps): Ports {
     endLeftover: port('endLeftover', () => (group: ProcessGroup) => killLeftover(group, { bootId: deps.bootId })),
     interfaces: port('interfaces', () => undefined),
     // The id is made at the first start with MQTT and kept; the broker is not contacted yet.
-    mqttGatewayId: port('mqttGatewayId', () => () => (gatewayId ??= resolveGatewayId(config.home, config.mqtt?.gatewayId))),
+    mqttGatewayId: port(
+      'mqttGatewayId',
+      () => () => (gatewayId ??= resolveGatewayId(config.home, config.mqtt?.gatewayId)),
+    ),
     timings: port('timings', () => ({})),
   };
 }

@@ -27,7 +27,11 @@ function placeholderDeps(version: string): AppDeps {
 export async function openApiDocumentText(version: string): Promise<string> {
   const app = await buildApp(placeholderDeps(version), { openApi: 'generate' });
   try {
-    const res = await app.inject({ url: '/openapi.json', remoteAddress: '127.0.0.1', headers: { authorization: `Bearer ${KEY}` } });
+    const res = await app.inject({
+      url: '/openapi.json',
+      remoteAddress: '127.0.0.1',
+      headers: { authorization: `Bearer ${KEY}` },
+    });
     if (res.statusCode !== 200) throw new Error(`GET /openapi.json answered ${res.statusCode}: ${res.body}`);
     return res.body;
   } finally {

@@ -28,14 +28,20 @@ export function recoverHandoffs(deps: RecoverDeps, now: number): MessageRow[] {
   const lookFor = deps.confirmer ? unfinished.filter((u) => u.row.handoffStartedAt !== null).map((u) => u.row) : [];
   deps.confirmer?.adopt(lookFor);
   if (lookFor.length > 0) {
-    deps.logger?.warn({ ids: lookFor.map((r) => r.id) }, "hand-offs interrupted by a stop: looking for them in the phone's SMS store");
+    deps.logger?.warn(
+      { ids: lookFor.map((r) => r.id) },
+      "hand-offs interrupted by a stop: looking for them in the phone's SMS store",
+    );
   }
   const interrupted = deps.messages.settleInterrupted(
     unfinished.filter((u) => !lookFor.includes(u.row)).map((u) => u.row.id),
     now,
   );
   if (interrupted.length > 0) {
-    deps.logger?.warn({ ids: interrupted.map((r) => r.id) }, 'messages interrupted by a stop during hand-off are marked failed (never resent)');
+    deps.logger?.warn(
+      { ids: interrupted.map((r) => r.id) },
+      'messages interrupted by a stop during hand-off are marked failed (never resent)',
+    );
   }
   return interrupted;
 }

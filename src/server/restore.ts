@@ -25,8 +25,13 @@ export function restore(deps: RestoreDeps, now: number): void {
   const { sending, logger } = deps;
   deps.webhooks.syncTargets(now);
   deps.inbox.restore();
-  recoverHandoffs({ messages: sending.messages, confirmer: sending.confirmer, endLeftover: deps.endLeftover, logger }, now);
+  recoverHandoffs(
+    { messages: sending.messages, confirmer: sending.confirmer, endLeftover: deps.endLeftover, logger },
+    now,
+  );
   sending.pacing.seed(
-    sending.messages.handoffsSince(now - BUDGET_WINDOW_MS).map((h) => ({ ageMs: now - h.at, segments: h.segments, queued: h.via === 'queue' })),
+    sending.messages
+      .handoffsSince(now - BUDGET_WINDOW_MS)
+      .map((h) => ({ ageMs: now - h.at, segments: h.segments, queued: h.via === 'queue' })),
   );
 }

@@ -53,7 +53,10 @@ export interface Gateway {
 export function detectMode(config: Config, env: NodeJS.ProcessEnv): Mode {
   const senderFound = findOnPath('termux-sms-send', env) !== undefined;
   if (config.mode === 'real' && !senderFound) {
-    throw new StartupError('SMS_GATEWAY_MODE=real but termux-sms-send is not on PATH: install it with `pkg install termux-api` and the Termux:API app');
+    throw new StartupError(
+      'SMS_GATEWAY_MODE=real but termux-sms-send is not on PATH: install it with `pkg install termux-api` and the ' +
+        'Termux:API app',
+    );
   }
   return config.mode ?? (senderFound ? 'real' : 'simulated');
 }

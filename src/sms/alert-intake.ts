@@ -69,17 +69,24 @@ const asName = (s: string) => fold(s.replaceAll('+', ' '));
 export function alertRecipients(to: string, contacts: Contact[]): Target[] {
   const items = to.split(',').map((s) => s.trim());
   if (items.length > MAX_ALERT_RECIPIENTS) {
-    throw gatewayError('invalid_request', 'problem', `query.to names ${items.length} recipients; at most ${MAX_ALERT_RECIPIENTS}.`);
+    throw gatewayError(
+      'invalid_request',
+      'problem',
+      `query.to names ${items.length} recipients; at most ${MAX_ALERT_RECIPIENTS}.`,
+    );
   }
   const targets: Target[] = [];
   items.forEach((item, i) => {
-    const contact = contacts.find((c) => fold(c.name) === fold(item) || fold(c.name) === asName(item) || c.slug === fold(item));
+    const contact = contacts.find(
+      (c) => fold(c.name) === fold(item) || fold(c.name) === asName(item) || c.slug === fold(item),
+    );
     const checked = contact ? normalizeRecipient(contact.number) : normalizeRecipient(item);
     if (!checked.ok) {
       const what = item === '' ? 'is empty' : `is neither a phone number nor a contact name in SMS_GATEWAY_CONTACTS`;
       throw gatewayError('invalid_request', 'problem', `query.to[${i}] ${what}.`);
     }
-    if (!targets.some((t) => t.number === checked.number)) targets.push({ number: checked.number, contact: contact?.name ?? null });
+    if (!targets.some((t) => t.number === checked.number))
+      targets.push({ number: checked.number, contact: contact?.name ?? null });
   });
   return targets;
 }
@@ -90,11 +97,14 @@ export function alertRecipients(to: string, contacts: Contact[]): Target[] {
  * with the same alerts, one of them resolved, and that is news, not a retry).
  */
 function notificationKey(n: AlertNotification): string {
-  const pairs = n.alerts.map((a) => [a.fingerprint, a.startsAt, a.status]).sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0));
+  const pairs = n.alerts
+    .map((a) => [a.fingerprint, a.startsAt, a.status])
+    .sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0));
   return hashOf([n.source, n.groupKey, n.status, pairs, n.truncated]);
 }
 
-const keyFor = (identity: string, number: string, bucket: number) => `alert:${hashOf([identity, number]).slice(0, 48)}:${bucket}`;
+const keyFor = (identity: string, number: string, bucket: number) =>
+  `alert:${hashOf([identity, number]).slice(0, 48)}:${bucket}`;
 
 /** The key (before its space) this notification's message to `number` gets at `now`: what a retry finds. */
 export function alertKey(n: AlertNotification, number: string, now: number): string {
@@ -140,11 +150,13 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
               ownKey: key,
             },
           );
-          if (accepted instanceof Promise || accepted.kind !== 'accepted') throw new Error('a new idempotency key was answered from before');
+          if (accepted instanceof Promise || accepted.kind !== 'accepted')
+            throw new Error('a new idempotency key was answered from before');
           row = accepted.records[0]!;
         }
         const entry = { id: row.id, to: number, contact, replay };
-        if (row.status === 'failed' && row.reason === 'opted_out') outcome.skipped.push({ ...entry, reason: 'opted_out' });
+        if (row.status === 'failed' && row.reason === 'opted_out')
+          outcome.skipped.push({ ...entry, reason: 'opted_out' });
         else outcome.queued.push(entry);
       }
       if (replayed === targets.length) {
@@ -152,7 +164,10 @@ export function createAlertIntake(deps: AlertIntakeDeps) {
         outcome.replay = true;
         outcome.text = firsts[0]!.body;
       }
-      logger?.info({ source: n.source, status: n.status, alerts: n.alerts.length, recipients: targets.length, replayed }, 'alert notification received');
+      logger?.info(
+        { source: n.source, status: n.status, alerts: n.alerts.length, recipients: targets.length, replayed },
+        'alert notification received',
+      );
       return outcome;
     },
   };

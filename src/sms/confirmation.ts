@@ -61,7 +61,13 @@ async function lookAt(
 ): Promise<void> {
   const list = opts.list ?? listSms;
   const result =
-    offered ?? (await list({ box: 'all', limit: 50, timeoutMs: opts.timeoutMs ?? SENT_BOX_READ_TIMEOUT_MS, ...(opts.env ? { env: opts.env } : {}) }));
+    offered ??
+    (await list({
+      box: 'all',
+      limit: 50,
+      timeoutMs: opts.timeoutMs ?? SENT_BOX_READ_TIMEOUT_MS,
+      ...(opts.env ? { env: opts.env } : {}),
+    }));
   // Only a read that worked is matched against, so only then are its entries' claims asked.
   const claimed = result.ok ? opts.store.claimedSmsStoreIds(result.entries.map((e) => e.id)) : new Set<number>();
   const tz = opts.timeZone();
@@ -134,11 +140,25 @@ function nextWaitMs(opts: ConfirmerOptions, watch: Watch): number | undefined {
   const now = opts.clock.now();
   const mono = opts.clock.monotonicMs();
   const nextList = watch.listedAt + LIST_EVERY_MS - mono;
-  return Math.max(0, Math.min(...[...watch.pending.values()].map(nextAt)) - now, watch.pauseUntil - now, nextList, watch.waitUntil - mono);
+  return Math.max(
+    0,
+    Math.min(...[...watch.pending.values()].map(nextAt)) - now,
+    watch.pauseUntil - now,
+    nextList,
+    watch.waitUntil - mono,
+  );
 }
 
 export function createConfirmer(opts: ConfirmerOptions) {
-  const watch: Watch = { pending: new Map(), stopped: false, pauseUntil: 0, listedAt: -Infinity, offered: undefined, waitingSince: null, waitUntil: 0 };
+  const watch: Watch = {
+    pending: new Map(),
+    stopped: false,
+    pauseUntil: 0,
+    listedAt: -Infinity,
+    offered: undefined,
+    waitingSince: null,
+    waitUntil: 0,
+  };
   const { pending } = watch;
   const checkDue = () => checkDueOnce(opts, watch);
   const nextWait = () => nextWaitMs(opts, watch);
@@ -163,7 +183,10 @@ export function createConfirmer(opts: ConfirmerOptions) {
   };
   // The watcher's poll reads for us when a look is due (or nearly): what it read comes back here.
   opts.share?.join({
-    wanted: () => !watch.stopped && watch.pauseUntil <= opts.clock.now() && [...pending.values()].some((p) => nextAt(p) <= opts.clock.now() + SHARE_AHEAD_MS),
+    wanted: () =>
+      !watch.stopped &&
+      watch.pauseUntil <= opts.clock.now() &&
+      [...pending.values()].some((p) => nextAt(p) <= opts.clock.now() + SHARE_AHEAD_MS),
     take(result) {
       if (watch.stopped) return;
       watch.offered = result;

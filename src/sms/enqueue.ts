@@ -72,7 +72,8 @@ function validRecipients(req: QueueRequest, sims: KnownSlots): { to: string; v: 
     try {
       v = validateSend({ to, message: req.message, simSlot: req.simSlot }, sims);
     } catch (err) {
-      if (err instanceof GatewayError) throw new GatewayError(err.code, err.message.replace('body.to', where), err.extra);
+      if (err instanceof GatewayError)
+        throw new GatewayError(err.code, err.message.replace('body.to', where), err.extra);
       throw err;
     }
     const twin = seen.get(v.number);
@@ -141,7 +142,8 @@ export function createEnqueue(deps: EnqueueDeps) {
   const { clock, runtime, logger } = deps;
   const idempotency = createIdempotency<QueueOutcome>({
     store: deps.store,
-    replay: (row: MessageRow) => storedOutcome<QueueOutcome>(row) ?? { kind: 'accepted', records: [toMessageRecord(row)] },
+    replay: (row: MessageRow) =>
+      storedOutcome<QueueOutcome>(row) ?? { kind: 'accepted', records: [toMessageRecord(row)] },
   });
 
   /** queue_full (nothing queued) when `count` more messages would not fit the queue now. */
@@ -152,7 +154,13 @@ export function createEnqueue(deps: EnqueueDeps) {
     }
   };
 
-  const accept = (req: QueueRequest, slots: KnownSlots, ctx: IntakeContext, key: string | undefined, hash: string): AcceptedOutcome => {
+  const accept = (
+    req: QueueRequest,
+    slots: KnownSlots,
+    ctx: IntakeContext,
+    key: string | undefined,
+    hash: string,
+  ): AcceptedOutcome => {
     if (!runtime.smsEnabled) {
       throw gatewayError('sms_disabled', 'switchedOff');
     }
@@ -186,7 +194,15 @@ export function createEnqueue(deps: EnqueueDeps) {
     /** Queues the request; `ctx.origin` is the door (or automatic answer) it comes from. */
     accept(req: QueueRequest, ctx: IntakeContext): QueueOutcome | Promise<QueueOutcome> {
       const key = storedKey(ctx);
-      const hash = hashOf(['queue', req.to, req.message, req.simSlot ?? null, req.sendAt ?? null, req.expiresAt ?? null, ...tagsHashFields(req.tags)]);
+      const hash = hashOf([
+        'queue',
+        req.to,
+        req.message,
+        req.simSlot ?? null,
+        req.sendAt ?? null,
+        req.expiresAt ?? null,
+        ...tagsHashFields(req.tags),
+      ]);
       if (key !== undefined) {
         const earlier = idempotency.earlier(key, hash);
         if (earlier !== undefined) return earlier;
@@ -197,7 +213,10 @@ export function createEnqueue(deps: EnqueueDeps) {
       const outcome = knownSlots(req.simSlot, deps).then((slots) => accept(req, slots, ctx, key, hash));
       return key === undefined ? outcome : idempotency.first(key, hash, outcome);
     },
-    /** Refuses with queue_full when `count` more messages would not fit (a caller queueing several, one by one, all or none). */
+    /**
+     * Refuses with queue_full when `count` more messages would not fit (a caller queueing several, one by one, all or
+     * none).
+     */
     ensureRoom,
     /** queued (hand-off not started) -> cancelled; not_found unknown; not_cancellable otherwise. */
     cancel: (id: string): MessageRecord => cancelQueued(deps, id),

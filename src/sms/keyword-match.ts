@@ -24,7 +24,10 @@ export function textMatches(rule: Pick<RuleRow, 'keyword' | 'match'>, text: stri
   return rest === '' || AFTER_PREFIX.test(rest);
 }
 
-/** Whether the sender may trigger the rule: anyone when it has no `from` list, else a number on it (normalized, with or without +). */
+/**
+ * Whether the sender may trigger the rule: anyone when it has no `from` list, else a number on it (normalized, with or
+ * without +).
+ */
 export function senderMatches(rule: Pick<RuleRow, 'from'>, sender: string | null): boolean {
   const allowed = rule.from;
   if (allowed === null) return true;

@@ -68,7 +68,8 @@ async function handOff(deps: LaneDeps, pause: PauseState, row: MessageRow, queue
     deps.logger?.error({ id: row.id, err }, 'the sender failed');
   }
   pause.after(result);
-  const handed: FinishedHandoff = error === undefined ? { row, result, at: clock.now() } : { row, result, at: clock.now(), error };
+  const handed: FinishedHandoff =
+    error === undefined ? { row, result, at: clock.now() } : { row, result, at: clock.now(), error };
   deps.settler.settle(handed);
   return handed;
 }

@@ -16,7 +16,13 @@ export function failOptedOut(deps: IntakeDeps, rows: MessageRow[]): MessageRow[]
   if (!optOuts) return rows;
   return rows.map((row) => {
     if (!optOuts.blocks(row.sendTo, row.origin)) return row;
-    store.settle(row.id, { status: 'failed', reason: 'opted_out', billedSegments: 0, at: row.createdAt, handedOff: false });
+    store.settle(row.id, {
+      status: 'failed',
+      reason: 'opted_out',
+      billedSegments: 0,
+      at: row.createdAt,
+      handedOff: false,
+    });
     return store.get(row.id) ?? row;
   });
 }
@@ -25,7 +31,17 @@ export function failOptedOut(deps: IntakeDeps, rows: MessageRow[]): MessageRow[]
  * At its hand-off (sms/queue-pick.ts): a queued message whose recipient opted out since it
  * was accepted becomes failed/opted_out, never handed off. True when it did.
  */
-export function failIfOptedOut(deps: { store: Pick<MessageStore, 'settle'>; optOuts: OptOutCheck }, row: MessageRow, now: number): boolean {
+export function failIfOptedOut(
+  deps: { store: Pick<MessageStore, 'settle'>; optOuts: OptOutCheck },
+  row: MessageRow,
+  now: number,
+): boolean {
   if (!deps.optOuts.blocks(row.sendTo, row.origin)) return false;
-  return deps.store.settle(row.id, { status: 'failed', reason: 'opted_out', billedSegments: 0, at: now, handedOff: false });
+  return deps.store.settle(row.id, {
+    status: 'failed',
+    reason: 'opted_out',
+    billedSegments: 0,
+    at: now,
+    handedOff: false,
+  });
 }

@@ -5,7 +5,9 @@
 export type OptOutKeyword = 'opt_out' | 'opt_in' | 'help';
 
 const KEYWORDS: ReadonlyMap<string, OptOutKeyword> = new Map([
-  ...['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'OPTOUT', 'REVOKE'].map((k) => [k, 'opt_out'] as const),
+  ...['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'OPTOUT', 'REVOKE'].map(
+    (k) => [k, 'opt_out'] as const,
+  ),
   ...['START', 'UNSTOP'].map((k) => [k, 'opt_in'] as const),
   ...['HELP', 'INFO'].map((k) => [k, 'help'] as const),
 ]);

@@ -35,7 +35,10 @@ export interface OptOutListDeps {
   logger?: Logger | undefined;
 }
 
-/** The number as stored: normalized like a recipient; an invalid one is invalid_request naming `where` (body.number, params.number). */
+/**
+ * The number as stored: normalized like a recipient; an invalid one is invalid_request naming `where` (body.number,
+ * params.number).
+ */
 export function optOutNumber(raw: string, where = 'body.number'): string {
   const r = normalizeRecipient(raw);
   if (!r.ok) throw gatewayError('invalid_request', 'problem', `${where}${r.message.replace(/^to /, ' ')}.`);
@@ -55,8 +58,11 @@ export function createOptOutList(deps: OptOutListDeps) {
     return store.change(row, false, announce) ? row : undefined;
   };
   return {
-    /** Puts a (normalized) number on the list; the new row, or undefined when it (in either form) was listed already. */
-    add: (number: string, by: OptOutChangeBy) => (listedForms(number).length > 0 ? undefined : change(number, true, by)),
+    /**
+     * Puts a (normalized) number on the list; the new row, or undefined when it (in either form) was listed already.
+     */
+    add: (number: string, by: OptOutChangeBy) =>
+      listedForms(number).length > 0 ? undefined : change(number, true, by),
     /** Takes a (normalized) number off the list, in both forms; the row, or undefined when it was not listed. */
     remove: (number: string, by: OptOutChangeBy) => listedForms(number).map((form) => change(form, false, by))[0],
     /** A change read from another gateway: applied only over an older one. */

@@ -40,7 +40,11 @@ function applyKeyword(deps: OptOutRepliesDeps, keyword: OptOutKeyword, from: str
 
 export function createOptOutReplies(deps: OptOutRepliesDeps) {
   const { settings } = deps;
-  const answers: Record<OptOutKeyword, string> = { opt_out: settings.optOutReply, opt_in: settings.optInReply, help: settings.helpReply };
+  const answers: Record<OptOutKeyword, string> = {
+    opt_out: settings.optOutReply,
+    opt_in: settings.optInReply,
+    help: settings.helpReply,
+  };
 
   return {
     /** Inside the transaction that stores the SMS: the list changed and the answer queued. */

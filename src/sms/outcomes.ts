@@ -41,11 +41,20 @@ export type SendOutcome = HandedOffOutcome | FailedOutcome | EarlierAnswer;
 export type QueueOutcome = AcceptedOutcome | EarlierAnswer;
 
 export function handedOffOutcome(row: MessageRow, mode: RuntimeInfo['mode']): HandedOffOutcome {
-  return { kind: 'handed_off', messageId: row.id, mode, segments: row.segments, simSlot: row.simSlot, encoding: row.encoding };
+  return {
+    kind: 'handed_off',
+    messageId: row.id,
+    mode,
+    segments: row.segments,
+    simSlot: row.simSlot,
+    encoding: row.encoding,
+  };
 }
 
 export function failedOutcome(row: MessageRow, reason: Reason, detail?: string): FailedOutcome {
-  return detail === undefined ? { kind: 'failed', messageId: row.id, reason } : { kind: 'failed', messageId: row.id, reason, detail };
+  return detail === undefined
+    ? { kind: 'failed', messageId: row.id, reason }
+    : { kind: 'failed', messageId: row.id, reason, detail };
 }
 
 /** The outcome stored with a message, if any: an old stored answer, or a stored outcome. */
@@ -57,5 +66,7 @@ export function storedOutcome<O extends SendOutcome | QueueOutcome>(row: Message
 }
 
 export function segmentWarning(segments: number, encoding: Encoding): string | undefined {
-  return segments > 1 ? `Message is ${segments} segments long (${encoding}); it is sent as a multipart SMS and billed as ${segments}.` : undefined;
+  return segments > 1
+    ? `Message is ${segments} segments long (${encoding}); it is sent as a multipart SMS and billed as ${segments}.`
+    : undefined;
 }

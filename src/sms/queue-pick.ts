@@ -27,7 +27,10 @@ export function expireDue(deps: PickDeps, now: number): { expired: number; nextI
   const expired = deps.queue.expireDue(now);
   if (expired.length > 0) deps.logger?.info({ ids: expired }, 'queued messages expired unsent');
   const next = deps.queue.nextExpiry();
-  return { expired: expired.length, nextInMs: next === null ? undefined : Math.min(EXPIRY_RECHECK_MS, Math.max(0, next - now)) };
+  return {
+    expired: expired.length,
+    nextInMs: next === null ? undefined : Math.min(EXPIRY_RECHECK_MS, Math.max(0, next - now)),
+  };
 }
 
 /**
@@ -36,7 +39,11 @@ export function expireDue(deps: PickDeps, now: number): { expired: number; nextI
  * expiresAt: expiry has its own wake-up (sms/lane.ts), but a next message already past it
  * (a wall clock set forward) is expired here first, so no hand-off pays for an expiry run.
  */
-export function pickQueued(deps: PickDeps, now: number, pausedMs: number): { row: MessageRow } | { waitMs: number | undefined } {
+export function pickQueued(
+  deps: PickDeps,
+  now: number,
+  pausedMs: number,
+): { row: MessageRow } | { waitMs: number | undefined } {
   const { queue, pacing } = deps;
   if (pausedMs > 0) return { waitMs: pausedMs };
   for (;;) {

@@ -35,21 +35,29 @@ function fromNumbers(raw: string[] | undefined): string[] | null {
   if (raw === undefined) return null;
   const numbers = raw.map((n, i) => {
     const r = normalizeRecipient(n);
-    if (!r.ok) throw gatewayError('invalid_request', 'problem', `body.from[${i}]: ${r.message.replace(/^to /, 'a number ')}.`);
+    if (!r.ok)
+      throw gatewayError('invalid_request', 'problem', `body.from[${i}]: ${r.message.replace(/^to /, 'a number ')}.`);
     return r.number;
   });
   return [...new Set(numbers)];
 }
 
-/** The reply as the queue will take it: empty (event-only), or a text with a visible character and no lone surrogate. */
+/**
+ * The reply as the queue will take it: empty (event-only), or a text with a visible character and no lone surrogate.
+ */
 function replyText(reply: string): string {
   if (reply === '' || (hasVisibleCharacter(reply) && reply.isWellFormed())) return reply;
-  throw gatewayError('invalid_request', 'problem', 'body.reply must be empty (an event-only rule) or have a visible character (and no lone UTF-16 surrogate).');
+  throw gatewayError(
+    'invalid_request',
+    'problem',
+    'body.reply must be empty (an event-only rule) or have a visible character (and no lone UTF-16 surrogate).',
+  );
 }
 
 export function createRules(deps: RulesDeps) {
   const { store, clock } = deps;
-  const matching = (from: string | null, body: string): RuleRow | null => matchRule(store.list(), { from, body }, deps.optOut);
+  const matching = (from: string | null, body: string): RuleRow | null =>
+    matchRule(store.list(), { from, body }, deps.optOut);
   return {
     list: () => store.list(),
     /** Stores a rule; too_many_rules when MAX_RULES exist. */

@@ -1,5 +1,6 @@
 // The synchronous send (POST /api/sms/send): an Idempotency-Key replay first, then
-// sms_disabled, validation, the opt-out list (recipient_opted_out), the request spacing (1 s between accepted requests) and the
+// sms_disabled, validation, the opt-out list (recipient_opted_out), the request spacing (1 s between accepted requests)
+// and the
 // shared 60-segment window (send_rate_limited), then the message waits for the lane's next
 // slot: it is recorded and handed off there, and the outcome is handed off or failed. No
 // slot within the bound: sender_busy, nothing recorded, nothing consumed; its recipient on the
@@ -20,7 +21,14 @@ import { failedOutcome, handedOffOutcome, storedOutcome, type SendOutcome } from
 import { BUDGET_SEGMENTS, SPACING_MS, type Pacing } from './pacing.js';
 import type { Settler } from './settle.js';
 import type { StorageHealth } from './storage-health.js';
-import { knownSlots, newMessage, validateSend, type IntakeContext, type SendRequest, type SimSlots } from './validation.js';
+import {
+  knownSlots,
+  newMessage,
+  validateSend,
+  type IntakeContext,
+  type SendRequest,
+  type SimSlots,
+} from './validation.js';
 import type { OptOutCheck } from './opt-out-intake.js';
 
 export type { SendOutcome } from './outcomes.js';
@@ -57,8 +65,16 @@ function replayOf(deps: SendServiceDeps, row: MessageRow): SendOutcome {
   return failedOutcome(row, row.reason ?? 'interrupted');
 }
 
-/** Why a synchronous send did not start: the disk refused it, its recipient opted out while it waited, or no slot came in time. */
-function notStarted(deps: SendServiceDeps, outcome: Extract<SyncOutcome, { started: false }>, segments: number, number: string): GatewayError {
+/**
+ * Why a synchronous send did not start: the disk refused it, its recipient opted out while it waited, or no slot came
+ * in time.
+ */
+function notStarted(
+  deps: SendServiceDeps,
+  outcome: Extract<SyncOutcome, { started: false }>,
+  segments: number,
+  number: string,
+): GatewayError {
   if (outcome.why === 'opted_out') return gatewayError('recipient_opted_out', 'listed', number);
   if (outcome.why === 'storage') {
     if (!isStorageUnavailable(outcome.error)) throw outcome.error;
@@ -92,7 +108,9 @@ export function createSendService(deps: SendServiceDeps) {
     const budgetWait = deps.pacing.budgetWaitMs(v.seg.segments + deps.lane.pendingSyncSegments());
     if (budgetWait > 0) {
       const seconds = waitSeconds(budgetWait);
-      throw gatewayError('send_rate_limited', 'budget', BUDGET_SEGMENTS, v.seg.segments, seconds).with({ retryAfterSeconds: seconds });
+      throw gatewayError('send_rate_limited', 'budget', BUDGET_SEGMENTS, v.seg.segments, seconds).with({
+        retryAfterSeconds: seconds,
+      });
     }
     const previous = lastAccepted;
     lastAccepted = mono;
@@ -118,7 +136,9 @@ export function createSendService(deps: SendServiceDeps) {
     logger?.info({ id, segments: v.seg.segments, encoding: v.seg.encoding, simSlot: v.simSlot }, 'sms accepted');
     // internal_error, details only in the log
     if (outcome.handed.error !== undefined)
-      throw outcome.handed.error instanceof Error ? outcome.handed.error : new Error('the sender failed', { cause: outcome.handed.error });
+      throw outcome.handed.error instanceof Error
+        ? outcome.handed.error
+        : new Error('the sender failed', { cause: outcome.handed.error });
     return deps.settler.outcomeOf(outcome.handed);
   };
 

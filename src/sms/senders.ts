@@ -34,7 +34,11 @@ export function createTermuxSender(opts: TermuxSenderOptions): Sender {
       const simCount = h.simSlot > 1 ? ((await opts.simCount?.()) ?? null) : null;
       if (simCount !== null && h.simSlot > simCount) {
         const slots = `${simCount} SIM slot${simCount === 1 ? '' : 's'}`;
-        return { ok: false, reason: 'termux_api_error', detail: `SIM slot ${h.simSlot} does not exist; this phone reports ${slots}` };
+        return {
+          ok: false,
+          reason: 'termux_api_error',
+          detail: `SIM slot ${h.simSlot} does not exist; this phone reports ${slots}`,
+        };
       }
       const r = await runCommand('termux-sms-send', termuxSmsArgs(h), {
         timeoutMs: opts.timeoutMs,
@@ -62,7 +66,9 @@ export function createSimulatedSender(outcome: Simulation, random: () => number 
   return {
     async send() {
       const fail = outcome === 'failure' || (outcome === 'random' && random() < 0.1);
-      return fail ? { ok: false, reason: 'simulated_failure', detail: `simulated failure (SMS_GATEWAY_SIMULATION=${outcome})` } : { ok: true };
+      return fail
+        ? { ok: false, reason: 'simulated_failure', detail: `simulated failure (SMS_GATEWAY_SIMULATION=${outcome})` }
+        : { ok: true };
     },
   };
 }

@@ -59,7 +59,10 @@ export interface SendingPartDeps {
   simCount: SimCount;
   /** The SIM's country as the phone last told it (national forms of senders are read in it), or null. */
   simCountry?: (() => string | null) | undefined;
-  /** Real mode: the phone's sent box is read to confirm hand-offs (in this environment; `share`: with the inbox's polls). */
+  /**
+   * Real mode: the phone's sent box is read to confirm hand-offs (in this environment; `share`: with the inbox's
+   * polls).
+   */
   sentBox: { env: NodeJS.ProcessEnv; share?: SmsStoreShare } | undefined;
   logger?: Logger | undefined;
 }
@@ -71,7 +74,9 @@ export function createSendingPart(deps: SendingPartDeps) {
   const queue = createQueueStore(db, messages);
   const pacing = createPacing(clock, config.queueRate);
   const timeZone = () => deps.calendar().timeZone;
-  const confirmer = deps.sentBox ? createConfirmer({ store: messages, clock, timeZone, env: deps.sentBox.env, logger, share: deps.sentBox.share }) : undefined;
+  const confirmer = deps.sentBox
+    ? createConfirmer({ store: messages, clock, timeZone, env: deps.sentBox.env, logger, share: deps.sentBox.share })
+    : undefined;
   const meta = createMetaStore(db);
   // While a write has failed, one small write now and then tells when the disk takes writes again.
   const storage = createStorageHealth(clock, () => meta.set('storage_probe', String(clock.now())));
@@ -94,12 +99,27 @@ export function createSendingPart(deps: SendingPartDeps) {
     syncOptedOut,
     logger,
   });
-  const common = { clock, runtime, calendar: deps.calendar, logger, defaultSim: config.defaultSim, simCount: deps.simCount, storage, optOuts };
+  const common = {
+    clock,
+    runtime,
+    calendar: deps.calendar,
+    logger,
+    defaultSim: config.defaultSim,
+    simCount: deps.simCount,
+    storage,
+    optOuts,
+  };
   const sendService = createSendService({ ...common, store: messages, lane, pacing, settler });
   const enqueue = createEnqueue({ ...common, store: messages, queue, events });
   const country = deps.simCountry ?? (() => null);
   const autoReplies = createAutoReplyGuard({ clock, store: messages, numbers: createNumbering(), country, logger });
-  const optOutReplies = createOptOutReplies({ settings: config.optOut, list: optOuts, guard: autoReplies, enqueue, logger });
+  const optOutReplies = createOptOutReplies({
+    settings: config.optOut,
+    list: optOuts,
+    guard: autoReplies,
+    enqueue,
+    logger,
+  });
   const rules = createRules({ store: createRuleStore(db), clock, optOut: config.optOut, logger });
   const ruleReplies = createRuleReplies({ rules, optOuts, guard: autoReplies, enqueue, logger });
   const effects = { optOut: optOutReplies, rules: ruleReplies, ruleList: rules, guard: autoReplies };

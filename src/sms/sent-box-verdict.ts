@@ -65,7 +65,9 @@ export function verdict(
   if (!result.ok) {
     // A store that cannot be read now (missing, no permission) will not be readable in a
     // minute either; a hang or an odd answer may be passing.
-    return result.failure === 'not_found' || result.failure === 'permission_denied' || expired ? notFound(row, p) : undefined;
+    return result.failure === 'not_found' || result.failure === 'permission_denied' || expired
+      ? notFound(row, p)
+      : undefined;
   }
   const found = match(row, result.entries, claimed, tz);
   if (found?.type === 'sent') {
@@ -74,11 +76,17 @@ export function verdict(
   }
   if (found?.type === 'failed') {
     claimed.add(found.id);
-    return { s: { status: 'failed', reason: 'not_in_sent_box', billedSegments: 0, smsStoreId: found.id }, handedOff: true };
+    return {
+      s: { status: 'failed', reason: 'not_in_sent_box', billedSegments: 0, smsStoreId: found.id },
+      handedOff: true,
+    };
   }
   if (!expired) return undefined;
   // Still in the phone's outbox: Android has it and sends it.
   if (!found) return notFound(row, p);
   claimed.add(found.id);
-  return { s: { status: 'sent', reason: 'unconfirmed', billedSegments: row.segments, smsStoreId: found.id }, handedOff: true };
+  return {
+    s: { status: 'sent', reason: 'unconfirmed', billedSegments: row.segments, smsStoreId: found.id },
+    handedOff: true,
+  };
 }

@@ -65,7 +65,10 @@ function createWriter(deps: SettlerDeps) {
     } catch (err) {
       // The hand-off happened (or failed) whatever the disk says: answer truthfully.
       deps.storage.failed(err);
-      logger?.error({ id: row.id, err }, 'could not record the hand-off result; kept, and written when the disk allows');
+      logger?.error(
+        { id: row.id, err },
+        'could not record the hand-off result; kept, and written when the disk allows',
+      );
       return false;
     }
   };
@@ -87,7 +90,10 @@ export function createSettler(deps: SettlerDeps) {
         unwritten.set(row.id, h);
         scheduleRetry();
       }
-      logger?.info({ id: row.id, via: row.via, reason: result.ok ? null : result.reason }, result.ok ? 'sms handed off' : 'sms hand-off failed');
+      logger?.info(
+        { id: row.id, via: row.via, reason: result.ok ? null : result.reason },
+        result.ok ? 'sms handed off' : 'sms hand-off failed',
+      );
     },
     /** The outcome of a hand-off whose record is not written yet (for Idempotency-Key replays). */
     unwrittenOutcome(id: string): SendOutcome | undefined {

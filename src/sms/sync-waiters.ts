@@ -14,7 +14,9 @@ export interface SyncJob {
 }
 
 export type SyncOutcome =
-  { started: false; why: 'busy' | 'stopping' | 'opted_out' } | { started: false; why: 'storage'; error: unknown } | { started: true; handed: FinishedHandoff };
+  | { started: false; why: 'busy' | 'stopping' | 'opted_out' }
+  | { started: false; why: 'storage'; error: unknown }
+  | { started: true; handed: FinishedHandoff };
 
 interface Waiter {
   job: SyncJob;

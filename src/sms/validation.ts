@@ -29,7 +29,9 @@ export interface ValidSend {
   seg: SegmentInfo;
 }
 
-/** The phone's SIM count (1-based slots 1..n are valid); null: the phone cannot tell, and no slot is refused on a guess. */
+/**
+ * The phone's SIM count (1-based slots 1..n are valid); null: the phone cannot tell, and no slot is refused on a guess.
+ */
 export interface SimCount {
   /** As last read and still fresh enough to show; never reads. */
   known: () => number | null;
@@ -78,7 +80,8 @@ export function validateSend(req: SendRequest, sims: KnownSlots): ValidSend {
   const simSlot = req.simSlot ?? sims.defaultSim;
   const simCount = sims.simCount;
   if (simCount !== null && simSlot > simCount) {
-    const which = req.simSlot === undefined ? `the default SIM slot ${simSlot} (SMS_GATEWAY_DEFAULT_SIM)` : `simSlot ${simSlot}`;
+    const which =
+      req.simSlot === undefined ? `the default SIM slot ${simSlot} (SMS_GATEWAY_DEFAULT_SIM)` : `simSlot ${simSlot}`;
     throw gatewayError('invalid_request', 'noSimSlot', which, simCount);
   }
   const seg = countSegments(req.message);

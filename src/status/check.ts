@@ -14,7 +14,8 @@ export interface Check<V = Record<string, unknown>> {
 /** The check named `N`, as its schema types it. */
 export type CheckOf<N extends keyof Checks> = Checks[N];
 
-export const check = <V>(status: CheckStatus, value: V, hint?: string): Check<V> => (hint === undefined ? { status, value } : { status, value, hint });
+export const check = <V>(status: CheckStatus, value: V, hint?: string): Check<V> =>
+  hint === undefined ? { status, value } : { status, value, hint };
 
 /**
  * The names of the checks that need attention (degraded or failing), in the diagnostics'

@@ -25,7 +25,8 @@ const MQTT_CHECK = 'degraded: the broker is away (HTTP, webhooks work); failing:
 const iso = z.string().nullable().describe('ISO 8601 UTC, or null');
 const PROBE_RESULTS = ['ok', 'never', 'not_found', 'timeout', 'permission_denied', 'api_error', 'no_output'] as const;
 const probe = z.enum(PROBE_RESULTS);
-const readAt = (maxAge: string) => iso.describe(`when the reading shown was read (ISO 8601 UTC), never more than ${maxAge} ago; null: none shown`);
+const readAt = (maxAge: string) =>
+  iso.describe(`when the reading shown was read (ISO 8601 UTC), never more than ${maxAge} ago; null: none shown`);
 
 const smtpRefused = z.record(z.enum(SMTP_REFUSALS), z.number().int());
 
@@ -66,7 +67,9 @@ export const ChecksSchema = z.object({
       fileDeleted: z.boolean().optional().describe('true when gateway.db was deleted while the gateway runs'),
     }),
   ),
-  sendBudget: checkOf(z.object({ segmentsUsedLast60s: z.number().int(), budget: z.number().int(), nextSendAllowedAt: iso })),
+  sendBudget: checkOf(
+    z.object({ segmentsUsedLast60s: z.number().int(), budget: z.number().int(), nextSendAllowedAt: iso }),
+  ),
   queue: checkOf(
     z.object({
       waiting: z.number().int(),
@@ -79,7 +82,13 @@ export const ChecksSchema = z.object({
       quietHours: z.string().nullable(),
     }),
   ),
-  androidSmsLimit: checkOf(z.object({ androidDefaultLimit: z.number().int(), gatewayBudget: z.number().int(), segmentsUsedLast60s: z.number().int() })),
+  androidSmsLimit: checkOf(
+    z.object({
+      androidDefaultLimit: z.number().int(),
+      gatewayBudget: z.number().int(),
+      segmentsUsedLast60s: z.number().int(),
+    }),
+  ),
   battery: checkOf(
     z.object({
       level: z.number().nullable(),
@@ -148,7 +157,10 @@ export const ChecksSchema = z.object({
             .number()
             .int()
             .nullable()
-            .describe('a poll found more new messages than it reads at once (10 pages of 100): the next poll reads on from this offset; null: none left'),
+            .describe(
+              'a poll found more new messages than it reads at once (10 pages of 100): the next poll reads on from ' +
+                'this offset; null: none left',
+            ),
         })
         .nullable()
         .describe('null while no inbox is read'),
@@ -167,7 +179,11 @@ export const ChecksSchema = z.object({
         reconnects: z.number().int().optional(),
         nextAttemptAt: iso.optional(),
         eventsPublished: z.number().int().optional(),
-        eventsDropped: z.number().int().optional().describe('events made while the broker was away (webhooks still get them)'),
+        eventsDropped: z
+          .number()
+          .int()
+          .optional()
+          .describe('events made while the broker was away (webhooks still get them)'),
         subscriptionRefused: z.string().nullable().optional().describe('the filters the broker refused (its ACLs)'),
         refused: z
           .array(

@@ -76,9 +76,18 @@ export function smsCheck(h: Readonly<SendHealth>, runtime: RuntimeInfo): CheckOf
 }
 
 export function androidSmsLimitCheck(usage: PacingUsage): CheckOf<'androidSmsLimit'> {
-  const androidValue = { androidDefaultLimit: ANDROID_SMS_LIMIT, gatewayBudget: BUDGET_SEGMENTS, segmentsUsedLast60s: usage.segmentsUsed };
-  const androidHint = `Android asks for confirmation past ${ANDROID_SMS_LIMIT} segments a minute per app, and an unanswered prompt fails the send. Raise it from a computer: adb shell settings put global sms_outgoing_check_max_count ${BUDGET_SEGMENTS}`;
-  return usage.segmentsUsed > ANDROID_SMS_LIMIT ? check('degraded', androidValue, androidHint) : check('ok', androidValue, androidHint);
+  const androidValue = {
+    androidDefaultLimit: ANDROID_SMS_LIMIT,
+    gatewayBudget: BUDGET_SEGMENTS,
+    segmentsUsedLast60s: usage.segmentsUsed,
+  };
+  const androidHint =
+    `Android asks for confirmation past ${ANDROID_SMS_LIMIT} segments a minute per app, and an ` +
+    `unanswered prompt fails the send. Raise it from a computer: adb shell settings put global ` +
+    `sms_outgoing_check_max_count ${BUDGET_SEGMENTS}`;
+  return usage.segmentsUsed > ANDROID_SMS_LIMIT
+    ? check('degraded', androidValue, androidHint)
+    : check('ok', androidValue, androidHint);
 }
 
 export function createDiagnostics(deps: DiagnosticsDeps) {
@@ -117,7 +126,11 @@ export function createDiagnostics(deps: DiagnosticsDeps) {
         storageError: h.storageError,
         fileDeleted: databaseFileGone(deps.db),
       }),
-      sendBudget: check('ok', { segmentsUsedLast60s: usage.segmentsUsed, budget: BUDGET_SEGMENTS, nextSendAllowedAt: iso(now + usage.waitMs) }),
+      sendBudget: check('ok', {
+        segmentsUsedLast60s: usage.segmentsUsed,
+        budget: BUDGET_SEGMENTS,
+        nextSendAllowedAt: iso(now + usage.waitMs),
+      }),
       queue: queueCheck(deps.queueState(), usage, { now, queueRate: deps.queueRate, quietHours: deps.quietHours }),
       androidSmsLimit: androidSmsLimitCheck(usage),
       battery: batteryCheck(snap),
@@ -126,13 +139,20 @@ export function createDiagnostics(deps: DiagnosticsDeps) {
       disk: diskCheck(deps.home),
       process: processCheck(now, runtime, await measureEventLoopLag()),
       // File times are the real clock's; the gateway's may be behind (a phone set back).
-      apiKey: check('ok', { createdAt: iso(keyCreated), ageDays: Math.max(0, Math.floor((now - keyCreated) / 86_400_000)) }),
+      apiKey: check('ok', {
+        createdAt: iso(keyCreated),
+        ageDays: Math.max(0, Math.floor((now - keyCreated) / 86_400_000)),
+      }),
       webhooks: webhooksCheck(deps.webhookTargets(), deps.inboxHealth()),
       mqtt: mqttCheck(deps.mqttHealth?.() ?? null),
       smtp: smtpCheck(deps.smtpHealth?.() ?? null),
     };
     const statuses = Object.values(checks).map((c) => c.status);
-    const status: 'ok' | 'degraded' | 'failing' = statuses.includes('failing') ? 'failing' : statuses.includes('degraded') ? 'degraded' : 'ok';
+    const status: 'ok' | 'degraded' | 'failing' = statuses.includes('failing')
+      ? 'failing'
+      : statuses.includes('degraded')
+        ? 'degraded'
+        : 'ok';
     return {
       status,
       checkedAt: iso(now)!,

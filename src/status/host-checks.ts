@@ -37,12 +37,23 @@ export function databaseCheck(f: DatabaseFacts): CheckOf<'database'> {
     ? check(
         'failing',
         { ...dbValue, fileDeleted: true },
-        'gateway.db was deleted while the gateway runs: sends are refused (nothing would be kept). Restart the gateway (sv restart sms-gateway, or stop and start it); it makes a new database.',
+        'gateway.db was deleted while the gateway runs: sends are refused (nothing would be kept). Restart the ' +
+          'gateway (sv restart sms-gateway, or stop and start it); it makes a new database.',
       )
     : f.integrity.result !== 'ok'
-      ? check('failing', dbValue, 'The database is damaged: stop the gateway, back up gateway.db, and start again (a new one is made if you remove it).')
+      ? check(
+          'failing',
+          dbValue,
+          'The database is damaged: stop the gateway, back up gateway.db, and start again (a new one is made if you ' +
+            'remove it).',
+        )
       : f.storageError
-        ? check('failing', dbValue, `The database cannot be written (${f.storageError.code}): free some space on the phone; sends resume by themselves.`)
+        ? check(
+            'failing',
+            dbValue,
+            `The database cannot be written (${f.storageError.code}): free some space on the phone; sends resume by ` +
+              `themselves.`,
+          )
         : check('ok', dbValue);
 }
 
@@ -73,5 +84,7 @@ export function processCheck(now: number, runtime: RuntimeInfo, lag: number): Ch
     eventLoopLagMs: lag,
     nodeVersion: process.version,
   };
-  return lag > 1000 ? check('degraded', processValue, 'The event loop is slow: the phone is overloaded.') : check('ok', processValue);
+  return lag > 1000
+    ? check('degraded', processValue, 'The event loop is slow: the phone is overloaded.')
+    : check('ok', processValue);
 }

@@ -25,7 +25,10 @@ export interface HostInfoDeps {
 }
 
 /** LAN addresses without waiting: interfaces if Android lets us read them, else the Wi-Fi probe's. */
-export function knownLanUrls(probes: Pick<Probes, 'peek'>, interfaces: typeof networkInterfaces = networkInterfaces): string[] {
+export function knownLanUrls(
+  probes: Pick<Probes, 'peek'>,
+  interfaces: typeof networkInterfaces = networkInterfaces,
+): string[] {
   try {
     const found = addressesFromInterfaces(interfaces());
     if (found.length > 0) return found.map(baseUrl);

@@ -58,12 +58,28 @@ export function storedCounters({ Counter }: PromClient, registry: Registry, deps
         this.inc(pick(deps.totals()));
       },
     });
-  fromTotals('sms_gateway_messages_accepted_total', 'Messages accepted (sent synchronously or queued), all time.', (c) => c.accepted);
+  fromTotals(
+    'sms_gateway_messages_accepted_total',
+    'Messages accepted (sent synchronously or queued), all time.',
+    (c) => c.accepted,
+  );
   fromTotals('sms_gateway_messages_sent_total', 'Messages sent, all time.', (c) => c.sent);
-  fromTotals('sms_gateway_messages_failed_total', 'Messages failed, all time (by reason: sms_gateway_message_failures_total).', (c) => c.failed);
+  fromTotals(
+    'sms_gateway_messages_failed_total',
+    'Messages failed, all time (by reason: sms_gateway_message_failures_total).',
+    (c) => c.failed,
+  );
   fromTotals('sms_gateway_messages_cancelled_total', 'Queued messages cancelled, all time.', (c) => c.cancelled);
-  fromTotals('sms_gateway_segments_accepted_total', 'SMS segments of the messages accepted, all time.', (c) => c.segments);
-  fromTotals('sms_gateway_segments_billed_total', 'SMS segments the phone sent (billed by the carrier), all time.', (c) => c.billedSegments);
+  fromTotals(
+    'sms_gateway_segments_accepted_total',
+    'SMS segments of the messages accepted, all time.',
+    (c) => c.segments,
+  );
+  fromTotals(
+    'sms_gateway_segments_billed_total',
+    'SMS segments the phone sent (billed by the carrier), all time.',
+    (c) => c.billedSegments,
+  );
 
   new Counter({
     name: 'sms_gateway_webhook_deliveries_total',
@@ -104,14 +120,24 @@ export function gauges({ Gauge }: PromClient, registry: Registry, deps: MetricsD
       },
     });
   queue('sms_gateway_queue_waiting_messages', 'Queued messages waiting for their hand-off.', (q) => q.waiting);
-  queue('sms_gateway_queue_paused', '1 while the queue is paused after a timed-out hand-off, else 0.', (q) => (q.paused ? 1 : 0));
-  queue('sms_gateway_queue_next_attempt_seconds', 'Seconds until the paused queue tries again (0 when not paused).', (q, now) =>
-    q.nextAttemptAt === null ? 0 : seconds(q.nextAttemptAt - now),
+  queue('sms_gateway_queue_paused', '1 while the queue is paused after a timed-out hand-off, else 0.', (q) =>
+    q.paused ? 1 : 0,
   );
-  queue('sms_gateway_queue_oldest_waiting_seconds', 'Age of the oldest waiting message in seconds (0 when none waits).', (q, now) =>
-    q.oldestWaitingSince === null ? 0 : seconds(now - q.oldestWaitingSince),
+  queue(
+    'sms_gateway_queue_next_attempt_seconds',
+    'Seconds until the paused queue tries again (0 when not paused).',
+    (q, now) => (q.nextAttemptAt === null ? 0 : seconds(q.nextAttemptAt - now)),
   );
-  queue('sms_gateway_queue_consecutive_timeouts', 'Hand-offs timed out in a row (0 after one succeeds).', (q) => q.consecutiveTimeouts);
+  queue(
+    'sms_gateway_queue_oldest_waiting_seconds',
+    'Age of the oldest waiting message in seconds (0 when none waits).',
+    (q, now) => (q.oldestWaitingSince === null ? 0 : seconds(now - q.oldestWaitingSince)),
+  );
+  queue(
+    'sms_gateway_queue_consecutive_timeouts',
+    'Hand-offs timed out in a row (0 after one succeeds).',
+    (q) => q.consecutiveTimeouts,
+  );
 
   new Gauge({
     name: 'sms_gateway_webhook_pending_deliveries',
@@ -143,13 +169,25 @@ export function gauges({ Gauge }: PromClient, registry: Registry, deps: MetricsD
         setOrClear(this, read(deps.device()));
       },
     });
-  device('sms_gateway_battery_level_percent', "The phone's battery level in percent (no sample when unknown).", (s) => s.battery.value?.level);
+  device(
+    'sms_gateway_battery_level_percent',
+    "The phone's battery level in percent (no sample when unknown).",
+    (s) => s.battery.value?.level,
+  );
   device('sms_gateway_battery_charging', '1 while the phone charges, else 0 (no sample when unknown).', (s) => {
     const c = s.battery.value?.charging;
     return c === undefined || c === null ? null : c ? 1 : 0;
   });
-  device('sms_gateway_battery_temperature_celsius', "The battery's temperature (no sample when unknown).", (s) => s.battery.value?.temperatureC);
-  device('sms_gateway_wifi_signal_dbm', "The phone's Wi-Fi signal (RSSI) in dBm (no sample when unknown).", (s) => s.wifi.value?.rssi);
+  device(
+    'sms_gateway_battery_temperature_celsius',
+    "The battery's temperature (no sample when unknown).",
+    (s) => s.battery.value?.temperatureC,
+  );
+  device(
+    'sms_gateway_wifi_signal_dbm',
+    "The phone's Wi-Fi signal (RSSI) in dBm (no sample when unknown).",
+    (s) => s.wifi.value?.rssi,
+  );
 }
 
 /** The opt-out list, the keyword rules' replies and the automatic messages the loop and cost guard skipped. */
@@ -159,7 +197,9 @@ export function optOutSeries({ Counter, Gauge }: PromClient, registry: Registry,
   if (autoRepliesSkipped) {
     new Counter({
       name: 'sms_gateway_auto_replies_skipped_total',
-      help: 'Automatic messages (opt-out confirmations, HELP answers, rule replies) not queued since the gateway started, by reason: not_dialable, sender_limit, hourly_limit.',
+      help:
+        'Automatic messages (opt-out confirmations, HELP answers, rule replies) not queued since the gateway ' +
+        'started, by reason: not_dialable, sender_limit, hourly_limit.',
       labelNames: ['reason'] as const,
       registers,
       collect() {

@@ -20,7 +20,15 @@ import type { FinishedHandoff } from '../sms/handoff.js';
 import type { WebhookEvent } from '../store/event-record.js';
 import { REASONS, type Reason } from '../store/message-record.js';
 import { mqttSeries } from './metrics-mqtt.js';
-import { gauges, optOutSeries, processGauges, seconds, storedCounters, type MetricsDeps, type PromClient } from './metrics-series.js';
+import {
+  gauges,
+  optOutSeries,
+  processGauges,
+  seconds,
+  storedCounters,
+  type MetricsDeps,
+  type PromClient,
+} from './metrics-series.js';
 import { smtpSeries } from './smtp-metrics.js';
 
 export type { MetricsDeps } from './metrics-series.js';
@@ -30,7 +38,9 @@ const HANDOFF_BUCKETS = [0.25, 0.5, 1, 2, 3, 5, 10, 20, 30, 60];
 const RESULTS = ['ok', 'failed'] as const;
 type HandoffResultLabel = (typeof RESULTS)[number];
 
-/** Hand-off durations observed before the registry exists: per result, per bucket (and above the last), count and sum. */
+/**
+ * Hand-off durations observed before the registry exists: per result, per bucket (and above the last), count and sum.
+ */
 function earlyDurations() {
   const byResult = new Map(RESULTS.map((r) => [r, HANDOFF_BUCKETS.concat(Infinity).map(() => ({ count: 0, sum: 0 }))]));
   return {
@@ -43,7 +53,8 @@ function earlyDurations() {
     /** Into the histogram: each bucket's observations at their mean (within the bucket). */
     replay(histogram: Histogram<'result'>): void {
       for (const [result, buckets] of byResult) {
-        for (const { count, sum } of buckets) for (let i = 0; i < count; i++) histogram.observe({ result }, sum / count);
+        for (const { count, sum } of buckets)
+          for (let i = 0; i < count; i++) histogram.observe({ result }, sum / count);
       }
     },
   };
@@ -90,7 +101,9 @@ function buildRegistry(pc: PromClient, deps: MetricsDeps, tallies: Tallies) {
   });
   new pc.Counter({
     name: 'sms_gateway_slow_reader_connections_closed_total',
-    help: 'Connections closed since the gateway started because their answers were not being read, by reason (http/flood/).',
+    help:
+      'Connections closed since the gateway started because their answers were not being read, by reason ' +
+      '(http/flood/).',
     labelNames: ['reason'] as const,
     registers,
     collect() {
@@ -98,7 +111,11 @@ function buildRegistry(pc: PromClient, deps: MetricsDeps, tallies: Tallies) {
       for (const [reason, n] of tallies.slowReaders) this.inc({ reason }, n);
     },
   });
-  fromTally('sms_gateway_received_messages_total', 'SMS received (announced by the inbox watcher) since the gateway started.', () => tallies.received);
+  fromTally(
+    'sms_gateway_received_messages_total',
+    'SMS received (announced by the inbox watcher) since the gateway started.',
+    () => tallies.received,
+  );
   fromTally(
     'sms_gateway_segments_handed_off_total',
     'SMS segments given to the phone (termux-sms-send) since the gateway started, whatever it answered.',
@@ -116,7 +133,12 @@ function buildRegistry(pc: PromClient, deps: MetricsDeps, tallies: Tallies) {
 }
 
 export function createMetrics(deps: MetricsDeps) {
-  const tallies: Tallies = { failures: new Map<Reason, number>(REASONS.map((r) => [r, 0])), received: 0, handedOff: 0, slowReaders: new Map() };
+  const tallies: Tallies = {
+    failures: new Map<Reason, number>(REASONS.map((r) => [r, 0])),
+    received: 0,
+    handedOff: 0,
+    slowReaders: new Map(),
+  };
   const early = earlyDurations();
   let built: { registry: Registry; handoffs: Histogram<'result'> } | undefined;
   let building: Promise<Registry> | undefined;
@@ -138,7 +160,11 @@ export function createMetrics(deps: MetricsDeps) {
       }
     },
     /** Listener of handoff.finished: a hand-off the lane finished (before it is settled). */
-    onHandoff(h: { row: Pick<FinishedHandoff['row'], 'segments' | 'handoffStartedAt'>; result: Pick<FinishedHandoff['result'], 'ok'>; at: number }): void {
+    onHandoff(h: {
+      row: Pick<FinishedHandoff['row'], 'segments' | 'handoffStartedAt'>;
+      result: Pick<FinishedHandoff['result'], 'ok'>;
+      at: number;
+    }): void {
       tallies.handedOff += h.row.segments;
       if (h.row.handoffStartedAt === null) return;
       const result = h.result.ok ? 'ok' : 'failed';

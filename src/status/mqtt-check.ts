@@ -93,6 +93,9 @@ export function mqttCheck(health: Readonly<MqttHealth> | null): CheckOf<'mqtt'> 
   return check(
     'degraded',
     value,
-    `Not connected to the MQTT broker ${health.broker}${health.lastError ? ` (${health.lastError})` : ''}; the gateway keeps retrying with backoff. HTTP sending and webhooks are not affected. Check that the broker runs and that SMS_GATEWAY_MQTT_URL, the user name and the password are right.`,
+    `Not connected to the MQTT broker ` +
+      `${health.broker}${health.lastError ? ` (${health.lastError})` : ''}; the gateway keeps retrying with ` +
+      `backoff. HTTP sending and webhooks are not affected. Check that the broker runs and that ` +
+      `SMS_GATEWAY_MQTT_URL, the user name and the password are right.`,
   );
 }

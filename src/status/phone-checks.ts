@@ -9,15 +9,23 @@ import { isoOrNull as iso } from '../core/clock.js';
 import { check, type CheckOf } from './check.js';
 
 export function termuxApiCheck(snap: Snapshot, mode: RuntimeInfo['mode']): CheckOf<'termuxApi'> {
-  const probes = Object.fromEntries(Object.entries(snap).map(([k, v]) => [k, v.last])) as Record<ProbeName, ProbeState<unknown>['last']>;
+  const probes = Object.fromEntries(Object.entries(snap).map(([k, v]) => [k, v.last])) as Record<
+    ProbeName,
+    ProbeState<unknown>['last']
+  >;
   const termuxProbes = [snap.telephony, snap.battery, snap.wifi];
   const value = { appInstalled: snap.apiApp.value?.installed ?? null, probes };
-  if (termuxProbes.every((p) => p.last === 'never')) return check('unknown', value, 'The first check of the phone is still running.');
+  if (termuxProbes.every((p) => p.last === 'never'))
+    return check('unknown', value, 'The first check of the phone is still running.');
   if (mode === 'simulated' && termuxProbes.every((p) => p.last === 'not_found')) {
     return check('unknown', value, 'Simulated mode: there is no Termux:API on this machine.');
   }
   if (snap.apiApp.value?.installed === false) {
-    return check('failing', value, 'The Termux:API app is not installed: install it from F-Droid (the same source as Termux) and open it once.');
+    return check(
+      'failing',
+      value,
+      'The Termux:API app is not installed: install it from F-Droid (the same source as Termux) and open it once.',
+    );
   }
   if (termuxProbes.some((p) => p.last === 'not_found')) {
     return check('failing', value, 'The termux-api package is missing: run `pkg install termux-api`.');
@@ -26,20 +34,37 @@ export function termuxApiCheck(snap: Snapshot, mode: RuntimeInfo['mode']): Check
     return check(
       'failing',
       value,
-      'Termux:API commands do not answer: open the Termux:API app once, exempt Termux and Termux:API from battery optimisation, and make sure both come from F-Droid.',
+      'Termux:API commands do not answer: open the Termux:API app once, exempt Termux and Termux:API from battery ' +
+        'optimisation, and make sure both come from F-Droid.',
     );
   }
   if (termuxProbes.some((p) => p.last === 'permission_denied')) {
-    return check('degraded', value, 'Termux:API is missing a permission: Settings > Apps > Termux:API > Permissions: allow SMS, Phone and Location.');
+    return check(
+      'degraded',
+      value,
+      'Termux:API is missing a permission: Settings > Apps > Termux:API > Permissions: allow SMS, Phone and Location.',
+    );
   }
-  if (termuxProbes.some((p) => p.last !== 'ok')) return check('degraded', value, 'Some Termux:API commands fail: run `sms-gateway doctor`.');
+  if (termuxProbes.some((p) => p.last !== 'ok'))
+    return check('degraded', value, 'Some Termux:API commands fail: run `sms-gateway doctor`.');
   return check('ok', value);
 }
 
 export function batteryCheck(snap: Snapshot): CheckOf<'battery'> {
   const b = snap.battery.value;
-  if (!b) return check('unknown', { level: null, charging: null, temperatureC: null, health: null, readAt: null }, 'The phone did not report its battery.');
-  const value = { level: b.level, charging: b.charging, temperatureC: b.temperatureC, health: b.health, readAt: iso(snap.battery.readAt) };
+  if (!b)
+    return check(
+      'unknown',
+      { level: null, charging: null, temperatureC: null, health: null, readAt: null },
+      'The phone did not report its battery.',
+    );
+  const value = {
+    level: b.level,
+    charging: b.charging,
+    temperatureC: b.temperatureC,
+    health: b.health,
+    readAt: iso(snap.battery.readAt),
+  };
   const hint = 'Keep the phone on its charger; a gateway in a drawer should never run on battery.';
   if (b.level !== null && b.level < 10 && b.charging !== true) return check('failing', value, hint);
   if (b.level !== null && b.level < 20 && b.charging !== true) return check('degraded', value, hint);
@@ -51,10 +76,17 @@ export function batteryCheck(snap: Snapshot): CheckOf<'battery'> {
 
 export function wifiCheck(snap: Snapshot): CheckOf<'wifi'> {
   const w = snap.wifi.value;
-  if (!w) return check('unknown', { ssid: null, ip: null, rssi: null, linkSpeedMbps: null, readAt: null }, 'The phone did not report its Wi-Fi.');
+  if (!w)
+    return check(
+      'unknown',
+      { ssid: null, ip: null, rssi: null, linkSpeedMbps: null, readAt: null },
+      'The phone did not report its Wi-Fi.',
+    );
   const value = { ssid: w.ssid, ip: w.ip, rssi: w.rssi, linkSpeedMbps: w.linkSpeedMbps, readAt: iso(snap.wifi.readAt) };
-  if (w.ip === null) return check('degraded', value, 'Wi-Fi is not connected: clients on the LAN reach the gateway over Wi-Fi.');
-  if (w.rssi !== null && w.rssi < -80) return check('degraded', value, 'The Wi-Fi signal is weak: move the phone closer to the access point.');
+  if (w.ip === null)
+    return check('degraded', value, 'Wi-Fi is not connected: clients on the LAN reach the gateway over Wi-Fi.');
+  if (w.rssi !== null && w.rssi < -80)
+    return check('degraded', value, 'The Wi-Fi signal is weak: move the phone closer to the access point.');
   return check('ok', value);
 }
 

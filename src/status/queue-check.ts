@@ -5,7 +5,11 @@ import type { QueueState } from '../sms/lane.js';
 import { check, type CheckOf } from './check.js';
 import { isoOrNull as iso } from '../core/clock.js';
 
-export function queueCheck(state: QueueState, usage: PacingUsage, cfg: { now: number; queueRate: number; quietHours: string | null }): CheckOf<'queue'> {
+export function queueCheck(
+  state: QueueState,
+  usage: PacingUsage,
+  cfg: { now: number; queueRate: number; quietHours: string | null },
+): CheckOf<'queue'> {
   const value = {
     waiting: state.waiting,
     paused: state.paused,
@@ -20,7 +24,9 @@ export function queueCheck(state: QueueState, usage: PacingUsage, cfg: { now: nu
     return check(
       'degraded',
       value,
-      `A hand-off timed out (${state.consecutiveTimeouts} in a row): Termux:API is not answering. Waiting messages stay queued; the next try is at ${value.nextAttemptAt}. Open the Termux:API app, set its battery use to Unrestricted, and run sms-gateway doctor.`,
+      `A hand-off timed out (${state.consecutiveTimeouts} in a row): Termux:API is not answering. Waiting messages ` +
+        `stay queued; the next try is at ${value.nextAttemptAt}. Open the Termux:API app, set its battery use to ` +
+        `Unrestricted, and run sms-gateway doctor.`,
     );
   }
   return check('ok', value);

@@ -2,7 +2,8 @@
 // `status` command, MQTT's sensors) and the Prometheus metrics, each reading the other parts
 // through narrow views when asked. Metrics listen to `handoff.finished`, `message.settled`
 // and `sms.received`; a failed hand-off also makes the next ask read the telephony facts
-// again (a SIM swapped or the network lost shows there first). The MQTT bridge is composed after this part (its sensors read
+// again (a SIM swapped or the network lost shows there first). The MQTT bridge is composed after this part (its sensors
+// read
 // diagnostics): reportMqtt() hands its health in once it exists.
 import type { networkInterfaces } from 'node:os';
 import type { Clock } from '../core/clock.js';
@@ -36,7 +37,10 @@ export interface StatusPartDeps {
   apiKey: SecretFile;
   calendar: () => Calendar;
   events: Subscriber<Pick<SendEvents, 'handoff.finished'> & Pick<OutboxEvents, 'message.settled' | 'sms.received'>>;
-  sending: Pick<SendingPart, 'stats' | 'messages' | 'pacing' | 'lane' | 'sendHealth' | 'autoReplies' | 'optOuts' | 'ruleReplies'>;
+  sending: Pick<
+    SendingPart,
+    'stats' | 'messages' | 'pacing' | 'lane' | 'sendHealth' | 'autoReplies' | 'optOuts' | 'ruleReplies'
+  >;
   webhooks: Pick<EventsPart, 'outbox'>;
   inbox: Pick<InboxPart, 'enabled' | 'watcher'>;
   /** Tests: no network interfaces. */

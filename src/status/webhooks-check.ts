@@ -38,12 +38,19 @@ export function webhooksCheck(targets: TargetStatus[], inbox: Readonly<InboxHeal
     return check(
       'degraded',
       value,
-      `${redactUrl(off.url)} answered 410 Gone and was switched off: fix the receiver, then run \`sms-gateway webhook test\` to switch it back on.`,
+      `${redactUrl(off.url)} answered 410 Gone and was switched off: fix the receiver, then run \`sms-gateway ` +
+        `webhook test\` to switch it back on.`,
     );
   }
-  const failing = targets.find((t) => t.pending > 0 && t.lastErrorAt !== null && (t.lastSuccessAt === null || t.lastErrorAt > t.lastSuccessAt));
+  const failing = targets.find(
+    (t) => t.pending > 0 && t.lastErrorAt !== null && (t.lastSuccessAt === null || t.lastErrorAt > t.lastSuccessAt),
+  );
   if (failing) {
-    return check('degraded', value, `Deliveries to ${redactUrl(failing.url)} fail (${failing.lastError}); events are kept and retried for 24 hours.`);
+    return check(
+      'degraded',
+      value,
+      `Deliveries to ${redactUrl(failing.url)} fail (${failing.lastError}); events are kept and retried for 24 hours.`,
+    );
   }
   if (inbox && inbox.lastOk === false) {
     const hint = inbox.lastError?.startsWith('permission_denied')

@@ -125,7 +125,8 @@ export function migrate(db: Db, migrations: readonly string[] = MIGRATIONS): voi
   const current = schemaVersion(db);
   if (current > migrations.length) {
     throw new SchemaError(
-      `the database schema is version ${current}, newer than this gateway knows (${migrations.length}): a newer sms-gateway wrote it; ` +
+      `the database schema is version ${current}, newer than this gateway knows (${migrations.length}): a newer ` +
+        `sms-gateway wrote it; ` +
         'run that version again (git pull && npm install), or restore the backup taken before the upgrade',
     );
   }
@@ -139,5 +140,7 @@ export function migrate(db: Db, migrations: readonly string[] = MIGRATIONS): voi
 /** True for SQLite errors that mean "cannot write now" (read-only, disk full, I/O). */
 export function isStorageUnavailable(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
-  return typeof code === 'string' && /^SQLITE_(READONLY|FULL|IOERR|CANTOPEN|BUSY|LOCKED|PERM|CORRUPT|NOTADB)/.test(code);
+  return (
+    typeof code === 'string' && /^SQLITE_(READONLY|FULL|IOERR|CANTOPEN|BUSY|LOCKED|PERM|CORRUPT|NOTADB)/.test(code)
+  );
 }

@@ -26,8 +26,14 @@ export const InboxRecordSchema = z.object({
   inReplyTo: z
     .object({ id: z.string().describe('the message replied to (msg_...)'), tags: TagsSchema })
     .nullable()
-    .describe('the newest message sent (status sent) to this number within SMS_GATEWAY_REPLY_WINDOW_HOURS when it arrived, with its tags; else null'),
-  keyword: z.string().nullable().describe('the keyword of the rule (GET /api/rules) it triggered when it arrived; else null'),
+    .describe(
+      'the newest message sent (status sent) to this number within SMS_GATEWAY_REPLY_WINDOW_HOURS when it arrived, ' +
+        'with its tags; else null',
+    ),
+  keyword: z
+    .string()
+    .nullable()
+    .describe('the keyword of the rule (GET /api/rules) it triggered when it arrived; else null'),
 });
 
 export type InboxRecord = z.infer<typeof InboxRecordSchema>;
@@ -93,14 +99,16 @@ const toRecord = (r: Row): InboxRecord => ({
 
 export function createInboxStore(db: Db) {
   const insert = db.prepare(`
-    INSERT INTO inbox_messages (id, sms_id, from_number, from_key, contact, body, received_at, sim_slot, stored_at, in_reply_to, keyword)
+    INSERT INTO inbox_messages
+      (id, sms_id, from_number, from_key, contact, body, received_at, sim_slot, stored_at, in_reply_to, keyword)
     VALUES (@id, @smsId, @from, @fromKey, @contact, @body, @receivedAt, @simSlot, @at, @inReplyTo, @keyword)`);
   const columns = 'id, from_number, contact, body, received_at, sim_slot, in_reply_to, keyword';
   const statement = searchStatements(db);
   const seenStmt = db.prepare(`SELECT 1 FROM inbox_seen WHERE key = @key`);
   const markSeenStmt = db.prepare(`INSERT OR IGNORE INTO inbox_seen (key, seen_at) VALUES (@key, @at)`);
   const pruneSeenStmt = db.prepare(
-    `DELETE FROM inbox_seen WHERE key IN (SELECT key FROM inbox_seen ORDER BY seen_at DESC, rowid DESC LIMIT -1 OFFSET ${SEEN_KEPT})`,
+    `DELETE FROM inbox_seen WHERE key IN (SELECT key FROM inbox_seen ORDER BY seen_at DESC, rowid DESC LIMIT -1 ` +
+      `OFFSET ${SEEN_KEPT})`,
   );
 
   const tx = transactions(db);
@@ -135,12 +143,17 @@ export function createInboxStore(db: Db) {
       return toRecord(row);
     },
     /** Newest first; `from` compared by fromKey; the total counts every row of the same filter. */
-    list(q: { limit: number; offset: number; from?: string | undefined } & SearchFilter): { rows: InboxRecord[]; total: number } {
+    list(q: { limit: number; offset: number; from?: string | undefined } & SearchFilter): {
+      rows: InboxRecord[];
+      total: number;
+    } {
       const { conditions, params } = searchConditions(SEARCHED, q);
       if (q.from !== undefined) conditions.unshift('from_key = @key');
       const where = whereOf(conditions);
       const filter = { ...params, ...(q.from === undefined ? {} : { key: fromKey(q.from) }) };
-      const page = statement(`SELECT ${columns} FROM inbox_messages ${where} ORDER BY seq DESC LIMIT @limit OFFSET @offset`);
+      const page = statement(
+        `SELECT ${columns} FROM inbox_messages ${where} ORDER BY seq DESC LIMIT @limit OFFSET @offset`,
+      );
       const rows = page.all({ ...filter, limit: q.limit, offset: q.offset }) as Row[];
       const total = (statement(`SELECT COUNT(*) AS n FROM inbox_messages ${where}`).get(filter) as { n: number }).n;
       return { rows: rows.map(toRecord), total };

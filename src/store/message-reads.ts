@@ -39,7 +39,9 @@ export function messageReaders(db: Db, q: Statements) {
       if (p.status !== undefined) conditions.unshift('status = @status');
       const where = whereOf(conditions);
       const filter = { ...params, ...(p.status === undefined ? {} : { status: p.status }) };
-      const page = statement(`SELECT ${COLUMNS} FROM messages ${where} ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`);
+      const page = statement(
+        `SELECT ${COLUMNS} FROM messages ${where} ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset`,
+      );
       return {
         rows: page.all({ ...filter, limit: p.limit, offset: p.offset }) as MessageRow[],
         total: (statement(`SELECT COUNT(*) AS n FROM messages ${where}`).get(filter) as { n: number }).n,
@@ -48,19 +50,28 @@ export function messageReaders(db: Db, q: Statements) {
     /** Handed off, not yet confirmed (resumed after a restart). */
     awaitingConfirmation: () => q.pendingConfirmStmt.all() as MessageRow[],
     /** Which of these SMS store ids are already matched to a message. */
-    claimedSmsStoreIds: (among: readonly number[]) => new Set((q.claimedStmt.all({ ids: JSON.stringify(among) }) as { id: number }[]).map((r) => r.id)),
+    claimedSmsStoreIds: (among: readonly number[]) =>
+      new Set((q.claimedStmt.all({ ids: JSON.stringify(among) }) as { id: number }[]).map((r) => r.id)),
     /**
      * At start, before the lane runs: queued messages whose hand-off began (or, for a 0.1
      * synchronous row, may have begun) and never completed, with the hand-off's process group
      * when it was recorded.
      */
     unfinishedHandoffs(): { row: MessageRow; group: ProcessGroup | null }[] {
-      return (q.interruptedStmt.all() as (MessageRow & { pgid: number | null; boot: string | null; startTicks: number | null })[]).map(
-        ({ pgid, boot, startTicks, ...row }) => ({ row, group: pgid === null ? null : { pgid, boot, startTicks } }),
-      );
+      return (
+        q.interruptedStmt.all() as (MessageRow & {
+          pgid: number | null;
+          boot: string | null;
+          startTicks: number | null;
+        })[]
+      ).map(({ pgid, boot, startTicks, ...row }) => ({
+        row,
+        group: pgid === null ? null : { pgid, boot, startTicks },
+      }));
     },
     /** Hand-offs started since a wall-clock time, oldest first (to rebuild the pacing). */
-    handoffsSince: (since: number) => q.handoffsStmt.all({ since }) as { at: number; segments: number; via: 'sync' | 'queue' }[],
+    handoffsSince: (since: number) =>
+      q.handoffsStmt.all({ since }) as { at: number; segments: number; via: 'sync' | 'queue' }[],
     count: () => (q.countStmt.get({ status: null }) as { n: number }).n,
   };
 }
@@ -94,10 +105,14 @@ export function sentToForms(from: string | null): string[] {
   return [digits, `+${digits}`];
 }
 
-/** The newest sent (or handed-off, awaiting confirmation) message to either form of a number within [@since, @until] (index messages_sent_to). */
+/**
+ * The newest sent (or handed-off, awaiting confirmation) message to either form of a number within [@since, @until]
+ * (index messages_sent_to).
+ */
 export const NEWEST_SENT_TO_SQL = `
   SELECT id, tags FROM messages
-  WHERE handed_off_at IS NOT NULL AND status IN ('sent', 'queued') AND send_to IN (@plain, @plus) AND handed_off_at >= @since AND handed_off_at <= @until
+  WHERE handed_off_at IS NOT NULL AND status IN ('sent', 'queued') AND send_to IN (@plain, @plus)
+    AND handed_off_at >= @since AND handed_off_at <= @until
   ORDER BY handed_off_at DESC, seq DESC LIMIT 1`;
 
 export function createReplyLookup(db: Db) {

@@ -15,12 +15,20 @@ export const TAG_KEY = /^[A-Za-z0-9_.-]{1,32}$/;
 export const MAX_TAG_VALUE = 64;
 
 export const TagsSchema = z
-  .record(z.string().regex(TAG_KEY), z.string().max(MAX_TAG_VALUE, `a tag's value must be at most ${MAX_TAG_VALUE} characters`), {
-    error: (issue) => (issue.code === 'invalid_key' ? 'a tag name must be 1 to 32 letters, digits, _ . or -' : undefined),
-  })
+  .record(
+    z.string().regex(TAG_KEY),
+    z.string().max(MAX_TAG_VALUE, `a tag's value must be at most ${MAX_TAG_VALUE} characters`),
+    {
+      error: (issue) =>
+        issue.code === 'invalid_key' ? 'a tag name must be 1 to 32 letters, digits, _ . or -' : undefined,
+    },
+  )
   .refine((tags) => Object.keys(tags).length <= MAX_TAGS, `at most ${MAX_TAGS} tags`)
   .meta({ maxProperties: MAX_TAGS })
-  .describe(`The client's own labels: at most ${MAX_TAGS} keys ([A-Za-z0-9_.-], 1 to 32 characters), string values of at most ${MAX_TAG_VALUE} characters`);
+  .describe(
+    `The client's own labels: at most ${MAX_TAGS} keys ([A-Za-z0-9_.-], 1 to 32 characters), string values of at ` +
+      `most ${MAX_TAG_VALUE} characters`,
+  );
 
 export type Tags = z.infer<typeof TagsSchema>;
 
@@ -86,8 +94,14 @@ export const MessageRecordSchema = z
     updatedAt: z.string().describe('ISO 8601 UTC'),
     encoding: EncodingSchema,
     simSlot: z.number().int(),
-    sendAt: z.string().nullable().describe('ISO 8601 UTC: not handed off before this (queued messages); null = as soon as the pace allows'),
-    expiresAt: z.string().nullable().describe('ISO 8601 UTC: still waiting then, it fails with reason expired; null = never'),
+    sendAt: z
+      .string()
+      .nullable()
+      .describe('ISO 8601 UTC: not handed off before this (queued messages); null = as soon as the pace allows'),
+    expiresAt: z
+      .string()
+      .nullable()
+      .describe('ISO 8601 UTC: still waiting then, it fails with reason expired; null = never'),
     tags: TagsSchema.describe('The tags given with the request; {} when none'),
   })
   .meta({ id: 'MessageRecord' });

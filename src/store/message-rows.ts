@@ -4,7 +4,15 @@
 import type Database from 'better-sqlite3';
 import { isoOrNull as iso } from '../core/clock.js';
 import type { Db } from './database.js';
-import { tagsOf, type Encoding, type MessageRecord, type MessageStatus, type Origin, type Reason, type Tags } from './message-record.js';
+import {
+  tagsOf,
+  type Encoding,
+  type MessageRecord,
+  type MessageStatus,
+  type Origin,
+  type Reason,
+  type Tags,
+} from './message-record.js';
 
 export interface MessageRow {
   id: string;
@@ -42,7 +50,18 @@ export interface MessageRow {
 
 export type NewMessage = Pick<
   MessageRow,
-  'id' | 'to' | 'sendTo' | 'body' | 'segments' | 'encoding' | 'simSlot' | 'sourceIp' | 'createdAt' | 'statsDay' | 'idempotencyKey' | 'requestHash'
+  | 'id'
+  | 'to'
+  | 'sendTo'
+  | 'body'
+  | 'segments'
+  | 'encoding'
+  | 'simSlot'
+  | 'sourceIp'
+  | 'createdAt'
+  | 'statsDay'
+  | 'idempotencyKey'
+  | 'requestHash'
 > &
   Partial<Pick<MessageRow, 'via' | 'sendAt' | 'expiresAt' | 'origin'>> & { tags?: Tags | undefined };
 
@@ -83,7 +102,8 @@ export function toMessageRecord(row: MessageRow): MessageRecord {
  * Which of @ids (a JSON array: one read of the phone's store, at most 50) are matched to a
  * message, through the index of migration 9: the work does not grow with the history.
  */
-export const CLAIMED_AMONG_SQL = `SELECT sms_store_id AS id FROM messages WHERE sms_store_id IN (SELECT value FROM json_each(@ids))`;
+export const CLAIMED_AMONG_SQL =
+  `SELECT sms_store_id AS id FROM messages WHERE sms_store_id IN (SELECT value FROM ` + `json_each(@ids))`;
 
 type StatementName =
   | 'insertStmt'
@@ -116,7 +136,10 @@ export function statements(db: Db): Statements {
     `),
     getStmt: db.prepare(`SELECT ${COLUMNS} FROM messages WHERE id = @id`),
     byKeyStmt: db.prepare(`SELECT ${COLUMNS} FROM messages WHERE idempotency_key = @key`),
-    handoffStmt: db.prepare(`UPDATE messages SET handoff_started_at = @at WHERE id = @id AND status = 'queued' AND handoff_started_at IS NULL`),
+    handoffStmt: db.prepare(
+      `UPDATE messages SET handoff_started_at = @at WHERE id = @id AND status = 'queued' AND handoff_started_at IS ` +
+        `NULL`,
+    ),
     cancelStmt: db.prepare(`
       UPDATE messages SET status = 'cancelled', updated_at = @at
       WHERE id = @id AND status = 'queued' AND handoff_started_at IS NULL
@@ -128,7 +151,9 @@ export function statements(db: Db): Statements {
       WHERE id = @id AND status = 'queued'
     `),
     handedOffStmt: db.prepare(`UPDATE messages SET handed_off_at = @at WHERE id = @id AND status = 'queued'`),
-    pendingConfirmStmt: db.prepare(`SELECT ${COLUMNS} FROM messages WHERE status = 'queued' AND handed_off_at IS NOT NULL`),
+    pendingConfirmStmt: db.prepare(
+      `SELECT ${COLUMNS} FROM messages WHERE status = 'queued' AND handed_off_at IS NOT NULL`,
+    ),
     claimedStmt: db.prepare(CLAIMED_AMONG_SQL),
     responseStmt: db.prepare(`UPDATE messages SET response_status = @status, response_body = @body WHERE id = @id`),
     // A hand-off that began but never completed; or a synchronous message from 0.1, which

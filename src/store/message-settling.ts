@@ -27,7 +27,12 @@ export function settledEvent(row: MessageRow, at: number): SettledEvent {
 }
 
 /** Settling: the status change, its roll-up and its event, one transaction each call. */
-export function messageSettling(db: Db, q: Statements, stats: StatsStore, outbox: Pick<OutboxStore, 'record'> | undefined) {
+export function messageSettling(
+  db: Db,
+  q: Statements,
+  stats: StatsStore,
+  outbox: Pick<OutboxStore, 'record'> | undefined,
+) {
   const { getStmt, settleStmt } = q;
   /** queued -> sent | failed, its roll-up and its event: one transaction. */
   const settleTx = transaction(db, (id: string, s: Settlement) => {

@@ -31,7 +31,9 @@ export interface MessageStoreOptions {
 /** The response stored with a request's first message, built from the stored rows. */
 type Answer = (rows: MessageRow[]) => { status: number | null; body: unknown };
 
-/** Accepting messages: recorded as queued (or as started, for a synchronous one) with their roll-up, and cancelling one. */
+/**
+ * Accepting messages: recorded as queued (or as started, for a synchronous one) with their roll-up, and cancelling one.
+ */
 function intake(db: Db, q: Statements, stats: StatsStore) {
   const { insertStmt, getStmt, cancelStmt, responseStmt } = q;
   const insertTx = transaction(db, (ms: NewMessage[], handoffStartedAt: number | null) => {

@@ -4,7 +4,9 @@ import type { Db } from './database.js';
 
 export function createMetaStore(db: Db) {
   const readStmt = db.prepare(`SELECT value FROM meta WHERE key = @key`);
-  const writeStmt = db.prepare(`INSERT INTO meta (key, value) VALUES (@key, @value) ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
+  const writeStmt = db.prepare(
+    `INSERT INTO meta (key, value) VALUES (@key, @value) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+  );
   const deleteStmt = db.prepare(`DELETE FROM meta WHERE key = @key`);
   return {
     get: (key: string) => (readStmt.get({ key }) as { value: string } | undefined)?.value,

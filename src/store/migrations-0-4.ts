@@ -22,7 +22,8 @@ export const MIGRATIONS_0_4: string[] = [
   `,
   `
   -- 12 (0.4, keyword rules): the rules (store/rules.ts), and the keyword a received SMS triggered.
-  CREATE TABLE rules (id TEXT PRIMARY KEY, keyword TEXT NOT NULL, match TEXT NOT NULL CHECK (match IN ('exact', 'prefix')),
+  CREATE TABLE rules (id TEXT PRIMARY KEY, keyword TEXT NOT NULL,
+    match TEXT NOT NULL CHECK (match IN ('exact', 'prefix')),
     reply TEXT NOT NULL, from_numbers TEXT, created_at INTEGER NOT NULL);
   ALTER TABLE inbox_messages ADD COLUMN keyword TEXT;
   `,

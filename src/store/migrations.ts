@@ -91,7 +91,8 @@ export const MIGRATIONS: string[] = [
   );
 
   -- A message handed off but not yet confirmed stays queued with handed_off_at set; that
-  -- is all a restart needs to resume the confirmation. SMS store rows already matched to a message, so two identical texts never match one row.
+  -- is all a restart needs to resume the confirmation. SMS store rows already matched to a
+  -- message, so two identical texts never match one row.
   ALTER TABLE messages ADD COLUMN sms_store_id INTEGER;
   `,
   `

@@ -47,7 +47,10 @@ export function createOptOutStore(db: Db) {
     INSERT INTO opt_outs (number, opted_out, at, by, unshared) VALUES (@number, @optedOut, @at, @by, @unshared)
     ON CONFLICT (number) DO UPDATE SET opted_out = excluded.opted_out, at = excluded.at, by = excluded.by,
       unshared = excluded.unshared`);
-  const listStmt = db.prepare(`SELECT number, opted_out, at, by FROM opt_outs WHERE opted_out = 1 ORDER BY at DESC, number LIMIT @limit OFFSET @offset`);
+  const listStmt = db.prepare(
+    `SELECT number, opted_out, at, by FROM opt_outs WHERE opted_out = 1 ORDER BY at DESC, number LIMIT @limit ` +
+      `OFFSET @offset`,
+  );
   const countStmt = db.prepare(`SELECT COUNT(*) AS n FROM opt_outs WHERE opted_out = 1`);
   const unsharedStmt = db.prepare(`
     SELECT number, opted_out, at, by FROM opt_outs

@@ -48,8 +48,12 @@ export type RecordedAs = Exclude<keyof OutboxEvents, 'delivery.due'>;
 function statements(db: Db) {
   return {
     dropDeliveries: db.prepare(`DELETE FROM webhook_deliveries WHERE target = @url`),
-    insertEvent: db.prepare(`INSERT INTO webhook_events (id, type, created_at, body) VALUES (@id, @type, @createdAt, @body)`),
-    insertDelivery: db.prepare(`INSERT INTO webhook_deliveries (event_id, target, next_attempt_at) VALUES (@eventId, @target, @at)`),
+    insertEvent: db.prepare(
+      `INSERT INTO webhook_events (id, type, created_at, body) VALUES (@id, @type, @createdAt, @body)`,
+    ),
+    insertDelivery: db.prepare(
+      `INSERT INTO webhook_deliveries (event_id, target, next_attempt_at) VALUES (@eventId, @target, @at)`,
+    ),
     heads: db.prepare(`
       SELECT d.seq, d.event_id AS eventId, e.type, d.target, d.attempts, d.next_attempt_at AS nextAttemptAt,
              e.created_at AS createdAt, e.body
@@ -60,8 +64,14 @@ function statements(db: Db) {
         AND d.seq = (SELECT MIN(seq) FROM webhook_deliveries WHERE target = d.target)
     `),
     deleteDelivery: db.prepare(`DELETE FROM webhook_deliveries WHERE seq = @seq`),
-    retry: db.prepare(`UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = @next, last_error = @error WHERE seq = @seq`),
-    shiftEvents: db.prepare(`UPDATE webhook_events SET created_at = created_at + @delta WHERE id IN (SELECT event_id FROM webhook_deliveries)`),
+    retry: db.prepare(
+      `UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = @next, last_error = @error WHERE ` +
+        `seq = @seq`,
+    ),
+    shiftEvents: db.prepare(
+      `UPDATE webhook_events SET created_at = created_at + @delta WHERE id IN (SELECT event_id FROM ` +
+        `webhook_deliveries)`,
+    ),
     shiftDeliveries: db.prepare(`UPDATE webhook_deliveries SET next_attempt_at = next_attempt_at + @delta`),
   };
 }

@@ -14,10 +14,17 @@ const WAITING = `status = 'queued' AND handoff_started_at IS NULL`;
 
 export function createQueueStore(db: Db, messages: Pick<MessageStore, 'settle'>) {
   const nextStmt = db.prepare(`SELECT ${COLUMNS} FROM messages WHERE ${WAITING} ORDER BY due_at, seq LIMIT 1`);
-  const nextExpiryStmt = db.prepare(`SELECT MIN(expires_at) AS at FROM messages WHERE ${WAITING} AND expires_at IS NOT NULL`);
-  const expiredStmt = db.prepare(`SELECT id FROM messages WHERE ${WAITING} AND expires_at IS NOT NULL AND expires_at <= @now ORDER BY expires_at LIMIT 500`);
+  const nextExpiryStmt = db.prepare(
+    `SELECT MIN(expires_at) AS at FROM messages WHERE ${WAITING} AND expires_at IS NOT NULL`,
+  );
+  const expiredStmt = db.prepare(
+    `SELECT id FROM messages WHERE ${WAITING} AND expires_at IS NOT NULL AND expires_at <= @now ORDER BY expires_at ` +
+      `LIMIT 500`,
+  );
   const summaryStmt = db.prepare(`SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM messages WHERE ${WAITING}`);
-  const listStmt = db.prepare(`SELECT ${COLUMNS} FROM messages WHERE ${WAITING} ORDER BY due_at, seq LIMIT @limit OFFSET @offset`);
+  const listStmt = db.prepare(
+    `SELECT ${COLUMNS} FROM messages WHERE ${WAITING} ORDER BY due_at, seq LIMIT @limit OFFSET @offset`,
+  );
 
   return {
     /** The message the lane hands off next (it may not be due yet), or undefined. */
@@ -27,7 +34,9 @@ export function createQueueStore(db: Db, messages: Pick<MessageStore, 'settle'>)
     /** Waiting messages past their expiresAt become failed/expired (an sms.failed event each). */
     expireDue: transaction(db, (now: number): string[] => {
       const ids = (expiredStmt.all({ now }) as { id: string }[]).map((r) => r.id);
-      return ids.filter((id) => messages.settle(id, { status: 'failed', reason: 'expired', billedSegments: 0, at: now, handedOff: false }));
+      return ids.filter((id) =>
+        messages.settle(id, { status: 'failed', reason: 'expired', billedSegments: 0, at: now, handedOff: false }),
+      );
     }),
     summary(): { count: number; oldestCreatedAt: number | null } {
       const r = summaryStmt.get() as { count: number; oldest: number | null };

@@ -37,10 +37,19 @@ const fromOf = (column: string | null): string[] | null => {
   }
 };
 
-const toRow = (r: RawRow): RuleRow => ({ id: r.id, keyword: r.keyword, match: r.match, reply: r.reply, from: fromOf(r.from_numbers), createdAt: r.created_at });
+const toRow = (r: RawRow): RuleRow => ({
+  id: r.id,
+  keyword: r.keyword,
+  match: r.match,
+  reply: r.reply,
+  from: fromOf(r.from_numbers),
+  createdAt: r.created_at,
+});
 
 export function createRuleStore(db: Db) {
-  const listStmt = db.prepare(`SELECT id, keyword, match, reply, from_numbers, created_at FROM rules ORDER BY created_at, id`);
+  const listStmt = db.prepare(
+    `SELECT id, keyword, match, reply, from_numbers, created_at FROM rules ORDER BY created_at, id`,
+  );
   const countStmt = db.prepare(`SELECT COUNT(*) AS n FROM rules`);
   const insertStmt = db.prepare(`
     INSERT INTO rules (id, keyword, match, reply, from_numbers, created_at)

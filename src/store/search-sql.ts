@@ -53,13 +53,19 @@ function termCondition(columns: SearchColumns, q: string): { sql: string; params
   const digits = term.replace(/[\s\-.()+]/g, '');
   if (NUMBER_LIKE.test(term) && digits !== '') {
     const number = term.startsWith('+') ? `${digits}%` : `%${digits}%`;
-    return { sql: `(${columns.number} LIKE @qNumber ESCAPE '\\' OR ${CONTAINS(columns.text[0], '@qText')})`, params: { qNumber: number, qText: text } };
+    return {
+      sql: `(${columns.number} LIKE @qNumber ESCAPE '\\' OR ${CONTAINS(columns.text[0], '@qText')})`,
+      params: { qNumber: number, qText: text },
+    };
   }
   return { sql: `(${columns.text.map((c) => CONTAINS(c, '@qText')).join(' OR ')})`, params: { qText: text } };
 }
 
 /** The conditions of a search (joined with AND by the caller, beside its own) and their parameters. */
-export function searchConditions(columns: SearchColumns, f: SearchFilter): { conditions: string[]; params: Record<string, string | number> } {
+export function searchConditions(
+  columns: SearchColumns,
+  f: SearchFilter,
+): { conditions: string[]; params: Record<string, string | number> } {
   const conditions: string[] = [];
   const params: Record<string, string | number> = {};
   if (f.since !== undefined) {
@@ -87,14 +93,17 @@ export function searchConditions(columns: SearchColumns, f: SearchFilter): { con
 }
 
 /** `WHERE a AND b`, or nothing for no condition. */
-export const whereOf = (conditions: readonly string[]) => (conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`);
+export const whereOf = (conditions: readonly string[]) =>
+  conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
 
 /**
  * Statements by their SQL, each prepared the first time it is asked for; registers
  * search_fold on the connection (once per store: registering again replaces it).
  */
 export function searchStatements(db: Db): (sql: string) => Database.Statement {
-  db.function('search_fold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? fold(value) : value));
+  db.function('search_fold', { deterministic: true }, (value: unknown) =>
+    typeof value === 'string' ? fold(value) : value,
+  );
   const prepared = new Map<string, Database.Statement>();
   return (sql) => {
     let stmt = prepared.get(sql);

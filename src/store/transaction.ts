@@ -34,7 +34,11 @@ export interface TransactionOptions {
 }
 
 /** Wraps fn in a transaction (a savepoint inside another); see the header for afterCommit. */
-export function transaction<A extends unknown[], R>(db: Db, fn: (...args: A) => R, opts: TransactionOptions = {}): (...args: A) => R {
+export function transaction<A extends unknown[], R>(
+  db: Db,
+  fn: (...args: A) => R,
+  opts: TransactionOptions = {},
+): (...args: A) => R {
   const wrapped = db.transaction(fn);
   const begin = opts.immediate ? wrapped.immediate.bind(wrapped) : wrapped;
   return (...args: A): R => {
@@ -59,7 +63,9 @@ export function transaction<A extends unknown[], R>(db: Db, fn: (...args: A) => 
   };
 }
 
-/** A rollback's cause to write-watch.ts: the disk's refusal (of a statement or the commit), or the transaction's own. */
+/**
+ * A rollback's cause to write-watch.ts: the disk's refusal (of a statement or the commit), or the transaction's own.
+ */
 function reportRollback(db: Db, err: unknown): void {
   if (isStorageUnavailable(err)) writeFailed(db, err);
   else transactionRolledBack(db);

@@ -37,7 +37,9 @@ function statements(db: Db) {
       `INSERT INTO webhook_targets (url, id, source, created_at) VALUES (@url, @id, 'env', @at)
        ON CONFLICT (url) DO UPDATE SET source = 'env'`,
     ),
-    all: db.prepare(`SELECT url, source, api_registered AS apiRegistered, disabled_at AS disabledAt FROM webhook_targets`),
+    all: db.prepare(
+      `SELECT url, source, api_registered AS apiRegistered, disabled_at AS disabledAt FROM webhook_targets`,
+    ),
     noId: db.prepare(`SELECT url FROM webhook_targets WHERE id IS NULL`),
     giveId: db.prepare(`UPDATE webhook_targets SET id = @id, created_at = COALESCE(created_at, @at) WHERE url = @url`),
     drop: db.prepare(`DELETE FROM webhook_targets WHERE url = @url`),
@@ -48,16 +50,24 @@ function statements(db: Db) {
        WHERE id IS NOT NULL ORDER BY created_at, id`,
     ),
     countApi: db.prepare(`SELECT COUNT(*) AS n FROM webhook_targets WHERE source = 'api'`),
-    insertApi: db.prepare(`INSERT INTO webhook_targets (url, id, source, created_at, api_registered) VALUES (@url, @id, 'api', @at, 1)`),
+    insertApi: db.prepare(
+      `INSERT INTO webhook_targets (url, id, source, created_at, api_registered) VALUES (@url, @id, 'api', @at, 1)`,
+    ),
     markRegistered: db.prepare(`UPDATE webhook_targets SET api_registered = 1 WHERE id = @id`),
     byId: db.prepare(`SELECT id, url, source FROM webhook_targets WHERE id = @id`),
     ok: db.prepare(`UPDATE webhook_targets SET delivered = delivered + 1, last_success_at = @at WHERE url = @url`),
-    failed: db.prepare(`UPDATE webhook_targets SET failed_attempts = failed_attempts + 1, last_error = @error, last_error_at = @at WHERE url = @url`),
+    failed: db.prepare(
+      `UPDATE webhook_targets SET failed_attempts = failed_attempts + 1, last_error = @error, last_error_at = @at ` +
+        `WHERE url = @url`,
+    ),
     expired: db.prepare(`UPDATE webhook_targets SET expired = expired + 1 WHERE url = @url`),
-    disable: db.prepare(`UPDATE webhook_targets SET disabled_at = @at, last_error = @error, last_error_at = @at WHERE url = @url`),
+    disable: db.prepare(
+      `UPDATE webhook_targets SET disabled_at = @at, last_error = @error, last_error_at = @at WHERE url = @url`,
+    ),
     enable: db.prepare(`UPDATE webhook_targets SET disabled_at = NULL WHERE url = @url`),
     status: db.prepare(`
-      SELECT t.id, t.url, t.source, t.disabled_at AS disabledAt, t.delivered, t.expired, t.failed_attempts AS failedAttempts,
+      SELECT t.id, t.url, t.source, t.disabled_at AS disabledAt, t.delivered, t.expired,
+             t.failed_attempts AS failedAttempts,
              t.last_success_at AS lastSuccessAt, t.last_error AS lastError, t.last_error_at AS lastErrorAt,
              (SELECT COUNT(*) FROM webhook_deliveries d WHERE d.target = t.url) AS pending
       FROM webhook_targets t ORDER BY t.url
@@ -69,7 +79,9 @@ export function createWebhookTargetsTable(db: Db) {
   const s = statements(db);
   const tx = transactions(db);
   return {
-    /** Read, check, then write as one (BEGIN IMMEDIATE): the API's add and remove (refused when gateway.db was deleted). */
+    /**
+     * Read, check, then write as one (BEGIN IMMEDIATE): the API's add and remove (refused when gateway.db was deleted).
+     */
     exclusive: <R>(fn: () => R): R =>
       tx.immediate(() => {
         if (databaseFileGone(db)) throw fileGoneError();
@@ -94,7 +106,11 @@ export function createWebhookTargetsTable(db: Db) {
     syncEnv(urls: string[], at: number): string[] {
       for (const url of urls) s.upsertEnv.run({ url, id: newId('wh', at), at });
       const gone: string[] = [];
-      for (const { url, source, apiRegistered } of s.all.all() as { url: string; source: string; apiRegistered: number }[]) {
+      for (const { url, source, apiRegistered } of s.all.all() as {
+        url: string;
+        source: string;
+        apiRegistered: number;
+      }[]) {
         if (source !== 'env' || urls.includes(url)) continue;
         if (apiRegistered) s.backToApi.run({ url });
         else gone.push(url);
@@ -105,7 +121,10 @@ export function createWebhookTargetsTable(db: Db) {
     giveIds(at: number): void {
       for (const { url } of s.noId.all() as { url: string }[]) s.giveId.run({ url, id: newId('wh', at), at });
     },
-    enabledUrls: () => (s.all.all() as { url: string; disabledAt: number | null }[]).filter((t) => t.disabledAt === null).map((t) => t.url),
+    enabledUrls: () =>
+      (s.all.all() as { url: string; disabledAt: number | null }[])
+        .filter((t) => t.disabledAt === null)
+        .map((t) => t.url),
     drop(url: string): void {
       s.drop.run({ url });
     },

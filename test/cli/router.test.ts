@@ -34,20 +34,23 @@ t.test('help and usage errors', async (t) => {
   t.match(version.out, /^\d+\.\d+\.\d+\n$/);
 });
 
-t.test('key rotate makes the key (and the home); key show prints it; a rotation replaces it; both print it alone', async (t) => {
-  const home = join(tempDir(t), 'home');
-  const env = { SMS_GATEWAY_HOME: home };
-  const first = await run(['key', 'rotate'], env);
-  t.equal(first.code, 0);
-  t.match(first.out, /^sk_local_[A-Za-z0-9]{32}\n$/);
-  t.equal(statSync(join(home, 'api-key')).mode & 0o777, 0o600);
-  t.equal((await run(['key', 'show'], env)).out, first.out, 'stable');
-  const rotated = await run(['key', 'rotate'], env);
-  t.equal(rotated.code, 0);
-  t.match(rotated.out.trim(), API_KEY_PATTERN);
-  t.not(rotated.out, first.out);
-  t.equal((await run(['key', 'show'], env)).out, rotated.out);
-});
+t.test(
+  'key rotate makes the key (and the home); key show prints it; a rotation replaces it; both print it alone',
+  async (t) => {
+    const home = join(tempDir(t), 'home');
+    const env = { SMS_GATEWAY_HOME: home };
+    const first = await run(['key', 'rotate'], env);
+    t.equal(first.code, 0);
+    t.match(first.out, /^sk_local_[A-Za-z0-9]{32}\n$/);
+    t.equal(statSync(join(home, 'api-key')).mode & 0o777, 0o600);
+    t.equal((await run(['key', 'show'], env)).out, first.out, 'stable');
+    const rotated = await run(['key', 'rotate'], env);
+    t.equal(rotated.code, 0);
+    t.match(rotated.out.trim(), API_KEY_PATTERN);
+    t.not(rotated.out, first.out);
+    t.equal((await run(['key', 'show'], env)).out, rotated.out);
+  },
+);
 
 t.test('a bad configuration value exits 2 naming the variable', async (t) => {
   const home = tempDir(t);

@@ -1,5 +1,13 @@
 import t from 'tap';
-import { modeLine, qrPayload, renderStartScreen, SCREEN_COLUMNS, SCREEN_ROWS, urlsFor, type ScreenMode } from '../../src/cli/start-screen.js';
+import {
+  modeLine,
+  qrPayload,
+  renderStartScreen,
+  SCREEN_COLUMNS,
+  SCREEN_ROWS,
+  urlsFor,
+  type ScreenMode,
+} from '../../src/cli/start-screen.js';
 
 const simulated: ScreenMode = { mode: 'simulated', reason: 'no termux-sms-send on PATH', smsEnabled: true };
 const real: ScreenMode = { mode: 'real', reason: 'termux-sms-send on PATH', smsEnabled: true };
@@ -19,22 +27,31 @@ t.test('the mode says why, third line from the bottom', async (t) => {
   const s = await screen();
   t.equal(rows(s).at(-3), 'SIMULATED mode (no termux-sms-send on PATH): nothing is really sent.');
   t.equal(modeLine(real), "REAL mode (termux-sms-send on PATH): SMS go out through this phone's SIM.");
-  t.equal(modeLine({ ...simulated, reason: 'SMS_GATEWAY_MODE=simulated' }), 'SIMULATED mode (SMS_GATEWAY_MODE=simulated): nothing is really sent.');
+  t.equal(
+    modeLine({ ...simulated, reason: 'SMS_GATEWAY_MODE=simulated' }),
+    'SIMULATED mode (SMS_GATEWAY_MODE=simulated): nothing is really sent.',
+  );
   t.match(await screen({ mode: { ...real, smsEnabled: false } }), /Sending is switched off/);
 });
 
-t.test('the QR code with the other URLs beside it, then mode, URL and key last (request lines push the QR off first)', async (t) => {
-  const s = await screen({ addresses: ['192.168.1.5', '10.0.0.7', '172.17.0.1'] });
-  const lines = rows(s);
-  t.match(lines[0], /^[█▀▄ ]{30,}/, 'the QR code starts on the first line');
-  t.equal(lines.at(-2), 'URL:      http://192.168.1.5:8080');
-  t.equal(lines.at(-1), `API key:  ${KEY}`);
-  t.ok(lines.findLastIndex((l) => l.includes('█')) < lines.length - 3, 'nothing of the QR code after them');
-  const also = s.indexOf('Also reachable at:');
-  t.ok(also > s.indexOf('█') && s.indexOf('http://10.0.0.7:8080') > also && s.indexOf('http://172.17.0.1:8080') > also, 'the others after the QR starts');
-  t.match(s, /r = new API key/);
-  t.match(s, /q = quit/);
-});
+t.test(
+  'the QR code with the other URLs beside it, then mode, URL and key last (request lines push the QR off first)',
+  async (t) => {
+    const s = await screen({ addresses: ['192.168.1.5', '10.0.0.7', '172.17.0.1'] });
+    const lines = rows(s);
+    t.match(lines[0], /^[█▀▄ ]{30,}/, 'the QR code starts on the first line');
+    t.equal(lines.at(-2), 'URL:      http://192.168.1.5:8080');
+    t.equal(lines.at(-1), `API key:  ${KEY}`);
+    t.ok(lines.findLastIndex((l) => l.includes('█')) < lines.length - 3, 'nothing of the QR code after them');
+    const also = s.indexOf('Also reachable at:');
+    t.ok(
+      also > s.indexOf('█') && s.indexOf('http://10.0.0.7:8080') > also && s.indexOf('http://172.17.0.1:8080') > also,
+      'the others after the QR starts',
+    );
+    t.match(s, /r = new API key/);
+    t.match(s, /q = quit/);
+  },
+);
 
 t.test('fits 80x24 with the longest IPv4 URL and many addresses: mode, URL and key visible', async (t) => {
   const many = ['192.168.100.123', ...Array.from({ length: 30 }, (_, i) => `10.0.${i}.254`)];
@@ -42,7 +59,10 @@ t.test('fits 80x24 with the longest IPv4 URL and many addresses: mode, URL and k
     for (const tty of [true, false]) {
       for (const mode of [simulated, real, { ...real, smsEnabled: false }]) {
         const lines = rows(await screen({ addresses, tty, mode }));
-        t.ok(lines.length <= SCREEN_ROWS - 1, `${lines.length} lines fit ${SCREEN_ROWS} rows with the cursor (${addresses.length} addresses)`);
+        t.ok(
+          lines.length <= SCREEN_ROWS - 1,
+          `${lines.length} lines fit ${SCREEN_ROWS} rows with the cursor (${addresses.length} addresses)`,
+        );
         const wide = lines.filter((l) => [...l].length > SCREEN_COLUMNS);
         t.same(wide, [], 'no line is wider than 80 columns');
         t.match(lines.at(-3), /mode \(/);
@@ -62,7 +82,10 @@ t.test('a narrow terminal gets the same lines under the QR code', async (t) => {
     [],
     'nothing beside the QR code',
   );
-  t.ok(lines.indexOf('  http://10.0.0.7:8080') > lines.findLastIndex((l) => l.includes('█')), 'the other URL below the QR code');
+  t.ok(
+    lines.indexOf('  http://10.0.0.7:8080') > lines.findLastIndex((l) => l.includes('█')),
+    'the other URL below the QR code',
+  );
   t.match(lines.at(-1), /^API key: /, 'the key still last');
 });
 

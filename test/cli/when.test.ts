@@ -16,5 +16,6 @@ t.test('a date and time: local without a zone, as given with one', async (t) => 
   t.same(parseWhen('2026-11-23 07:30', now), new Date(2026, 10, 23, 7, 30, 0));
   t.same(parseWhen('2026-11-23T07:30:00+01:00', now), new Date(Date.UTC(2026, 10, 23, 6, 30, 0)));
   t.same(parseWhen('2026-11-23T07:30:00Z', now), new Date(Date.UTC(2026, 10, 23, 7, 30, 0)));
-  for (const bad of ['', 'tomorrow', '25:00', '2026-13-45T07:30', '7']) t.match(parseWhen(bad, now), /^takes HH:MM/, bad);
+  for (const bad of ['', 'tomorrow', '25:00', '2026-13-45T07:30', '7'])
+    t.match(parseWhen(bad, now), /^takes HH:MM/, bad);
 });

@@ -22,9 +22,18 @@ async function gatewayAndClient(t: Test) {
 
 t.test('messages(): q, since and until (Dates or ISO strings) search the history; tags come back', async (t) => {
   const { gw, client } = await gatewayAndClient(t);
-  const code = await client.send({ to: '+49 151 1234567', message: 'Your garage code is 4711', tags: { job: 'garage', n: '1' } });
+  const code = await client.send({
+    to: '+49 151 1234567',
+    message: 'Your garage code is 4711',
+    tags: { job: 'garage', n: '1' },
+  });
   gw.clock.advance(2 * DAY);
-  const [dinner] = await client.queue({ to: '+15550002', message: 'Dinner at 8', sendAt: new Date(START + 3 * DAY), tags: { family: 'yes' } });
+  const [dinner] = await client.queue({
+    to: '+15550002',
+    message: 'Dinner at 8',
+    sendAt: new Date(START + 3 * DAY),
+    tags: { family: 'yes' },
+  });
   t.same(dinner?.tags, { family: 'yes' }, 'queue(): the tags are in the queued record');
 
   const byNumber = await client.messages({ q: '+49151' });
@@ -77,7 +86,9 @@ t.test('inbox(): q, since and until search the received SMS', async (t) => {
     'a text, newest first',
   );
   t.same(
-    (await client.inbox({ q: 'garage', since: new Date(START - 2 * DAY), until: new Date(START) })).data.map((m) => m.body),
+    (await client.inbox({ q: 'garage', since: new Date(START - 2 * DAY), until: new Date(START) })).data.map(
+      (m) => m.body,
+    ),
     ['Garage closed again'],
     'with a range of Dates',
   );

@@ -65,13 +65,18 @@ export async function queueAhead(gw: Awaited<ReturnType<typeof consoleApp>>, to:
     url: '/api/messages',
     remoteAddress: SETUP_CALLER,
     headers: { ...gw.auth, 'content-type': 'application/json' },
-    payload: JSON.stringify({ to: to.length === 1 ? to[0] : to, message, sendAt: new Date(Date.now() + 86_400_000).toISOString() }),
+    payload: JSON.stringify({
+      to: to.length === 1 ? to[0] : to,
+      message,
+      sendAt: new Date(Date.now() + 86_400_000).toISOString(),
+    }),
   });
   if (res.statusCode !== 202) throw new Error(`queue: ${res.statusCode} ${res.body}`);
 }
 
 /** n numbers in a row, +1555<from, 6 digits>, ... */
-export const numbers = (from: number, n: number) => Array.from({ length: n }, (_, i) => `+1555${String(from + i).padStart(6, '0')}`);
+export const numbers = (from: number, n: number) =>
+  Array.from({ length: n }, (_, i) => `+1555${String(from + i).padStart(6, '0')}`);
 
 export interface Watched {
   page: Page;
@@ -126,7 +131,12 @@ export async function openView(page: Page, name: string) {
 }
 
 /** A fresh browser (8 s for each wait), signed in to the gateway and on one of its views. */
-export async function openSignedIn(t: Test, gw: { base: string; key: string }, view: string, viewport = DESKTOP): Promise<Watched> {
+export async function openSignedIn(
+  t: Test,
+  gw: { base: string; key: string },
+  view: string,
+  viewport = DESKTOP,
+): Promise<Watched> {
   const watched = await openBrowser(t, viewport);
   watched.page.setDefaultTimeout(8000);
   await watched.page.goto(`${gw.base}/`);
@@ -147,13 +157,24 @@ export async function axeViolations(page: Page): Promise<string[]> {
   const found = await page.evaluate(async () => {
     const axe = (
       globalThis as unknown as {
-        axe: { run: (ctx: Document, o: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> };
+        axe: {
+          run: (
+            ctx: Document,
+            o: object,
+          ) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+        };
       }
     ).axe;
     const r = await axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 3) }));
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 3),
+    }));
   });
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.targets.join(', ')}`);
+  return found
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.targets.join(', ')}`);
 }
 
 /** Nothing wider than the viewport: every view is usable at 360 px without sideways scrolling. */

@@ -6,8 +6,13 @@ import t from 'tap';
 import { csvField, toCsv } from '../../src/console/csv.js';
 
 t.test('each formula start is defused, other text kept as it is', async (t) => {
-  for (const start of ['=', '+', '-', '@', '\t', '\r']) t.equal(csvField(`${start}1+1`), `"'${start}1+1"`, JSON.stringify(start));
-  t.equal(csvField('a "quoted", text\nline'), '"a ""quoted"", text\nline"', 'quotes doubled, commas and newlines inside quotes');
+  for (const start of ['=', '+', '-', '@', '\t', '\r'])
+    t.equal(csvField(`${start}1+1`), `"'${start}1+1"`, JSON.stringify(start));
+  t.equal(
+    csvField('a "quoted", text\nline'),
+    '"a ""quoted"", text\nline"',
+    'quotes doubled, commas and newlines inside quotes',
+  );
   t.equal(csvField('Hello = world'), '"Hello = world"', 'only a leading sign counts');
   t.equal(csvField(''), '""');
 });

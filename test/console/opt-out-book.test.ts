@@ -3,7 +3,13 @@
 // when the total or the newest entry changed (or after REREAD_POLLS polls); a number taken
 // off is not shown listed once the new read passed its place.
 import t from 'tap';
-import { PAGES_A_POLL, readOptOuts, REREAD_POLLS, type OptOutBook, type OptOutEntry } from '../../src/console/opt-out-book.js';
+import {
+  PAGES_A_POLL,
+  readOptOuts,
+  REREAD_POLLS,
+  type OptOutBook,
+  type OptOutEntry,
+} from '../../src/console/opt-out-book.js';
 
 const entry = (i: number): OptOutEntry => ({
   number: `+1555${String(i).padStart(6, '0')}`,

@@ -8,7 +8,10 @@ import t from 'tap';
 import { axeViolations, consoleApp, hasChromium, openBrowser, openSignedIn, openView, signIn } from './browser.js';
 
 /** POST /api/messages (queue) with the key: no pacing between two (sends must be a second apart). */
-async function queue(gw: Awaited<ReturnType<typeof consoleApp>>, body: { to: string; message: string; sendAt: string }) {
+async function queue(
+  gw: Awaited<ReturnType<typeof consoleApp>>,
+  body: { to: string; message: string; sendAt: string },
+) {
   const res = await gw.app.inject({
     method: 'POST',
     url: '/api/messages',
@@ -21,30 +24,34 @@ async function queue(gw: Awaited<ReturnType<typeof consoleApp>>, body: { to: str
 
 const skip = !hasChromium && 'no /usr/bin/chromium (apt-get install chromium)';
 
-t.test('sign-in: a masked one-line key field, a show toggle, Enter signs in, code not backticks', { skip }, async (t) => {
-  const gw = await consoleApp(t);
-  const { page, problems } = await openBrowser(t);
-  page.setDefaultTimeout(8000);
-  await page.goto(`${gw.base}/`);
-  const field = page.getByLabel("API key, or the QR code's text");
-  t.equal(await field.evaluate((e) => e.tagName), 'INPUT', 'a single-line input');
-  t.equal(await field.getAttribute('type'), 'password', 'masked');
-  const hint = page.locator('.login .hint');
-  t.notMatch(await hint.textContent(), /`/, 'no literal backtick');
-  t.equal(await hint.locator('code').count(), 2, 'the commands as code');
-  await field.fill(gw.key);
-  const show = page.getByRole('button', { name: 'Show the key' });
-  t.equal(await show.getAttribute('aria-pressed'), 'false');
-  await show.click();
-  t.equal(await field.getAttribute('type'), 'text', 'shown in clear on request');
-  t.equal(await show.getAttribute('aria-pressed'), 'true');
-  await show.click();
-  t.equal(await field.getAttribute('type'), 'password', 'masked again');
-  await field.press('Enter');
-  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
-  t.pass('Enter in the key field signs in');
-  t.same(problems, []);
-});
+t.test(
+  'sign-in: a masked one-line key field, a show toggle, Enter signs in, code not backticks',
+  { skip },
+  async (t) => {
+    const gw = await consoleApp(t);
+    const { page, problems } = await openBrowser(t);
+    page.setDefaultTimeout(8000);
+    await page.goto(`${gw.base}/`);
+    const field = page.getByLabel("API key, or the QR code's text");
+    t.equal(await field.evaluate((e) => e.tagName), 'INPUT', 'a single-line input');
+    t.equal(await field.getAttribute('type'), 'password', 'masked');
+    const hint = page.locator('.login .hint');
+    t.notMatch(await hint.textContent(), /`/, 'no literal backtick');
+    t.equal(await hint.locator('code').count(), 2, 'the commands as code');
+    await field.fill(gw.key);
+    const show = page.getByRole('button', { name: 'Show the key' });
+    t.equal(await show.getAttribute('aria-pressed'), 'false');
+    await show.click();
+    t.equal(await field.getAttribute('type'), 'text', 'shown in clear on request');
+    t.equal(await show.getAttribute('aria-pressed'), 'true');
+    await show.click();
+    t.equal(await field.getAttribute('type'), 'password', 'masked again');
+    await field.press('Enter');
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    t.pass('Enter in the key field signs in');
+    t.same(problems, []);
+  },
+);
 
 t.test('overview: human check names, "Fix:" only on a check that is not ok', { skip }, async (t) => {
   const gw = await consoleApp(t);
@@ -65,7 +72,9 @@ t.test('overview: human check names, "Fix:" only on a check that is not ok', { s
       return { status: li.querySelector('.badge')?.textContent, fix: hint !== undefined, hint };
     }),
   );
-  const okWithHint = Object.values(diag.checks as Record<string, { status: string; hint?: string }>).filter((c) => c.status === 'ok' && c.hint).length;
+  const okWithHint = Object.values(diag.checks as Record<string, { status: string; hint?: string }>).filter(
+    (c) => c.status === 'ok' && c.hint,
+  ).length;
   t.ok(okWithHint > 0, 'the gateway gives a hint on some ok check (the case this guards)');
   t.same(
     rows.filter((r) => r.status === 'ok' && r.fix),
@@ -153,7 +162,10 @@ t.test('history: search by number or text, a date range, CSV export of what is s
   t.equal(await items.count(), 2, 'both sent today');
   t.same(await axeViolations(page), [], 'history with its filters: axe');
 
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export CSV' }).click(),
+  ]);
   t.match(download.suggestedFilename(), /\.csv$/);
   const csv = readFileSync((await download.path())!, 'utf8').replace(/^\uFEFF/, '');
   const rows = csv.trim().split('\r\n');
@@ -170,7 +182,10 @@ t.test('history: search by number or text, a date range, CSV export of what is s
 
   await search.fill('Lunch');
   await page.getByText('HYPERLINK').waitFor({ state: 'detached' });
-  const [second] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+  const [second] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export CSV' }).click(),
+  ]);
   const shown = readFileSync((await second.path())!, 'utf8')
     .trim()
     .split('\r\n');

@@ -28,10 +28,18 @@ t.test('Rules: add one, listed, a refusal shown, removed after confirming', { sk
   await page.getByLabel('Keyword (1 to 20 letters or digits, any case)').fill('STATUS');
   await page.getByLabel('Match').selectOption('prefix');
   await page.getByLabel('Reply (empty: no reply, an event only)').fill('All fine \u202eat home.');
-  await page.getByLabel('Only from these numbers (comma-separated; empty: anyone)').fill('+15550001111, +1 555 000 2222');
+  await page
+    .getByLabel('Only from these numbers (comma-separated; empty: anyone)')
+    .fill('+15550001111, +1 555 000 2222');
   await page.getByRole('button', { name: 'Add rule' }).click();
   await page.getByText('Added the rule STATUS.').waitFor();
-  const rules = (await gw.get('/api/rules')).json().data as { id: string; keyword: string; match: string; reply: string; from: string[] | null }[];
+  const rules = (await gw.get('/api/rules')).json().data as {
+    id: string;
+    keyword: string;
+    match: string;
+    reply: string;
+    from: string[] | null;
+  }[];
   t.same(
     rules.map((r) => [r.keyword, r.match, r.reply, r.from]),
     [['STATUS', 'prefix', 'All fine \u202eat home.', ['+15550001111', '+15550002222']]],
@@ -42,9 +50,21 @@ t.test('Rules: add one, listed, a refusal shown, removed after confirming', { sk
   t.equal(await item.count(), 1, 'listed');
   // Shown with the override as a marker, the way Conversations shows a text: raw, it would turn
   // "at home." around on screen, and the list would not show what the rule sends.
-  t.equal(await item.locator('bdi.body').textContent(), 'All fine ⟨U+202E⟩at home.', 'the reply as text, in its own <bdi>, its override a marker');
-  t.match(await item.textContent(), /STATUS.*prefix match.*from \+15550001111, \+15550002222/, 'keyword, match and numbers shown');
-  t.equal(await page.getByLabel('Keyword (1 to 20 letters or digits, any case)').inputValue(), '', 'the form is cleared');
+  t.equal(
+    await item.locator('bdi.body').textContent(),
+    'All fine ⟨U+202E⟩at home.',
+    'the reply as text, in its own <bdi>, its override a marker',
+  );
+  t.match(
+    await item.textContent(),
+    /STATUS.*prefix match.*from \+15550001111, \+15550002222/,
+    'keyword, match and numbers shown',
+  );
+  t.equal(
+    await page.getByLabel('Keyword (1 to 20 letters or digits, any case)').inputValue(),
+    '',
+    'the form is cleared',
+  );
 
   await page.getByLabel('Keyword (1 to 20 letters or digits, any case)').fill('no way');
   await page.getByRole('button', { name: 'Add rule' }).click();
@@ -86,7 +106,11 @@ t.test('the Conversations link counts new received SMS and clears when opened', 
   await gw.gateway.inbox.watcher.pollOnce();
   await page.getByText('Conversations (2)').waitFor();
   t.equal(await link.getAttribute('aria-describedby'), 'unread-count');
-  t.equal(await page.locator('#unread-count').textContent(), '2 new received SMS', 'the count described for a screen reader');
+  t.equal(
+    await page.locator('#unread-count').textContent(),
+    '2 new received SMS',
+    'the count described for a screen reader',
+  );
   t.same(await axeViolations(page), [], 'the navigation with a count: axe');
 
   await openView(page, 'Conversations');
@@ -106,7 +130,11 @@ t.test('the Conversations link counts new received SMS and clears when opened', 
   t.equal(await link.textContent(), 'Conversations', 'the mark is kept in localStorage');
   await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Sign out' }).click();
   await page.getByText('Signed out.').waitFor();
-  t.equal(await page.evaluate(() => localStorage.getItem('sms-gateway-inbox-seen')), null, 'signing out forgets the mark with the key');
+  t.equal(
+    await page.evaluate(() => localStorage.getItem('sms-gateway-inbox-seen')),
+    null,
+    'signing out forgets the mark with the key',
+  );
   t.same(problems, []);
 });
 
@@ -126,29 +154,41 @@ t.test('the Rules view in dark mode on a phone: axe', { skip }, async (t) => {
   await page.getByLabel('Keyword (1 to 20 letters or digits, any case)').fill('ONEMORE');
   await page.getByRole('button', { name: 'Add rule' }).click();
   t.match(await page.getByRole('alert').textContent(), /50/, 'the 409 message as the gateway gives it');
-  t.equal(await page.getByLabel('Keyword (1 to 20 letters or digits, any case)').inputValue(), 'ONEMORE', 'the form keeps what was typed');
+  t.equal(
+    await page.getByLabel('Keyword (1 to 20 letters or digits, any case)').inputValue(),
+    'ONEMORE',
+    'the form keeps what was typed',
+  );
   t.same(problems, []);
 });
 
-t.test('Rules on a phone: a refused rule says why where the form is, not out of sight above the list', { skip }, async (t) => {
-  const gw = await consoleApp(t);
-  for (let i = 1; i <= 6; i++) gw.gateway.sending.rules.add({ keyword: `K${i}`, match: 'exact', reply: `Reply number ${i}` });
-  const { page, problems } = await openSignedIn(t, gw, 'Rules', PHONE);
-  await page.getByRole('list', { name: 'Rules' }).locator('> li').nth(5).waitFor();
-  const keyword = page.getByLabel('Keyword (1 to 20 letters or digits, any case)');
-  await keyword.fill('Größe');
-  await page.getByRole('button', { name: 'Add rule' }).click();
-  const alert = page.getByRole('alert');
-  await alert.waitFor();
-  t.match(await alert.textContent(), /keyword/);
-  t.ok(await alert.evaluate(firstLineInView), 'the refusal is in view beside the form');
-  // The list read again after the add answers late (a busy phone): the note must still end in view.
-  await delayListReadAfterAdd(page, '/api/rules');
-  await keyword.fill('HELLO');
-  await page.getByRole('button', { name: 'Add rule' }).click();
-  const added = page.getByText('Added the rule HELLO.');
-  await added.waitFor();
-  await page.getByRole('list', { name: 'Rules' }).locator('> li').nth(6).waitFor();
-  t.ok(await added.evaluate(firstLineInView), 'so is the note that it was added, once the list has grown by the rule');
-  t.same(problems, []);
-});
+t.test(
+  'Rules on a phone: a refused rule says why where the form is, not out of sight above the list',
+  { skip },
+  async (t) => {
+    const gw = await consoleApp(t);
+    for (let i = 1; i <= 6; i++)
+      gw.gateway.sending.rules.add({ keyword: `K${i}`, match: 'exact', reply: `Reply number ${i}` });
+    const { page, problems } = await openSignedIn(t, gw, 'Rules', PHONE);
+    await page.getByRole('list', { name: 'Rules' }).locator('> li').nth(5).waitFor();
+    const keyword = page.getByLabel('Keyword (1 to 20 letters or digits, any case)');
+    await keyword.fill('Größe');
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    t.match(await alert.textContent(), /keyword/);
+    t.ok(await alert.evaluate(firstLineInView), 'the refusal is in view beside the form');
+    // The list read again after the add answers late (a busy phone): the note must still end in view.
+    await delayListReadAfterAdd(page, '/api/rules');
+    await keyword.fill('HELLO');
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    const added = page.getByText('Added the rule HELLO.');
+    await added.waitFor();
+    await page.getByRole('list', { name: 'Rules' }).locator('> li').nth(6).waitFor();
+    t.ok(
+      await added.evaluate(firstLineInView),
+      'so is the note that it was added, once the list has grown by the rule',
+    );
+    t.same(problems, []);
+  },
+);

@@ -37,7 +37,8 @@ async function haystack(t: Test) {
   return gw;
 }
 
-const localDay = (page: Page, msAgo: number) => page.evaluate((ago) => new Date(Date.now() - ago).toLocaleDateString('en-CA'), msAgo);
+const localDay = (page: Page, msAgo: number) =>
+  page.evaluate((ago) => new Date(Date.now() - ago).toLocaleDateString('en-CA'), msAgo);
 
 t.test('history: the search and the date range run on the gateway, over the whole history', { skip }, async (t) => {
   const gw = await haystack(t);
@@ -79,7 +80,10 @@ t.test('history: the search and the date range run on the gateway, over the whol
   await shot(page, 'history-search-desktop');
 
   // Export CSV: every page of the filter, not only the 20 shown.
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export CSV' }).click(),
+  ]);
   const rows = readFileSync((await download.path())!, 'utf8')
     .trim()
     .split('\r\n');
@@ -116,7 +120,8 @@ async function longConversation(t: Test) {
   gw.db.prepare(`UPDATE messages SET created_at = created_at - ${2 * DAY} WHERE body LIKE 'First question%'`).run();
   await queueAhead(gw, numbers(200, 100), 'Routine reminder');
   const start = Date.now() - DAY;
-  for (let i = 1; i <= 120; i++) appendSimulatedSms(gw.home, { from: '+15557770001', body: `answer ${i}` }, start + i * 60_000);
+  for (let i = 1; i <= 120; i++)
+    appendSimulatedSms(gw.home, { from: '+15557770001', body: `answer ${i}` }, start + i * 60_000);
   for (let polls = 0; polls < 20; polls++) {
     await gw.gateway.inbox.watcher.pollOnce();
     const total = (await gw.get('/api/inbox?limit=1', SETUP_CALLER)).json().pagination.total as number;
@@ -154,7 +159,11 @@ for (const [size, viewport] of [
       ['First question: are you there?', 'answer 1', 'answer 2'],
       'in time order',
     );
-    t.equal(await page.evaluate(() => document.activeElement?.textContent), 'No older messages', 'the focus stays on the button');
+    t.equal(
+      await page.evaluate(() => document.activeElement?.textContent),
+      'No older messages',
+      'the focus stays on the button',
+    );
     await page.keyboard.press('Enter');
     t.equal(await bodies.count(), 121, 'pressing it again reads nothing more');
     const look = await thread.getByRole('button', { name: 'No older messages' }).evaluate((e) => {
@@ -171,73 +180,99 @@ for (const [size, viewport] of [
   });
 }
 
-t.test('a thread says where messages may be missing: a question beyond the 100 sends read, between two received SMS', { skip }, async (t) => {
-  const gw = await consoleApp(t, { inbox: true });
-  gw.gateway.inbox.start();
-  await gw.gateway.inbox.watcher.pollOnce();
-  appendSimulatedSms(gw.home, { from: '+15557770002', body: 'Is the shop open today?' }, Date.now() - 3 * DAY);
-  await queueAhead(gw, ['+15557770002'], 'Yes, until 6 pm.');
-  gw.db.prepare(`UPDATE messages SET created_at = created_at - ${2 * DAY} WHERE body LIKE 'Yes, until%'`).run();
-  await queueAhead(gw, numbers(300, 100), 'Routine reminder');
-  appendSimulatedSms(gw.home, { from: '+15557770002', body: 'Thanks, see you' }, Date.now());
-  await gw.gateway.inbox.watcher.pollOnce();
-  const { page, problems } = await openSignedIn(t, gw, 'Conversations', PHONE);
-  await page.getByRole('button', { name: /Thanks, see you/ }).click();
-  const items = page.getByRole('region', { name: /777/ }).getByRole('list', { name: 'Messages' }).locator('> li');
-  await items.nth(1).waitFor();
-  const texts = () => items.evaluateAll((els) => els.map((e) => (e.querySelector('bdi.body')?.textContent ?? e.textContent ?? '').trim()));
-  const shown = await texts();
-  t.equal(shown.length, 3, `the two received, and a mark between them (${JSON.stringify(shown)})`);
-  t.equal(shown[0], 'Is the shop open today?');
-  t.match(shown[1], /may be missing/, 'the answer sent between them is not read yet: the thread says so');
-  t.equal(shown[2], 'Thanks, see you');
-  await shot(page, 'thread-gap-phone', false);
-  await page.getByRole('button', { name: 'Load older', exact: true }).click();
-  await page.getByRole('button', { name: 'No older messages' }).waitFor();
-  t.same(await texts(), ['Is the shop open today?', 'Yes, until 6 pm.', 'Thanks, see you'], 'read: in its place, and no mark');
-  t.same(await axeViolations(page), [], 'axe');
-  t.same(problems, []);
-});
+t.test(
+  'a thread says where messages may be missing: a question beyond the 100 sends read, between two received SMS',
+  { skip },
+  async (t) => {
+    const gw = await consoleApp(t, { inbox: true });
+    gw.gateway.inbox.start();
+    await gw.gateway.inbox.watcher.pollOnce();
+    appendSimulatedSms(gw.home, { from: '+15557770002', body: 'Is the shop open today?' }, Date.now() - 3 * DAY);
+    await queueAhead(gw, ['+15557770002'], 'Yes, until 6 pm.');
+    gw.db.prepare(`UPDATE messages SET created_at = created_at - ${2 * DAY} WHERE body LIKE 'Yes, until%'`).run();
+    await queueAhead(gw, numbers(300, 100), 'Routine reminder');
+    appendSimulatedSms(gw.home, { from: '+15557770002', body: 'Thanks, see you' }, Date.now());
+    await gw.gateway.inbox.watcher.pollOnce();
+    const { page, problems } = await openSignedIn(t, gw, 'Conversations', PHONE);
+    await page.getByRole('button', { name: /Thanks, see you/ }).click();
+    const items = page.getByRole('region', { name: /777/ }).getByRole('list', { name: 'Messages' }).locator('> li');
+    await items.nth(1).waitFor();
+    const texts = () =>
+      items.evaluateAll((els) =>
+        els.map((e) => (e.querySelector('bdi.body')?.textContent ?? e.textContent ?? '').trim()),
+      );
+    const shown = await texts();
+    t.equal(shown.length, 3, `the two received, and a mark between them (${JSON.stringify(shown)})`);
+    t.equal(shown[0], 'Is the shop open today?');
+    t.match(shown[1], /may be missing/, 'the answer sent between them is not read yet: the thread says so');
+    t.equal(shown[2], 'Thanks, see you');
+    await shot(page, 'thread-gap-phone', false);
+    await page.getByRole('button', { name: 'Load older', exact: true }).click();
+    await page.getByRole('button', { name: 'No older messages' }).waitFor();
+    t.same(
+      await texts(),
+      ['Is the shop open today?', 'Yes, until 6 pm.', 'Thanks, see you'],
+      'read: in its place, and no mark',
+    );
+    t.same(await axeViolations(page), [], 'axe');
+    t.same(problems, []);
+  },
+);
 
-t.test('history: "Export CSV" pressed right after typing exports the search typed, not the one before the typing paused', { skip }, async (t) => {
-  const gw = await haystack(t);
-  const { page, problems } = await openSignedIn(t, gw, 'History');
-  await page.getByText('1–20 of 201').waitFor();
-  await page.getByLabel('Search number or text').fill('needle');
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
-  const rows = readFileSync((await download.path())!, 'utf8')
-    .trim()
-    .split('\r\n');
-  t.equal(rows.length, 2, `a header and the one match (${rows.length - 1} rows)`);
-  t.match(rows[1], /Needle: the garage code is 4711/);
-  t.same(problems, []);
-});
+t.test(
+  'history: "Export CSV" pressed right after typing exports the search typed, not the one before the typing paused',
+  { skip },
+  async (t) => {
+    const gw = await haystack(t);
+    const { page, problems } = await openSignedIn(t, gw, 'History');
+    await page.getByText('1–20 of 201').waitFor();
+    await page.getByLabel('Search number or text').fill('needle');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    const rows = readFileSync((await download.path())!, 'utf8')
+      .trim()
+      .split('\r\n');
+    t.equal(rows.length, 2, `a header and the one match (${rows.length - 1} rows)`);
+    t.match(rows[1], /Needle: the garage code is 4711/);
+    t.same(problems, []);
+  },
+);
 
-t.test('a thread whose older messages were loaded keeps every message when new sends push its own out of the view’s read', { skip }, async (t) => {
-  const gw = await consoleApp(t, { inbox: true });
-  gw.gateway.inbox.start();
-  await gw.gateway.inbox.watcher.pollOnce();
-  const age = (body: string, days: number) => gw.db.prepare(`UPDATE messages SET created_at = created_at - ${days * DAY} WHERE body = ?`).run(body);
-  await queueAhead(gw, ['+15557770003'], 'Q1 oldest');
-  age('Q1 oldest', 3);
-  await queueAhead(gw, ['+15557770003'], 'Q2 at the edge');
-  age('Q2 at the edge', 2);
-  await queueAhead(gw, ['+15557770003'], 'Q3 read at first');
-  age('Q3 read at first', 1);
-  await queueAhead(gw, numbers(400, 98), 'Routine reminder');
-  const { page, problems } = await openSignedIn(t, gw, 'Conversations');
-  await page.getByRole('button', { name: /Q3 read at first/ }).click();
-  const bodies = page.getByRole('region', { name: /777/ }).getByRole('list', { name: 'Messages' }).locator('> li > bdi.body');
-  await bodies.nth(1).waitFor();
-  await page.getByRole('button', { name: 'Load older', exact: true }).click();
-  await page.getByRole('button', { name: 'No older messages' }).waitFor();
-  t.same(await bodies.allTextContents(), ['Q1 oldest', 'Q2 at the edge', 'Q3 read at first']);
-  // Five more sends elsewhere: the view's next read of the newest 100 no longer holds Q2 or Q3.
-  const reread = page.waitForResponse((r) => r.url().endsWith('/api/messages?limit=100'));
-  await queueAhead(gw, numbers(500, 5), 'Another reminder');
-  await reread;
-  await page.waitForResponse((r) => r.url().endsWith('/api/messages?limit=100'));
-  await page.evaluate(() => new Promise(requestAnimationFrame));
-  t.same(await bodies.allTextContents(), ['Q1 oldest', 'Q2 at the edge', 'Q3 read at first'], 'none of them gone');
-  t.same(problems, []);
-});
+t.test(
+  'a thread whose older messages were loaded keeps every message when new sends push its own out of the view’s read',
+  { skip },
+  async (t) => {
+    const gw = await consoleApp(t, { inbox: true });
+    gw.gateway.inbox.start();
+    await gw.gateway.inbox.watcher.pollOnce();
+    const age = (body: string, days: number) =>
+      gw.db.prepare(`UPDATE messages SET created_at = created_at - ${days * DAY} WHERE body = ?`).run(body);
+    await queueAhead(gw, ['+15557770003'], 'Q1 oldest');
+    age('Q1 oldest', 3);
+    await queueAhead(gw, ['+15557770003'], 'Q2 at the edge');
+    age('Q2 at the edge', 2);
+    await queueAhead(gw, ['+15557770003'], 'Q3 read at first');
+    age('Q3 read at first', 1);
+    await queueAhead(gw, numbers(400, 98), 'Routine reminder');
+    const { page, problems } = await openSignedIn(t, gw, 'Conversations');
+    await page.getByRole('button', { name: /Q3 read at first/ }).click();
+    const bodies = page
+      .getByRole('region', { name: /777/ })
+      .getByRole('list', { name: 'Messages' })
+      .locator('> li > bdi.body');
+    await bodies.nth(1).waitFor();
+    await page.getByRole('button', { name: 'Load older', exact: true }).click();
+    await page.getByRole('button', { name: 'No older messages' }).waitFor();
+    t.same(await bodies.allTextContents(), ['Q1 oldest', 'Q2 at the edge', 'Q3 read at first']);
+    // Five more sends elsewhere: the view's next read of the newest 100 no longer holds Q2 or Q3.
+    const reread = page.waitForResponse((r) => r.url().endsWith('/api/messages?limit=100'));
+    await queueAhead(gw, numbers(500, 5), 'Another reminder');
+    await reread;
+    await page.waitForResponse((r) => r.url().endsWith('/api/messages?limit=100'));
+    await page.evaluate(() => new Promise(requestAnimationFrame));
+    t.same(await bodies.allTextContents(), ['Q1 oldest', 'Q2 at the edge', 'Q3 read at first'], 'none of them gone');
+    t.same(problems, []);
+  },
+);

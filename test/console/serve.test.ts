@@ -25,10 +25,18 @@ t.test('each file: public, the exact headers, the right type', async (t) => {
     t.equal(res.headers['content-security-policy'], CSP, `${url}: CSP`);
     t.equal(res.headers['x-content-type-options'], 'nosniff', `${url}: nosniff`);
     t.equal(res.headers['referrer-policy'], 'no-referrer', `${url}: no-referrer`);
-    t.equal(res.body, readFileSync(join(CONSOLE_DIR, url === '/' ? 'index.html' : url.slice('/console/'.length)), 'utf8'), `${url}: the built file`);
+    t.equal(
+      res.body,
+      readFileSync(join(CONSOLE_DIR, url === '/' ? 'index.html' : url.slice('/console/'.length)), 'utf8'),
+      `${url}: the built file`,
+    );
     const head = await app.inject({ method: 'HEAD', url, remoteAddress: '192.168.1.40' });
     t.equal(head.statusCode, 200, `HEAD ${url}`);
-    const gz = await app.inject({ url, remoteAddress: '192.168.1.40', headers: { 'accept-encoding': 'gzip, deflate' } });
+    const gz = await app.inject({
+      url,
+      remoteAddress: '192.168.1.40',
+      headers: { 'accept-encoding': 'gzip, deflate' },
+    });
     t.equal(gz.headers['content-encoding'], 'gzip', `${url}: gzip when asked`);
     t.equal(gunzipSync(gz.rawPayload).toString('utf8'), res.body);
     const outside = await app.inject({ url, remoteAddress: '8.8.8.8' });
@@ -73,18 +81,29 @@ t.test('not built: the page says what to do, the other files are not_found', asy
 
 t.test('no other console URL, and the key still guards everything else', async (t) => {
   const { app } = await testApp(t);
-  for (const url of ['/console/', '/console/index.html', '/console/app.js.map', '/index.html', '/console/../package.json']) {
+  for (const url of [
+    '/console/',
+    '/console/index.html',
+    '/console/app.js.map',
+    '/index.html',
+    '/console/../package.json',
+  ]) {
     const res = await app.inject({ url, remoteAddress: '192.168.1.40' });
     t.equal(res.statusCode, 401, `${url}: not a console file, so the key is asked for`);
   }
-  t.equal((await app.inject({ method: 'POST', url: '/', remoteAddress: '192.168.1.40' })).statusCode, 401, 'POST / is no public route');
+  t.equal(
+    (await app.inject({ method: 'POST', url: '/', remoteAddress: '192.168.1.40' })).statusCode,
+    401,
+    'POST / is no public route',
+  );
 });
 
 t.test('the page: no inline script or style, nothing from outside', async (t) => {
   const html = readFileSync(join(CONSOLE_DIR, 'index.html'), 'utf8');
   t.notMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/i, 'every script has a src');
   t.notMatch(html, /<style|\sstyle=|\son[a-z]+=/i, 'no inline style or handler');
-  for (const m of html.matchAll(/(?:src|href)="([^"]*)"/g)) t.match(m[1], /^(\/console\/|data:,$)/, `${m[1]}: from the gateway`);
+  for (const m of html.matchAll(/(?:src|href)="([^"]*)"/g))
+    t.match(m[1], /^(\/console\/|data:,$)/, `${m[1]}: from the gateway`);
   // The sources (the bundle holds Preact's own innerHTML support, which the views never use).
   const dir = join(ROOT, 'src/console');
   for (const f of readdirSync(dir).filter((n) => /\.tsx?$/.test(n))) {

@@ -5,7 +5,17 @@
 // queues a new message; on a phone the list comes first and the thread has a back button.
 import t, { type Test } from 'tap';
 import { appendSimulatedSms } from '../../src/device/simulated-inbox.js';
-import { axeViolations, consoleApp, hasChromium, openBrowser, openSignedIn, openView, overflowX, PHONE, signIn } from './browser.js';
+import {
+  axeViolations,
+  consoleApp,
+  hasChromium,
+  openBrowser,
+  openSignedIn,
+  openView,
+  overflowX,
+  PHONE,
+  signIn,
+} from './browser.js';
 
 const skip = !hasChromium && 'no /usr/bin/chromium (apt-get install chromium)';
 
@@ -44,7 +54,11 @@ t.test('a thread: in order, replies, opt-out toggle, send again', { skip }, asyn
     ['Is the shop open today?', 'Yes, until 18:00.', 'Thanks!'],
     'received and sent interleaved, oldest first, the number written three ways is one thread',
   );
-  t.match(await bubbles.nth(2).locator('.answers').textContent(), /In reply to\s*Yes, until 18:00\.\s*ticket=T-7/, 'what it answers, with its tags');
+  t.match(
+    await bubbles.nth(2).locator('.answers').textContent(),
+    /In reply to\s*Yes, until 18:00\.\s*ticket=T-7/,
+    'what it answers, with its tags',
+  );
   t.same(await axeViolations(page), [], 'a thread: axe');
 
   // The reply box queues to the thread's number and clears.
@@ -52,7 +66,13 @@ t.test('a thread: in order, replies, opt-out toggle, send again', { skip }, asyn
   await thread.getByRole('button', { name: 'Queue reply' }).click();
   await thread.getByText('Reply queued.').waitFor();
   t.equal(await thread.getByLabel('Reply').inputValue(), '', 'the box is cleared');
-  const history = (await gw.get('/api/messages?limit=100')).json().data as { id: string; to: string; body: string; status: string; reason: string | null }[];
+  const history = (await gw.get('/api/messages?limit=100')).json().data as {
+    id: string;
+    to: string;
+    body: string;
+    status: string;
+    reason: string | null;
+  }[];
   t.ok(
     history.some((m) => m.body === 'See you soon.' && m.to === '+1 (555) 987-0001'),
     'the history has the reply, to the number as last written',
@@ -81,13 +101,20 @@ t.test('a thread: in order, replies, opt-out toggle, send again', { skip }, asyn
   t.same((await gw.get('/api/opt-outs')).json().data, [], 'off the list');
 
   // Send again: the failed (opted_out) one becomes a NEW queued message; the old one stays failed.
-  const failed = ((await gw.get('/api/messages?status=failed')).json().data as { id: string; body: string }[]).find((m) => m.body === 'Are you there?');
+  const failed = ((await gw.get('/api/messages?status=failed')).json().data as { id: string; body: string }[]).find(
+    (m) => m.body === 'Are you there?',
+  );
   t.ok(failed, 'the refused reply was recorded as failed');
   await thread.getByRole('button', { name: 'Send again' }).click();
   const note = await thread.getByText(/^Queued again as a new message \(msg_/).textContent();
   const again = /\((msg_[^)]+)\)/.exec(note ?? '')?.[1];
   t.ok(again && again !== failed?.id, 'a new message id');
-  const all = (await gw.get('/api/messages?limit=100')).json().data as { id: string; body: string; status: string; to: string }[];
+  const all = (await gw.get('/api/messages?limit=100')).json().data as {
+    id: string;
+    body: string;
+    status: string;
+    to: string;
+  }[];
   t.same(
     all
       .filter((m) => m.body === 'Are you there?')
@@ -123,27 +150,31 @@ t.test('at 360x740: the list, then the thread with a back button', { skip }, asy
   t.same(problems, []);
 });
 
-t.test('at 360x740 by keyboard: opening a thread moves the focus into it, going back returns it to that thread', { skip }, async (t) => {
-  const gw = await conversation(t);
-  const { page, problems } = await openSignedIn(t, gw, 'Conversations', PHONE);
-  const list = page.getByRole('list', { name: 'Conversations' });
-  const link = list.getByRole('button', { name: /Thanks!/ });
-  await link.focus();
-  await page.keyboard.press('Enter');
-  const back = page.getByRole('button', { name: '← All conversations' });
-  await back.waitFor();
-  await page.waitForFunction(() => document.activeElement !== document.body);
-  t.equal(
-    await page.evaluate(() => document.activeElement?.textContent?.trim()),
-    '← All conversations',
-    'the focus is on the thread, not lost with the hidden list',
-  );
-  await page.keyboard.press('Enter');
-  await list.waitFor();
-  await page.waitForFunction(() => document.activeElement !== document.body);
-  t.ok(await link.evaluate((e) => e === document.activeElement), 'back on the thread it came from');
-  t.same(problems, []);
-});
+t.test(
+  'at 360x740 by keyboard: opening a thread moves the focus into it, going back returns it to that thread',
+  { skip },
+  async (t) => {
+    const gw = await conversation(t);
+    const { page, problems } = await openSignedIn(t, gw, 'Conversations', PHONE);
+    const list = page.getByRole('list', { name: 'Conversations' });
+    const link = list.getByRole('button', { name: /Thanks!/ });
+    await link.focus();
+    await page.keyboard.press('Enter');
+    const back = page.getByRole('button', { name: '← All conversations' });
+    await back.waitFor();
+    await page.waitForFunction(() => document.activeElement !== document.body);
+    t.equal(
+      await page.evaluate(() => document.activeElement?.textContent?.trim()),
+      '← All conversations',
+      'the focus is on the thread, not lost with the hidden list',
+    );
+    await page.keyboard.press('Enter');
+    await list.waitFor();
+    await page.waitForFunction(() => document.activeElement !== document.body);
+    t.ok(await link.evaluate((e) => e === document.activeElement), 'back on the thread it came from');
+    t.same(problems, []);
+  },
+);
 
 const TAG_LINK = 'a tag of what a reply answers opens the History filtered by it; the open thread is in the address';
 t.test(TAG_LINK, { skip }, async (t) => {

@@ -35,8 +35,16 @@ t.test('contacts: SMS_GATEWAY_CONTACTS, its old name SMS_GATEWAY_MQTT_CONTACTS, 
   const home = tempDir(t);
   const alice = { name: 'Alice', slug: 'alice', number: '+15550100001' };
   const bob = { name: 'Bob Smith', slug: 'bob_smith', number: '+15550100002' };
-  t.same(loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_CONTACTS: 'Alice:+15550100001' }).contacts, [alice], 'without MQTT');
-  const old = loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_MQTT_CONTACTS: 'Alice:+15550100001', SMS_GATEWAY_MQTT_URL: 'mqtt://broker.lan' });
+  t.same(
+    loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_CONTACTS: 'Alice:+15550100001' }).contacts,
+    [alice],
+    'without MQTT',
+  );
+  const old = loadConfig({
+    SMS_GATEWAY_HOME: home,
+    SMS_GATEWAY_MQTT_CONTACTS: 'Alice:+15550100001',
+    SMS_GATEWAY_MQTT_URL: 'mqtt://broker.lan',
+  });
   t.same(old.contacts, [alice], 'the old name still works');
   t.same(old.mqtt?.contacts, [alice], 'and MQTT has them');
   const both = loadConfig({
@@ -47,7 +55,10 @@ t.test('contacts: SMS_GATEWAY_CONTACTS, its old name SMS_GATEWAY_MQTT_CONTACTS, 
   });
   t.same(both.contacts, [bob], 'the new name wins');
   t.same(both.mqtt?.contacts, [bob], 'for MQTT too');
-  t.throws(() => loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_CONTACTS: 'Alice' }), /SMS_GATEWAY_CONTACTS.*name:\+number/);
+  t.throws(
+    () => loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_CONTACTS: 'Alice' }),
+    /SMS_GATEWAY_CONTACTS.*name:\+number/,
+  );
 });
 
 t.test('opt-out: the switch, the answers, empty = none, too long refused', async (t) => {
@@ -60,8 +71,15 @@ t.test('opt-out: the switch, the answers, empty = none, too long refused', async
     SMS_GATEWAY_HELP_REPLY: 'ACME alarms',
   });
   t.same(c.optOut, { enabled: true, optOutReply: '', optInReply: 'Welcome back', helpReply: 'ACME alarms' });
-  t.throws(() => loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_HELP_REPLY: 'x'.repeat(481) }), /SMS_GATEWAY_HELP_REPLY.*at most 480/);
-  t.equal(inboxWatcherEnabled({ inbox: false, webhookUrls: [], optOut: c.optOut }), true, 'keywords need the inbox read');
+  t.throws(
+    () => loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_HELP_REPLY: 'x'.repeat(481) }),
+    /SMS_GATEWAY_HELP_REPLY.*at most 480/,
+  );
+  t.equal(
+    inboxWatcherEnabled({ inbox: false, webhookUrls: [], optOut: c.optOut }),
+    true,
+    'keywords need the inbox read',
+  );
 });
 
 t.test('values are parsed', async (t) => {
@@ -121,7 +139,10 @@ t.test('an invalid value is a ConfigError naming the variable', async (t) => {
 
 t.test('$SMS_GATEWAY_HOME/.env is read; the environment wins', async (t) => {
   const home = tempDir(t);
-  writeFileSync(join(home, '.env'), '# comment\nSMS_GATEWAY_DEFAULT_SIM=2\nLOG_LEVEL="debug"\nSMS_GATEWAY_HOME=/elsewhere\n');
+  writeFileSync(
+    join(home, '.env'),
+    '# comment\nSMS_GATEWAY_DEFAULT_SIM=2\nLOG_LEVEL="debug"\nSMS_GATEWAY_HOME=/elsewhere\n',
+  );
   const c = loadConfig({ SMS_GATEWAY_HOME: home, LOG_LEVEL: 'error' });
   t.equal(c.defaultSim, 2);
   t.equal(c.logLevel, 'error');
@@ -132,10 +153,16 @@ t.test('$SMS_GATEWAY_HOME/.env is read; the environment wins', async (t) => {
 
 t.test('SMS_GATEWAY_INBOX is a strict boolean', async (t) => {
   const home = tempDir(t);
-  for (const v of ['true', '1', 'on', 'YES']) t.equal(loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_INBOX: v }).inbox, true, v);
-  for (const v of ['false', '0', 'off', 'no', '', '  ']) t.equal(loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_INBOX: v }).inbox, false, JSON.stringify(v));
+  for (const v of ['true', '1', 'on', 'YES'])
+    t.equal(loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_INBOX: v }).inbox, true, v);
+  for (const v of ['false', '0', 'off', 'no', '', '  '])
+    t.equal(loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_INBOX: v }).inbox, false, JSON.stringify(v));
   for (const v of ['ja', 'truee', '2'])
-    t.throws(() => loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_INBOX: v }), /^invalid SMS_GATEWAY_INBOX=.*must be true or false/, v);
+    t.throws(
+      () => loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_INBOX: v }),
+      /^invalid SMS_GATEWAY_INBOX=.*must be true or false/,
+      v,
+    );
 });
 
 t.test('the inbox watcher runs with a webhook target (env or API) or SMS_GATEWAY_INBOX=true', async (t) => {
@@ -146,17 +173,23 @@ t.test('the inbox watcher runs with a webhook target (env or API) or SMS_GATEWAY
   t.equal(inboxWatcherEnabled({ webhookUrls: [], inbox: false }, 1), true);
 });
 
-t.test('SMS_GATEWAY_WEBHOOK_URLS: the rule of POST /api/webhooks; the error shows no path, query or login', async (t) => {
-  const home = tempDir(t);
-  const load = (v: string) => loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_WEBHOOK_URLS: v });
-  t.same(load('http://192.168.1.5:8123/api/webhook/abc?x=1').webhookUrls, ['http://192.168.1.5:8123/api/webhook/abc?x=1']);
-  let message = '';
-  try {
-    load('https://user:pa55word@hooks.example.net/secret-path?token=t0k');
-  } catch (err) {
-    message = (err as Error).message;
-  }
-  t.match(message, /must not carry user:password@/, 'credentials in the URL are refused, as over the API');
-  t.match(message, /https:\/\/hooks\.example\.net/);
-  for (const secret of ['pa55word', 'secret-path', 't0k', 'user:pa55']) t.notOk(message.includes(secret), `no ${secret} in the error`);
-});
+t.test(
+  'SMS_GATEWAY_WEBHOOK_URLS: the rule of POST /api/webhooks; the error shows no path, query or login',
+  async (t) => {
+    const home = tempDir(t);
+    const load = (v: string) => loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_WEBHOOK_URLS: v });
+    t.same(load('http://192.168.1.5:8123/api/webhook/abc?x=1').webhookUrls, [
+      'http://192.168.1.5:8123/api/webhook/abc?x=1',
+    ]);
+    let message = '';
+    try {
+      load('https://user:pa55word@hooks.example.net/secret-path?token=t0k');
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    t.match(message, /must not carry user:password@/, 'credentials in the URL are refused, as over the API');
+    t.match(message, /https:\/\/hooks\.example\.net/);
+    for (const secret of ['pa55word', 'secret-path', 't0k', 'user:pa55'])
+      t.notOk(message.includes(secret), `no ${secret} in the error`);
+  },
+);

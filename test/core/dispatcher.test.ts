@@ -12,7 +12,9 @@ interface TestEvents {
 
 t.test('listeners hear their own event in order; a throwing one is reported, the rest still run', async (t) => {
   const failures: [string, string][] = [];
-  const events = createDispatcher<TestEvents>({ onListenerError: (err, name) => failures.push([name, (err as Error).message]) });
+  const events = createDispatcher<TestEvents>({
+    onListenerError: (err, name) => failures.push([name, (err as Error).message]),
+  });
   const heard: string[] = [];
   events.on('a.happened', (p) => heard.push(`first ${p.n}`));
   events.on('a.happened', () => {

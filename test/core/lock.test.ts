@@ -19,7 +19,10 @@ function holder(home: string) {
     try { acquireLock(process.argv[1]); process.stdout.write('got\\n'); } catch (e) { process.stdout.write('busy ' + e.message + '\\n'); process.exit(3); }
     setInterval(() => {}, 1000);
   });`;
-  const child = spawn(process.execPath, [...LOADER, '-e', code, home], { stdio: ['ignore', 'pipe', 'inherit'], env: { PATH: process.env.PATH } });
+  const child = spawn(process.execPath, [...LOADER, '-e', code, home], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { PATH: process.env.PATH },
+  });
   const said = new Promise<string>((resolve) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -39,7 +42,9 @@ t.test('one holder at a time; released, it can be taken again', async (t) => {
   t.equal(readFileSync(join(home, PID_FILE), 'utf8'), `${process.pid}\n`);
   t.throws(
     () => acquireLock(home),
-    new LockError(`another gateway (pid ${process.pid}) is already running on ${home}; stop it first (or use another SMS_GATEWAY_HOME)`),
+    new LockError(
+      `another gateway (pid ${process.pid}) is already running on ${home}; stop it first (or use another SMS_GATEWAY_HOME)`,
+    ),
   );
   release();
   t.equal(existsSync(join(home, PID_FILE)), false);
@@ -76,7 +81,11 @@ t.test('two starters racing for a stale lock: exactly one wins', async (t) => {
     const b = holder(home);
     const answers = await Promise.all([a.said, b.said]);
     t.equal(answers.filter((x) => x === 'got').length, 1, `round ${round}: one got it (${answers.join(' / ')})`);
-    t.equal(answers.filter((x) => x.startsWith('busy another gateway')).length, 1, `round ${round}: the other was refused`);
+    t.equal(
+      answers.filter((x) => x.startsWith('busy another gateway')).length,
+      1,
+      `round ${round}: the other was refused`,
+    );
     a.child.kill('SIGKILL');
     b.child.kill('SIGKILL');
     await Promise.all([a.exited, b.exited]);

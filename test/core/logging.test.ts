@@ -4,7 +4,14 @@
 import t from 'tap';
 import { PassThrough } from 'node:stream';
 import { pino } from 'pino';
-import { BATCH_BYTES, BATCH_MS, batchedDestination, createLogger, isRequestLine, requestLineWriter } from '../../src/core/logging.js';
+import {
+  BATCH_BYTES,
+  BATCH_MS,
+  batchedDestination,
+  createLogger,
+  isRequestLine,
+  requestLineWriter,
+} from '../../src/core/logging.js';
 import { fakeClock } from '../helpers/fake-clock.js';
 
 function sink() {
@@ -96,51 +103,74 @@ t.test('only request lines wait: any other line is written at once, after what w
   t.equal(clock.pendingTimers(), 0, 'nothing waits: no timer');
 });
 
-t.test('the request line writer writes the bytes pino writes for the same fields, through the same batcher', async (t) => {
-  const clock = fakeClock();
-  const { out, writes } = sink();
-  const logger = createLogger('info', { pretty: false, destination: out, clock });
-  const line = { reqId: 'req-1a', method: 'GET', route: '/api/messages/:id', status: 404, ms: 12.3, caller: '192.168.1.20' };
-  logger.info({ ...line }, 'request');
-  logger.info({ ...line, route: '(no route)', status: 400, ms: 0, caller: '::ffff:10.0.0.7', method: 'M-SEARCH' }, 'request');
-  const write = requestLineWriter(logger);
-  write(line);
-  write({ ...line, route: '(no route)', status: 400, ms: 0, caller: '::ffff:10.0.0.7', method: 'M-SEARCH' });
-  t.equal(writes.length, 1, "the first line at once, the next three wait in the batcher (the writer's too)");
-  logger.flush();
-  await Promise.resolve();
-  const lines = writes
-    .join('')
-    .trim()
-    .split('\n')
-    .map((l) => l.replace(/"time":\d+/, '"time":0'));
-  t.equal(lines.length, 4);
-  t.equal(lines[2], lines[0], 'byte for byte what logger.info writes');
-  t.equal(lines[3], lines[1], 'and for the other fields');
-  t.ok(isRequestLine(`${lines[2]}\n`), 'recognized as a request line');
-});
+t.test(
+  'the request line writer writes the bytes pino writes for the same fields, through the same batcher',
+  async (t) => {
+    const clock = fakeClock();
+    const { out, writes } = sink();
+    const logger = createLogger('info', { pretty: false, destination: out, clock });
+    const line = {
+      reqId: 'req-1a',
+      method: 'GET',
+      route: '/api/messages/:id',
+      status: 404,
+      ms: 12.3,
+      caller: '192.168.1.20',
+    };
+    logger.info({ ...line }, 'request');
+    logger.info(
+      { ...line, route: '(no route)', status: 400, ms: 0, caller: '::ffff:10.0.0.7', method: 'M-SEARCH' },
+      'request',
+    );
+    const write = requestLineWriter(logger);
+    write(line);
+    write({ ...line, route: '(no route)', status: 400, ms: 0, caller: '::ffff:10.0.0.7', method: 'M-SEARCH' });
+    t.equal(writes.length, 1, "the first line at once, the next three wait in the batcher (the writer's too)");
+    logger.flush();
+    await Promise.resolve();
+    const lines = writes
+      .join('')
+      .trim()
+      .split('\n')
+      .map((l) => l.replace(/"time":\d+/, '"time":0'));
+    t.equal(lines.length, 4);
+    t.equal(lines[2], lines[0], 'byte for byte what logger.info writes');
+    t.equal(lines[3], lines[1], 'and for the other fields');
+    t.ok(isRequestLine(`${lines[2]}\n`), 'recognized as a request line');
+  },
+);
 
 t.test('on a terminal, the request line is shown short like any request line', async (t) => {
   const { out, writes } = sink();
   const logger = createLogger('info', { pretty: true, destination: out });
-  requestLineWriter(logger)({ reqId: 'req-2', method: 'POST', route: '/api/messages', status: 202, ms: 4.5, caller: '192.168.1.22' });
+  requestLineWriter(logger)({
+    reqId: 'req-2',
+    method: 'POST',
+    route: '/api/messages',
+    status: 202,
+    ms: 4.5,
+    caller: '192.168.1.22',
+  });
   await new Promise((r) => setImmediate(r));
   t.match(writes.join(''), /^\d\d:\d\d:\d\d POST \/api\/messages 202 4\.5ms 192\.168\.1\.22\n$/);
 });
 
-t.test("createLogger's loggers get the direct request line (not pino's info); any other logger gets pino's info", async (t) => {
-  const line = { reqId: 'req-3', method: 'GET', route: '/health', status: 200, ms: 1.5, caller: '192.168.1.20' };
-  const { out, writes } = sink();
-  const ours = createLogger('info', { pretty: false, destination: out, clock: fakeClock() });
-  ours.info = () => t.fail("pino's info was used for a logger createLogger made");
-  requestLineWriter(ours)(line);
-  ours.flush();
-  await Promise.resolve();
-  t.match(writes.join(''), /"reqId":"req-3".*"msg":"request"}\n$/, 'written straight to its destination');
+t.test(
+  "createLogger's loggers get the direct request line (not pino's info); any other logger gets pino's info",
+  async (t) => {
+    const line = { reqId: 'req-3', method: 'GET', route: '/health', status: 200, ms: 1.5, caller: '192.168.1.20' };
+    const { out, writes } = sink();
+    const ours = createLogger('info', { pretty: false, destination: out, clock: fakeClock() });
+    ours.info = () => t.fail("pino's info was used for a logger createLogger made");
+    requestLineWriter(ours)(line);
+    ours.flush();
+    await Promise.resolve();
+    t.match(writes.join(''), /"reqId":"req-3".*"msg":"request"}\n$/, 'written straight to its destination');
 
-  const other = pino({ base: undefined }, new PassThrough());
-  const seen: unknown[] = [];
-  other.info = (obj: unknown, msg?: string) => void seen.push([obj, msg]);
-  requestLineWriter(other)(line);
-  t.same(seen, [[line, 'request']], 'another logger: logger.info with the same fields');
-});
+    const other = pino({ base: undefined }, new PassThrough());
+    const seen: unknown[] = [];
+    other.info = (obj: unknown, msg?: string) => void seen.push([obj, msg]);
+    requestLineWriter(other)(line);
+    t.same(seen, [[line, 'request']], 'another logger: logger.info with the same fields');
+  },
+);

@@ -176,7 +176,12 @@ t.test('a step sees a wall-clock jump; a listener asking for an earlier wake-up 
   // eslint-disable-next-line prefer-const -- the listener needs the loop, the loop the clock
   let loop: ReturnType<typeof createLoop> | undefined;
   const clock = watchClock(fake, { onJump: () => loop?.wakeIn(0) });
-  loop = createLoop({ clock, retryMs: 1000, onError: () => undefined, run: () => (++runs === 1 ? 86_400_000 : undefined) });
+  loop = createLoop({
+    clock,
+    retryMs: 1000,
+    onError: () => undefined,
+    run: () => (++runs === 1 ? 86_400_000 : undefined),
+  });
   await loop.kick();
   fake.set(fake.now() + 3_600_000);
   await fake.tick(MAX_WAIT_STEP_MS - 1);

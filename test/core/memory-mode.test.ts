@@ -1,6 +1,11 @@
 // V8's memory mode is set once, a second after the gateway's port is bound, never at once.
 import t from 'tap';
-import { favourMemorySoon, MEMORY_MODE_AFTER_MS, MEMORY_MODE_FLAG, MEMORY_MODE_OFF } from '../../src/core/memory-mode.js';
+import {
+  favourMemorySoon,
+  MEMORY_MODE_AFTER_MS,
+  MEMORY_MODE_FLAG,
+  MEMORY_MODE_OFF,
+} from '../../src/core/memory-mode.js';
 import { fakeClock } from '../helpers/fake-clock.js';
 import { plainCodeCache } from '../helpers/code-cache.js';
 
@@ -38,7 +43,11 @@ t.test('by default it is really set in V8 (this test file runs in its own proces
   const [cacheBefore, cacheAfter] = [plainCodeCache(before), plainCodeCache(after)];
   const clock = fakeClock();
   favourMemorySoon(clock, undefined, []);
-  t.equal(new Script(before, { cachedData: cacheBefore }).cachedDataRejected, false, 'not yet set: the cache is good here');
+  t.equal(
+    new Script(before, { cachedData: cacheBefore }).cachedDataRejected,
+    false,
+    'not yet set: the cache is good here',
+  );
   await clock.tick(MEMORY_MODE_AFTER_MS);
   await import('node:v8');
   await new Promise((resolve) => setTimeout(resolve, 20));

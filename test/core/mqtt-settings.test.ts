@@ -43,7 +43,10 @@ t.test('defaults and values', async (t) => {
 t.test('bad values stop the start with the variable named, secrets not echoed', async (t) => {
   const home = tempDir(t);
   const bad = (env: Record<string, string>, pattern: RegExp) =>
-    t.throws(() => loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_MQTT_URL: 'mqtt://b', ...env }), { name: 'ConfigError', message: pattern });
+    t.throws(() => loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_MQTT_URL: 'mqtt://b', ...env }), {
+      name: 'ConfigError',
+      message: pattern,
+    });
   bad({ SMS_GATEWAY_MQTT_URL: 'http://u:secret@b' }, /^invalid SMS_GATEWAY_MQTT_URL=\(not shown\): must be mqtt:/);
   bad({ SMS_GATEWAY_MQTT_URL: 'not a url secret' }, /SMS_GATEWAY_MQTT_URL=\(not shown\)/);
   bad({ SMS_GATEWAY_MQTT_PREFIX: 'a/b' }, /SMS_GATEWAY_MQTT_PREFIX="a\/b": must be 1 to 64/);

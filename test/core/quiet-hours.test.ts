@@ -36,16 +36,32 @@ t.test('a window within one day, and the phone time zone', async (t) => {
 // Europe/Berlin: 2026-03-29 skips 02:00-03:00 (01:00Z); 2026-10-25 repeats 02:00-03:00 (00:00Z-01:00Z twice).
 t.test('daylight saving: an end time the night skips ends the window at the first instant after the gap', async (t) => {
   const z = 'Europe/Berlin';
-  t.equal(quietRemainingMs(q('22:00-02:01'), at('2026-03-29T00:59:00Z'), z), 60_000, '02:01 does not exist: the window ends at 03:00 local, not 03:01');
-  t.equal(quietRemainingMs(q('22:00-02:59'), at('2026-03-29T00:59:00Z'), z), 60_000, '02:59 does not exist: 03:00 local, not 03:59');
-  t.equal(quietRemainingMs(q('22:00-02:59'), at('2026-03-28T21:37:00Z'), z), 3 * 3600_000 + 23 * 60_000, 'from 22:37 the night before');
+  t.equal(
+    quietRemainingMs(q('22:00-02:01'), at('2026-03-29T00:59:00Z'), z),
+    60_000,
+    '02:01 does not exist: the window ends at 03:00 local, not 03:01',
+  );
+  t.equal(
+    quietRemainingMs(q('22:00-02:59'), at('2026-03-29T00:59:00Z'), z),
+    60_000,
+    '02:59 does not exist: 03:00 local, not 03:59',
+  );
+  t.equal(
+    quietRemainingMs(q('22:00-02:59'), at('2026-03-28T21:37:00Z'), z),
+    3 * 3600_000 + 23 * 60_000,
+    'from 22:37 the night before',
+  );
   t.equal(quietRemainingMs(q('22:00-02:59'), at('2026-03-29T01:00:00Z'), z), 0, 'over at 03:00 local');
   t.equal(
     quietRemainingMs(q('22:00-04:00'), at('2026-03-29T00:30:00Z'), z),
     90 * 60_000,
     'an end after the gap: from 01:30 to 04:00 local is 1.5 hours that night',
   );
-  t.equal(quietRemainingMs(q('02:30-05:00'), at('2026-03-29T00:59:00Z'), z), 0, 'a start in the gap: not yet at 01:59 local');
+  t.equal(
+    quietRemainingMs(q('02:30-05:00'), at('2026-03-29T00:59:00Z'), z),
+    0,
+    'a start in the gap: not yet at 01:59 local',
+  );
   t.equal(quietRemainingMs(q('02:30-05:00'), at('2026-03-29T01:00:00Z'), z), 2 * 3600_000, 'begun at 03:00 local');
 });
 
@@ -53,8 +69,16 @@ t.test('daylight saving: an end time that comes twice ends the window at its fir
   const z = 'Europe/Berlin';
   t.equal(quietRemainingMs(q('22:00-02:30'), at('2026-10-25T00:29:00Z'), z), 60_000, 'the first 02:30 (CEST)');
   t.equal(quietRemainingMs(q('22:00-02:30'), at('2026-10-25T00:30:00Z'), z), 0, 'over at the first 02:30');
-  t.equal(quietRemainingMs(q('22:00-02:30'), at('2026-10-25T01:10:00Z'), z), 0, 'the second 02:10 (CET) does not open it again');
-  t.equal(quietRemainingMs(q('22:00-07:00'), at('2026-10-24T20:00:00Z'), z), 10 * 3600_000, 'a night one hour longer: 22:00 CEST to 07:00 CET');
+  t.equal(
+    quietRemainingMs(q('22:00-02:30'), at('2026-10-25T01:10:00Z'), z),
+    0,
+    'the second 02:10 (CET) does not open it again',
+  );
+  t.equal(
+    quietRemainingMs(q('22:00-07:00'), at('2026-10-24T20:00:00Z'), z),
+    10 * 3600_000,
+    'a night one hour longer: 22:00 CEST to 07:00 CET',
+  );
   t.equal(
     quietRemainingMs(q('02:30-05:00'), at('2026-10-25T01:10:00Z'), z),
     2 * 3600_000 + 50 * 60_000,

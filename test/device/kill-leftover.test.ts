@@ -5,7 +5,13 @@
 import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runCommand } from '../../src/device/termux.js';
-import { currentBootId, describeGroup, killLeftover, startTicksOf, type ProcessGroup } from '../../src/device/kill-leftover.js';
+import {
+  currentBootId,
+  describeGroup,
+  killLeftover,
+  startTicksOf,
+  type ProcessGroup,
+} from '../../src/device/kill-leftover.js';
 import { fakeTermux } from '../helpers/fake-termux.js';
 import { isAlive } from '../../scripts/port-lock.js';
 
@@ -45,19 +51,39 @@ t.test('what is never signalled', async (t) => {
   const group: ProcessGroup = { pgid: 4321, boot: 'boot-a', startTicks: 100 };
   const kills: number[] = [];
   const kill = (pid: number) => void kills.push(pid);
-  t.equal(killLeftover(group, { bootId: 'boot-b', kill, startTicksOf: () => 100 }), 'other_boot', 'another boot: its pid means nothing now');
+  t.equal(
+    killLeftover(group, { bootId: 'boot-b', kill, startTicksOf: () => 100 }),
+    'other_boot',
+    'another boot: its pid means nothing now',
+  );
   t.equal(killLeftover(group, { bootId: null, kill, startTicksOf: () => 100 }), 'unknown', 'this boot cannot be told');
-  t.equal(killLeftover({ ...group, boot: null }, { bootId: 'boot-a', kill }), 'unknown', 'the recorded boot is unknown');
-  t.equal(killLeftover(group, { bootId: 'boot-a', kill, startTicksOf: () => 555 }), 'reused', 'the pid leads another process');
+  t.equal(
+    killLeftover({ ...group, boot: null }, { bootId: 'boot-a', kill }),
+    'unknown',
+    'the recorded boot is unknown',
+  );
+  t.equal(
+    killLeftover(group, { bootId: 'boot-a', kill, startTicksOf: () => 555 }),
+    'reused',
+    'the pid leads another process',
+  );
   t.equal(
     killLeftover({ ...group, startTicks: null }, { bootId: 'boot-a', kill, startTicksOf: () => 100 }),
     'unknown',
     'a live leader with an unknown start time',
   );
-  t.equal(killLeftover({ ...group, pgid: 1 }, { bootId: 'boot-a', kill, startTicksOf: () => null }), 'unknown', 'never init or a whole-system kill');
+  t.equal(
+    killLeftover({ ...group, pgid: 1 }, { bootId: 'boot-a', kill, startTicksOf: () => null }),
+    'unknown',
+    'never init or a whole-system kill',
+  );
   t.same(kills, [], 'nothing was signalled');
   t.equal(killLeftover(group, { bootId: 'boot-a', kill, startTicksOf: () => 100 }), 'killed', 'the same leader');
-  t.equal(killLeftover(group, { bootId: 'boot-a', kill, startTicksOf: () => null }), 'killed', 'the leader gone, members may remain');
+  t.equal(
+    killLeftover(group, { bootId: 'boot-a', kill, startTicksOf: () => null }),
+    'killed',
+    'the leader gone, members may remain',
+  );
   t.same(kills, [-4321, -4321], 'the whole group, by its negative id');
   const esrch = () => {
     throw Object.assign(new Error('kill ESRCH'), { code: 'ESRCH' });

@@ -17,9 +17,28 @@ t.test('parsers read real Termux:API answers', async (t) => {
     dataState: 'connected',
     dataEnabled: true,
   });
-  t.same(parseBattery(JSON.parse(BATTERY)), { level: 87, charging: true, status: 'CHARGING', plugged: 'PLUGGED_AC', temperatureC: 31.4, health: 'GOOD' });
-  t.same(parseWifi(JSON.parse(WIFI)), { ssid: 'home-net', ip: '192.168.1.50', rssi: -58, linkSpeedMbps: 433, frequencyMhz: 5180 });
-  t.same(parseProps(GETPROP), { manufacturer: 'Google', model: 'Pixel 6a', androidVersion: '14', sdk: 34, timeZone: 'Pacific/Auckland' });
+  t.same(parseBattery(JSON.parse(BATTERY)), {
+    level: 87,
+    charging: true,
+    status: 'CHARGING',
+    plugged: 'PLUGGED_AC',
+    temperatureC: 31.4,
+    health: 'GOOD',
+  });
+  t.same(parseWifi(JSON.parse(WIFI)), {
+    ssid: 'home-net',
+    ip: '192.168.1.50',
+    rssi: -58,
+    linkSpeedMbps: 433,
+    frequencyMhz: 5180,
+  });
+  t.same(parseProps(GETPROP), {
+    manufacturer: 'Google',
+    model: 'Pixel 6a',
+    androidVersion: '14',
+    sdk: 34,
+    timeZone: 'Pacific/Auckland',
+  });
 });
 
 t.test('parsers never invent: missing, odd or placeholder values are null', async (t) => {
@@ -34,16 +53,43 @@ t.test('parsers never invent: missing, odd or placeholder values are null', asyn
     dataState: null,
     dataEnabled: null,
   });
-  t.same(parseTelephony({ phone_count: 0, data_enabled: 'maybe', network_roaming: 'no', network_operator_name: '' }).simCount, null);
+  t.same(
+    parseTelephony({ phone_count: 0, data_enabled: 'maybe', network_roaming: 'no', network_operator_name: '' })
+      .simCount,
+    null,
+  );
   t.equal(parseTelephony({ data_enabled: 'false' }).dataEnabled, false, 'data_enabled is a string');
-  t.same(parseBattery({}), { level: null, charging: null, status: null, plugged: null, temperatureC: null, health: null });
-  t.equal(parseBattery({ level: 41, scale: 50, status: 'DISCHARGING', plugged: 'UNPLUGGED' }).level, 82, 'no percentage: level/scale');
+  t.same(parseBattery({}), {
+    level: null,
+    charging: null,
+    status: null,
+    plugged: null,
+    temperatureC: null,
+    health: null,
+  });
+  t.equal(
+    parseBattery({ level: 41, scale: 50, status: 'DISCHARGING', plugged: 'UNPLUGGED' }).level,
+    82,
+    'no percentage: level/scale',
+  );
   t.equal(parseBattery({ status: 'DISCHARGING', plugged: 'UNPLUGGED' }).charging, false);
   t.equal(parseBattery({ temperature: 27.200000762939453 }).temperatureC, 27.2);
-  t.same(parseWifi({ API_ERROR: 'No current connection' }), { ssid: null, ip: null, rssi: null, linkSpeedMbps: null, frequencyMhz: null });
+  t.same(parseWifi({ API_ERROR: 'No current connection' }), {
+    ssid: null,
+    ip: null,
+    rssi: null,
+    linkSpeedMbps: null,
+    frequencyMhz: null,
+  });
   t.same(parseWifi({ ssid: '<unknown ssid>', ip: '0.0.0.0' }).ssid, null, 'no location permission');
   t.equal(parseWifi({ ip: '0.0.0.0' }).ip, null, 'Wi-Fi off');
-  t.same(parseProps('garbage\n[only.key]'), { manufacturer: null, model: null, androidVersion: null, sdk: null, timeZone: null });
+  t.same(parseProps('garbage\n[only.key]'), {
+    manufacturer: null,
+    model: null,
+    androidVersion: null,
+    sdk: null,
+    timeZone: null,
+  });
   t.same(parseTelephony(null), parseTelephony({}));
   t.same(parseTelephony([1, 2]), parseTelephony({}));
 });
@@ -77,31 +123,38 @@ t.test('permission errors, malformed JSON and a missing app are reported, not in
   t.equal(snap.props.last, 'ok');
 });
 
-t.test("with every probe hanging: an ask past a fact's max age waits at most the timeout, once per pause", async (t) => {
-  const fake = fakeTermux(t, PHONE_COMMANDS);
-  healthyPhone(fake);
-  const clock = fakeClock();
-  // 2 s, not less: the healthy first round runs shell scripts, which a loaded CI machine
-  // has taken over 300 ms to answer (a timeout there is not what this test is about).
-  const probes = createProbes({ clock, env: fake.env, timeoutMs: 2000 });
-  const first = await probes.get();
-  t.equal(first.telephony.last, 'ok');
-  for (const name of PHONE_COMMANDS) fake.mode(name, 'hang');
-  clock.advance(60_000);
-  const young = await probes.get();
-  t.equal(fake.calls('termux-battery-status').length, 1, 'every fact fresh: nothing read, nothing waited for');
-  t.equal(young.telephony.value?.carrier, 'Telekom.de');
-  clock.advance(FACT_MAX_AGE_MS.battery);
-  const aged = await probes.get();
-  t.equal(aged.battery.last, 'timeout', 'the aged battery was read again: the hang is reported as such');
-  t.equal(aged.battery.value, null, 'its 6-minute-old reading is not shown');
-  t.equal(probes.known().battery.value?.level, 87, 'but kept as last read');
-  t.equal(aged.telephony.last, 'ok', 'telephony is fresh for 30 minutes: not read');
-  t.equal(aged.telephony.value?.carrier, 'Telekom.de');
-  const calls = fake.calls('termux-battery-status').length;
-  await probes.get();
-  t.equal(fake.calls('termux-battery-status').length, calls, 'within the pause after a failed read, an ask reads nothing and waits for nothing');
-});
+t.test(
+  "with every probe hanging: an ask past a fact's max age waits at most the timeout, once per pause",
+  async (t) => {
+    const fake = fakeTermux(t, PHONE_COMMANDS);
+    healthyPhone(fake);
+    const clock = fakeClock();
+    // 2 s, not less: the healthy first round runs shell scripts, which a loaded CI machine
+    // has taken over 300 ms to answer (a timeout there is not what this test is about).
+    const probes = createProbes({ clock, env: fake.env, timeoutMs: 2000 });
+    const first = await probes.get();
+    t.equal(first.telephony.last, 'ok');
+    for (const name of PHONE_COMMANDS) fake.mode(name, 'hang');
+    clock.advance(60_000);
+    const young = await probes.get();
+    t.equal(fake.calls('termux-battery-status').length, 1, 'every fact fresh: nothing read, nothing waited for');
+    t.equal(young.telephony.value?.carrier, 'Telekom.de');
+    clock.advance(FACT_MAX_AGE_MS.battery);
+    const aged = await probes.get();
+    t.equal(aged.battery.last, 'timeout', 'the aged battery was read again: the hang is reported as such');
+    t.equal(aged.battery.value, null, 'its 6-minute-old reading is not shown');
+    t.equal(probes.known().battery.value?.level, 87, 'but kept as last read');
+    t.equal(aged.telephony.last, 'ok', 'telephony is fresh for 30 minutes: not read');
+    t.equal(aged.telephony.value?.carrier, 'Telekom.de');
+    const calls = fake.calls('termux-battery-status').length;
+    await probes.get();
+    t.equal(
+      fake.calls('termux-battery-status').length,
+      calls,
+      'within the pause after a failed read, an ask reads nothing and waits for nothing',
+    );
+  },
+);
 
 t.test("a failed read is tried again after a pause that doubles, at most the fact's max age", async (t) => {
   const clock = fakeClock();
@@ -129,7 +182,9 @@ t.test('concurrent askers share one read per fact', async (t) => {
   const run = (command: string) => {
     runs++;
     return new Promise<{ ok: true; stdout: string; json: unknown; ms: number }>((res) =>
-      answers.push(() => res({ ok: true, stdout: '{}', json: command === 'termux-battery-status' ? { percentage: 50 } : {}, ms: 1 })),
+      answers.push(() =>
+        res({ ok: true, stdout: '{}', json: command === 'termux-battery-status' ? { percentage: 50 } : {}, ms: 1 }),
+      ),
     );
   };
   const probes = createProbes({ clock, run });

@@ -23,11 +23,33 @@ t.test('appended messages count up from 1 and list as termux-sms-list prints the
   t.same(r, {
     ok: true,
     entries: [
-      { id: 1, threadId: null, type: 'inbox', address: '+15551230001', sender: null, received: '2026-07-01 12:00:00', body: 'one', read: false },
-      { id: 2, threadId: null, type: 'inbox', address: 'DHL', sender: null, received: '2026-07-01 12:00:01', body: 'two\nlines', read: false },
+      {
+        id: 1,
+        threadId: null,
+        type: 'inbox',
+        address: '+15551230001',
+        sender: null,
+        received: '2026-07-01 12:00:00',
+        body: 'one',
+        read: false,
+      },
+      {
+        id: 2,
+        threadId: null,
+        type: 'inbox',
+        address: 'DHL',
+        sender: null,
+        received: '2026-07-01 12:00:01',
+        body: 'two\nlines',
+        read: false,
+      },
     ],
   });
-  t.same(await simulatedSmsList(home, () => 'UTC')({ box: 'sent', limit: 100 }), { ok: true, entries: [] }, 'no sent box');
+  t.same(
+    await simulatedSmsList(home, () => 'UTC')({ box: 'sent', limit: 100 }),
+    { ok: true, entries: [] },
+    'no sent box',
+  );
 });
 
 t.test('paging: the newest `limit` after skipping `offset`, oldest first', async (t) => {
@@ -47,7 +69,10 @@ t.test('paging: the newest `limit` after skipping `offset`, oldest first', async
 t.test('a line cut short or not of the right shape is skipped', async (t) => {
   const home = tempDir(t);
   appendSimulatedSms(home, { from: '+1555', body: 'kept' }, AT);
-  appendFileSync(join(home, SIMULATED_INBOX_FILE), '{"id":7,"from":"+1","bo\n{"id":"x","from":"+1","body":"b","at":1}\n\n');
+  appendFileSync(
+    join(home, SIMULATED_INBOX_FILE),
+    '{"id":7,"from":"+1","bo\n{"id":"x","from":"+1","body":"b","at":1}\n\n',
+  );
   t.equal(appendSimulatedSms(home, { from: '+1555', body: 'after' }, AT), 2);
   const r = await simulatedSmsList(home, () => 'UTC')({ box: 'inbox', limit: 10 });
   t.same(r.ok && r.entries.map((e) => e.body), ['kept', 'after']);

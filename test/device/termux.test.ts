@@ -11,7 +11,12 @@ import { tempDir } from '../helpers/paths.js';
 t.test('a JSON answer is parsed; argv and stdin arrive exactly', async (t) => {
   const fake = fakeTermux(t, ['termux-battery-status']);
   fake.output('termux-battery-status', '{"percentage": 80, "status": "CHARGING"}\n');
-  const r = await runCommand('termux-battery-status', ['-a', 'b c'], { timeoutMs: 5000, expect: 'json', input: 'x\ny', env: fake.env });
+  const r = await runCommand('termux-battery-status', ['-a', 'b c'], {
+    timeoutMs: 5000,
+    expect: 'json',
+    input: 'x\ny',
+    env: fake.env,
+  });
   t.equal(r.ok, true);
   t.same(r.ok && r.json, { percentage: 80, status: 'CHARGING' });
   const [call] = fake.calls('termux-battery-status');
@@ -44,7 +49,12 @@ t.test('Termux:API failures with exit 0 are recognized', async (t) => {
 
 t.test('empty output is success when no answer is expected; text when text is', async (t) => {
   const fake = fakeTermux(t, ['termux-sms-send', 'getprop']);
-  const r = await runCommand('termux-sms-send', ['-n', '123'], { timeoutMs: 5000, expect: 'none', input: 'hi', env: fake.env });
+  const r = await runCommand('termux-sms-send', ['-n', '123'], {
+    timeoutMs: 5000,
+    expect: 'none',
+    input: 'hi',
+    env: fake.env,
+  });
   t.equal(r.ok, true);
   fake.output('getprop', 'Europe/Berlin\n');
   const p = await runCommand('getprop', ['persist.sys.timezone'], { timeoutMs: 5000, expect: 'text', env: fake.env });
@@ -55,7 +65,12 @@ t.test('a hanging command is killed with its whole process group at the timeout'
   const fake = fakeTermux(t, ['termux-sms-send']);
   fake.mode('termux-sms-send', 'hang');
   const started = Date.now();
-  const r = await runCommand('termux-sms-send', ['-n', '1'], { timeoutMs: 3000, expect: 'none', input: 'x', env: fake.env });
+  const r = await runCommand('termux-sms-send', ['-n', '1'], {
+    timeoutMs: 3000,
+    expect: 'none',
+    input: 'x',
+    env: fake.env,
+  });
   t.equal(!r.ok && r.failure, 'timeout');
   t.ok(Date.now() - started < 7000, 'returned soon after the timeout');
   const [call] = fake.calls('termux-sms-send');
@@ -76,7 +91,12 @@ t.test('a command that is not an executable on PATH is never spawned; without in
   const dir = tempDir(t);
   writeFileSync(join(dir, 'termux-not-executable'), '#!/bin/sh\necho hi\n', { mode: 0o644 });
   const r = await runCommand('termux-not-executable', [], { timeoutMs: 1000, expect: 'text', env: { PATH: dir } });
-  t.same(r, { ok: false, failure: 'not_found', detail: 'termux-not-executable is not installed (not found on PATH)', ms: 0 });
+  t.same(r, {
+    ok: false,
+    failure: 'not_found',
+    detail: 'termux-not-executable is not installed (not found on PATH)',
+    ms: 0,
+  });
   const echo = await runCommand('cat', [], { timeoutMs: 5000, expect: 'none' });
   t.equal(echo.ok && echo.stdout, '', 'without input, stdin is empty (/dev/null)');
 });
@@ -99,7 +119,12 @@ t.test('stdin is handed over as a whole file before the spawn, and nothing stays
     else process.env.TMPDIR = saved;
   });
   const before = readdirSync(tmpdir()).filter((f) => f.startsWith('smsgw-stdin-')).length;
-  const r = await runCommand('termux-sms-send', ['-n', '1'], { timeoutMs: 5000, expect: 'none', input: text, env: fake.env });
+  const r = await runCommand('termux-sms-send', ['-n', '1'], {
+    timeoutMs: 5000,
+    expect: 'none',
+    input: text,
+    env: fake.env,
+  });
   t.equal(r.ok, true);
   t.equal(fake.calls('termux-sms-send')[0]!.stdin.toString(), text, 'byte for byte');
   t.equal(readdirSync(tmpdir()).filter((f) => f.startsWith('smsgw-stdin-')).length, before, 'no file left behind');
@@ -113,14 +138,28 @@ t.test('an input that cannot be prepared runs nothing and says why', async (t) =
     if (saved === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = saved;
   });
-  const r = await runCommand('termux-sms-send', ['-n', '1'], { timeoutMs: 5000, expect: 'none', input: 'x', env: fake.env });
-  t.match(r, { ok: false, failure: 'api_error', detail: /could not prepare the input for termux-sms-send \(ENOENT\); nothing was run/ });
+  const r = await runCommand('termux-sms-send', ['-n', '1'], {
+    timeoutMs: 5000,
+    expect: 'none',
+    input: 'x',
+    env: fake.env,
+  });
+  t.match(r, {
+    ok: false,
+    failure: 'api_error',
+    detail: /could not prepare the input for termux-sms-send \(ENOENT\); nothing was run/,
+  });
   t.equal(fake.calls('termux-sms-send').length, 0);
 });
 
 t.test('a process frozen past the timeout while the command finished: its exit counts, not the timer', async (t) => {
   const fake = fakeTermux(t, ['termux-sms-send']);
-  const running = runCommand('termux-sms-send', ['-n', '1'], { timeoutMs: 300, expect: 'none', input: 'x', env: fake.env });
+  const running = runCommand('termux-sms-send', ['-n', '1'], {
+    timeoutMs: 300,
+    expect: 'none',
+    input: 'x',
+    env: fake.env,
+  });
   // The event loop is blocked for 1.5 s (as when Android freezes the process): the fake
   // finishes meanwhile, and the 300 ms timer is overdue when the loop runs again.
   const until = Date.now() + 1500;

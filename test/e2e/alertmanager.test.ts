@@ -19,7 +19,9 @@ import { freePort } from '../mqtt/broker.js';
 import { PORT } from '../../src/core/runtime.js';
 
 const ALERTMANAGER = '/usr/bin/prometheus-alertmanager';
-const noAlertmanager = existsSync(ALERTMANAGER) ? false : `${ALERTMANAGER} is not installed (apt-get install prometheus-alertmanager)`;
+const noAlertmanager = existsSync(ALERTMANAGER)
+  ? false
+  : `${ALERTMANAGER} is not installed (apt-get install prometheus-alertmanager)`;
 
 interface Passed {
   gatewayStatus: number;
@@ -35,7 +37,15 @@ async function lossyProxy(t: Test) {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const out = httpRequest(
-        { host: '127.0.0.1', port: PORT, path: req.url, method: req.method, headers: req.headers, localAddress: '127.0.0.1', agent: false },
+        {
+          host: '127.0.0.1',
+          port: PORT,
+          path: req.url,
+          method: req.method,
+          headers: req.headers,
+          localAddress: '127.0.0.1',
+          agent: false,
+        },
         (gw) => {
           const body: Buffer[] = [];
           gw.on('data', (c: Buffer) => body.push(c));
@@ -108,12 +118,25 @@ t.test(
     am.stderr!.on('data', (d: Buffer) => (amLog += d.toString()));
     t.teardown(() => void am.kill('SIGKILL'));
     const amApi = (path: string, method = 'GET', body?: unknown) =>
-      fetch(`http://127.0.0.1:${amPort}${path}`, { method, headers: { 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
-    await waitFor(`Alertmanager to listen: ${amLog}`, async () => ((await amApi('/-/ready').catch(() => undefined))?.ok ? true : undefined));
+      fetch(`http://127.0.0.1:${amPort}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+    await waitFor(`Alertmanager to listen: ${amLog}`, async () =>
+      (await amApi('/-/ready').catch(() => undefined))?.ok ? true : undefined,
+    );
 
-    const alert = { labels: { alertname: 'HighLatency', severity: 'critical', instance: 'api-1' }, annotations: { summary: 'p99 “above” 2s on api-1' } };
+    const alert = {
+      labels: { alertname: 'HighLatency', severity: 'critical', instance: 'api-1' },
+      annotations: { summary: 'p99 “above” 2s on api-1' },
+    };
     const startsAt = new Date().toISOString();
-    t.equal((await amApi('/api/v2/alerts', 'POST', [{ ...alert, startsAt }])).status, 200, 'Alertmanager took the alert');
+    t.equal(
+      (await amApi('/api/v2/alerts', 'POST', [{ ...alert, startsAt }])).status,
+      200,
+      'Alertmanager took the alert',
+    );
 
     const bodies = async () => {
       const res = await httpGet('/api/messages?limit=100', auth, caller);
@@ -121,9 +144,23 @@ t.test(
     };
     const firing = 'FIRING: HighLatency critical: p99 "above" 2s on api-1';
     const sentTexts = () => fake.calls('termux-sms-send').map((c) => c.stdin.toString());
-    await waitFor('the firing SMS handed off to both recipients', () => (sentTexts().filter((s) => s === firing).length === 2 ? true : undefined), 60_000, 250);
-    await waitFor('a delivery Alertmanager saw succeed', () => (proxy.passed.some((p) => p.answered === 200) ? true : undefined), 60_000, 250);
-    t.equal(proxy.passed[0]?.gatewayStatus, 200, 'the first delivery reached the gateway (and queued), its answer was lost: Alertmanager saw 503');
+    await waitFor(
+      'the firing SMS handed off to both recipients',
+      () => (sentTexts().filter((s) => s === firing).length === 2 ? true : undefined),
+      60_000,
+      250,
+    );
+    await waitFor(
+      'a delivery Alertmanager saw succeed',
+      () => (proxy.passed.some((p) => p.answered === 200) ? true : undefined),
+      60_000,
+      250,
+    );
+    t.equal(
+      proxy.passed[0]?.gatewayStatus,
+      200,
+      'the first delivery reached the gateway (and queued), its answer was lost: Alertmanager saw 503',
+    );
     t.ok(proxy.passed.length >= 2, 'Alertmanager retried');
     t.same(
       (await bodies()).map((m) => [m.to, m.body]),
@@ -135,7 +172,11 @@ t.test(
     );
 
     const resolvedAt = new Date().toISOString();
-    t.equal((await amApi('/api/v2/alerts', 'POST', [{ ...alert, startsAt, endsAt: resolvedAt }])).status, 200, 'resolved');
+    t.equal(
+      (await amApi('/api/v2/alerts', 'POST', [{ ...alert, startsAt, endsAt: resolvedAt }])).status,
+      200,
+      'resolved',
+    );
     const resolved = 'RESOLVED: HighLatency critical: p99 "above" 2s on api-1';
     await waitFor(
       'the resolved SMS handed off to both recipients',

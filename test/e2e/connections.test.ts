@@ -50,12 +50,18 @@ t.test('connections', async (t) => {
       '127.0.0.61',
     );
     t.match(r.answer, /^HTTP\/1\.1 401 /);
-    const one = await raw(`GET /api/stats HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n${filler}Connection: close\r\n\r\n`, '127.0.0.61');
+    const one = await raw(
+      `GET /api/stats HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n${filler}Connection: close\r\n\r\n`,
+      '127.0.0.61',
+    );
     t.match(one.answer, /^HTTP\/1\.1 200 /, 'one key with the same 2000 headers is served');
   });
 
   await t.test('a refused request closes its keep-alive connection', async (t) => {
-    const r = await raw('GET /api/stats HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer sk_local_wrong\r\nConnection: keep-alive\r\n\r\n', '127.0.0.62');
+    const r = await raw(
+      'GET /api/stats HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer sk_local_wrong\r\nConnection: keep-alive\r\n\r\n',
+      '127.0.0.62',
+    );
     t.match(r.answer, /^HTTP\/1\.1 401 /);
     t.match(r.answer, /\r\n[Cc]onnection: close\r\n/);
     t.equal(r.closedByServer, true, 'the gateway closed it');
@@ -64,26 +70,31 @@ t.test('connections', async (t) => {
     t.equal(ok.closedByServer, true, 'an idle keep-alive connection is closed after 5 s');
   });
 
-  await t.test(`one host holds at most ${MAX_CONNECTIONS_PER_ADDRESS} connections; others are still served`, async (t) => {
-    const rssBefore = rssMb(gw.proc.pid!);
-    const sockets: Socket[] = [];
-    let closed = 0;
-    for (let i = 0; i < 200; i++) {
-      const s = await open('127.0.0.64');
-      s.on('close', () => closed++);
-      s.on('error', () => {});
-      sockets.push(s);
-    }
-    for (let i = 0; i < 100 && closed < 200 - MAX_CONNECTIONS_PER_ADDRESS; i++) await sleep(50);
-    await sleep(200); // and no more than those
-    const held = sockets.filter((s) => !s.destroyed && s.readyState === 'open').length;
-    t.equal(held, MAX_CONNECTIONS_PER_ADDRESS, `${held} of 200 held`);
-    t.equal(closed, 200 - MAX_CONNECTIONS_PER_ADDRESS, 'the rest were closed at once');
-    const res = await httpGet('/health', {}, '127.0.0.65');
-    t.equal(res.status, 200, 'another caller is served meanwhile');
-    t.comment(`flood of 200 sockets from one host: ${held} held, RSS ${rssBefore.toFixed(1)} -> ${rssMb(gw.proc.pid!).toFixed(1)} MB`);
-    for (const s of sockets) s.destroy();
-  });
+  await t.test(
+    `one host holds at most ${MAX_CONNECTIONS_PER_ADDRESS} connections; others are still served`,
+    async (t) => {
+      const rssBefore = rssMb(gw.proc.pid!);
+      const sockets: Socket[] = [];
+      let closed = 0;
+      for (let i = 0; i < 200; i++) {
+        const s = await open('127.0.0.64');
+        s.on('close', () => closed++);
+        s.on('error', () => {});
+        sockets.push(s);
+      }
+      for (let i = 0; i < 100 && closed < 200 - MAX_CONNECTIONS_PER_ADDRESS; i++) await sleep(50);
+      await sleep(200); // and no more than those
+      const held = sockets.filter((s) => !s.destroyed && s.readyState === 'open').length;
+      t.equal(held, MAX_CONNECTIONS_PER_ADDRESS, `${held} of 200 held`);
+      t.equal(closed, 200 - MAX_CONNECTIONS_PER_ADDRESS, 'the rest were closed at once');
+      const res = await httpGet('/health', {}, '127.0.0.65');
+      t.equal(res.status, 200, 'another caller is served meanwhile');
+      t.comment(
+        `flood of 200 sockets from one host: ${held} held, RSS ${rssBefore.toFixed(1)} -> ${rssMb(gw.proc.pid!).toFixed(1)} MB`,
+      );
+      for (const s of sockets) s.destroy();
+    },
+  );
 
   gw.proc.kill('SIGTERM');
   t.equal(await gw.exited, 0);

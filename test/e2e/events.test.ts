@@ -31,10 +31,24 @@ t.test('sms.sent, sms.received, and a receiver that was down', async (t) => {
       body: 'old, never replayed',
       _id: 5,
     },
-    { threadid: 2, type: 'sent', read: true, address: '+4915112345678', number: '+4915112345678', received: null, body: 'Hello receiver', _id: 6 },
+    {
+      threadid: 2,
+      type: 'sent',
+      read: true,
+      address: '+4915112345678',
+      number: '+4915112345678',
+      received: null,
+      body: 'Hello receiver',
+      _id: 6,
+    },
   ];
   fake.output('termux-sms-list', JSON.stringify(store));
-  const env: NodeJS.ProcessEnv = { ...fake.env, SMS_GATEWAY_HOME: tempDir(t), SMS_GATEWAY_WEBHOOK_URLS: rx.url, SMS_GATEWAY_INBOX_POLL_SECONDS: '1' };
+  const env: NodeJS.ProcessEnv = {
+    ...fake.env,
+    SMS_GATEWAY_HOME: tempDir(t),
+    SMS_GATEWAY_WEBHOOK_URLS: rx.url,
+    SMS_GATEWAY_INBOX_POLL_SECONDS: '1',
+  };
   const caller = '127.0.0.7';
   const gw = await startGateway(t, env, caller);
   const key = spawnSync(process.execPath, [CLI, 'key', 'show'], { env, encoding: 'utf8' }).stdout.trim();
@@ -42,14 +56,30 @@ t.test('sms.sent, sms.received, and a receiver that was down', async (t) => {
   t.match(secret, /^whsec_/);
   const wh = new Webhook(secret);
   const events = () =>
-    rx.received.map((r: Received) => ({ r, e: wh.verify(r.body, r.headers as Record<string, string>) as { type: string; data: Record<string, unknown> } }));
+    rx.received.map((r: Received) => ({
+      r,
+      e: wh.verify(r.body, r.headers as Record<string, string>) as { type: string; data: Record<string, unknown> },
+    }));
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
 
-  const sent = await httpGet('/api/sms/send', headers, caller, 'POST', JSON.stringify({ to: '+49 151 1234 5678', message: 'Hello receiver' }));
+  const sent = await httpGet(
+    '/api/sms/send',
+    headers,
+    caller,
+    'POST',
+    JSON.stringify({ to: '+49 151 1234 5678', message: 'Hello receiver' }),
+  );
   t.equal(sent.status, 200, sent.body);
   const id = JSON.parse(sent.body).messageId;
   const sentEvent = await waitFor('sms.sent', () => events().find((x) => x.e.type === 'sms.sent'), 40_000);
-  t.match(sentEvent.e.data, { id, status: 'sent', reason: null, body: 'Hello receiver', to: '+49 151 1234 5678', billedSegments: 1 });
+  t.match(sentEvent.e.data, {
+    id,
+    status: 'sent',
+    reason: null,
+    body: 'Hello receiver',
+    to: '+49 151 1234 5678',
+    billedSegments: 1,
+  });
 
   // A new text arrives on the phone.
   fake.output(
@@ -79,9 +109,19 @@ t.test('sms.sent, sms.received, and a receiver that was down', async (t) => {
   down = true;
   fake.mode('termux-sms-send', 'fail');
   await sleep(1100);
-  const failed = await httpGet('/api/sms/send', headers, caller, 'POST', JSON.stringify({ to: '12345', message: 'will fail' }));
+  const failed = await httpGet(
+    '/api/sms/send',
+    headers,
+    caller,
+    'POST',
+    JSON.stringify({ to: '12345', message: 'will fail' }),
+  );
   t.equal(failed.status, 502);
-  const firstTry = await waitFor('a refused delivery', () => rx.received.find((r) => r.body.includes('sms.failed')), 40_000);
+  const firstTry = await waitFor(
+    'a refused delivery',
+    () => rx.received.find((r) => r.body.includes('sms.failed')),
+    40_000,
+  );
   down = false;
   const delivered = await waitFor(
     'the retried sms.failed',

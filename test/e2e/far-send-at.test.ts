@@ -18,7 +18,13 @@ t.test('a sendAt 29 days ahead: no TimeoutOverflowWarning, still queued', async 
   const key = spawnSync(process.execPath, [CLI, 'key', 'show'], { env, encoding: 'utf8' }).stdout.trim();
   const json = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const sendAt = new Date(Date.now() + 29 * 86_400_000).toISOString();
-  const res = await httpGet('/api/messages', json, caller, 'POST', JSON.stringify({ to: '+15550007', message: 'later', sendAt }));
+  const res = await httpGet(
+    '/api/messages',
+    json,
+    caller,
+    'POST',
+    JSON.stringify({ to: '+15550007', message: 'later', sendAt }),
+  );
   t.equal(res.status, 202);
   const id = JSON.parse(res.body).data[0].id as string;
   await sleep(1000); // the overflowed timer would have fired about a thousand times

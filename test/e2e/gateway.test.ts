@@ -11,7 +11,8 @@ import { holdPort8080, startGateway } from '../helpers/gateway-process.js';
 import { httpGet } from '../helpers/http.js';
 import { acquireLock } from '../../src/core/lock.js';
 
-const cli = (args: string[], env: NodeJS.ProcessEnv) => spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8', timeout: 20_000 });
+const cli = (args: string[], env: NodeJS.ProcessEnv) =>
+  spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8', timeout: 20_000 });
 
 /** Sends raw bytes and returns the raw response (the server closes or answers). */
 function rawRequest(text: string, caller: string): Promise<string> {
@@ -58,7 +59,11 @@ t.test('the real process', async (t) => {
     ] as const) {
       const res = await fetch(`http://127.0.0.1:8080${url}`);
       t.equal(res.status, 200, url);
-      t.equal(await res.text(), (await import('node:fs')).readFileSync(join(ROOT, 'dist/console', file), 'utf8'), `${url}: the built ${file}`);
+      t.equal(
+        await res.text(),
+        (await import('node:fs')).readFileSync(join(ROOT, 'dist/console', file), 'utf8'),
+        `${url}: the built ${file}`,
+      );
     }
   });
 
@@ -69,7 +74,10 @@ t.test('the real process', async (t) => {
     );
     t.match(dup, /^HTTP\/1\.1 401 /);
     t.match(dup, /\{"error":"Unauthorized"\}$/);
-    const one = await rawRequest(`GET /openapi.json HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`, '127.0.0.3');
+    const one = await rawRequest(
+      `GET /openapi.json HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`,
+      '127.0.0.3',
+    );
     t.match(one, /^HTTP\/1\.1 200 /);
   });
 

@@ -34,26 +34,45 @@ t.test('a phone in Asia/Tokyo, TZ unset: the first inbox poll announces none of 
   const start = Date.now();
   arrive(...Array.from({ length: 30 }, (_, i) => ({ at: start - 8 * 3_600_000 + i * 960_000, body: `old ${i}` })));
 
-  const env: NodeJS.ProcessEnv = { ...fake.env, SMS_GATEWAY_HOME: tempDir(t), SMS_GATEWAY_INBOX: 'true', SMS_GATEWAY_INBOX_POLL_SECONDS: '1' };
+  const env: NodeJS.ProcessEnv = {
+    ...fake.env,
+    SMS_GATEWAY_HOME: tempDir(t),
+    SMS_GATEWAY_INBOX: 'true',
+    SMS_GATEWAY_INBOX_POLL_SECONDS: '1',
+  };
   delete env.TZ;
   const caller = '127.0.0.71';
   const gw = await startGateway(t, env, caller);
   const key = spawnSync(process.execPath, [CLI, 'key', 'show'], { env, encoding: 'utf8' }).stdout.trim();
   const auth = { authorization: `Bearer ${key}` };
-  const inboxCheck = async () => JSON.parse((await httpGet('/api/diagnostics', auth, caller)).body).data.checks.webhooks.value.inbox;
-  const bodies = async () => JSON.parse((await httpGet('/api/inbox?limit=100', auth, caller)).body).data.map((m: { body: string }) => m.body) as string[];
+  const inboxCheck = async () =>
+    JSON.parse((await httpGet('/api/diagnostics', auth, caller)).body).data.checks.webhooks.value.inbox;
+  const bodies = async () =>
+    JSON.parse((await httpGet('/api/inbox?limit=100', auth, caller)).body).data.map(
+      (m: { body: string }) => m.body,
+    ) as string[];
   const polls = () => fake.calls('termux-sms-list').length;
 
   await waitFor('the first inbox poll', async () => ((await inboxCheck())?.lastOk ? true : undefined), 30_000, POLL_MS);
   const after = polls();
-  await waitFor('another inbox poll', async () => (polls() > after && (await inboxCheck()).lastOk ? true : undefined), 30_000, POLL_MS);
+  await waitFor(
+    'another inbox poll',
+    async () => (polls() > after && (await inboxCheck()).lastOk ? true : undefined),
+    30_000,
+    POLL_MS,
+  );
   t.same(await bodies(), [], 'none of the 30 is in /api/inbox');
   t.equal((await inboxCheck()).received, 0, 'none announced');
   const stats = JSON.parse((await httpGet('/api/stats', auth, caller)).body).data;
   t.equal(stats.timeZone, 'Asia/Tokyo', "the phone's zone, from getprop");
 
   arrive({ at: Date.now(), body: 'after the start' });
-  await waitFor('the new message', async () => ((await inboxCheck()).received >= 1 ? true : undefined), 30_000, POLL_MS);
+  await waitFor(
+    'the new message',
+    async () => ((await inboxCheck()).received >= 1 ? true : undefined),
+    30_000,
+    POLL_MS,
+  );
   t.same(await bodies(), ['after the start'], 'the new one is, once');
 
   gw.proc.kill('SIGTERM');

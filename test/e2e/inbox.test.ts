@@ -27,14 +27,18 @@ t.test('simulated inbox, /api/inbox, a webhook registered over the API, across a
   const gw = await startGateway(t, env, caller);
   const key = cli('key', 'show').stdout.trim();
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const inbox = async () => JSON.parse((await httpGet('/api/inbox', headers, caller)).body) as { data: { body: string; from: string }[] };
-  const webhooksCheck = async () => JSON.parse((await httpGet('/api/diagnostics', headers, caller)).body).data.checks.webhooks;
+  const inbox = async () =>
+    JSON.parse((await httpGet('/api/inbox', headers, caller)).body) as { data: { body: string; from: string }[] };
+  const webhooksCheck = async () =>
+    JSON.parse((await httpGet('/api/diagnostics', headers, caller)).body).data.checks.webhooks;
 
   // The first poll sets the baseline; then a message "arrives".
   await waitFor('the first inbox poll', async () => ((await webhooksCheck()).value.inbox?.lastOk ? true : undefined));
   const put = cli('simulate', 'receive', '--from', '+15551230001', 'Garage door opened');
   t.equal(put.status, 0, put.stderr);
-  const first = await waitFor('the message in /api/inbox', async () => ((await inbox()).data.length > 0 ? (await inbox()).data : undefined));
+  const first = await waitFor('the message in /api/inbox', async () =>
+    (await inbox()).data.length > 0 ? (await inbox()).data : undefined,
+  );
   t.match(first, [{ from: '+15551230001', body: 'Garage door opened' }]);
   const check = await webhooksCheck();
   t.equal(check.status, 'ok', 'simulated mode: the inbox check is ok');
@@ -48,7 +52,10 @@ t.test('simulated inbox, /api/inbox, a webhook registered over the API, across a
   const wh = new Webhook(secret);
   const event = await waitFor('sms.received at the new target', () =>
     rx.received.length > 0
-      ? (wh.verify(rx.received[0]!.body, rx.received[0]!.headers as Record<string, string>) as { type: string; data: { body: string } })
+      ? (wh.verify(rx.received[0]!.body, rx.received[0]!.headers as Record<string, string>) as {
+          type: string;
+          data: { body: string };
+        })
       : undefined,
   );
   t.match(event, { type: 'sms.received', data: { body: 'Second' } });

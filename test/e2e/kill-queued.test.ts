@@ -7,8 +7,11 @@
 import t from 'tap';
 import { runKillRounds } from '../fixtures/kill-harness.js';
 
-t.test('kill -9 while a queue drains, no sent box', (t) => runKillRounds(t, { path: 'queued', phone: 'plain', slowSeconds: 0.4, caller: '127.0.0.41' }));
+t.test('kill -9 while a queue drains, no sent box', (t) =>
+  runKillRounds(t, { path: 'queued', phone: 'plain', slowSeconds: 0.4, caller: '127.0.0.41' }),
+);
 
-t.test("kill -9 while a queue drains: every record agrees with the phone's SMS store; the first kill inside a hung hand-off", (t) =>
-  runKillRounds(t, { path: 'queued', phone: 'sentbox', slowSeconds: 2, hangFirst: true, caller: '127.0.0.43' }),
+t.test(
+  "kill -9 while a queue drains: every record agrees with the phone's SMS store; the first kill inside a hung hand-off",
+  (t) => runKillRounds(t, { path: 'queued', phone: 'sentbox', slowSeconds: 2, hangFirst: true, caller: '127.0.0.43' }),
 );

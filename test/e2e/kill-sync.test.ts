@@ -5,6 +5,10 @@
 import t from 'tap';
 import { runKillRounds } from '../fixtures/kill-harness.js';
 
-t.test('kill -9 during paced synchronous sends, no sent box', (t) => runKillRounds(t, { path: 'sync', phone: 'plain', slowSeconds: 0.3, caller: '127.0.0.9' }));
+t.test('kill -9 during paced synchronous sends, no sent box', (t) =>
+  runKillRounds(t, { path: 'sync', phone: 'plain', slowSeconds: 0.3, caller: '127.0.0.9' }),
+);
 
-t.test('kill -9 during synchronous sends with a sent box', (t) => runKillRounds(t, { path: 'sync', phone: 'sentbox', slowSeconds: 0.3, caller: '127.0.0.5' }));
+t.test('kill -9 during synchronous sends with a sent box', (t) =>
+  runKillRounds(t, { path: 'sync', phone: 'sentbox', slowSeconds: 0.3, caller: '127.0.0.5' }),
+);

@@ -128,7 +128,8 @@ function headerDrip(bytesPerDrip = 3): () => string {
   };
 }
 
-const describe = (o: Outcome) => `${o.kind}${o.status ? ` ${o.status}` : ''} after ${o.ms} ms${o.error ? ` (${o.error})` : ''}: ${JSON.stringify(o.raw)}`;
+const describe = (o: Outcome) =>
+  `${o.kind}${o.status ? ` ${o.status}` : ''} after ${o.ms} ms${o.error ? ` (${o.error})` : ''}: ${JSON.stringify(o.raw)}`;
 
 /** The gateway answered a 4xx or closed the socket, within the bound, and never a 5xx. */
 function assertRefused(t: Test, o: Outcome, boundMs: number) {
@@ -144,9 +145,18 @@ function assertRefused(t: Test, o: Outcome, boundMs: number) {
 t.test('malformed HTTP on raw sockets against the real process', async (t) => {
   await holdPort8080(t);
   const home = tempDir(t);
-  const env = { ...process.env, SMS_GATEWAY_HOME: home, SMS_GATEWAY_MODE: 'simulated', PATH: '/usr/local/bin:/usr/bin:/bin' };
+  const env = {
+    ...process.env,
+    SMS_GATEWAY_HOME: home,
+    SMS_GATEWAY_MODE: 'simulated',
+    PATH: '/usr/local/bin:/usr/bin:/bin',
+  };
   const gw = await startGateway(t, env, HEALTH_MONITOR);
-  const key = spawnSync(process.execPath, [CLI, 'key', 'show'], { env, encoding: 'utf8', timeout: 20_000 }).stdout.trim();
+  const key = spawnSync(process.execPath, [CLI, 'key', 'show'], {
+    env,
+    encoding: 'utf8',
+    timeout: 20_000,
+  }).stdout.trim();
   t.match(key, /^sk_local_[A-Za-z0-9]{32}$/, 'the key for the cases that need to get past the key check');
   const auth = `Authorization: Bearer ${key}\r\n`;
 
@@ -157,7 +167,9 @@ t.test('malformed HTTP on raw sockets against the real process', async (t) => {
     return exchange(localAddress, steps, HARD_TIMEOUT_BOUND_MS, { ...opts, onClose: () => (stalledOpen -= 1) });
   };
   const slowLoris = (localAddress: string) =>
-    startStalled(localAddress, ['GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n'], { drip: { everyMs: 500, next: headerDrip() } });
+    startStalled(localAddress, ['GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n'], {
+      drip: { everyMs: 500, next: headerDrip() },
+    });
   const slowOne = slowLoris('127.0.0.34');
   const slowMany = ['127.0.0.35', '127.0.0.36', '127.0.0.37', '127.0.0.38', '127.0.0.39'].map(slowLoris);
   const shortBody = startStalled('127.0.0.31', [
@@ -192,15 +204,23 @@ t.test('malformed HTTP on raw sockets against the real process', async (t) => {
   await parserCase('garbage request line', '127.0.0.21', ['HELLO\x01\x02 WORLD \xff\r\n\r\n']);
   await parserCase('request line "GET" alone', '127.0.0.22', ['GET\r\n\r\n']);
   await parserCase('GET / HTTP/9.9', '127.0.0.23', ['GET /health HTTP/9.9\r\nHost: 127.0.0.1\r\n\r\n']);
-  await parserCase('a request line of 100 KB', '127.0.0.24', [`GET /${'a'.repeat(100 * 1024)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`]);
-  await parserCase('a header value of 100 KB', '127.0.0.25', [`GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'b'.repeat(100 * 1024)}\r\n\r\n`]);
+  await parserCase('a request line of 100 KB', '127.0.0.24', [
+    `GET /${'a'.repeat(100 * 1024)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`,
+  ]);
+  await parserCase('a header value of 100 KB', '127.0.0.25', [
+    `GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'b'.repeat(100 * 1024)}\r\n\r\n`,
+  ]);
   await parserCase('200 headers of 100 bytes each (over the 16 KB header limit)', '127.0.0.26', [
     `GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n${Array.from({ length: 200 }, (_, i) => `X-H-${i}: ${'v'.repeat(100)}\r\n`).join('')}\r\n`,
   ]);
 
   await t.test('200 small headers within the size limit are ordinary HTTP: 200, not a 5xx', async (t) => {
     const headers = Array.from({ length: 200 }, (_, i) => `X-H-${i}: v\r\n`).join('');
-    const o = await exchange('127.0.0.27', [`GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${headers}\r\n`], PARSER_BOUND_MS);
+    const o = await exchange(
+      '127.0.0.27',
+      [`GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${headers}\r\n`],
+      PARSER_BOUND_MS,
+    );
     t.equal(o.kind, 'response', describe(o));
     t.equal(o.status, 200, 'status 200');
     t.match(o.body, /^\{"status":"ok",/, 'the /health body');
@@ -218,7 +238,11 @@ t.test('malformed HTTP on raw sockets against the real process', async (t) => {
   await parserCase('a NUL byte in the path', '127.0.0.32', ['GET /hea\0lth HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n']);
 
   await t.test('a percent-encoded NUL (%00) in the path: a 4xx from the guards or the router', async (t) => {
-    const o = await exchange('127.0.0.33', ['GET /health%00 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'], PARSER_BOUND_MS);
+    const o = await exchange(
+      '127.0.0.33',
+      ['GET /health%00 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'],
+      PARSER_BOUND_MS,
+    );
     assertRefused(t, o, PARSER_BOUND_MS);
     t.equal(o.kind, 'response', 'answered, not just closed');
   });
@@ -246,11 +270,16 @@ t.test('malformed HTTP on raw sockets against the real process', async (t) => {
     { name: 'slow-loris', outcome: await slowOne },
     ...(await Promise.all(slowMany)).map((outcome, i) => ({ name: `slow-loris ${i + 1} of 5`, outcome })),
   ];
-  await t.test(`stalled clients are cut off within ${INTENDED_TIMEOUT_BOUND_MS / 1000} s (headersTimeout 10 s, requestTimeout 15 s)`, async (t) => {
-    const late = stalled.filter(({ outcome }) => outcome.ms > INTENDED_TIMEOUT_BOUND_MS).map(({ name, outcome }) => `${name}: ${outcome.ms} ms`);
-    // Known bug: the assertion runs and reports, but does not fail the file.
-    t.same(late, [], 'none ended later than that');
-  });
+  await t.test(
+    `stalled clients are cut off within ${INTENDED_TIMEOUT_BOUND_MS / 1000} s (headersTimeout 10 s, requestTimeout 15 s)`,
+    async (t) => {
+      const late = stalled
+        .filter(({ outcome }) => outcome.ms > INTENDED_TIMEOUT_BOUND_MS)
+        .map(({ name, outcome }) => `${name}: ${outcome.ms} ms`);
+      // Known bug: the assertion runs and reports, but does not fail the file.
+      t.same(late, [], 'none ended later than that');
+    },
+  );
 
   monitoring = false;
   await monitor;
@@ -279,13 +308,24 @@ t.test('malformed HTTP on raw sockets against the real process', async (t) => {
     t.ok(answered.length >= 10, `there are protocol-level answers to check (${answered.length})`);
     const isEnvelope = (body: string) => {
       try {
-        const parsed = JSON.parse(body) as { success?: unknown; smsSent?: unknown; error?: { code?: unknown; message?: unknown } };
-        return parsed.success === false && parsed.smsSent === false && typeof parsed.error?.code === 'string' && typeof parsed.error?.message === 'string';
+        const parsed = JSON.parse(body) as {
+          success?: unknown;
+          smsSent?: unknown;
+          error?: { code?: unknown; message?: unknown };
+        };
+        return (
+          parsed.success === false &&
+          parsed.smsSent === false &&
+          typeof parsed.error?.code === 'string' &&
+          typeof parsed.error?.message === 'string'
+        );
       } catch {
         return false;
       }
     };
-    const other = answered.filter(({ outcome }) => !isEnvelope(outcome.body)).map(({ name, outcome }) => `${name}: ${outcome.status} ${outcome.body}`);
+    const other = answered
+      .filter(({ outcome }) => !isEnvelope(outcome.body))
+      .map(({ name, outcome }) => `${name}: ${outcome.status} ${outcome.body}`);
     // Known bug: the assertion runs and reports, but does not fail the file.
     t.same(other, [], 'every one is { success: false, smsSent: false, error: { code, message } }');
   });

@@ -16,7 +16,12 @@ t.test('availability and will, a send over the topic, the same id after a restar
   const broker = await startBroker(t);
   const fake = fakeTermux(t, ['termux-sms-send', 'termux-telephony-deviceinfo']);
   const home = tempDir(t);
-  const env = { ...fake.env, SMS_GATEWAY_HOME: home, SMS_GATEWAY_MQTT_URL: broker.url, SMS_GATEWAY_MQTT_CONTACTS: 'Alice:+15551230001' };
+  const env = {
+    ...fake.env,
+    SMS_GATEWAY_HOME: home,
+    SMS_GATEWAY_MQTT_URL: broker.url,
+    SMS_GATEWAY_MQTT_CONTACTS: 'Alice:+15551230001',
+  };
   const { heard } = await listen(t, broker.url, ['sms-gateway/+/availability', 'sms-gateway/+/events/#']);
   const gw = await startGateway(t, env, '127.0.0.51');
   const id = readFileSync(join(home, 'gateway-id'), 'utf8').trim();
@@ -27,12 +32,26 @@ t.test('availability and will, a send over the topic, the same id after a restar
 
   const pub = await mqtt.connectAsync(broker.url, { protocolVersion: 5 });
   t.teardown(() => pub.endAsync(true));
-  await pub.publishAsync(`sms-gateway/${id}/send`, JSON.stringify({ to: '+15551239999', message: 'e2e over mqtt', id: 'e2e-1' }), { qos: 1 });
+  await pub.publishAsync(
+    `sms-gateway/${id}/send`,
+    JSON.stringify({ to: '+15551239999', message: 'e2e over mqtt', id: 'e2e-1' }),
+    { qos: 1 },
+  );
   await waitFor(() => heard.some((h) => h.topic === `sms-gateway/${id}/events/sms.sent`), 'the sms.sent event');
-  await pub.publishAsync(`sms-gateway/${id}/send`, JSON.stringify({ to: '+15551239999', message: 'e2e over mqtt', id: 'e2e-1' }), { qos: 1 });
+  await pub.publishAsync(
+    `sms-gateway/${id}/send`,
+    JSON.stringify({ to: '+15551239999', message: 'e2e over mqtt', id: 'e2e-1' }),
+    { qos: 1 },
+  );
   // A marker after the repeat: once it is sent, the repeat has been dealt with.
-  await pub.publishAsync(`sms-gateway/${id}/send`, JSON.stringify({ to: '+15551239998', message: 'marker' }), { qos: 1 });
-  await waitFor(() => heard.filter((h) => h.topic === `sms-gateway/${id}/events/sms.sent`).length === 2, 'the marker sent', 20_000);
+  await pub.publishAsync(`sms-gateway/${id}/send`, JSON.stringify({ to: '+15551239998', message: 'marker' }), {
+    qos: 1,
+  });
+  await waitFor(
+    () => heard.filter((h) => h.topic === `sms-gateway/${id}/events/sms.sent`).length === 2,
+    'the marker sent',
+    20_000,
+  );
   const calls = () => fake.calls('termux-sms-send').map((c) => c.stdin.toString());
   t.same(calls(), ['e2e over mqtt', 'marker'], 'the repeated id was not handed to termux-sms-send again');
 

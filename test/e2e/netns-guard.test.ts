@@ -35,14 +35,33 @@ interface Case {
 const CASES: Case[] = [
   { name: 'documentation IPv4 (TEST-NET-3)', root: '203.0.113.1', client: '203.0.113.2', prefix: 30, expect: 403 },
   { name: 'public IPv4', root: '8.8.4.1', client: '8.8.4.2', prefix: 30, expect: 403 },
-  { name: 'public IPv4 just past CGNAT (100.128.0.0)', root: '100.128.1.1', client: '100.128.1.2', prefix: 30, expect: 403 },
+  {
+    name: 'public IPv4 just past CGNAT (100.128.0.0)',
+    root: '100.128.1.1',
+    client: '100.128.1.2',
+    prefix: 30,
+    expect: 403,
+  },
   { name: 'CGNAT IPv4 (100.64.0.0/10)', root: '100.64.1.1', client: '100.64.1.2', prefix: 30, expect: 200 },
   { name: 'link-local IPv4 (169.254.0.0/16)', root: '169.254.10.1', client: '169.254.10.2', prefix: 30, expect: 200 },
   { name: 'private IPv4 (192.168.0.0/16)', root: '192.168.77.1', client: '192.168.77.2', prefix: 30, expect: 200 },
   { name: 'IPv6 ULA (fc00::/7)', root: 'fd00:77::1', client: 'fd00:77::2', prefix: 126, expect: 200 },
-  { name: 'IPv6 link-local (fe80::/10), zone on the wire', root: 'fe80::77:1', client: 'fe80::77:2', prefix: 64, expect: 200, scoped: true },
+  {
+    name: 'IPv6 link-local (fe80::/10), zone on the wire',
+    root: 'fe80::77:1',
+    client: 'fe80::77:2',
+    prefix: 64,
+    expect: 200,
+    scoped: true,
+  },
   { name: 'public IPv6', root: '2001:4860::1', client: '2001:4860::2', prefix: 126, expect: 403 },
-  { name: 'documentation IPv6 (2001:db8::/32)', root: '2001:db8:77::1', client: '2001:db8:77::2', prefix: 126, expect: 403 },
+  {
+    name: 'documentation IPv6 (2001:db8::/32)',
+    root: '2001:db8:77::1',
+    client: '2001:db8:77::2',
+    prefix: 126,
+    expect: 403,
+  },
 ];
 
 /**
@@ -86,7 +105,12 @@ interface ClientResult {
 }
 
 /** Runs the client inside the namespace (no shell: ip's argv, then node's). */
-function inNamespace(spec: { host: string; localAddress: string; headers?: Record<string, string>; raw?: string }): Promise<ClientResult> {
+function inNamespace(spec: {
+  host: string;
+  localAddress: string;
+  headers?: Record<string, string>;
+  raw?: string;
+}): Promise<ClientResult> {
   return new Promise((resolve) => {
     execFile(
       'ip',
@@ -98,7 +122,9 @@ function inNamespace(spec: { host: string; localAddress: string; headers?: Recor
         try {
           resolve(JSON.parse(line) as ClientResult);
         } catch {
-          resolve({ error: `client printed ${JSON.stringify(stdout)} (${err?.message ?? 'exit 0'}; stderr ${JSON.stringify(stderr)})` });
+          resolve({
+            error: `client printed ${JSON.stringify(stdout)} (${err?.message ?? 'exit 0'}; stderr ${JSON.stringify(stderr)})`,
+          });
         }
       },
     );
@@ -136,7 +162,12 @@ t.test(
     }
 
     const home = tempDir(t);
-    const env = { ...process.env, SMS_GATEWAY_HOME: home, SMS_GATEWAY_MODE: 'simulated', PATH: '/usr/local/bin:/usr/bin:/bin' };
+    const env = {
+      ...process.env,
+      SMS_GATEWAY_HOME: home,
+      SMS_GATEWAY_MODE: 'simulated',
+      PATH: '/usr/local/bin:/usr/bin:/bin',
+    };
     const gw = await startGateway(t, env, STARTUP_CALLER);
 
     /** Waits (briefly: the log is written asynchronously) for the request line of a caller. */
@@ -183,7 +214,11 @@ t.test(
       ];
       for (const [name, raw] of tricks) {
         const res = await inNamespace({ host: '203.0.113.1', localAddress: '203.0.113.2', raw });
-        t.match(res.raw, /^HTTP\/1\.1 403 [\s\S]*\r\n\r\n\{"error":"Forbidden: local network access only"\}$/, `${name}: the 403 and nothing else`);
+        t.match(
+          res.raw,
+          /^HTTP\/1\.1 403 [\s\S]*\r\n\r\n\{"error":"Forbidden: local network access only"\}$/,
+          `${name}: the 403 and nothing else`,
+        );
         t.notMatch(res.raw, /100 Continue|HTTP\/1\.1 417|HTTP\/1\.1 400/, name);
       }
     });
@@ -191,7 +226,9 @@ t.test(
     await t.test('an unparsable request from a public address', async (t) => {
       const res = await inNamespace({ host: '203.0.113.1', localAddress: '203.0.113.2', raw: 'HELLO WORLD\r\n\r\n' });
       const status = /^HTTP\/1\.1 (\d{3}) /.exec(res.raw ?? '');
-      t.ok(res.raw === '' || (status && Number(status[1]) < 500), 'a 4xx or a closed socket, never a 5xx', { found: res });
+      t.ok(res.raw === '' || (status && Number(status[1]) < 500), 'a 4xx or a closed socket, never a 5xx', {
+        found: res,
+      });
       t.match(
         res.raw,
         /^HTTP\/1\.1 403 [\s\S]*\r\n\r\n\{"error":"Forbidden: local network access only"\}$/,

@@ -8,12 +8,17 @@ import { holdPort8080, startGateway } from '../helpers/gateway-process.js';
 import { httpGet } from '../helpers/http.js';
 import { PHONE_COMMANDS, healthyPhone } from '../fixtures/phone.js';
 
-const status = (env: NodeJS.ProcessEnv) => spawnSync(process.execPath, [CLI, 'status'], { env, encoding: 'utf8', timeout: 20_000 });
+const status = (env: NodeJS.ProcessEnv) =>
+  spawnSync(process.execPath, [CLI, 'status'], { env, encoding: 'utf8', timeout: 20_000 });
 
 t.test('status says down when nothing runs', async (t) => {
   await holdPort8080(t);
   const env = { ...process.env, SMS_GATEWAY_HOME: tempDir(t) };
-  t.equal(spawnSync(process.execPath, [CLI, 'key', 'rotate'], { env }).status, 0, 'a home with its key (status never makes one)');
+  t.equal(
+    spawnSync(process.execPath, [CLI, 'key', 'rotate'], { env }).status,
+    0,
+    'a home with its key (status never makes one)',
+  );
   const r = status(env);
   t.equal(r.status, 1);
   t.match(r.stdout, /^sms-gateway is DOWN/);
@@ -23,7 +28,11 @@ t.test('a fake phone on PATH: healthy, then failing to send', async (t) => {
   await holdPort8080(t);
   const fake = fakeTermux(t, PHONE_COMMANDS);
   healthyPhone(fake);
-  const env: NodeJS.ProcessEnv = { ...fake.env, SMS_GATEWAY_HOME: tempDir(t), SMS_GATEWAY_PHONE_NUMBER: '+64211234567' };
+  const env: NodeJS.ProcessEnv = {
+    ...fake.env,
+    SMS_GATEWAY_HOME: tempDir(t),
+    SMS_GATEWAY_PHONE_NUMBER: '+64211234567',
+  };
   delete env.TZ;
   const caller = '127.0.0.6';
   await startGateway(t, env, caller);
@@ -42,7 +51,11 @@ t.test('a fake phone on PATH: healthy, then failing to send', async (t) => {
   const healthy = status(env);
   t.equal(healthy.status, 0, healthy.stderr);
   const otherHome = { ...env, SMS_GATEWAY_HOME: tempDir(t) };
-  t.equal(spawnSync(process.execPath, [CLI, 'key', 'rotate'], { env: otherHome }).status, 0, 'another home with its own key');
+  t.equal(
+    spawnSync(process.execPath, [CLI, 'key', 'rotate'], { env: otherHome }).status,
+    0,
+    'another home with its own key',
+  );
   t.equal(status(otherHome).status, 2, 'another home: the key is refused, exit 2');
   t.match(healthy.stdout, /^sms-gateway \d+\.\d+\.\d+ is up \(real mode\), OK\n/);
   t.match(healthy.stdout, /Every check is ok\./);
@@ -79,24 +92,43 @@ t.test('a fake phone on PATH: healthy, then failing to send', async (t) => {
   t.match(broken.stdout, /FAIL sms: Termux:API has no permission to send SMS/);
 });
 
-t.test('right after a start, a SIM slot the dual-SIM phone lacks is refused (400), sync and queued: nothing recorded', async (t) => {
-  await holdPort8080(t);
-  const fake = fakeTermux(t, PHONE_COMMANDS);
-  healthyPhone(fake);
-  const env: NodeJS.ProcessEnv = { ...fake.env, SMS_GATEWAY_HOME: tempDir(t) };
-  const caller = '127.0.0.7';
-  await startGateway(t, env, caller);
-  const key = spawnSync(process.execPath, [CLI, 'key', 'show'], { env, encoding: 'utf8' }).stdout.trim();
-  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const before = fake.calls('termux-telephony-deviceinfo').length;
+t.test(
+  'right after a start, a SIM slot the dual-SIM phone lacks is refused (400), sync and queued: nothing recorded',
+  async (t) => {
+    await holdPort8080(t);
+    const fake = fakeTermux(t, PHONE_COMMANDS);
+    healthyPhone(fake);
+    const env: NodeJS.ProcessEnv = { ...fake.env, SMS_GATEWAY_HOME: tempDir(t) };
+    const caller = '127.0.0.7';
+    await startGateway(t, env, caller);
+    const key = spawnSync(process.execPath, [CLI, 'key', 'show'], { env, encoding: 'utf8' }).stdout.trim();
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const before = fake.calls('termux-telephony-deviceinfo').length;
 
-  const sync = await httpGet('/api/sms/send', headers, caller, 'POST', JSON.stringify({ to: '+64 21 765 4321', message: 'x', simSlot: 3 }));
-  t.equal(sync.status, 400, sync.body);
-  t.match(JSON.parse(sync.body).error.message, /simSlot 3 does not exist; this phone reports 2 SIM slots\./);
-  const queued = await httpGet('/api/messages', headers, caller, 'POST', JSON.stringify({ to: '+64 21 765 4321', message: 'x', simSlot: 3 }));
-  t.equal(queued.status, 400, queued.body);
-  t.equal(fake.calls('termux-sms-send').length, 0, 'nothing handed off');
-  const history = JSON.parse((await httpGet('/api/messages', headers, caller)).body);
-  t.equal(history.pagination.total, 0, 'nothing recorded');
-  t.equal(fake.calls('termux-telephony-deviceinfo').length - before, 1, 'the SIM count was read once, for both requests');
-});
+    const sync = await httpGet(
+      '/api/sms/send',
+      headers,
+      caller,
+      'POST',
+      JSON.stringify({ to: '+64 21 765 4321', message: 'x', simSlot: 3 }),
+    );
+    t.equal(sync.status, 400, sync.body);
+    t.match(JSON.parse(sync.body).error.message, /simSlot 3 does not exist; this phone reports 2 SIM slots\./);
+    const queued = await httpGet(
+      '/api/messages',
+      headers,
+      caller,
+      'POST',
+      JSON.stringify({ to: '+64 21 765 4321', message: 'x', simSlot: 3 }),
+    );
+    t.equal(queued.status, 400, queued.body);
+    t.equal(fake.calls('termux-sms-send').length, 0, 'nothing handed off');
+    const history = JSON.parse((await httpGet('/api/messages', headers, caller)).body);
+    t.equal(history.pagination.total, 0, 'nothing recorded');
+    t.equal(
+      fake.calls('termux-telephony-deviceinfo').length - before,
+      1,
+      'the SIM count was read once, for both requests',
+    );
+  },
+);

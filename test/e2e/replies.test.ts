@@ -35,34 +35,60 @@ t.test('send with tags, simulate the reply, inReplyTo in the webhook event and o
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const api = async (path: string, method = 'GET', body?: unknown) => {
     const res = await httpGet(path, headers, caller, method, body === undefined ? undefined : JSON.stringify(body));
-    return { status: res.status, json: JSON.parse(res.body) as { data: Record<string, unknown> & { id: string; status: string } } };
+    return {
+      status: res.status,
+      json: JSON.parse(res.body) as { data: Record<string, unknown> & { id: string; status: string } },
+    };
   };
 
   await waitFor(
     'the first inbox poll',
     async () =>
-      ((await api('/api/diagnostics')).json.data.checks as { webhooks: { value: { inbox?: { lastOk?: unknown } } } }).webhooks.value.inbox?.lastOk ?? undefined,
+      ((await api('/api/diagnostics')).json.data.checks as { webhooks: { value: { inbox?: { lastOk?: unknown } } } })
+        .webhooks.value.inbox?.lastOk ?? undefined,
   );
   t.equal((await api('/api/webhooks', 'POST', { url: rx.url })).status, 201);
 
-  const sent = await api('/api/messages', 'POST', { to: '+1 555 0001', message: 'Alarm in the garage. Reply 1 to disarm', tags: { alarm: 'garage' } });
+  const sent = await api('/api/messages', 'POST', {
+    to: '+1 555 0001',
+    message: 'Alarm in the garage. Reply 1 to disarm',
+    tags: { alarm: 'garage' },
+  });
   t.equal(sent.status, 202);
   const id = (sent.json.data as unknown as { id: string }[])[0]!.id;
-  await waitFor('the message sent', async () => ((await api(`/api/messages/${id}`)).json.data.status === 'sent' ? true : undefined));
+  await waitFor('the message sent', async () =>
+    (await api(`/api/messages/${id}`)).json.data.status === 'sent' ? true : undefined,
+  );
 
   t.equal(cli('simulate', 'receive', '--from', '+15550001', '1').status, 0);
   const wh = new Webhook(cli('webhook', 'secret').stdout.trim());
   const event = await waitFor('sms.received at the target', () => {
-    const got = rx.received.map((r) => wh.verify(r.body, r.headers as Record<string, string>) as { type: string; data: { body: string; inReplyTo: unknown } });
+    const got = rx.received.map(
+      (r) =>
+        wh.verify(r.body, r.headers as Record<string, string>) as {
+          type: string;
+          data: { body: string; inReplyTo: unknown };
+        },
+    );
     return got.find((e) => e.type === 'sms.received');
   });
   t.same(event.data.inReplyTo, { id, tags: { alarm: 'garage' } }, 'the reply names the tagged message');
   const inbox = await api('/api/inbox');
-  t.same((inbox.json.data as unknown as { inReplyTo: unknown }[])[0]!.inReplyTo, { id, tags: { alarm: 'garage' } }, 'GET /api/inbox too');
+  t.same(
+    (inbox.json.data as unknown as { inReplyTo: unknown }[])[0]!.inReplyTo,
+    { id, tags: { alarm: 'garage' } },
+    'GET /api/inbox too',
+  );
   if (!heard) {
     t.comment(`MQTT not tried: ${String(noBroker)}`);
     return;
   }
-  const published = await waitFor('sms.received on MQTT', () => heard.find((h) => h.topic.endsWith('/events/sms.received')));
-  t.same((JSON.parse(published.payload) as { data: { inReplyTo: unknown } }).data.inReplyTo, { id, tags: { alarm: 'garage' } }, 'on MQTT');
+  const published = await waitFor('sms.received on MQTT', () =>
+    heard.find((h) => h.topic.endsWith('/events/sms.received')),
+  );
+  t.same(
+    (JSON.parse(published.payload) as { data: { inReplyTo: unknown } }).data.inReplyTo,
+    { id, tags: { alarm: 'garage' } },
+    'on MQTT',
+  );
 });

@@ -41,7 +41,8 @@ t.test('nothing secret reaches the log', async (t) => {
   };
   const caller = '127.0.0.11';
   const gw = await startGateway(t, env, caller);
-  const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8' }).stdout.trim();
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8' }).stdout.trim();
   const keys = [cli('key', 'show')];
   const secrets = [cli('webhook', 'secret')];
   const bodies: string[] = [];
@@ -66,7 +67,10 @@ t.test('nothing secret reaches the log', async (t) => {
   bodies.push('BAD-JSON-SECRET-TEXT');
   t.equal((await post(keys.at(-1)!, '{"to":"1234","message":"BAD-JSON-SECRET-TEXT"')).status, 400);
   bodies.push('OVERSIZED-SECRET-TEXT');
-  t.equal((await post(keys.at(-1)!, { to: '1234', message: `OVERSIZED-SECRET-TEXT${'x'.repeat(20_000)}` })).status, 413);
+  t.equal(
+    (await post(keys.at(-1)!, { to: '1234', message: `OVERSIZED-SECRET-TEXT${'x'.repeat(20_000)}` })).status,
+    413,
+  );
   t.equal((await post('sk_local_wrongwrongwrongwrongwrongwrong', { to: '1234', message: 'x' })).status, 401);
   await httpGet('/api/nothing-here', { authorization: `Bearer ${keys.at(-1)}` }, caller);
   keys.push(cli('key', 'rotate'));

@@ -5,7 +5,11 @@ import { CLI, tempDir } from '../helpers/paths.js';
 import { holdPort8080, startGateway } from '../helpers/gateway-process.js';
 import { createClient, GatewayRequestError } from '../../src/client.js';
 
-function run(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<{ code: number | null; out: string; err: string }> {
+function run(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  input?: string,
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
     const p = spawn(process.execPath, [CLI, ...args], { env });
     let out = '';
@@ -25,7 +29,10 @@ t.test('send command and client', async (t) => {
 
   const down = await run(['send', '12345', 'hi'], env);
   t.equal(down.code, 1, 'no gateway running');
-  t.match(down.err, /^sms-gateway: not sent: cannot reach the gateway at http:\/\/127\.0\.0\.1:8080.*is `sms-gateway start` running\?/);
+  t.match(
+    down.err,
+    /^sms-gateway: not sent: cannot reach the gateway at http:\/\/127\.0\.0\.1:8080.*is `sms-gateway start` running\?/,
+  );
 
   await startGateway(t, env);
   const ok = await run(['send', '+1 555 000 1111', 'Hello there'], env);
@@ -67,7 +74,10 @@ t.test('send command and client', async (t) => {
   );
   const otherStatus = await run(['status'], { ...env, SMS_GATEWAY_HOME: otherHome });
   t.equal(otherStatus.code, 2, 'status: 2 when the gateway refuses the key');
-  t.match(otherStatus.out, new RegExp(`^sms-gateway is up, but the running gateway does not accept the API key in ${otherHome}/api-key`));
+  t.match(
+    otherStatus.out,
+    new RegExp(`^sms-gateway is up, but the running gateway does not accept the API key in ${otherHome}/api-key`),
+  );
   const upStatus = await run(['status'], env);
   t.equal(upStatus.code, 0, 'status: 0 when up and ok or degraded');
   t.match(upStatus.out, /is up \(simulated mode\), (OK|DEGRADED)/);
@@ -105,7 +115,11 @@ t.test('send command and client', async (t) => {
   t.equal(twice.code, 1);
   t.match(twice.err, /cannot be cancelled: it is already cancelled/);
   t.equal((await run(['queue', 'bogus'], env)).code, 2);
-  const queued = await client.queue({ to: ['+15550100004'], message: 'from the client', sendAt: new Date(Date.now() + 3600_000) });
+  const queued = await client.queue({
+    to: ['+15550100004'],
+    message: 'from the client',
+    sendAt: new Date(Date.now() + 3600_000),
+  });
   t.equal(queued.length, 1);
   t.equal((await client.cancel(queued[0]!.id)).status, 'cancelled');
 });

@@ -31,31 +31,50 @@ const BUILTINS_NOT_AT_START = ['zlib', 'v8', 'internal/util/parse_args/parse_arg
 
 t.test(
   'the first answer comes from a gateway that loaded only what it needs',
-  { skip: typeof (await import('node:module')).registerHooks === 'function' ? false : 'module.registerHooks needs Node 22.15+' },
+  {
+    skip:
+      typeof (await import('node:module')).registerHooks === 'function'
+        ? false
+        : 'module.registerHooks needs Node 22.15+',
+  },
   async (t) => {
     await holdPort8080(t);
     const fake = fakeTermux(t, PHONE_COMMANDS);
     healthyPhone(fake);
     const out = join(tempDir(t), 'loaded.json');
-    const env = { ...fake.env, SMS_GATEWAY_HOME: tempDir(t), NODE_OPTIONS: `--require=${RECORDER}`, SMS_GATEWAY_TEST_LOADED: out };
+    const env = {
+      ...fake.env,
+      SMS_GATEWAY_HOME: tempDir(t),
+      NODE_OPTIONS: `--require=${RECORDER}`,
+      SMS_GATEWAY_TEST_LOADED: out,
+    };
     const gw = await startGateway(t, env);
     t.ok(existsSync(out), 'the recorder wrote what was loaded at the first request');
     const loaded = JSON.parse(readFileSync(out, 'utf8')) as { urls: string[]; builtins: string[] };
     gw.proc.kill('SIGTERM');
     await gw.exited;
 
-    const meta = JSON.parse(readFileSync(join(ROOT, 'dist/meta.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+    const meta = JSON.parse(readFileSync(join(ROOT, 'dist/meta.json'), 'utf8')) as {
+      outputs: Record<string, { inputs: Record<string, unknown> }>;
+    };
     const files = loaded.urls.filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u).slice(ROOT.length + 1));
     const chunks = files.filter((f) => f in meta.outputs);
     t.ok(chunks.includes('dist/main.js') && chunks.length > 5, `the bundle's chunks are seen (${chunks.length})`);
-    const sources = [...chunks.flatMap((c) => Object.keys(meta.outputs[c]!.inputs)), ...files.filter((f) => f.startsWith('node_modules/'))];
-    t.ok(sources.some((s) => s.startsWith('node_modules/fastify/')) && sources.includes('src/core/config.ts'), 'what it does need is seen');
+    const sources = [
+      ...chunks.flatMap((c) => Object.keys(meta.outputs[c]!.inputs)),
+      ...files.filter((f) => f.startsWith('node_modules/')),
+    ];
+    t.ok(
+      sources.some((s) => s.startsWith('node_modules/fastify/')) && sources.includes('src/core/config.ts'),
+      'what it does need is seen',
+    );
     for (const pattern of NOT_AT_START)
       t.same(
         sources.filter((s) => pattern.test(s)),
         [],
         `not loaded: ${pattern.source}`,
       );
-    for (const name of BUILTINS_NOT_AT_START) t.notOk(loaded.builtins.includes(`NativeModule ${name}`), `node:${name} not loaded`);
+    for (const name of BUILTINS_NOT_AT_START)
+      t.notOk(loaded.builtins.includes(`NativeModule ${name}`), `node:${name} not loaded`);
   },
 );

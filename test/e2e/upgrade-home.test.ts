@@ -32,7 +32,11 @@ async function messages(t: Test, key: string): Promise<Listed[]> {
 function settledInFixture(path: string): Listed[] {
   const db = new Database(path, { readonly: true });
   try {
-    const rows = db.prepare(`SELECT id, status, updated_at AS at FROM messages WHERE status != 'queued'`).all() as { id: string; status: string; at: number }[];
+    const rows = db.prepare(`SELECT id, status, updated_at AS at FROM messages WHERE status != 'queued'`).all() as {
+      id: string;
+      status: string;
+      at: number;
+    }[];
     return rows.map((r) => ({ id: r.id, status: r.status, updatedAt: new Date(r.at).toISOString() }));
   } finally {
     db.close();

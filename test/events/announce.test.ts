@@ -27,7 +27,8 @@ function eventPath() {
     },
   });
   const heard: string[] = [];
-  const note = (name: 'message.settled' | 'sms.received' | 'delivery.due') => (e: WebhookEvent) => heard.push(`${name} ${e.id}`);
+  const note = (name: 'message.settled' | 'sms.received' | 'delivery.due') => (e: WebhookEvent) =>
+    heard.push(`${name} ${e.id}`);
   for (const name of ['message.settled', 'sms.received', 'delivery.due'] as const) events.on(name, note(name));
   return { events, heard };
 }

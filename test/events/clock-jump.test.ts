@@ -53,14 +53,23 @@ t.test('a clock set years back: an event made before still ends 24 real hours af
 t.test('a correction while an attempt is in flight: the failed attempt is retried, not given up', async (t) => {
   const rx = await startReceiver(t, (n) => (n === 0 ? 'hang' : 200));
   const clock = fakeClock(Date.UTC(2023, 0, 1, 0, 0, 0));
-  const { send, gateway, get } = await testApp(t, { clock, webhookUrls: [rx.url], webhookTimeoutMs: 1000, random: () => 0.5 });
+  const { send, gateway, get } = await testApp(t, {
+    clock,
+    webhookUrls: [rx.url],
+    webhookTimeoutMs: 1000,
+    random: () => 0.5,
+  });
   await send({ to: '12345', message: 'x' });
   const attempt = gateway.webhooks.delivery.runDue(); // the first attempt hangs (1 s timeout)
   while (rx.received.length === 0) await new Promise((r) => setTimeout(r, 10));
   clock.set(clock.now() + YEARS); // network time arrives meanwhile
   t.equal((await get('/api/diagnostics')).statusCode, 200); // reads the time: the jump is seen
   await attempt;
-  t.match(gateway.webhooks.outbox.status()[0], { pending: 1, expired: 0, lastError: 'no answer within 1 s' }, 'failed, to be retried');
+  t.match(
+    gateway.webhooks.outbox.status()[0],
+    { pending: 1, expired: 0, lastError: 'no answer within 1 s' },
+    'failed, to be retried',
+  );
   clock.advance(15_000);
   await gateway.webhooks.delivery.runDue();
   t.match(gateway.webhooks.outbox.status()[0], { pending: 0, delivered: 1, expired: 0 }, 'delivered on the retry');

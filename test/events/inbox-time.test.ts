@@ -80,50 +80,62 @@ function setup(t: Test, tz = 'Europe/Berlin') {
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
-t.test('case 3: the first poll waits for the phone zone; 30 messages of the last 8 hours (Tokyo) are not announced', async (t) => {
-  const c = setup(t, 'Asia/Tokyo');
-  const start = c.clock.now();
-  c.arrive(...range(30).map((i) => ({ from: '+81900000001', at: start - 8 * 3_600_000 + i * 960_000, body: `old ${i}` })));
-  // As the gateway sees it: UTC until the probes tell Asia/Tokyo.
-  let zone = 'UTC';
-  let tell: () => void = () => {};
-  const known = new Promise<void>((resolve) => (tell = resolve));
-  const w = c.watcher({ timeZone: () => zone, timeZoneKnown: () => known });
-  w.start();
-  await letSettle(20);
-  t.equal(c.fake.calls('termux-sms-list').length, 0, 'no inbox read before the zone is known');
-  zone = 'Asia/Tokyo';
-  tell();
-  await w.pollOnce();
-  t.same(c.events(), [], 'none of the 30 announced');
-  c.clock.advance(30_000);
-  c.arrive({ from: '+81900000002', at: c.clock.now(), body: 'new' });
-  await w.pollOnce();
-  t.same(c.events(), ['new'], 'a message after the start is');
-  await w.stop();
-});
+t.test(
+  'case 3: the first poll waits for the phone zone; 30 messages of the last 8 hours (Tokyo) are not announced',
+  async (t) => {
+    const c = setup(t, 'Asia/Tokyo');
+    const start = c.clock.now();
+    c.arrive(
+      ...range(30).map((i) => ({ from: '+81900000001', at: start - 8 * 3_600_000 + i * 960_000, body: `old ${i}` })),
+    );
+    // As the gateway sees it: UTC until the probes tell Asia/Tokyo.
+    let zone = 'UTC';
+    let tell: () => void = () => {};
+    const known = new Promise<void>((resolve) => (tell = resolve));
+    const w = c.watcher({ timeZone: () => zone, timeZoneKnown: () => known });
+    w.start();
+    await letSettle(20);
+    t.equal(c.fake.calls('termux-sms-list').length, 0, 'no inbox read before the zone is known');
+    zone = 'Asia/Tokyo';
+    tell();
+    await w.pollOnce();
+    t.same(c.events(), [], 'none of the 30 announced');
+    c.clock.advance(30_000);
+    c.arrive({ from: '+81900000002', at: c.clock.now(), body: 'new' });
+    await w.pollOnce();
+    t.same(c.events(), ['new'], 'a message after the start is');
+    await w.stop();
+  },
+);
 
 for (const count of [3, 150]) {
-  t.test(`case 3: ${count} messages dated after the start (a phone clock that was ahead) are old: judged by _id`, async (t) => {
-    const c = setup(t);
-    const start = c.clock.now();
-    c.arrive(...range(20).map((i) => ({ from: '+4915100000001', at: start - 86_400_000 + i * 1000, body: `old ${i}` })));
-    c.arrive(...range(count).map((i) => ({ from: '+4915100000002', at: start + 3_600_000 + i * 1000, body: `ahead ${i}` })));
-    const w = c.watcher();
-    w.start();
-    await w.pollOnce();
-    // Polls for half an hour (the deep sweep included), then one new message.
-    for (let i = 0; i < 60; i++) {
+  t.test(
+    `case 3: ${count} messages dated after the start (a phone clock that was ahead) are old: judged by _id`,
+    async (t) => {
+      const c = setup(t);
+      const start = c.clock.now();
+      c.arrive(
+        ...range(20).map((i) => ({ from: '+4915100000001', at: start - 86_400_000 + i * 1000, body: `old ${i}` })),
+      );
+      c.arrive(
+        ...range(count).map((i) => ({ from: '+4915100000002', at: start + 3_600_000 + i * 1000, body: `ahead ${i}` })),
+      );
+      const w = c.watcher();
+      w.start();
+      await w.pollOnce();
+      // Polls for half an hour (the deep sweep included), then one new message.
+      for (let i = 0; i < 60; i++) {
+        c.clock.advance(30_000);
+        await w.pollOnce();
+      }
+      t.same(c.events(), [], 'none announced');
+      c.arrive({ from: '+4915100000003', at: c.clock.now(), body: 'new' });
       c.clock.advance(30_000);
       await w.pollOnce();
-    }
-    t.same(c.events(), [], 'none announced');
-    c.arrive({ from: '+4915100000003', at: c.clock.now(), body: 'new' });
-    c.clock.advance(30_000);
-    await w.pollOnce();
-    t.same(c.events(), ['new'], 'a new one is');
-    await w.stop();
-  });
+      t.same(c.events(), ['new'], 'a new one is');
+      await w.stop();
+    },
+  );
 }
 
 for (const [name, digits] of [
@@ -134,7 +146,9 @@ for (const [name, digits] of [
     const c = setup(t);
     writeFileSync(join(c.fake.state, 'termux-sms-list.digits'), digits);
     const start = c.clock.now();
-    c.arrive(...range(5).map((i) => ({ from: '+4915100000001', at: start - 3_600_000 + i * 60_000, body: `old ${i}` })));
+    c.arrive(
+      ...range(5).map((i) => ({ from: '+4915100000001', at: start - 3_600_000 + i * 60_000, body: `old ${i}` })),
+    );
     const w = c.watcher();
     await w.pollOnce();
     // Twice: the newest is deleted and the next SMS gets its _id again.
@@ -156,7 +170,11 @@ for (const [name, digits] of [
     const w = c.watcher();
     await w.pollOnce();
     c.clock.advance(30_000);
-    const burst = range(150).map((i) => ({ from: '+4915100000002', at: c.clock.now() - 20_000 + i * 100, body: `burst ${i}` }));
+    const burst = range(150).map((i) => ({
+      from: '+4915100000002',
+      at: c.clock.now() - 20_000 + i * 100,
+      body: `burst ${i}`,
+    }));
     c.arrive(...burst);
     await w.pollOnce();
     t.equal(c.events().length, 150);
@@ -195,40 +213,48 @@ function undatedInbox(rows: () => { id: number; body: string }[]) {
   return list;
 }
 
-t.test('case 4: a reused _id with an unreadable date is announced; an old message moved up by a deletion is not', async (t) => {
-  const c = setup(t);
-  // Oldest first, as they sort by date; 150 messages: the top page holds the newest 100.
-  let rows = range(150).map((i) => ({ id: i + 1, body: `old ${i + 1}` }));
-  const w = c.watcher({ list: undatedInbox(() => rows) });
-  await w.pollOnce();
-  // 150 (the newest) and 60 are deleted: 50 moves up onto the top page; the next SMS gets _id 150 again.
-  rows = [...rows.slice(0, 59), ...rows.slice(60, 149), { id: 150, body: 'new text, reused id' }];
-  c.clock.advance(30_000);
-  await w.pollOnce();
-  await w.pollOnce();
-  t.same(c.events(), ['new text, reused id'], 'the reuse once, the old one never');
-});
-
-t.test('case 9: a new _id dated older than the 100 newest is found by the deep sweep, within its bound and cost', async (t) => {
-  const c = setup(t);
-  const start = c.clock.now();
-  c.arrive(...range(1000).map((i) => ({ from: '+4915100000001', at: start - 86_400_000 + i * 60_000, body: `old ${i}` })));
-  const w = c.watcher();
-  await w.pollOnce();
-  // The phone's clock was set back a day: a new SMS sorts far below the 100 newest.
-  c.arrive({ from: '+4915100000002', at: start - 86_400_000 + 500 * 60_000 + 30_000, body: 'deep new' });
-  const before = c.fake.calls('termux-sms-list').length;
-  let foundAfter: number | null = null;
-  for (let ms = 30_000; ms <= 3_600_000; ms += 30_000) {
+t.test(
+  'case 4: a reused _id with an unreadable date is announced; an old message moved up by a deletion is not',
+  async (t) => {
+    const c = setup(t);
+    // Oldest first, as they sort by date; 150 messages: the top page holds the newest 100.
+    let rows = range(150).map((i) => ({ id: i + 1, body: `old ${i + 1}` }));
+    const w = c.watcher({ list: undatedInbox(() => rows) });
+    await w.pollOnce();
+    // 150 (the newest) and 60 are deleted: 50 moves up onto the top page; the next SMS gets _id 150 again.
+    rows = [...rows.slice(0, 59), ...rows.slice(60, 149), { id: 150, body: 'new text, reused id' }];
     c.clock.advance(30_000);
     await w.pollOnce();
-    if (foundAfter === null && c.events().length > 0) foundAfter = ms;
-  }
-  t.same(c.events(), ['deep new'], 'announced, once');
-  // 1000 messages: two sweep steps (offsets 90 and 580), 15 minutes apart.
-  t.ok(foundAfter !== null && foundAfter <= 2 * SWEEP_EVERY_MS + 30_000, `found within the bound (${foundAfter} ms)`);
-  const calls = c.fake.calls('termux-sms-list').length - before;
-  // Sweep steps 15 minutes apart from the sweep's first poll: at 15:30, 30:30 and 45:30.
-  t.equal(calls, 120 + 3, 'an hour at a 30 s cadence: 120 polls of one page, plus the sweep steps');
-  t.ok(calls - 120 <= 4, 'at most 4 sweep calls an hour');
-});
+    await w.pollOnce();
+    t.same(c.events(), ['new text, reused id'], 'the reuse once, the old one never');
+  },
+);
+
+t.test(
+  'case 9: a new _id dated older than the 100 newest is found by the deep sweep, within its bound and cost',
+  async (t) => {
+    const c = setup(t);
+    const start = c.clock.now();
+    c.arrive(
+      ...range(1000).map((i) => ({ from: '+4915100000001', at: start - 86_400_000 + i * 60_000, body: `old ${i}` })),
+    );
+    const w = c.watcher();
+    await w.pollOnce();
+    // The phone's clock was set back a day: a new SMS sorts far below the 100 newest.
+    c.arrive({ from: '+4915100000002', at: start - 86_400_000 + 500 * 60_000 + 30_000, body: 'deep new' });
+    const before = c.fake.calls('termux-sms-list').length;
+    let foundAfter: number | null = null;
+    for (let ms = 30_000; ms <= 3_600_000; ms += 30_000) {
+      c.clock.advance(30_000);
+      await w.pollOnce();
+      if (foundAfter === null && c.events().length > 0) foundAfter = ms;
+    }
+    t.same(c.events(), ['deep new'], 'announced, once');
+    // 1000 messages: two sweep steps (offsets 90 and 580), 15 minutes apart.
+    t.ok(foundAfter !== null && foundAfter <= 2 * SWEEP_EVERY_MS + 30_000, `found within the bound (${foundAfter} ms)`);
+    const calls = c.fake.calls('termux-sms-list').length - before;
+    // Sweep steps 15 minutes apart from the sweep's first poll: at 15:30, 30:30 and 45:30.
+    t.equal(calls, 120 + 3, 'an hour at a 30 s cadence: 120 polls of one page, plus the sweep steps');
+    t.ok(calls - 120 <= 4, 'at most 4 sweep calls an hour');
+  },
+);

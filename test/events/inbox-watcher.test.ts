@@ -120,7 +120,14 @@ t.test('(a) first start: the old inbox becomes the watermark, no event', async (
   t.same(c.outbox.heads(), [], 'delivery has no work');
   t.same(c.events(), [], 'no replay of old messages');
   t.equal(c.watermarkRow(), '107');
-  t.match(w.health(), { lastOk: true, consecutiveFailures: 0, watermark: 107, received: 0, lastError: null, lastPollAt: c.clock.now() });
+  t.match(w.health(), {
+    lastOk: true,
+    consecutiveFailures: 0,
+    watermark: 107,
+    received: 0,
+    lastError: null,
+    lastPollAt: c.clock.now(),
+  });
   t.same(
     c.fake.calls('termux-sms-list').map((x) => x.argv),
     [['-t', 'inbox', '-l', '100', '-o', '0']],
@@ -236,7 +243,11 @@ t.test('(d) a permission error is recorded, retried, and nothing is lost', async
   c.setInbox([sms(1, '2026-11-21 10:00:00', 'a'), sms(2, '2026-11-21 10:01:00', 'b')]);
   const w = c.watcher();
   await w.pollOnce();
-  c.setInbox([sms(1, '2026-11-21 10:00:00', 'a'), sms(2, '2026-11-21 10:01:00', 'b'), sms(3, '2026-11-21 10:02:00', 'secret body text', '+4915155566677')]);
+  c.setInbox([
+    sms(1, '2026-11-21 10:00:00', 'a'),
+    sms(2, '2026-11-21 10:01:00', 'b'),
+    sms(3, '2026-11-21 10:02:00', 'secret body text', '+4915155566677'),
+  ]);
   c.fake.mode('termux-sms-list', 'permission');
   c.clock.advance(15_000);
   const failedAt = c.clock.now();
@@ -420,51 +431,58 @@ t.test('150 new messages between two polls (dated as they came): each announced 
   );
 });
 
-t.test('1200 new messages between two polls: the cap reads on at the next poll, nothing missed, each once', async (t) => {
-  const c = setup(t);
-  const start = c.clock.now();
-  let rows = range(1, 20).map((id) => ({ id, at: berlin(start - 86_400_000 + id * 1000) }));
-  const inbox = datedInbox(() => rows);
-  const w = c.watcher({ list: inbox.list });
-  await w.pollOnce();
-  rows = [...rows, ...range(21, 1220).map((id) => ({ id, at: berlin(start + (id - 20) * 2500) }))]; // over 50 minutes
-  c.clock.advance(3_600_000);
-  inbox.offsets.length = 0;
-  await w.pollOnce();
-  t.same(
-    inbox.offsets,
-    range(0, 9).map((p) => p * 100),
-    'ten pages',
-  );
-  t.same(
-    c.events().map((e) => e.event.data.smsId),
-    range(221, 1220),
-    'the newest thousand first',
-  );
-  t.ok(
-    c.logLines().some((l) => l.level === 40 && /reads on/.test(String(l.msg))),
-    'the cap is said in the log',
-  );
-  t.equal(w.health().backlogFrom, 990, 'and in the health');
-  c.clock.advance(15_000);
-  inbox.offsets.length = 0;
-  await w.pollOnce();
-  t.same(inbox.offsets, [990, 1090, 1190], 'the next poll reads on below the cap, until a page without new ones (here: the last, short one)');
-  t.same(
-    c
-      .events()
-      .map((e) => Number(e.event.data.smsId))
-      .sort((a, b) => a - b),
-    range(21, 1220),
-    'nothing missed, each once',
-  );
-  t.equal(w.health().backlogFrom, null);
-  c.clock.advance(15_000);
-  inbox.offsets.length = 0;
-  await w.pollOnce();
-  t.same(inbox.offsets, [0], 'then from the top again, one page');
-  t.equal(c.events().length, 1200);
-});
+t.test(
+  '1200 new messages between two polls: the cap reads on at the next poll, nothing missed, each once',
+  async (t) => {
+    const c = setup(t);
+    const start = c.clock.now();
+    let rows = range(1, 20).map((id) => ({ id, at: berlin(start - 86_400_000 + id * 1000) }));
+    const inbox = datedInbox(() => rows);
+    const w = c.watcher({ list: inbox.list });
+    await w.pollOnce();
+    rows = [...rows, ...range(21, 1220).map((id) => ({ id, at: berlin(start + (id - 20) * 2500) }))]; // over 50 minutes
+    c.clock.advance(3_600_000);
+    inbox.offsets.length = 0;
+    await w.pollOnce();
+    t.same(
+      inbox.offsets,
+      range(0, 9).map((p) => p * 100),
+      'ten pages',
+    );
+    t.same(
+      c.events().map((e) => e.event.data.smsId),
+      range(221, 1220),
+      'the newest thousand first',
+    );
+    t.ok(
+      c.logLines().some((l) => l.level === 40 && /reads on/.test(String(l.msg))),
+      'the cap is said in the log',
+    );
+    t.equal(w.health().backlogFrom, 990, 'and in the health');
+    c.clock.advance(15_000);
+    inbox.offsets.length = 0;
+    await w.pollOnce();
+    t.same(
+      inbox.offsets,
+      [990, 1090, 1190],
+      'the next poll reads on below the cap, until a page without new ones (here: the last, short one)',
+    );
+    t.same(
+      c
+        .events()
+        .map((e) => Number(e.event.data.smsId))
+        .sort((a, b) => a - b),
+      range(21, 1220),
+      'nothing missed, each once',
+    );
+    t.equal(w.health().backlogFrom, null);
+    c.clock.advance(15_000);
+    inbox.offsets.length = 0;
+    await w.pollOnce();
+    t.same(inbox.offsets, [0], 'then from the top again, one page');
+    t.equal(c.events().length, 1200);
+  },
+);
 
 t.test("the phone's clock moved back: a new message dated before 150 known ones is announced, once", async (t) => {
   const c = setup(t);
@@ -593,7 +611,11 @@ t.test('only inbox entries become events, whatever else the list holds', async (
   ctx.setInbox(OLD);
   const w = ctx.watcher();
   await w.pollOnce();
-  ctx.setInbox([...OLD, { ...sms(110, '2026-11-21 08:00:00', 'a sent one'), type: 'sent' }, sms(111, '2026-11-21 08:01:00', 'a real one')]);
+  ctx.setInbox([
+    ...OLD,
+    { ...sms(110, '2026-11-21 08:00:00', 'a sent one'), type: 'sent' },
+    sms(111, '2026-11-21 08:01:00', 'a real one'),
+  ]);
   await w.pollOnce();
   t.same(
     ctx.events().map((e) => e.event.data.body),

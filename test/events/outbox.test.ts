@@ -13,7 +13,11 @@ import { GIVE_UP_AFTER_MS, MAX_RETRY_DELAY_MS, retryDelayMs } from '../../src/ev
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const verify = (r: { headers: Record<string, unknown>; body: string }) =>
-  new Webhook(SECRET).verify(r.body, r.headers as Record<string, string>) as { id: string; type: string; data: Record<string, unknown> };
+  new Webhook(SECRET).verify(r.body, r.headers as Record<string, string>) as {
+    id: string;
+    type: string;
+    data: Record<string, unknown>;
+  };
 
 t.test('backoff: first retry within 30 s, doubling, capped at 1 h, with jitter', async (t) => {
   t.ok(retryDelayMs(1, () => 1) <= 30_000, 'first retry at the latest');
@@ -55,7 +59,14 @@ t.test('a sent SMS becomes a verified sms.sent event; a failed one sms.failed', 
   t.equal(rx.received.length, 2);
   const [a, b] = rx.received.map(verify);
   t.equal(a!.type, 'sms.sent');
-  t.match(a!.data, { id: ok.messageId, to: '+1 555 000 1111', body: 'Door opened', status: 'sent', reason: null, segments: 1 });
+  t.match(a!.data, {
+    id: ok.messageId,
+    to: '+1 555 000 1111',
+    body: 'Door opened',
+    status: 'sent',
+    reason: null,
+    segments: 1,
+  });
   t.equal(b!.type, 'sms.failed');
   t.match(b!.data, { id: bad.messageId, status: 'failed', reason: 'timeout' });
   t.equal(rx.received[0]!.headers['webhook-id'], a!.id, 'webhook-id is the event id');
@@ -68,7 +79,12 @@ t.test('a sent SMS becomes a verified sms.sent event; a failed one sms.failed', 
 
 t.test('retries after a 500 and a timeout keep the same webhook-id, then deliver once', async (t) => {
   const rx = await startReceiver(t, (n) => (n === 0 ? 500 : n === 1 ? 'hang' : 200));
-  const { send, gateway, clock, get } = await testApp(t, { webhookUrls: [rx.url], webhookTimeoutMs: 1000, random: () => 0.5, clock: fakeClock(Date.now()) });
+  const { send, gateway, clock, get } = await testApp(t, {
+    webhookUrls: [rx.url],
+    webhookTimeoutMs: 1000,
+    random: () => 0.5,
+    clock: fakeClock(Date.now()),
+  });
   await send({ to: '12345', message: 'x' });
   await gateway.webhooks.delivery.runDue(); // the first attempt (started by the send, or by this call)
   t.equal(rx.received.length, 1, 'one first attempt');
@@ -97,7 +113,11 @@ t.test('per target in order: a later event waits for the earlier one', async (t)
   let down = true;
   const rx = await startReceiver(t, () => (down ? 503 : 200));
   const other = await startReceiver(t);
-  const { send, gateway, clock } = await testApp(t, { webhookUrls: [rx.url, other.url], random: () => 0.5, clock: fakeClock(Date.now()) });
+  const { send, gateway, clock } = await testApp(t, {
+    webhookUrls: [rx.url, other.url],
+    random: () => 0.5,
+    clock: fakeClock(Date.now()),
+  });
   await send({ to: '12345', message: 'one' });
   await send({ to: '12345', message: 'two' });
   await gateway.webhooks.delivery.runDue();
@@ -217,45 +237,59 @@ t.test('a hanging target never delays deliveries to another target', async (t) =
   await round;
 });
 
-t.test('a frozen target (accepts, never answers): each event of a burst reaches a healthy target within 1 s of its commit', async (t) => {
-  // Real time: delivery is network I/O, and the events come from the lane's real timers
-  // (5 recipients handed off 1 s apart), so each commits while the frozen target's attempt
-  // is still in flight (8 s timeout) and no one calls runDue.
-  const realTime: FakeClock = {
-    ...systemClock,
-    advance: () => assert.fail('real time: the test does not move it'),
-    set: () => assert.fail('real time: the test does not set it'),
-    tick: async () => undefined, // the teardown's tick: real time passes by itself
-    runAll: async () => undefined,
-    pendingTimers: () => 0,
-    firedTimers: () => 0,
-  };
-  const frozen = await startReceiver(t, () => 'hang');
-  const arrivals: { id: string; at: number }[] = [];
-  const healthy = await startReceiver(t, (_n, r) => {
-    arrivals.push({ id: JSON.parse(r.body).id, at: Date.now() });
-    return 200;
-  });
-  const { queue, db } = await testApp(t, { webhookUrls: [frozen.url, healthy.url], webhookTimeoutMs: 8000, clock: realTime });
-  const ids = (await queue({ to: Array.from({ length: 5 }, (_, i) => `+1555071000${i}`), message: 'burst' })).json().data.map((r: { id: string }) => r.id);
-  t.equal(ids.length, 5);
-  for (let i = 0; i < 400 && arrivals.length < 5; i++) await new Promise((r) => setTimeout(r, 20));
-  const committed = new Map((db.prepare(`SELECT id, created_at AS at FROM webhook_events`).all() as { id: string; at: number }[]).map((e) => [e.id, e.at]));
-  t.equal(committed.size, 5, 'five events (sms.sent)');
-  t.equal(arrivals.length, 5, 'all five reached the healthy target, each once');
-  t.same(
-    arrivals.map((a) => a.id),
-    [...committed.keys()],
-    'in order',
-  );
-  const waits = arrivals.map((a) => a.at - committed.get(a.id)!);
-  t.ok(
-    waits.every((w) => w <= 1000),
-    `each within 1 s of its commit (waited ${waits.join(', ')} ms)`,
-  );
-  t.equal(frozen.received.length, 1, 'the frozen target holds one attempt, no more');
-  frozen.server.closeAllConnections(); // its attempt ends now, not after the 8 s timeout
-});
+t.test(
+  'a frozen target (accepts, never answers): each event of a burst reaches a healthy target within 1 s of its commit',
+  async (t) => {
+    // Real time: delivery is network I/O, and the events come from the lane's real timers
+    // (5 recipients handed off 1 s apart), so each commits while the frozen target's attempt
+    // is still in flight (8 s timeout) and no one calls runDue.
+    const realTime: FakeClock = {
+      ...systemClock,
+      advance: () => assert.fail('real time: the test does not move it'),
+      set: () => assert.fail('real time: the test does not set it'),
+      tick: async () => undefined, // the teardown's tick: real time passes by itself
+      runAll: async () => undefined,
+      pendingTimers: () => 0,
+      firedTimers: () => 0,
+    };
+    const frozen = await startReceiver(t, () => 'hang');
+    const arrivals: { id: string; at: number }[] = [];
+    const healthy = await startReceiver(t, (_n, r) => {
+      arrivals.push({ id: JSON.parse(r.body).id, at: Date.now() });
+      return 200;
+    });
+    const { queue, db } = await testApp(t, {
+      webhookUrls: [frozen.url, healthy.url],
+      webhookTimeoutMs: 8000,
+      clock: realTime,
+    });
+    const ids = (await queue({ to: Array.from({ length: 5 }, (_, i) => `+1555071000${i}`), message: 'burst' }))
+      .json()
+      .data.map((r: { id: string }) => r.id);
+    t.equal(ids.length, 5);
+    for (let i = 0; i < 400 && arrivals.length < 5; i++) await new Promise((r) => setTimeout(r, 20));
+    const committed = new Map(
+      (db.prepare(`SELECT id, created_at AS at FROM webhook_events`).all() as { id: string; at: number }[]).map((e) => [
+        e.id,
+        e.at,
+      ]),
+    );
+    t.equal(committed.size, 5, 'five events (sms.sent)');
+    t.equal(arrivals.length, 5, 'all five reached the healthy target, each once');
+    t.same(
+      arrivals.map((a) => a.id),
+      [...committed.keys()],
+      'in order',
+    );
+    const waits = arrivals.map((a) => a.at - committed.get(a.id)!);
+    t.ok(
+      waits.every((w) => w <= 1000),
+      `each within 1 s of its commit (waited ${waits.join(', ')} ms)`,
+    );
+    t.equal(frozen.received.length, 1, 'the frozen target holds one attempt, no more');
+    frozen.server.closeAllConnections(); // its attempt ends now, not after the 8 s timeout
+  },
+);
 
 t.test('logs and diagnostics show a target as scheme, host and port only', async (t) => {
   const lines: string[] = [];

@@ -2,13 +2,24 @@
 import t from 'tap';
 import { Webhook } from 'standardwebhooks';
 import { statSync } from 'node:fs';
-import { createWebhookSecretFile, generateWebhookSecret, sign, webhookHeaders, WEBHOOK_SECRET_PATTERN } from '../../src/events/signing.js';
+import {
+  createWebhookSecretFile,
+  generateWebhookSecret,
+  sign,
+  webhookHeaders,
+  WEBHOOK_SECRET_PATTERN,
+} from '../../src/events/signing.js';
 import { tempDir } from '../helpers/paths.js';
 
 t.test('standardwebhooks accepts our requests and rejects a changed body', async (t) => {
   const secret = generateWebhookSecret();
   t.match(secret, WEBHOOK_SECRET_PATTERN);
-  const body = JSON.stringify({ id: 'evt_1', type: 'sms.sent', createdAt: '2026-11-21T12:00:00.000Z', data: { to: '+15551234567', body: 'Grüße 😀' } });
+  const body = JSON.stringify({
+    id: 'evt_1',
+    type: 'sms.sent',
+    createdAt: '2026-11-21T12:00:00.000Z',
+    data: { to: '+15551234567', body: 'Grüße 😀' },
+  });
   const now = Math.floor(Date.now() / 1000);
   const headers = webhookHeaders(secret, 'evt_1', now, body, 'sms-gateway/test');
   const wh = new Webhook(secret);
@@ -26,7 +37,10 @@ t.test('a known vector', async (t) => {
   // Computed independently: HMAC-SHA256 of "msg_p5jXN8AQM9LWM0D4loKWxJek.1614265330.{\"test\": 2432232314}"
   // with the key MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw (the Standard Webhooks example secret).
   const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-  t.equal(sign(secret, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}'), 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
+  t.equal(
+    sign(secret, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}'),
+    'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+  );
 });
 
 t.test('the secret file is 0600 and rotates', async (t) => {

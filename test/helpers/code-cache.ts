@@ -10,7 +10,10 @@ import { spawnSync } from 'node:child_process';
 export function plainCodeCache(source: string): Buffer {
   const r = spawnSync(
     process.execPath,
-    ['-e', `process.stdout.write(new (require('node:vm').Script)(${JSON.stringify(source)}).createCachedData().toString('base64'))`],
+    [
+      '-e',
+      `process.stdout.write(new (require('node:vm').Script)(${JSON.stringify(source)}).createCachedData().toString('base64'))`,
+    ],
     { encoding: 'utf8' },
   );
   if (r.status !== 0 || !r.stdout) throw new Error(`no code cache made: ${r.stderr}`);

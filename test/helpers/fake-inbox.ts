@@ -18,7 +18,16 @@ export function fakeInbox() {
   };
   /** An SMS from `from` arrives, dated `at` (ms) on the phone. */
   const receive = (from: string, body: string, at: number) => {
-    entries.push({ id: entries.length + 100, threadId: 1, type: 'inbox', address: from, sender: null, received: phoneDate(at), body, read: false });
+    entries.push({
+      id: entries.length + 100,
+      threadId: 1,
+      type: 'inbox',
+      address: from,
+      sender: null,
+      received: phoneDate(at),
+      body,
+      read: false,
+    });
   };
   return { list, receive, calls: () => calls, reads: () => reads };
 }

@@ -11,7 +11,8 @@ export const FILLER_NUMBER = '1234';
 
 /** Leaves room for exactly `room` more waiting messages. */
 export function fillQueue(db: Db, clock: Clock, room: number): void {
-  const insert = db.prepare(`INSERT INTO messages (id, to_number, send_to, body, segments, encoding, sim_slot, status, source_ip,
+  const insert =
+    db.prepare(`INSERT INTO messages (id, to_number, send_to, body, segments, encoding, sim_slot, status, source_ip,
     created_at, updated_at, stats_day, via, due_at) VALUES (@id, '${FILLER_NUMBER}', '${FILLER_NUMBER}', 'x', 1, 'gsm7', 1, 'queued', '10.0.0.1', @at, @at, '2026-11-21', 'queue', @at)`);
   db.transaction(() => {
     for (let i = 0; i < QUEUE_LIMIT - room; i++) insert.run({ id: newMessageId(clock.now()), at: clock.now() + i });

@@ -111,7 +111,13 @@ function testConfig(home: string, runtime: RuntimeInfo, opts: TestAppOptions): C
     quietHours: opts.quietHours,
     logLevel: 'silent',
     mqtt: opts.mqtt?.settings,
-    optOut: { enabled: false, optOutReply: DEFAULT_OPT_OUT_REPLY, optInReply: DEFAULT_OPT_IN_REPLY, helpReply: '', ...opts.optOut },
+    optOut: {
+      enabled: false,
+      optOutReply: DEFAULT_OPT_OUT_REPLY,
+      optInReply: DEFAULT_OPT_IN_REPLY,
+      helpReply: '',
+      ...opts.optOut,
+    },
     contacts: opts.contacts ?? opts.mqtt?.settings.contacts ?? [],
     smtp: opts.smtp,
   };
@@ -199,6 +205,22 @@ export async function testApp(t: Test, opts: TestAppOptions = {}) {
       headers: { ...auth, 'content-type': 'application/json', ...headers },
       payload: typeof body === 'string' ? body : JSON.stringify(body),
     });
-  const cancel = (id: string, caller = '192.168.1.22') => app.inject({ method: 'DELETE', url: `/api/messages/${id}`, remoteAddress: caller, headers: auth });
-  return { app, gateway, home, keyFile, key, auth, clock, db, probes, handoffs: recorder.handoffs, send, get, queue, cancel };
+  const cancel = (id: string, caller = '192.168.1.22') =>
+    app.inject({ method: 'DELETE', url: `/api/messages/${id}`, remoteAddress: caller, headers: auth });
+  return {
+    app,
+    gateway,
+    home,
+    keyFile,
+    key,
+    auth,
+    clock,
+    db,
+    probes,
+    handoffs: recorder.handoffs,
+    send,
+    get,
+    queue,
+    cancel,
+  };
 }

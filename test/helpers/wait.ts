@@ -6,7 +6,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * the deadline only stops a broken run. A gateway answers about 10 requests a second per
  * caller: poll it at 100 ms or slower.
  */
-export async function waitFor<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, ms = 30_000, intervalMs = 100): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  fn: () => Promise<T | undefined> | T | undefined,
+  ms = 30_000,
+  intervalMs = 100,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn();

@@ -43,7 +43,11 @@ t.test('each 401 case answers the exact guard body', async (t) => {
 t.test('the right key is accepted whatever the case of the scheme word', async (t) => {
   const { app, key } = await testApp(t);
   for (const scheme of ['Bearer', 'bearer', 'BEARER', 'bEaReR']) {
-    const res = await app.inject({ url: '/openapi.json', remoteAddress: '127.0.0.2', headers: { authorization: `${scheme} ${key}` } });
+    const res = await app.inject({
+      url: '/openapi.json',
+      remoteAddress: '127.0.0.2',
+      headers: { authorization: `${scheme} ${key}` },
+    });
     t.equal(res.statusCode, 200, scheme);
   }
 });
@@ -55,16 +59,28 @@ t.test('/health needs no key; everything else does, unknown routes included (401
   const unknown = await app.inject({ url: '/nope', remoteAddress: '10.1.2.3' });
   t.equal(unknown.statusCode, 401);
   t.same(unknown.json(), UNAUTHORIZED_BODY);
-  const withKey = await app.inject({ url: '/nope', remoteAddress: '10.1.2.3', headers: { authorization: `Bearer ${key}` } });
+  const withKey = await app.inject({
+    url: '/nope',
+    remoteAddress: '10.1.2.3',
+    headers: { authorization: `Bearer ${key}` },
+  });
   t.equal(withKey.statusCode, 404);
-  t.same(withKey.json(), { success: false, smsSent: false, error: { code: 'not_found', message: 'No route GET /nope.' } });
+  t.same(withKey.json(), {
+    success: false,
+    smsSent: false,
+    error: { code: 'not_found', message: 'No route GET /nope.' },
+  });
   const post = await app.inject({ method: 'POST', url: '/health', remoteAddress: '10.1.2.3' });
   t.equal(post.statusCode, 401, 'POST /health is not the public route');
 });
 
 t.test('a key rotated on disk takes effect on the very next request', async (t) => {
   const { app, key, keyFile } = await testApp(t);
-  const auth = (k: string) => ({ url: '/openapi.json', remoteAddress: '127.0.0.3', headers: { authorization: `Bearer ${k}` } });
+  const auth = (k: string) => ({
+    url: '/openapi.json',
+    remoteAddress: '127.0.0.3',
+    headers: { authorization: `Bearer ${k}` },
+  });
   t.equal((await app.inject(auth(key))).statusCode, 200);
   const fresh = keyFile.rotate();
   t.not(fresh, key);

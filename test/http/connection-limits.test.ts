@@ -36,7 +36,15 @@ function fakeTimers() {
 }
 
 /** No grace: the whole's ceiling is as strict as the others (the grace has tests of its own). */
-const LIMITS: TableLimits = { total: 8, perAddress: 3, perPrefix: 5, outside: 2, headersMs: 10_000, grace: 0, graceMs: 0 };
+const LIMITS: TableLimits = {
+  total: 8,
+  perAddress: 3,
+  perPrefix: 5,
+  outside: 2,
+  headersMs: 10_000,
+  grace: 0,
+  graceMs: 0,
+};
 
 function setup(limits = LIMITS) {
   const timers = fakeTimers();
@@ -62,13 +70,25 @@ const alive = (sockets: FakeSocket[]) => sockets.filter((s) => !s.destroyed).map
 
 t.test('callerPlace', async (t) => {
   t.same(callerPlace('192.168.1.20'), { address: '192.168.1.20', outside: false });
-  t.same(callerPlace('::ffff:192.168.1.20'), { address: '192.168.1.20', outside: false }, 'a mapped address is its IPv4 caller');
-  t.same(callerPlace('fd00:1:2:3:aaaa::1'), { address: 'fd00:1:2:3:aaaa::1', prefix: 'fd00:1:2:3::/64', outside: false });
+  t.same(
+    callerPlace('::ffff:192.168.1.20'),
+    { address: '192.168.1.20', outside: false },
+    'a mapped address is its IPv4 caller',
+  );
+  t.same(callerPlace('fd00:1:2:3:aaaa::1'), {
+    address: 'fd00:1:2:3:aaaa::1',
+    prefix: 'fd00:1:2:3::/64',
+    outside: false,
+  });
   t.equal(callerPlace('fd00:1:2:3:bbbb:cccc:dddd:eeee').prefix, 'fd00:1:2:3::/64', 'the same /64');
   t.not(callerPlace('fd00:1:2:4::1').prefix, callerPlace('fd00:1:2:3::1').prefix, 'another /64');
   t.same(callerPlace('fe80::1%eth0'), { address: 'fe80::1', prefix: 'fe80:0:0:0::/64', outside: false });
   t.same(callerPlace('203.0.113.1'), { address: '203.0.113.1', outside: true });
-  t.same(callerPlace('2001:db8::1'), { address: '2001:db8::1', outside: true }, 'outside IPv6: per address, no /64 group');
+  t.same(
+    callerPlace('2001:db8::1'),
+    { address: '2001:db8::1', outside: true },
+    'outside IPv6: per address, no /64 group',
+  );
   t.same(callerPlace(undefined), { address: 'unknown', outside: true });
   t.same(callerPlace('not an address'), { address: 'unknown', outside: true });
 });
@@ -205,7 +225,11 @@ t.test('the defaults: eight addresses at their ceiling do not keep a ninth out',
   t.equal(w.destroyed, false);
   t.equal(table.size(), MAX_CONNECTIONS + 1, 'the whole within its grace');
   for (let i = 0; i < 300; i++) open(`fd00::${(i % 10) + 1}`);
-  t.equal(table.size(), MAX_CONNECTIONS + 1 + MAX_CONNECTIONS_PER_PREFIX, 'the /64 kept to its own ceiling, the whole within its grace');
+  t.equal(
+    table.size(),
+    MAX_CONNECTIONS + 1 + MAX_CONNECTIONS_PER_PREFIX,
+    'the /64 kept to its own ceiling, the whole within its grace',
+  );
   for (let i = 0; i < 300; i++) open(`fd01::${(i % 10) + 1}`); // a second /64
   t.equal(table.size(), MAX_CONNECTIONS + MAX_CONNECTIONS_GRACE, 'never past the grace');
   t.equal(w.destroyed, false, 'a /64 flood closes its own connections first (it holds the most)');
@@ -229,7 +253,11 @@ t.test('a batch larger than the whole: a newcomer whose request is read within t
     return { w, witnessSurvivedBatch, armed, table, alive: alive([...before, ...after]) };
   };
   const strict = run(0);
-  t.equal(strict.witnessSurvivedBatch, false, 'without the grace the 8th after it closed the witness unread (the old rule)');
+  t.equal(
+    strict.witnessSurvivedBatch,
+    false,
+    'without the grace the 8th after it closed the witness unread (the old rule)',
+  );
   const g = run(8);
   t.equal(g.witnessSurvivedBatch, true, 'with it the witness is still open when its request is read');
   t.equal(g.armed, true, 'room is made later, by one timer');

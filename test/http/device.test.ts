@@ -68,7 +68,15 @@ t.test('no phone: every fact the phone would tell is null; the rest is right', a
     },
   );
   t.equal(d.defaultSimSlot, 1);
-  t.same(d.counters.allTime, { accepted: 1, sent: 1, failed: 0, cancelled: 0, queued: 0, segments: 1, billedSegments: 0 });
+  t.same(d.counters.allTime, {
+    accepted: 1,
+    sent: 1,
+    failed: 0,
+    cancelled: 0,
+    queued: 0,
+    segments: 1,
+    billedSegments: 0,
+  });
   t.equal(d.counters.historySize, 1);
   t.equal(d.counters.today.date, '2026-11-21');
   t.equal(d.counters.timeZone, 'UTC');
@@ -89,7 +97,10 @@ t.test('no phone: every fact the phone would tell is null; the rest is right', a
 
 t.test("simulated mode with no phone: every check and field docs/api.md's diagnostics table lists", async (t) => {
   const { get } = await testApp(t, { webhookUrls: ['http://192.168.1.9:9000/hook'] });
-  const checks = (await get('/api/diagnostics')).json().data.checks as Record<string, { status: string; value: unknown }>;
+  const checks = (await get('/api/diagnostics')).json().data.checks as Record<
+    string,
+    { status: string; value: unknown }
+  >;
   const table = readmeDiagnosticsTable();
   t.ok(table.size >= 12, `the table was found (${table.size} rows)`);
   t.same([...table.keys()].sort(), Object.keys(checks).sort(), 'the same checks, no more, no fewer');
@@ -125,7 +136,11 @@ t.test('the phone number comes from SMS_GATEWAY_PHONE_NUMBER', async (t) => {
 t.test('a healthy fake phone: host info filled, diagnostics ok', async (t) => {
   const fake = fakeTermux(t, PHONE_COMMANDS);
   healthyPhone(fake);
-  const { get, key } = await testApp(t, { probeEnv: fake.env, probeTimeoutMs: 5000, runtime: { mode: 'real', simulation: 'none' } });
+  const { get, key } = await testApp(t, {
+    probeEnv: fake.env,
+    probeTimeoutMs: 5000,
+    runtime: { mode: 'real', simulation: 'none' },
+  });
   const info = (await get('/api/host/info')).json().data;
   t.equal(info.carrier, 'Telekom.de');
   t.equal(info.networkType, 'lte');
@@ -143,7 +158,11 @@ t.test('a healthy fake phone: host info filled, diagnostics ok', async (t) => {
   t.same(info.device, { manufacturer: 'Google', model: 'Pixel 6a', androidVersion: '14' });
   const diagRes = await get('/api/diagnostics');
   const diag = diagRes.json().data;
-  t.equal(diag.status, 'ok', JSON.stringify(Object.entries(diag.checks).filter(([, c]) => (c as { status: string }).status !== 'ok')));
+  t.equal(
+    diag.status,
+    'ok',
+    JSON.stringify(Object.entries(diag.checks).filter(([, c]) => (c as { status: string }).status !== 'ok')),
+  );
   t.same(Object.keys(diag.checks).sort(), [
     'androidSmsLimit',
     'apiKey',
@@ -239,14 +258,22 @@ t.test('sending switched off degrades the sms check', async (t) => {
 
 const snapWith = (over: Partial<Record<keyof Snapshot, unknown>>): Snapshot => {
   const never = { value: null, last: 'ok', detail: null, checkedAt: 1, ms: 1 };
-  const base = { telephony: never, battery: never, wifi: never, props: never, apiApp: { ...never, value: { installed: true } } };
+  const base = {
+    telephony: never,
+    battery: never,
+    wifi: never,
+    props: never,
+    apiApp: { ...never, value: { installed: true } },
+  };
   return { ...base, ...over } as unknown as Snapshot;
 };
 const st = (value: unknown, last = 'ok') => ({ value, last, detail: null, checkedAt: 1, ms: 1 });
 
 t.test('check rules', async (t) => {
   const bat = (level: number, charging: boolean, temperatureC = 30) =>
-    batteryCheck(snapWith({ battery: st({ level, charging, temperatureC, status: null, plugged: null, health: null }) })).status;
+    batteryCheck(
+      snapWith({ battery: st({ level, charging, temperatureC, status: null, plugged: null, health: null }) }),
+    ).status;
   t.equal(bat(50, false), 'ok');
   t.equal(bat(19, false), 'degraded');
   t.equal(bat(9, false), 'failing');
@@ -255,13 +282,25 @@ t.test('check rules', async (t) => {
   t.equal(batteryCheck(snapWith({})).status, 'unknown');
   const tel = (simState: string, roaming = false) =>
     telephonyCheck(
-      snapWith({ telephony: st({ simState, roaming, carrier: null, networkType: null, simCarrier: null, simCount: 1, dataState: null, dataEnabled: null }) }),
+      snapWith({
+        telephony: st({
+          simState,
+          roaming,
+          carrier: null,
+          networkType: null,
+          simCarrier: null,
+          simCount: 1,
+          dataState: null,
+          dataEnabled: null,
+        }),
+      }),
     );
   t.equal(tel('ready').status, 'ok');
   t.equal(tel('absent').status, 'failing');
   t.match(tel('pin_required').hint, /not ready \(pin_required\)/);
   t.equal(tel('ready', true).status, 'degraded');
-  const wifi = (ip: string | null, rssi = -50) => wifiCheck(snapWith({ wifi: st({ ip, rssi, ssid: 'x', linkSpeedMbps: 1, frequencyMhz: 1 }) })).status;
+  const wifi = (ip: string | null, rssi = -50) =>
+    wifiCheck(snapWith({ wifi: st({ ip, rssi, ssid: 'x', linkSpeedMbps: 1, frequencyMhz: 1 }) })).status;
   t.equal(wifi('192.168.1.2'), 'ok');
   t.equal(wifi(null), 'degraded');
   t.equal(wifi('192.168.1.2', -90), 'degraded');
@@ -269,11 +308,17 @@ t.test('check rules', async (t) => {
   t.match(termuxApiCheck(snapWith({ apiApp: st({ installed: false }) }), 'real').hint, /F-Droid/);
   t.equal(termuxApiCheck(snapWith({ battery: st(null, 'permission_denied') }), 'real').status, 'degraded');
   t.match(
-    termuxApiCheck(snapWith({ telephony: st(null, 'not_found'), battery: st(null, 'not_found'), wifi: st(null, 'not_found') }), 'real').hint,
+    termuxApiCheck(
+      snapWith({ telephony: st(null, 'not_found'), battery: st(null, 'not_found'), wifi: st(null, 'not_found') }),
+      'real',
+    ).hint,
     /pkg install termux-api/,
   );
   t.equal(
-    termuxApiCheck(snapWith({ telephony: st(null, 'not_found'), battery: st(null, 'not_found'), wifi: st(null, 'not_found') }), 'simulated').status,
+    termuxApiCheck(
+      snapWith({ telephony: st(null, 'not_found'), battery: st(null, 'not_found'), wifi: st(null, 'not_found') }),
+      'simulated',
+    ).status,
     'unknown',
   );
   t.equal(termuxApiCheck(snapWith({}), 'real').status, 'ok');

@@ -46,14 +46,20 @@ t.test('the root error handler answers every code with the table status and the 
     const res = await app.inject({ url: `/throw/${code}` });
     t.equal(res.statusCode, STATUS_OF[code], code);
     const extra = code === 'queue_full' ? { retryAfterSeconds: 60 } : {};
-    t.same(res.json(), { success: false, smsSent: false, error: { code, message: `refused: ${code}` }, ...extra }, code);
+    t.same(
+      res.json(),
+      { success: false, smsSent: false, error: { code, message: `refused: ${code}` }, ...extra },
+      code,
+    );
     t.equal(res.headers['retry-after'], code === 'queue_full' ? '60' : undefined, `${code}: Retry-After`);
   }
 });
 
 t.test('the OpenAPI document gives every error code it names the status of the table', async (t) => {
   const { get } = await testApp(t);
-  const doc = (await get('/openapi.json')).json() as { paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>> };
+  const doc = (await get('/openapi.json')).json() as {
+    paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>>;
+  };
   let named = 0;
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {

@@ -12,7 +12,8 @@ const withKey = ['Authorization', `Bearer ${KEY}`];
 t.test('403 before 429 before 401; a public route needs no key but is counted', async (t) => {
   const guards = createGuards(fakeClock(), () => KEY);
   const caller = (peer: string, rawHeaders: string[] = [], publicRoute = false) => ({ peer, rawHeaders, publicRoute });
-  for (let i = 0; i < BUCKET_CAPACITY + 5; i++) t.same(guards.check(caller('8.8.8.8', withKey)), { status: 403 }, 'never counted, never 401');
+  for (let i = 0; i < BUCKET_CAPACITY + 5; i++)
+    t.same(guards.check(caller('8.8.8.8', withKey)), { status: 403 }, 'never counted, never 401');
   t.same(guards.check(caller('10.0.0.1')), { status: 401 });
   t.equal(guards.check(caller('10.0.0.1', withKey)), undefined);
   t.equal(guards.check(caller('10.0.0.1', [], true)), undefined, 'public route: no key');

@@ -11,10 +11,28 @@ const TO = '+15550001111';
 t.test('a JSON body with invalid UTF-8 is a 400, and nothing is recorded or sent', async (t) => {
   const { app, auth, handoffs, gateway } = await testApp(t);
   for (const url of ['/api/sms/send', '/api/messages']) {
-    const payload = Buffer.concat([Buffer.from(`{"to":"${TO}","message":"caf`), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
-    const res = await app.inject({ method: 'POST', url, remoteAddress: '10.0.0.9', headers: { ...auth, 'content-type': 'application/json' }, payload });
+    const payload = Buffer.concat([
+      Buffer.from(`{"to":"${TO}","message":"caf`),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('"}'),
+    ]);
+    const res = await app.inject({
+      method: 'POST',
+      url,
+      remoteAddress: '10.0.0.9',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload,
+    });
     t.equal(res.statusCode, 400, url);
-    t.same(res.json(), { success: false, smsSent: false, error: { code: 'invalid_request', message: 'Invalid request: the body is not valid UTF-8.' } }, url);
+    t.same(
+      res.json(),
+      {
+        success: false,
+        smsSent: false,
+        error: { code: 'invalid_request', message: 'Invalid request: the body is not valid UTF-8.' },
+      },
+      url,
+    );
   }
   t.equal(handoffs.length, 0);
   t.equal(gateway.sending.messages.count(), 0);
@@ -29,17 +47,20 @@ t.test('a JSON body with invalid UTF-8 is a 400, and nothing is recorded or sent
   t.equal(handoffs[0]!.text, 'café ✓');
 });
 
-t.test('a message of only control characters or NUL is a 400 (no visible character: the phone would send it empty)', async (t) => {
-  const { send, queue, handoffs } = await testApp(t);
-  for (const message of ['\u0000', '\u0001\u0002\u0003', '\u0000 \t\u001f', '\u0007\r\n']) {
-    const res = await send({ to: TO, message });
-    t.equal(res.statusCode, 400, JSON.stringify(message));
-    t.match(res.json().error, { code: 'invalid_request', message: /no visible character|is empty/ });
-    t.equal((await queue({ to: TO, message })).statusCode, 400);
-  }
-  t.equal(handoffs.length, 0);
-  t.equal((await send({ to: TO, message: '\u0000x' })).statusCode, 200, 'one visible character is enough');
-});
+t.test(
+  'a message of only control characters or NUL is a 400 (no visible character: the phone would send it empty)',
+  async (t) => {
+    const { send, queue, handoffs } = await testApp(t);
+    for (const message of ['\u0000', '\u0001\u0002\u0003', '\u0000 \t\u001f', '\u0007\r\n']) {
+      const res = await send({ to: TO, message });
+      t.equal(res.statusCode, 400, JSON.stringify(message));
+      t.match(res.json().error, { code: 'invalid_request', message: /no visible character|is empty/ });
+      t.equal((await queue({ to: TO, message })).statusCode, 400);
+    }
+    t.equal(handoffs.length, 0);
+    t.equal((await send({ to: TO, message: '\u0000x' })).statusCode, 200, 'one visible character is enough');
+  },
+);
 
 t.test('a known Idempotency-Key is answered before checks that changed since', async (t) => {
   const home = tempDir(t);
@@ -82,5 +103,9 @@ t.test('gateway.db deleted while running: sends are 503 storage_unavailable, dia
   t.equal(handoffs.length, 1, 'nothing handed off without a kept record');
   const diag = (await get('/api/diagnostics')).json().data;
   t.equal(diag.status, 'failing');
-  t.match(diag.checks.database, { status: 'failing', value: { fileDeleted: true }, hint: /was deleted while the gateway runs/ });
+  t.match(diag.checks.database, {
+    status: 'failing',
+    value: { fileDeleted: true },
+    hint: /was deleted while the gateway runs/,
+  });
 });

@@ -11,6 +11,10 @@ t.test("GET /health answers the schema's JSON, as JSON in UTF-8", async (t) => {
   t.equal(res.headers['content-type'], 'application/json; charset=utf-8', "the content type zod's serializer gave it");
   const body = JSON.parse(res.body) as unknown;
   t.equal(res.body, JSON.stringify(HealthSchema.parse(body)), 'byte for byte what the schema encodes');
-  t.same(Object.keys(body as object), ['status', 'version', 'smsEnabled', 'mode', 'simulation', 'testMode'], 'its keys, in order');
+  t.same(
+    Object.keys(body as object),
+    ['status', 'version', 'smsEnabled', 'mode', 'simulation', 'testMode'],
+    'its keys, in order',
+  );
   t.match(body, { status: 'ok', mode: 'simulated', simulation: 'failure', smsEnabled: true, testMode: true });
 });

@@ -66,7 +66,16 @@ t.test('fields, newest first, only what arrived after the watcher started', asyn
     receivedAt: '2026-11-21T12:00:01.000Z',
     simSlot: null,
   });
-  t.same(Object.keys(body.data[3]).sort(), ['body', 'contact', 'from', 'id', 'inReplyTo', 'keyword', 'receivedAt', 'simSlot']);
+  t.same(Object.keys(body.data[3]).sort(), [
+    'body',
+    'contact',
+    'from',
+    'id',
+    'inReplyTo',
+    'keyword',
+    'receivedAt',
+    'simSlot',
+  ]);
   t.equal(body.data[2].contact, null, 'no contact matched');
   t.same(body.pagination, { limit: 20, offset: 0, total: 4, hasNext: false });
   t.equal(new Set(body.data.map((m: { id: string }) => m.id)).size, 4, 'ids are distinct');
@@ -76,7 +85,9 @@ t.test('each received SMS is stored once, in the same transaction as its event',
   const a = await withInbox(t, { webhookUrls: ['http://127.0.0.1:9/hook'] });
   await a.gateway.inbox.watcher.pollOnce(); // the same list again: nothing new
   t.equal((await a.get('/api/inbox')).json().pagination.total, 4);
-  const events = a.db.prepare(`SELECT COUNT(*) AS n FROM webhook_events WHERE type = 'sms.received'`).get() as { n: number };
+  const events = a.db.prepare(`SELECT COUNT(*) AS n FROM webhook_events WHERE type = 'sms.received'`).get() as {
+    n: number;
+  };
   t.equal(events.n, 4, 'one event per stored message');
 });
 
@@ -153,7 +164,11 @@ t.test('the watcher off: 503 inbox_disabled saying how to switch it on', async (
   t.equal(res.json().error.code, 'inbox_disabled');
   t.match(res.json().error.message, /SMS_GATEWAY_INBOX=true/);
   t.match(res.json().error.message, /POST \/api\/webhooks/);
-  t.equal((await a.get('/api/diagnostics')).json().data.checks.webhooks.value.inbox, null, 'diagnostics: no inbox part');
+  t.equal(
+    (await a.get('/api/diagnostics')).json().data.checks.webhooks.value.inbox,
+    null,
+    'diagnostics: no inbox part',
+  );
 });
 
 t.test('an env webhook target or one registered over the API switches the watcher on', async (t) => {
@@ -216,7 +231,12 @@ t.test('a watcher that was off starts afresh: what arrived while nobody listened
       ['Your parcel is on its way', 'first'],
       'only the one stored before and the one after',
     );
-    const removed = await a.app.inject({ method: 'DELETE', url: `/api/webhooks/${added.json().data.id}`, remoteAddress: '192.168.1.21', headers: a.auth });
+    const removed = await a.app.inject({
+      method: 'DELETE',
+      url: `/api/webhooks/${added.json().data.id}`,
+      remoteAddress: '192.168.1.21',
+      headers: a.auth,
+    });
     t.equal(removed.statusCode, 204);
     t.equal(a.gateway.inbox.watcher.running(), false, 'stopped with the last listener');
 
@@ -233,7 +253,12 @@ t.test('a watcher that was off starts afresh: what arrived while nobody listened
     await a.gateway.inbox.watcher.pollOnce();
     fake.output(
       'termux-sms-list',
-      JSON.stringify([...OLD, ...NEW, sms(15, '2026-11-21 12:30:00', 'while off again'), sms(16, '2026-11-21 12:59:00', 'back on')]),
+      JSON.stringify([
+        ...OLD,
+        ...NEW,
+        sms(15, '2026-11-21 12:30:00', 'while off again'),
+        sms(16, '2026-11-21 12:59:00', 'back on'),
+      ]),
     );
     await a.gateway.inbox.watcher.pollOnce();
     t.same(
@@ -249,7 +274,10 @@ t.test('newest first by the time received, whatever order the _ids come in', asy
   fake.output('termux-sms-list', JSON.stringify(OLD));
   await a.gateway.inbox.watcher.pollOnce();
   // A backlog read at once: _id 120 arrived before _id 105 (ids reused after a deletion).
-  fake.output('termux-sms-list', JSON.stringify([...OLD, sms(120, '2026-11-21 14:30:00', 'earlier'), sms(105, '2026-11-21 15:00:00', 'later')]));
+  fake.output(
+    'termux-sms-list',
+    JSON.stringify([...OLD, sms(120, '2026-11-21 14:30:00', 'earlier'), sms(105, '2026-11-21 15:00:00', 'later')]),
+  );
   await a.gateway.inbox.watcher.pollOnce();
   t.same(
     (await a.get('/api/inbox')).json().data.map((m: { body: string }) => m.body),
@@ -275,7 +303,13 @@ t.test('an SMS that arrives between switching the watcher on and its first read 
     // The first read takes 10 s (a slow Termux:API); the SMS came 5 s after the switch-on.
     inboxList: async () => {
       clock.advance(10_000);
-      return { ok: true as const, entries: [entry(7, '2026-11-21 11:00:00', 'before: never announced'), entry(8, '2026-11-21 12:00:05', 'just after')] };
+      return {
+        ok: true as const,
+        entries: [
+          entry(7, '2026-11-21 11:00:00', 'before: never announced'),
+          entry(8, '2026-11-21 12:00:05', 'just after'),
+        ],
+      };
     },
   });
   a.gateway.inbox.start();

@@ -125,7 +125,11 @@ t.test('a URL the router cannot decode still meets the guards in order: 403, 429
   const noKey = await app.inject({ url: bad, remoteAddress: '10.2.2.2' });
   t.equal(noKey.statusCode, 401);
   t.same(noKey.json(), { error: 'Unauthorized' });
-  const withKey = await app.inject({ url: bad, remoteAddress: '10.2.2.2', headers: { authorization: `Bearer ${key}` } });
+  const withKey = await app.inject({
+    url: bad,
+    remoteAddress: '10.2.2.2',
+    headers: { authorization: `Bearer ${key}` },
+  });
   t.equal(withKey.statusCode, 400);
   t.equal(withKey.json().error.code, 'invalid_request');
   for (let i = 0; i < 30; i++) await app.inject({ url: bad, remoteAddress: '10.2.2.3' });

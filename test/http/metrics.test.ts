@@ -35,7 +35,8 @@ async function scripted(t: Parameters<typeof testApp>[0], answers: HandoffResult
   return testApp(t, { clock, sender });
 }
 
-const scrape = (app: Awaited<ReturnType<typeof testApp>>) => app.app.inject({ url: '/metrics', remoteAddress: '192.168.1.30', headers: app.auth });
+const scrape = (app: Awaited<ReturnType<typeof testApp>>) =>
+  app.app.inject({ url: '/metrics', remoteAddress: '192.168.1.30', headers: app.auth });
 
 t.test('3 sent and 2 failed: every counter moves by exactly that, with its labels', async (t) => {
   const gw = await scripted(t, [
@@ -47,11 +48,16 @@ t.test('3 sent and 2 failed: every counter moves by exactly that, with its label
   ]);
   const before = samples((await scrape(gw)).body);
   t.equal(before.get('sms_gateway_messages_sent_total'), 0);
-  t.equal(before.get('sms_gateway_message_failures_total{reason="simulated_failure"}'), 0, 'every reason is there from the start');
+  t.equal(
+    before.get('sms_gateway_message_failures_total{reason="simulated_failure"}'),
+    0,
+    'every reason is there from the start',
+  );
   t.equal(before.get('sms_gateway_handoff_duration_seconds_count{result="ok"}'), 0);
 
   const statuses = [];
-  for (let i = 0; i < 5; i++) statuses.push((await gw.send({ to, message: i === 0 ? 'x'.repeat(161) : 'Hello' })).statusCode);
+  for (let i = 0; i < 5; i++)
+    statuses.push((await gw.send({ to, message: i === 0 ? 'x'.repeat(161) : 'Hello' })).statusCode);
   t.same(statuses, [200, 502, 200, 502, 200]);
 
   const res = await scrape(gw);
@@ -113,10 +119,15 @@ t.test('the guards: 403 off the LAN, then 429, then 401 without the key', async 
   t.equal(none.statusCode, 401);
   t.same(none.json(), { error: 'Unauthorized' });
   t.notMatch(none.body, /sms_gateway/, 'no series without the key');
-  const wrong = await app.inject({ url: '/metrics', remoteAddress: '10.0.0.5', headers: { authorization: 'Bearer sk_local_wrong' } });
+  const wrong = await app.inject({
+    url: '/metrics',
+    remoteAddress: '10.0.0.5',
+    headers: { authorization: 'Bearer sk_local_wrong' },
+  });
   t.equal(wrong.statusCode, 401);
   let limited;
-  for (let i = 0; i < BUCKET_CAPACITY + 5 && limited?.statusCode !== 429; i++) limited = await app.inject({ url: '/metrics', remoteAddress: '10.0.0.6' });
+  for (let i = 0; i < BUCKET_CAPACITY + 5 && limited?.statusCode !== 429; i++)
+    limited = await app.inject({ url: '/metrics', remoteAddress: '10.0.0.6' });
   t.equal(limited?.statusCode, 429, 'the rate limit before the key: a keyless caller is limited, not told 401 forever');
 });
 
@@ -126,7 +137,10 @@ const noPromtool = spawnSync('promtool', ['--version']).error
 
 t.test('promtool check metrics reports nothing on a real scrape', { skip: noPromtool }, async (t) => {
   const fake = fakeTermux(t, ['termux-battery-status', 'termux-wifi-connectioninfo']);
-  fake.output('termux-battery-status', JSON.stringify({ percentage: 87, status: 'CHARGING', plugged: 'PLUGGED_AC', temperature: 30.5, health: 'GOOD' }));
+  fake.output(
+    'termux-battery-status',
+    JSON.stringify({ percentage: 87, status: 'CHARGING', plugged: 'PLUGGED_AC', temperature: 30.5, health: 'GOOD' }),
+  );
   fake.output('termux-wifi-connectioninfo', JSON.stringify({ ip: '192.168.1.50', ssid: 'home', rssi: -58 }));
   const gw = await testApp(t, { probeEnv: fake.env, webhookUrls: ['http://192.168.1.9:9000/hook'] });
   await gw.probes.refresh();
@@ -160,7 +174,13 @@ t.test('the metrics schedule nothing: no fake timer, no real one', async (t) => 
     clock,
     runtime: testRuntime(),
     totals: () => ({ accepted: 0, sent: 0, failed: 0, cancelled: 0, queued: 0, segments: 0, billedSegments: 0 }),
-    queueState: () => ({ waiting: 0, paused: false, nextAttemptAt: null, oldestWaitingSince: null, consecutiveTimeouts: 0 }),
+    queueState: () => ({
+      waiting: 0,
+      paused: false,
+      nextAttemptAt: null,
+      oldestWaitingSince: null,
+      consecutiveTimeouts: 0,
+    }),
     webhookTargets: () => [],
     device: () => ({ battery: { value: null }, wifi: { value: null } }) as never,
   });
@@ -186,41 +206,59 @@ t.test('the metrics schedule nothing: no fake timer, no real one', async (t) => 
   );
 });
 
-t.test('what happened before the first scrape (prom-client not loaded yet) is counted exactly, and what follows too', async (t) => {
-  const metrics = createMetrics({
-    clock: fakeClock(),
-    runtime: testRuntime(),
-    totals: () => ({ accepted: 0, sent: 0, failed: 0, cancelled: 0, queued: 0, segments: 0, billedSegments: 0 }),
-    queueState: () => ({ waiting: 0, paused: false, nextAttemptAt: null, oldestWaitingSince: null, consecutiveTimeouts: 0 }),
-    webhookTargets: () => [],
-    device: () => ({ battery: { value: null }, wifi: { value: null } }) as never,
-  });
-  const handoff = (ms: number, ok: boolean, segments = 1) => metrics.onHandoff({ row: { segments, handoffStartedAt: 1000 }, result: { ok }, at: 1000 + ms });
-  handoff(300, true); // bucket 0.5
-  handoff(450, true, 2); // bucket 0.5
-  handoff(1000, true); // bucket 1 (le is inclusive)
-  handoff(30_000, false, 3); // bucket 30
-  handoff(75_000, false); // above the last bucket
-  metrics.onEvent({ type: 'sms.failed', data: { reason: 'timeout' } } as never);
-  metrics.onEvent({ type: 'sms.received', data: {} } as never);
-  const first = samples(await metrics.scrape());
-  const ok = (le: string) => first.get(`sms_gateway_handoff_duration_seconds_bucket{le="${le}",result="ok"}`);
-  const failed = (le: string) => first.get(`sms_gateway_handoff_duration_seconds_bucket{le="${le}",result="failed"}`);
-  t.same([ok('0.25'), ok('0.5'), ok('1'), ok('+Inf')], [0, 2, 3, 3], 'ok: the buckets (cumulative)');
-  t.same([failed('20'), failed('30'), failed('60'), failed('+Inf')], [0, 1, 1, 2], 'failed: the buckets (cumulative)');
-  t.equal(first.get('sms_gateway_handoff_duration_seconds_count{result="ok"}'), 3);
-  t.equal(first.get('sms_gateway_handoff_duration_seconds_sum{result="ok"}'), 1.75, 'the sum: 0.3 + 0.45 + 1');
-  t.equal(first.get('sms_gateway_handoff_duration_seconds_sum{result="failed"}'), 105);
-  t.equal(first.get('sms_gateway_segments_handed_off_total'), 8, '1 + 2 + 1 + 3 + 1');
-  t.equal(first.get('sms_gateway_message_failures_total{reason="timeout"}'), 1);
-  t.equal(first.get('sms_gateway_message_failures_total{reason="expired"}'), 0, 'every reason is there');
-  t.equal(first.get('sms_gateway_received_messages_total'), 1);
+t.test(
+  'what happened before the first scrape (prom-client not loaded yet) is counted exactly, and what follows too',
+  async (t) => {
+    const metrics = createMetrics({
+      clock: fakeClock(),
+      runtime: testRuntime(),
+      totals: () => ({ accepted: 0, sent: 0, failed: 0, cancelled: 0, queued: 0, segments: 0, billedSegments: 0 }),
+      queueState: () => ({
+        waiting: 0,
+        paused: false,
+        nextAttemptAt: null,
+        oldestWaitingSince: null,
+        consecutiveTimeouts: 0,
+      }),
+      webhookTargets: () => [],
+      device: () => ({ battery: { value: null }, wifi: { value: null } }) as never,
+    });
+    const handoff = (ms: number, ok: boolean, segments = 1) =>
+      metrics.onHandoff({ row: { segments, handoffStartedAt: 1000 }, result: { ok }, at: 1000 + ms });
+    handoff(300, true); // bucket 0.5
+    handoff(450, true, 2); // bucket 0.5
+    handoff(1000, true); // bucket 1 (le is inclusive)
+    handoff(30_000, false, 3); // bucket 30
+    handoff(75_000, false); // above the last bucket
+    metrics.onEvent({ type: 'sms.failed', data: { reason: 'timeout' } } as never);
+    metrics.onEvent({ type: 'sms.received', data: {} } as never);
+    const first = samples(await metrics.scrape());
+    const ok = (le: string) => first.get(`sms_gateway_handoff_duration_seconds_bucket{le="${le}",result="ok"}`);
+    const failed = (le: string) => first.get(`sms_gateway_handoff_duration_seconds_bucket{le="${le}",result="failed"}`);
+    t.same([ok('0.25'), ok('0.5'), ok('1'), ok('+Inf')], [0, 2, 3, 3], 'ok: the buckets (cumulative)');
+    t.same(
+      [failed('20'), failed('30'), failed('60'), failed('+Inf')],
+      [0, 1, 1, 2],
+      'failed: the buckets (cumulative)',
+    );
+    t.equal(first.get('sms_gateway_handoff_duration_seconds_count{result="ok"}'), 3);
+    t.equal(first.get('sms_gateway_handoff_duration_seconds_sum{result="ok"}'), 1.75, 'the sum: 0.3 + 0.45 + 1');
+    t.equal(first.get('sms_gateway_handoff_duration_seconds_sum{result="failed"}'), 105);
+    t.equal(first.get('sms_gateway_segments_handed_off_total'), 8, '1 + 2 + 1 + 3 + 1');
+    t.equal(first.get('sms_gateway_message_failures_total{reason="timeout"}'), 1);
+    t.equal(first.get('sms_gateway_message_failures_total{reason="expired"}'), 0, 'every reason is there');
+    t.equal(first.get('sms_gateway_received_messages_total'), 1);
 
-  handoff(200, true);
-  metrics.onEvent({ type: 'sms.received', data: {} } as never);
-  const second = samples(await metrics.scrape());
-  t.equal(second.get('sms_gateway_handoff_duration_seconds_bucket{le="0.25",result="ok"}'), 1, 'after it, straight into the histogram');
-  t.equal(second.get('sms_gateway_handoff_duration_seconds_count{result="ok"}'), 4);
-  t.equal(second.get('sms_gateway_segments_handed_off_total'), 9);
-  t.equal(second.get('sms_gateway_received_messages_total'), 2);
-});
+    handoff(200, true);
+    metrics.onEvent({ type: 'sms.received', data: {} } as never);
+    const second = samples(await metrics.scrape());
+    t.equal(
+      second.get('sms_gateway_handoff_duration_seconds_bucket{le="0.25",result="ok"}'),
+      1,
+      'after it, straight into the histogram',
+    );
+    t.equal(second.get('sms_gateway_handoff_duration_seconds_count{result="ok"}'), 4);
+    t.equal(second.get('sms_gateway_segments_handed_off_total'), 9);
+    t.equal(second.get('sms_gateway_received_messages_total'), 2);
+  },
+);

@@ -23,11 +23,18 @@ t.test('the built file is the document the routes make', async (t) => {
 
 t.test("the document says the gateway's own version; read once", async (t) => {
   const file = join(tempDir(t), 'openapi.json');
-  writeFileSync(file, JSON.stringify({ openapi: '3.0.3', info: { title: 'sms-gateway', version: '0.1.0', description: 'd' }, paths: {} }));
+  writeFileSync(
+    file,
+    JSON.stringify({ openapi: '3.0.3', info: { title: 'sms-gateway', version: '0.1.0', description: 'd' }, paths: {} }),
+  );
   const same = builtDocument('0.1.0', file);
   t.equal(same(), readFileSync(file, 'utf8'));
   const other = builtDocument('9.9.9', file);
-  t.same(JSON.parse(other()), { openapi: '3.0.3', info: { title: 'sms-gateway', version: '9.9.9', description: 'd' }, paths: {} });
+  t.same(JSON.parse(other()), {
+    openapi: '3.0.3',
+    info: { title: 'sms-gateway', version: '9.9.9', description: 'd' },
+    paths: {},
+  });
   writeFileSync(file, 'changed');
   t.same(JSON.parse(other()).info.version, '9.9.9', 'the first read is kept');
   t.throws(() => builtDocument('0.1.0', join(tempDir(t), 'none.json'))(), /missing: run `npm run build`/);

@@ -12,7 +12,10 @@ import { ROOT, tempDir } from '../helpers/paths.js';
 import { testApp } from '../helpers/test-app.js';
 
 interface Doc {
-  paths: Record<string, Record<string, { operationId: string; parameters?: { name: string; in: string; schema: { type?: string } }[] }>>;
+  paths: Record<
+    string,
+    Record<string, { operationId: string; parameters?: { name: string; in: string; schema: { type?: string } }[] }>
+  >;
 }
 
 interface Call {
@@ -27,7 +30,9 @@ interface Call {
 
 /** The API's pages, one after another: the reference, sending and receiving. */
 function apiPages(): string {
-  return ['api.md', 'sending.md', 'receiving.md'].map((page) => readFileSync(join(ROOT, 'docs', page), 'utf8')).join('\n');
+  return ['api.md', 'sending.md', 'receiving.md']
+    .map((page) => readFileSync(join(ROOT, 'docs', page), 'utf8'))
+    .join('\n');
 }
 
 /** Shell words of one command: single and double quotes, backslash-newline continuations. */
@@ -49,7 +54,13 @@ function readmeCalls(section: string): Call[] {
       if (!lines[i]!.startsWith('curl ')) continue;
       let j = i;
       const command: string[] = [];
-      while (j < lines.length && lines[j] !== '' && !lines[j]!.startsWith('#') && (j === i || !lines[j]!.startsWith('curl '))) command.push(lines[j++]!);
+      while (
+        j < lines.length &&
+        lines[j] !== '' &&
+        !lines[j]!.startsWith('#') &&
+        (j === i || !lines[j]!.startsWith('curl '))
+      )
+        command.push(lines[j++]!);
       const comment: string[] = [];
       while (j < lines.length && lines[j]!.startsWith('#')) comment.push(lines[j++]!.replace(/^#\s*/, ''));
       const w = words(command.join('\n'));
@@ -87,11 +98,15 @@ function callsSource(doc: Doc, calls: Call[]): string {
   calls.forEach((call, n) => {
     const [pathname, search] = call.url.split('?') as [string, string | undefined];
     // A literal path before a templated one (POST /api/webhooks/test is not /api/webhooks/{id}).
-    const matching = Object.keys(doc.paths).filter((p) => new RegExp(`^${p.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(pathname));
+    const matching = Object.keys(doc.paths).filter((p) =>
+      new RegExp(`^${p.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(pathname),
+    );
     const template = matching.find((p) => !p.includes('{')) ?? matching[0];
     const op = template ? doc.paths[template]![call.method.toLowerCase()] : undefined;
     if (!template || !op) {
-      parts.push(`// docs line ${call.line}: ${call.method} ${call.url} is not in the document\nconst missing${n}: never = 'missing';`);
+      parts.push(
+        `// docs line ${call.line}: ${call.method} ${call.url} is not in the document\nconst missing${n}: never = 'missing';`,
+      );
       return;
     }
     const params: Record<string, unknown> = {};
@@ -101,10 +116,15 @@ function callsSource(doc: Doc, calls: Call[]): string {
       params.path = Object.fromEntries(path.map((name) => [name, values[template.split('/').indexOf(`{${name}}`)]]));
     }
     if (search) {
-      const integer = (name: string) => op.parameters?.find((p) => p.in === 'query' && p.name === name)?.schema.type === 'integer';
-      params.query = Object.fromEntries([...new URLSearchParams(search)].map(([k, v]) => [k, integer(k) ? Number(v) : v]));
+      const integer = (name: string) =>
+        op.parameters?.find((p) => p.in === 'query' && p.name === name)?.schema.type === 'integer';
+      params.query = Object.fromEntries(
+        [...new URLSearchParams(search)].map(([k, v]) => [k, integer(k) ? Number(v) : v]),
+      );
     }
-    const header = Object.fromEntries(Object.entries(call.headers).filter(([name]) => !/^(authorization|content-type)$/i.test(name)));
+    const header = Object.fromEntries(
+      Object.entries(call.headers).filter(([name]) => !/^(authorization|content-type)$/i.test(name)),
+    );
     if (Object.keys(header).length) params.header = header;
     // Typed constants first: an object literal with a declared type gets excess-property checks.
     const op_ = `paths['${template}']['${call.method.toLowerCase()}']`;
@@ -112,13 +132,20 @@ function callsSource(doc: Doc, calls: Call[]): string {
     for (const [where, value] of Object.entries(params)) {
       decl.push(`  const ${where}: NonNullable<${op_}['parameters']['${where}']> = ${JSON.stringify(value)};`);
     }
-    if (call.body !== undefined) decl.push(`  const body: NonNullable<${op_}['requestBody']>['content']['application/json'] = ${JSON.stringify(call.body)};`);
-    const names = [...(Object.keys(params).length ? [`params: { ${Object.keys(params).join(', ')} }`] : []), ...(call.body !== undefined ? ['body'] : [])];
+    if (call.body !== undefined)
+      decl.push(
+        `  const body: NonNullable<${op_}['requestBody']>['content']['application/json'] = ${JSON.stringify(call.body)};`,
+      );
+    const names = [
+      ...(Object.keys(params).length ? [`params: { ${Object.keys(params).join(', ')} }`] : []),
+      ...(call.body !== undefined ? ['body'] : []),
+    ];
     const args = names.length ? `, { ${names.join(', ')} }` : '';
     parts.push(`// docs line ${call.line}: ${call.method} ${call.url}`);
     parts.push(`export async function call${n}() {`, ...decl);
     parts.push(`  const result = await gw.${call.method}('${template}'${args});`);
-    if (call.answer !== undefined) parts.push(`  const answer: NonNullable<typeof result.data> = ${JSON.stringify(call.answer)};\n  return answer;`);
+    if (call.answer !== undefined)
+      parts.push(`  const answer: NonNullable<typeof result.data> = ${JSON.stringify(call.answer)};\n  return answer;`);
     parts.push('}');
   });
   return parts.join('\n') + '\n';
@@ -139,7 +166,9 @@ function typeErrors(dir: string, files: string[]): string[] {
     },
   );
   return ts.getPreEmitDiagnostics(program).map((d) => {
-    const where = d.file ? `${d.file.fileName.slice(dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : '';
+    const where = d.file
+      ? `${d.file.fileName.slice(dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}`
+      : '';
     return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
   });
 }
@@ -159,7 +188,9 @@ t.test("a client generated from the document type-checks the docs' calls", async
   const { doc, dir } = await generatedClient(t);
   const section = apiPages();
   const calls = readmeCalls(section);
-  const seen = calls.map((c) => `${c.method} ${c.url.split('?')[0]!.replace(/msg_\w+/, ':id')}${c.answer ? ' (answer)' : ''}`);
+  const seen = calls.map(
+    (c) => `${c.method} ${c.url.split('?')[0]!.replace(/msg_\w+/, ':id')}${c.answer ? ' (answer)' : ''}`,
+  );
   for (const expected of [
     'GET /health (answer)',
     'POST /api/sms/send (answer)',
@@ -184,13 +215,21 @@ t.test("a client generated from the document type-checks the docs' calls", async
   );
   writeFileSync(join(dir, 'calls.ts'), callsSource(doc, calls));
   // The openapi-fetch snippet (the client package's own snippet is test/scripts/pack-client.test.ts's).
-  const snippets = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((s) => s.includes("from 'openapi-fetch'"));
+  const snippets = [...section.matchAll(/```ts\n([\s\S]*?)```/g)]
+    .map((m) => m[1]!)
+    .filter((s) => s.includes("from 'openapi-fetch'"));
   t.equal(snippets.length, 1, 'the openapi-fetch snippet of docs/api.md');
   mkdirSync(join(dir, 'snippet'));
   writeFileSync(join(dir, 'snippet', 'readme.ts'), snippets[0]!);
   symlinkSync(join(dir, 'sms-gateway.ts'), join(dir, 'snippet', 'sms-gateway.ts'));
   const errors = typeErrors(dir, ['calls.ts', 'snippet/readme.ts']);
-  t.same(errors, [], errors.length ? `type errors:\n${errors.join('\n')}\n${readFileSync(join(dir, 'calls.ts'), 'utf8')}` : 'no type errors');
+  t.same(
+    errors,
+    [],
+    errors.length
+      ? `type errors:\n${errors.join('\n')}\n${readFileSync(join(dir, 'calls.ts'), 'utf8')}`
+      : 'no type errors',
+  );
 });
 
 t.test('and refuses a wrong one: an unknown field, a string limit, a wrong answer, a missing route', async (t) => {
@@ -204,7 +243,13 @@ t.test('and refuses a wrong one: an unknown field, a string limit, a wrong answe
       headers: {},
       answer: { success: true, data: [], pagination: { limit: '2', offset: 0, total: 0, hasNext: false } },
     },
-    { line: 3, method: 'GET', url: '/api/messages/msg_x', headers: {}, answer: { success: true, data: { id: 'msg_x', status: 'sending' } } },
+    {
+      line: 3,
+      method: 'GET',
+      url: '/api/messages/msg_x',
+      headers: {},
+      answer: { success: true, data: { id: 'msg_x', status: 'sending' } },
+    },
     { line: 4, method: 'GET', url: '/api/nothing', headers: {} },
   ];
   writeFileSync(join(dir, 'calls.ts'), callsSource(doc, wrong));
@@ -215,6 +260,11 @@ t.test('and refuses a wrong one: an unknown field, a string limit, a wrong answe
     const first = source.findIndex((l) => l.startsWith(`// docs line ${readmeLine}:`));
     const end = source.findIndex((l, i) => i > first && l.startsWith('// docs line'));
     const hit = [...lines].some((l) => Number(l) > first + 1 && (end === -1 || Number(l) <= end));
-    t.ok(hit, hit ? `wrong call ${readmeLine} is refused` : `wrong call ${readmeLine} passed; all errors:\n${errors.join('\n')}`);
+    t.ok(
+      hit,
+      hit
+        ? `wrong call ${readmeLine} is refused`
+        : `wrong call ${readmeLine} passed; all errors:\n${errors.join('\n')}`,
+    );
   }
 });

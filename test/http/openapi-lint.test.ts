@@ -11,11 +11,25 @@ interface Operation {
   summary?: string;
   tags?: string[];
   security?: unknown[];
-  parameters?: { name: string; in: string; schema: { type?: string; minimum?: number; maximum?: number; default?: unknown } }[];
+  parameters?: {
+    name: string;
+    in: string;
+    schema: { type?: string; minimum?: number; maximum?: number; default?: unknown };
+  }[];
   requestBody?: { content: Record<string, { example?: unknown }> };
-  responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema: unknown; example?: unknown }> }>;
+  responses: Record<
+    string,
+    {
+      description: string;
+      headers?: Record<string, unknown>;
+      content?: Record<string, { schema: unknown; example?: unknown }>;
+    }
+  >;
 }
-type Doc = { servers?: { url: string; variables?: Record<string, { default: string }> }[]; paths: Record<string, Record<string, Operation>> };
+type Doc = {
+  servers?: { url: string; variables?: Record<string, { default: string }> }[];
+  paths: Record<string, Record<string, Operation>>;
+};
 
 async function documentOf(t: Parameters<typeof testApp>[0]) {
   const { get } = await testApp(t);
@@ -25,12 +39,17 @@ async function documentOf(t: Parameters<typeof testApp>[0]) {
 }
 
 const operations = (doc: Doc) =>
-  Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op })));
+  Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op })),
+  );
 
 t.test("Redocly's recommended rules: no error, no warning", async (t) => {
   const { text } = await documentOf(t);
   // Redocly CLI 2's recommended set warns on `required` names a schema does not define.
-  const config = await createConfig({ extends: ['recommended'], rules: { 'no-required-schema-properties-undefined': 'warn' } });
+  const config = await createConfig({
+    extends: ['recommended'],
+    rules: { 'no-required-schema-properties-undefined': 'warn' },
+  });
   const problems = await lintFromString({ source: text, absoluteRef: 'openapi.json', config });
   const lines = problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? '?'}`);
   t.same(
@@ -131,10 +150,14 @@ t.test('statuses: only those each route really answers', async (t) => {
     ['/api/opt-outs', 'post'],
     ['/api/opt-outs/{number}', 'delete'],
   ] as const) {
-    t.notOk(doc.paths[path]![method]!.responses['503']!.headers, `${method} ${path}: storage_unavailable sends no Retry-After`);
+    t.notOk(
+      doc.paths[path]![method]!.responses['503']!.headers,
+      `${method} ${path}: storage_unavailable sends no Retry-After`,
+    );
   }
   const declared = new Set(((doc as { tags?: { name: string }[] }).tags ?? []).map((x) => x.name));
-  for (const { key, op } of operations(doc)) for (const tag of op.tags ?? []) t.ok(declared.has(tag), `${key}: tag ${tag} is declared`);
+  for (const { key, op } of operations(doc))
+    for (const tag of op.tags ?? []) t.ok(declared.has(tag), `${key}: tag ${tag} is declared`);
 });
 
 t.test('typed parameters and headers', async (t) => {
@@ -145,33 +168,45 @@ t.test('typed parameters and headers', async (t) => {
   t.match(params.status, { in: 'query', schema: { type: 'string', enum: ['queued', 'sent', 'failed', 'cancelled'] } });
   for (const path of ['/api/sms/send', '/api/messages']) {
     const post = doc.paths[path]!.post!;
-    t.match(post.parameters, [{ in: 'header', name: 'Idempotency-Key', schema: { type: 'string', maxLength: 128 } }], `${path}: Idempotency-Key`);
+    t.match(
+      post.parameters,
+      [{ in: 'header', name: 'Idempotency-Key', schema: { type: 'string', maxLength: 128 } }],
+      `${path}: Idempotency-Key`,
+    );
     t.ok(post.requestBody?.content['application/json']?.example, `${path}: an example request`);
   }
   const diag = JSON.stringify(doc.paths['/api/diagnostics']!.get!.responses['200']);
   t.notMatch(diag, /"additionalProperties":\{\}/, 'diagnostics checks are typed, never "any value"');
 });
 
-t.test('what the gateway really sends matches the document: Retry-After on a 429, the guard body on a 401', async (t) => {
-  const { app, doc } = await (async () => {
-    const built = await testApp(t);
-    return { app: built.app, doc: (await built.get('/openapi.json')).json() as Doc };
-  })();
-  t.ok(doc.paths['/api/stats']!.get!.responses['401']);
-  const unauthorized = await app.inject({ url: '/api/stats', remoteAddress: '10.0.0.9' });
-  t.equal(unauthorized.statusCode, 401);
-  t.same(unauthorized.json(), { error: 'Unauthorized' });
-  let limited;
-  for (let i = 0; i < 30 && limited?.statusCode !== 429; i++) limited = await app.inject({ url: '/health', remoteAddress: '10.0.0.8' });
-  t.equal(limited?.statusCode, 429);
-  t.match(limited?.headers['retry-after'], /^\d+$/);
-  t.match(limited?.json(), { success: false, error: { code: 'rate_limited' }, retryAfterSeconds: Number });
-});
+t.test(
+  'what the gateway really sends matches the document: Retry-After on a 429, the guard body on a 401',
+  async (t) => {
+    const { app, doc } = await (async () => {
+      const built = await testApp(t);
+      return { app: built.app, doc: (await built.get('/openapi.json')).json() as Doc };
+    })();
+    t.ok(doc.paths['/api/stats']!.get!.responses['401']);
+    const unauthorized = await app.inject({ url: '/api/stats', remoteAddress: '10.0.0.9' });
+    t.equal(unauthorized.statusCode, 401);
+    t.same(unauthorized.json(), { error: 'Unauthorized' });
+    let limited;
+    for (let i = 0; i < 30 && limited?.statusCode !== 429; i++)
+      limited = await app.inject({ url: '/health', remoteAddress: '10.0.0.8' });
+    t.equal(limited?.statusCode, 429);
+    t.match(limited?.headers['retry-after'], /^\d+$/);
+    t.match(limited?.json(), { success: false, error: { code: 'rate_limited' }, retryAfterSeconds: Number });
+  },
+);
 
 t.test('answers without a body declare none; bodies that are accepted are declared', async (t) => {
   const { doc } = await documentOf(t);
   const removed = doc.paths['/api/webhooks/{id}']!.delete!.responses['204']!;
-  t.equal(removed.content, undefined, 'DELETE /api/webhooks/{id} 204: no content (a validating proxy would refuse the empty answer)');
+  t.equal(
+    removed.content,
+    undefined,
+    'DELETE /api/webhooks/{id} 204: no content (a validating proxy would refuse the empty answer)',
+  );
   const test = doc.paths['/api/webhooks/test']!.post! as Operation & {
     requestBody?: { required?: boolean; content: Record<string, { schema: { type?: string } }> };
   };
@@ -192,15 +227,31 @@ t.test('a real 204 has no content-type and no body; the test route takes {} and 
   });
   t.equal(added.statusCode, 201);
   a.clock.advance(1000);
-  const gone = await a.app.inject({ method: 'DELETE', url: `/api/webhooks/${added.json().data.id}`, remoteAddress: '192.168.1.30', headers: a.auth });
+  const gone = await a.app.inject({
+    method: 'DELETE',
+    url: `/api/webhooks/${added.json().data.id}`,
+    remoteAddress: '192.168.1.30',
+    headers: a.auth,
+  });
   t.equal(gone.statusCode, 204);
   t.equal(gone.body, '');
   t.equal(gone.headers['content-type'], undefined, 'no content-type');
   t.not(Number(gone.headers['content-length'] ?? 0) > 0, true, 'no content-length above 0');
   a.clock.advance(1000);
-  const withBody = await a.app.inject({ method: 'POST', url: '/api/webhooks/test', remoteAddress: '192.168.1.30', headers, payload: '{}' });
+  const withBody = await a.app.inject({
+    method: 'POST',
+    url: '/api/webhooks/test',
+    remoteAddress: '192.168.1.30',
+    headers,
+    payload: '{}',
+  });
   t.equal(withBody.statusCode, 200, withBody.body);
   a.clock.advance(1000);
-  const without = await a.app.inject({ method: 'POST', url: '/api/webhooks/test', remoteAddress: '192.168.1.30', headers: a.auth });
+  const without = await a.app.inject({
+    method: 'POST',
+    url: '/api/webhooks/test',
+    remoteAddress: '192.168.1.30',
+    headers: a.auth,
+  });
   t.equal(without.statusCode, 200, without.body);
 });

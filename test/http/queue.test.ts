@@ -53,16 +53,40 @@ t.test('any invalid part refuses the whole request, and nothing is queued', asyn
   await gateway.sending.lane.stop();
   const soon = (ms: number) => new Date(clock.now() + ms).toISOString();
   const cases: [string, unknown, RegExp][] = [
-    ['a bad second recipient', { to: ['+15550100001', 'call me'], message: 'x' }, /body\.to\[1\] must be a phone number/],
-    ['the same number twice', { to: ['+15550100001', '+1 555 010 0001'], message: 'x' }, /body\.to\[1\] is the same number as body\.to\[0\]/],
+    [
+      'a bad second recipient',
+      { to: ['+15550100001', 'call me'], message: 'x' },
+      /body\.to\[1\] must be a phone number/,
+    ],
+    [
+      'the same number twice',
+      { to: ['+15550100001', '+1 555 010 0001'], message: 'x' },
+      /body\.to\[1\] is the same number as body\.to\[0\]/,
+    ],
     ['no recipients', { to: [], message: 'x' }, /body\.to/],
-    ['101 recipients', { to: Array.from({ length: 101 }, (_, i) => `+1555011${String(i).padStart(4, '0')}`), message: 'x' }, /body\.to/],
+    [
+      '101 recipients',
+      { to: Array.from({ length: 101 }, (_, i) => `+1555011${String(i).padStart(4, '0')}`), message: 'x' },
+      /body\.to/,
+    ],
     ['an empty message', { to: '+15550100001', message: '  ' }, /body\.message is empty/],
-    ['a SIM slot the phone does not have', { to: '+15550100001', message: 'x', simSlot: 3 }, /simSlot 3 does not exist/],
+    [
+      'a SIM slot the phone does not have',
+      { to: '+15550100001', message: 'x', simSlot: 3 },
+      /simSlot 3 does not exist/,
+    ],
     ['sendAt without a zone', { to: '+15550100001', message: 'x', sendAt: '2026-11-23T07:30:00' }, /body\.sendAt/],
     ['sendAt that is not a date', { to: '+15550100001', message: 'x', sendAt: 'tomorrow' }, /body\.sendAt/],
-    ['sendAt more than 30 days ahead', { to: '+15550100001', message: 'x', sendAt: soon(31 * 86_400_000) }, /more than 30 days ahead/],
-    ['expiresAt before now', { to: '+15550100001', message: 'x', expiresAt: soon(-1000) }, /expiresAt must be later than now/],
+    [
+      'sendAt more than 30 days ahead',
+      { to: '+15550100001', message: 'x', sendAt: soon(31 * 86_400_000) },
+      /more than 30 days ahead/,
+    ],
+    [
+      'expiresAt before now',
+      { to: '+15550100001', message: 'x', expiresAt: soon(-1000) },
+      /expiresAt must be later than now/,
+    ],
     ['an unknown field', { to: '+15550100001', message: 'x', priority: 'high' }, /priority/],
   ];
   for (const [name, body, message] of cases) {
@@ -76,8 +100,16 @@ t.test('any invalid part refuses the whole request, and nothing is queued', asyn
   t.equal(long.json().error.code, 'message_too_long');
   t.equal(waitingCount(gateway), 0, 'nothing was queued');
   t.match(gateway.sending.stats.allTime(), { accepted: 0 });
-  t.equal((await queue({ to: '+15550100001', message: 'x', sendAt: soon(30 * 86_400_000) })).statusCode, 202, '30 days ahead is fine');
-  t.equal((await queue({ to: '+15550100001', message: 'x', sendAt: soon(-86_400_000) })).statusCode, 202, 'a past sendAt means now');
+  t.equal(
+    (await queue({ to: '+15550100001', message: 'x', sendAt: soon(30 * 86_400_000) })).statusCode,
+    202,
+    '30 days ahead is fine',
+  );
+  t.equal(
+    (await queue({ to: '+15550100001', message: 'x', sendAt: soon(-86_400_000) })).statusCode,
+    202,
+    'a past sendAt means now',
+  );
 });
 
 t.test('sms_disabled, a text body and an oversized body are refused like on the send path', async (t) => {
@@ -104,7 +136,13 @@ t.test('sms_disabled, a text body and an oversized body are refused like on the 
   t.equal(big.statusCode, 413);
   const noKey = await app.inject({ method: 'POST', url: '/api/messages', remoteAddress: '10.0.0.1', payload: {} });
   t.equal(noKey.statusCode, 401);
-  const outside = await app.inject({ method: 'POST', url: '/api/messages', remoteAddress: '8.8.8.8', headers: auth, payload: {} });
+  const outside = await app.inject({
+    method: 'POST',
+    url: '/api/messages',
+    remoteAddress: '8.8.8.8',
+    headers: auth,
+    payload: {},
+  });
   t.equal(outside.statusCode, 403);
 });
 
@@ -158,7 +196,11 @@ t.test(`queue_full: at ${QUEUE_LIMIT} waiting the next request is 503 with Retry
   t.equal(three.json().retryAfterSeconds, 60);
   t.match(three.json().error.message, /holds 9998 waiting messages \(at most 10000\); nothing was queued/);
   t.equal(waitingCount(gateway), QUEUE_LIMIT - 2, 'nothing queued');
-  t.equal((await queue({ to: ['+15550100001', '+15550100002'], message: 'x' })).statusCode, 202, 'two more fit exactly');
+  t.equal(
+    (await queue({ to: ['+15550100001', '+15550100002'], message: 'x' })).statusCode,
+    202,
+    'two more fit exactly',
+  );
   t.equal((await queue({ to: '+15550100004', message: 'x' })).statusCode, 503);
 });
 

@@ -26,7 +26,10 @@ t.test('a burst of 10 on top of the steady rate is tolerated, then cut with 429 
   t.same(cut.json(), {
     success: false,
     smsSent: false,
-    error: { code: 'rate_limited', message: 'Too many requests from this address (about 10 per second allowed); retry in 1 s.' },
+    error: {
+      code: 'rate_limited',
+      message: 'Too many requests from this address (about 10 per second allowed); retry in 1 s.',
+    },
     retryAfterSeconds: 1,
   });
   const other = await app.inject({ url: '/health', remoteAddress: '192.168.1.12' });

@@ -6,7 +6,8 @@ import { testApp } from '../helpers/test-app.js';
 
 t.test('401, 403 and 429 close the connection; 200 and 404 keep it', async (t) => {
   const c = await testApp(t);
-  const ask = (remoteAddress: string, headers: Record<string, string> = {}, url = '/api/messages') => c.app.inject({ url, remoteAddress, headers });
+  const ask = (remoteAddress: string, headers: Record<string, string> = {}, url = '/api/messages') =>
+    c.app.inject({ url, remoteAddress, headers });
   const ok = await c.get('/health');
   t.equal(ok.statusCode, 200);
   t.not(ok.headers.connection, 'close', '200: kept');
@@ -20,7 +21,8 @@ t.test('401, 403 and 429 close the connection; 200 and 404 keep it', async (t) =
   t.equal(outside.statusCode, 403);
   t.equal(outside.headers.connection, 'close', '403: closed');
   let limited = await ask('192.168.1.41', c.auth, '/health');
-  for (let i = 0; i < BUCKET_CAPACITY + 1 && limited.statusCode !== 429; i++) limited = await ask('192.168.1.41', c.auth, '/health');
+  for (let i = 0; i < BUCKET_CAPACITY + 1 && limited.statusCode !== 429; i++)
+    limited = await ask('192.168.1.41', c.auth, '/health');
   t.equal(limited.statusCode, 429);
   t.equal(limited.headers.connection, 'close', '429: closed');
 });

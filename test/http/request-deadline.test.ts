@@ -73,7 +73,10 @@ t.test('a body that stops arriving is cut off 15 s after the headers, by its own
 
 t.test('a complete body clears its timer', async (t) => {
   const s = await server(t);
-  const r = await raw(s.port, 'POST /x HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}');
+  const r = await raw(
+    s.port,
+    'POST /x HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
+  );
   t.match(r.text, /^HTTP\/1\.1 200/, 'answered');
   t.equal(s.clock.pendingTimers(), SWEEP, 'no timer left but the sweep');
 });

@@ -14,7 +14,11 @@ t.test('every request line names its own reqId, method, route, status and caller
   const logger = createLogger('info', { pretty: false, destination: out, clock });
   const app = await testApp(t, { clock, logger });
   t.equal((await app.get('/health')).statusCode, 200);
-  const wrongKey = { url: '/api/messages?secret=q', remoteAddress: '192.168.1.30', headers: { authorization: 'Bearer sk_wrong_key' } };
+  const wrongKey = {
+    url: '/api/messages?secret=q',
+    remoteAddress: '192.168.1.30',
+    headers: { authorization: 'Bearer sk_wrong_key' },
+  };
   t.equal((await app.app.inject(wrongKey)).statusCode, 401);
   t.equal((await app.queue({ to: ['+15550001111'], message: 'the body text' })).statusCode, 202);
   logger.flush();
@@ -41,5 +45,6 @@ t.test('every request line names its own reqId, method, route, status and caller
     'and its duration',
   );
   const text = written.join('');
-  for (const secret of ['sk_wrong_key', 'secret=q', 'the body text', app.key]) t.notOk(text.includes(secret), `no ${secret.slice(0, 8)}... in the log`);
+  for (const secret of ['sk_wrong_key', 'secret=q', 'the body text', app.key])
+    t.notOk(text.includes(secret), `no ${secret.slice(0, 8)}... in the log`);
 });

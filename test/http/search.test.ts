@@ -42,8 +42,17 @@ const enc = encodeURIComponent;
 
 t.test('history q: a number by prefix (leading +) or by part, ignoring spaces and dashes', async (t) => {
   const { texts } = await withHistory(t);
-  t.same(await texts(`q=${enc('+49151')}`), ['garage closed', 'Alarm in the garage. Reply 1 to disarm'], '+ anchors at the start');
-  t.same(await texts(`q=${enc('+1 555 010')}`), ['Your code is 482913', 'Pay \u202Eknab\u202C now', 'ÄRGER im Büro', '50% off_today']);
+  t.same(
+    await texts(`q=${enc('+49151')}`),
+    ['garage closed', 'Alarm in the garage. Reply 1 to disarm'],
+    '+ anchors at the start',
+  );
+  t.same(await texts(`q=${enc('+1 555 010')}`), [
+    'Your code is 482913',
+    'Pay \u202Eknab\u202C now',
+    'ÄRGER im Büro',
+    '50% off_today',
+  ]);
   t.same(await texts(`q=${enc('+5550')}`), [], 'with +, only numbers starting with it');
   t.same(await texts(`q=${enc('555-0101')}`), ['ÄRGER im Büro'], 'without +, any part; dashes ignored');
   t.same(await texts(`q=${enc('(0151) 2222')}`), [`it's "quoted" -- '; DROP TABLE messages; --`]);
@@ -61,7 +70,11 @@ t.test('history q: a text, case-insensitive beyond ASCII, matched literally', as
   t.same(await texts(`q=${enc('\\')}`), [], 'the escape character itself is literal');
   t.same(await texts(`q=${enc(`'; DROP TABLE messages; --`)}`), [`it's "quoted" -- '; DROP TABLE messages; --`]);
   t.same(await texts(`q=${enc('"quoted"')}`), [`it's "quoted" -- '; DROP TABLE messages; --`]);
-  t.same(await texts(`q=${enc('\u202E')}`), ['Pay \u202Eknab\u202C now'], 'a direction mark is a character like any other');
+  t.same(
+    await texts(`q=${enc('\u202E')}`),
+    ['Pay \u202Eknab\u202C now'],
+    'a direction mark is a character like any other',
+  );
   t.same(await texts(`q=${enc('pay \u202Eknab')}`), ['Pay \u202Eknab\u202C now']);
   t.same(await texts(`q=${enc('bank')}`), [], 'what the mark makes it look like is not what it says');
   t.same(await texts('q='), await texts(''), 'an empty q searches nothing');
@@ -73,7 +86,8 @@ t.test('history q: a text, case-insensitive beyond ASCII, matched literally', as
 t.test('history q: a Greek word folds the same at the end of q as inside the text (final sigma)', async (t) => {
   const a = await testApp(t);
   t.equal((await a.send({ to: '+15550101', message: 'ΟΔΟΣΤΡΩΜΑ ready' })).statusCode, 200);
-  const texts = async (q: string) => ((await a.get(`/api/messages?q=${enc(q)}`)).json().data as { body: string }[]).map((m) => m.body);
+  const texts = async (q: string) =>
+    ((await a.get(`/api/messages?q=${enc(q)}`)).json().data as { body: string }[]).map((m) => m.body);
   t.same(await texts('ΟΔΟΣ'), ['ΟΔΟΣΤΡΩΜΑ ready'], 'q as written in the text');
   t.same(await texts('οδος'), ['ΟΔΟΣΤΡΩΜΑ ready'], 'q in lower case, with its final ς');
   t.same(await texts('οδοσ'), ['ΟΔΟΣΤΡΩΜΑ ready']);
@@ -81,8 +95,10 @@ t.test('history q: a Greek word folds the same at the end of q as inside the tex
 
 t.test('history q: a NUL character is a character like any other (it cut the pattern short)', async (t) => {
   const a = await testApp(t);
-  for (const message of ['nul\u0000inside', 'ends in l', 'plain text']) t.equal((await a.send({ to: '+15550101', message })).statusCode, 200);
-  const texts = async (q: string) => ((await a.get(`/api/messages?q=${enc(q)}`)).json().data as { body: string }[]).map((m) => m.body);
+  for (const message of ['nul\u0000inside', 'ends in l', 'plain text'])
+    t.equal((await a.send({ to: '+15550101', message })).statusCode, 200);
+  const texts = async (q: string) =>
+    ((await a.get(`/api/messages?q=${enc(q)}`)).json().data as { body: string }[]).map((m) => m.body);
   t.same(await texts('\u0000'), ['nul\u0000inside'], 'only the text holding one');
   t.same(await texts('l\u0000i'), ['nul\u0000inside'], 'not every text holding an l');
   t.same(await texts('inside'), ['nul\u0000inside'], 'the text after a NUL is searched too');
@@ -94,7 +110,10 @@ t.test('history q: too long is 400 naming q; 100 characters are fine', async (t)
   for (const q of ['x'.repeat(10_240), 'x'.repeat(101), '\u202E'.repeat(101)]) {
     const res = await get(`/api/messages?q=${enc(q)}`);
     t.equal(res.statusCode, 400, `${q.length} characters`);
-    t.same(res.json().error, { code: 'invalid_request', message: 'Invalid request: querystring.q: must be at most 100 characters' });
+    t.same(res.json().error, {
+      code: 'invalid_request',
+      message: 'Invalid request: querystring.q: must be at most 100 characters',
+    });
   }
   t.same(await texts(`q=${'x'.repeat(100)}`), []);
 });
@@ -104,11 +123,23 @@ t.test('history since/until: the creation time, with status and paging', async (
   const day0 = SENT.filter((m) => m.day === 0).map((m) => m.message);
   t.same(await texts(`until=${iso(START + DAY)}`), day0.reverse(), 'until is exclusive');
   t.same(await texts(`since=${iso(START + 2 * DAY)}`), ['garage closed', 'Your code is 482913']);
-  t.same(await texts(`since=${iso(START + DAY)}&until=${enc('2026-11-26T12:00:00+01:00')}`), ['Your code is 482913'], 'an offset is honoured');
-  t.same(await texts(`since=${iso(START + 5 * DAY + 1000)}`), ['garage closed'], 'since is inclusive (sent at its second)');
+  t.same(
+    await texts(`since=${iso(START + DAY)}&until=${enc('2026-11-26T12:00:00+01:00')}`),
+    ['Your code is 482913'],
+    'an offset is honoured',
+  );
+  t.same(
+    await texts(`since=${iso(START + 5 * DAY + 1000)}`),
+    ['garage closed'],
+    'since is inclusive (sent at its second)',
+  );
   t.same(await texts(`since=${iso(START + DAY)}&until=${iso(START + DAY)}`), [], 'an empty range is no error');
   t.same(await texts(`q=garage&since=${iso(START + DAY)}`), ['garage closed'], 'q and the range together');
-  t.same(await texts(`status=sent&q=${enc('+1555')}&until=${iso(START + DAY)}`), ['Pay \u202Eknab\u202C now', 'ÄRGER im Büro', '50% off_today']);
+  t.same(await texts(`status=sent&q=${enc('+1555')}&until=${iso(START + DAY)}`), [
+    'Pay \u202Eknab\u202C now',
+    'ÄRGER im Büro',
+    '50% off_today',
+  ]);
   t.same(await texts(`status=failed&since=${iso(START)}`), []);
   // Paging through a filter: the total is the filter's, offsets walk it without gaps or repeats.
   const seen: string[] = [];
@@ -125,10 +156,22 @@ t.test('history since/until: the creation time, with status and paging', async (
 t.test('history since/until: bad values are 400 invalid_request naming the field', async (t) => {
   const { get } = await withHistory(t);
   const cases: [string, string][] = [
-    ['since=yesterday', 'querystring.since: must be an ISO 8601 date-time with Z or an offset, e.g. 2026-11-01T00:00:00Z'],
-    ['until=2026-11-21', 'querystring.until: must be an ISO 8601 date-time with Z or an offset, e.g. 2026-11-01T00:00:00Z'],
-    ['since=2026-11-21T12:00:00', 'querystring.since: must be an ISO 8601 date-time with Z or an offset, e.g. 2026-11-01T00:00:00Z'],
-    ['since=2026-02-30T00:00:00Z', 'querystring.since: must be an ISO 8601 date-time with Z or an offset, e.g. 2026-11-01T00:00:00Z'],
+    [
+      'since=yesterday',
+      'querystring.since: must be an ISO 8601 date-time with Z or an offset, e.g. 2026-11-01T00:00:00Z',
+    ],
+    [
+      'until=2026-11-21',
+      'querystring.until: must be an ISO 8601 date-time with Z or an offset, e.g. 2026-11-01T00:00:00Z',
+    ],
+    [
+      'since=2026-11-21T12:00:00',
+      'querystring.since: must be an ISO 8601 date-time with Z or an offset, e.g. 2026-11-01T00:00:00Z',
+    ],
+    [
+      'since=2026-02-30T00:00:00Z',
+      'querystring.since: must be an ISO 8601 date-time with Z or an offset, e.g. 2026-11-01T00:00:00Z',
+    ],
     [`since=${iso(START + DAY)}&until=${iso(START)}`, 'querystring.until: must not be before since'],
     ['since=2026-11-21T12:00:00Z&since=2026-11-22T12:00:00Z', 'querystring.since'],
     ['q=a&q=b', 'querystring.q'],
@@ -189,7 +232,10 @@ t.test('inbox q: the sender, its contact name, the text; since/until on the time
   t.same(await texts(`q=${enc('%')}`), ['100% sure_thing']);
   t.same(await texts(`q=${enc('_')}`), ['100% sure_thing']);
   t.same(await texts(`q=${enc('\u202E')}`), ['Mallory says hi'], 'a direction mark in a contact name');
-  t.same(await texts(`since=2026-11-01T00:00:00Z&until=2026-11-21T00:00:00Z`), ['Your parcel is on its way', '100% sure_thing']);
+  t.same(await texts(`since=2026-11-01T00:00:00Z&until=2026-11-21T00:00:00Z`), [
+    'Your parcel is on its way',
+    '100% sure_thing',
+  ]);
   t.same(await texts(`from=${enc('+4915112345678')}&since=2026-11-01T00:00:00Z`), ['STOP'], 'with from');
   t.same(await texts(`q=sure&until=2026-11-01T00:00:00Z`), []);
   const page = (await get(`/api/inbox?limit=1&q=${enc('+4915112345678')}`)).json();

@@ -77,7 +77,10 @@ t.test('simSlot: given, default, out of range', async (t) => {
   t.equal((await send({ to, message: 'b', simSlot: 1 })).json().simSlot, 1);
   const bad = await send({ to, message: 'c', simSlot: 3 });
   t.equal(bad.statusCode, 400);
-  t.same(bad.json().error, { code: 'invalid_request', message: 'Invalid request: simSlot 3 does not exist; this phone reports 2 SIM slots.' });
+  t.same(bad.json().error, {
+    code: 'invalid_request',
+    message: 'Invalid request: simSlot 3 does not exist; this phone reports 2 SIM slots.',
+  });
   t.equal((await send({ to, message: 'd', simSlot: 0 })).statusCode, 400);
   t.equal((await send({ to, message: 'd', simSlot: 1.5 })).statusCode, 400);
   t.equal((await send({ to, message: 'd', simSlot: '1' })).statusCode, 400);
@@ -152,7 +155,8 @@ t.test('61 segments is message_too_long with the count; 60 is accepted', async (
   t.equal(res.statusCode, 400);
   t.same(res.json().error, {
     code: 'message_too_long',
-    message: 'Message is 61 segments long (gsm7); at most 60 fit the per-minute send budget. Shorten it or split it into several messages.',
+    message:
+      'Message is 61 segments long (gsm7); at most 60 fit the per-minute send budget. Shorten it or split it into several messages.',
   });
   t.equal((await send({ to, message: 'a'.repeat(153 * 60) })).statusCode, 200);
 });
@@ -187,7 +191,10 @@ t.test('spacing and budget: 429 send_rate_limited with Retry-After telling exact
   t.equal(big.statusCode, 429);
   t.equal(big.json().retryAfterSeconds, 59);
   t.equal(big.headers['retry-after'], '59');
-  t.match(big.json().error.message, /send budget \(60 segments per minute\) is used up; this 60-segment message fits in 59 s/);
+  t.match(
+    big.json().error.message,
+    /send budget \(60 segments per minute\) is used up; this 60-segment message fits in 59 s/,
+  );
   const small = await post('fits');
   t.equal(small.statusCode, 200, 'a 1-segment message fits now: 3 of 60 used');
   clock.advance(57_000);
@@ -258,7 +265,10 @@ t.test('sms disabled: 503 sms_disabled, nothing recorded', async (t) => {
   t.same(res.json(), {
     success: false,
     smsSent: false,
-    error: { code: 'sms_disabled', message: 'Sending is switched off on this gateway (SMS_GATEWAY_SMS_ENABLED=false).' },
+    error: {
+      code: 'sms_disabled',
+      message: 'Sending is switched off on this gateway (SMS_GATEWAY_SMS_ENABLED=false).',
+    },
   });
   t.equal(handoffs.length, 0);
   t.equal((await get('/api/messages')).json().pagination.total, 0);
@@ -288,7 +298,11 @@ t.test('Idempotency-Key: the same key gives the same answer and one hand-off', a
 });
 
 t.test('Idempotency-Key: a failed first answer is replayed too, and a retry is never refused for rate', async (t) => {
-  const { sender, handoffs } = recordingSender(() => ({ ok: false, reason: 'timeout', detail: 'no answer within 30000 ms' }));
+  const { sender, handoffs } = recordingSender(() => ({
+    ok: false,
+    reason: 'timeout',
+    detail: 'no answer within 30000 ms',
+  }));
   const { app, auth } = await testApp(t, { sender });
   const post = () =>
     app.inject({
@@ -357,7 +371,8 @@ t.test('hand-offs run one at a time in arrival order', async (t) => {
       }),
     );
     // Let this request reach the lane (waiting or handed off) before the next one arrives.
-    while (gateway.sending.lane.pendingSyncSegments() + handoffs.length < i + 1) await new Promise((r) => setImmediate(r));
+    while (gateway.sending.lane.pendingSyncSegments() + handoffs.length < i + 1)
+      await new Promise((r) => setImmediate(r));
   }
   // Each waits for its slot, 1 s after the one before (the fake clock moves only when told).
   for (let i = 0; i < 10 && handoffs.length < 5; i++) {
@@ -398,7 +413,11 @@ t.test('a 5xx never shows internals', async (t) => {
   const { send } = await testApp(t, { sender });
   const res = await send({ to, message: 'x' });
   t.equal(res.statusCode, 500);
-  t.same(res.json(), { success: false, smsSent: false, error: { code: 'internal_error', message: 'Internal error; the gateway logged the details.' } });
+  t.same(res.json(), {
+    success: false,
+    smsSent: false,
+    error: { code: 'internal_error', message: 'Internal error; the gateway logged the details.' },
+  });
   t.notMatch(res.body, /SECRET|com\.termux|at /);
 });
 

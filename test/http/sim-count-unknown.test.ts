@@ -14,7 +14,8 @@ function slowPhone() {
   let answer: (r: RunResult) => void = () => undefined;
   let reads = 0;
   const run = (command: string): Promise<RunResult> => {
-    if (command !== 'termux-telephony-deviceinfo') return Promise.resolve({ ok: false, failure: 'not_found', detail: `${command}: not found`, ms: 1 });
+    if (command !== 'termux-telephony-deviceinfo')
+      return Promise.resolve({ ok: false, failure: 'not_found', detail: `${command}: not found`, ms: 1 });
     reads++;
     return new Promise<RunResult>((resolve) => (answer = resolve));
   };
@@ -33,26 +34,32 @@ async function untilRead(phone: { reads: () => number }, count: number) {
   for (let i = 0; i < 200 && phone.reads() < count; i++) await new Promise((r) => setImmediate(r));
 }
 
-t.test('a request naming slot 3 waits for the count and is refused; nothing recorded, one read for both paths', async (t) => {
-  const phone = slowPhone();
-  const app = await testApp(t, { runtime: real, simCount: 'probes', probeRun: phone.run });
-  const sync = app.send({ to, message: 'slot 3', simSlot: 3 });
-  const queued = app.queue({ to, message: 'slot 3 queued', simSlot: 3 });
-  await untilRead(phone, 1);
-  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r)); // the second request reaches the read too
-  t.equal(phone.reads(), 1, 'one telephony read, shared');
-  phone.tells(2);
-  const [s, q] = await Promise.all([sync, queued]);
-  t.equal(s.statusCode, 400);
-  t.same(s.json().error, { code: 'invalid_request', message: 'Invalid request: simSlot 3 does not exist; this phone reports 2 SIM slots.' });
-  t.equal(q.statusCode, 400);
-  t.match(q.json().error.message, /simSlot 3 does not exist; this phone reports 2 SIM slots\./);
-  t.equal(app.handoffs.length, 0, 'nothing handed off');
-  t.equal((await app.get('/api/messages')).json().pagination.total, 0, 'nothing recorded');
-  const two = await app.send({ to, message: 'slot 2', simSlot: 2 });
-  t.equal(two.statusCode, 200, 'slot 2 exists');
-  t.equal(phone.reads(), 1, 'a fresh count is not read again');
-});
+t.test(
+  'a request naming slot 3 waits for the count and is refused; nothing recorded, one read for both paths',
+  async (t) => {
+    const phone = slowPhone();
+    const app = await testApp(t, { runtime: real, simCount: 'probes', probeRun: phone.run });
+    const sync = app.send({ to, message: 'slot 3', simSlot: 3 });
+    const queued = app.queue({ to, message: 'slot 3 queued', simSlot: 3 });
+    await untilRead(phone, 1);
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r)); // the second request reaches the read too
+    t.equal(phone.reads(), 1, 'one telephony read, shared');
+    phone.tells(2);
+    const [s, q] = await Promise.all([sync, queued]);
+    t.equal(s.statusCode, 400);
+    t.same(s.json().error, {
+      code: 'invalid_request',
+      message: 'Invalid request: simSlot 3 does not exist; this phone reports 2 SIM slots.',
+    });
+    t.equal(q.statusCode, 400);
+    t.match(q.json().error.message, /simSlot 3 does not exist; this phone reports 2 SIM slots\./);
+    t.equal(app.handoffs.length, 0, 'nothing handed off');
+    t.equal((await app.get('/api/messages')).json().pagination.total, 0, 'nothing recorded');
+    const two = await app.send({ to, message: 'slot 2', simSlot: 2 });
+    t.equal(two.statusCode, 200, 'slot 2 exists');
+    t.equal(phone.reads(), 1, 'a fresh count is not read again');
+  },
+);
 
 t.test('slot 1 reads nothing; the default slot 2 is read for a sync send', async (t) => {
   const phone = slowPhone();
@@ -65,7 +72,10 @@ t.test('slot 1 reads nothing; the default slot 2 is read for a sync send', async
   phone.tells(1);
   const refused = await byDefault;
   t.equal(refused.statusCode, 400);
-  t.match(refused.json().error.message, /the default SIM slot 2 \(SMS_GATEWAY_DEFAULT_SIM\) does not exist; this phone reports 1 SIM slot\./);
+  t.match(
+    refused.json().error.message,
+    /the default SIM slot 2 \(SMS_GATEWAY_DEFAULT_SIM\) does not exist; this phone reports 1 SIM slot\./,
+  );
 });
 
 t.test('the phone cannot tell its count: slot 2 is accepted (an unknown count refuses no slot)', async (t) => {
@@ -82,14 +92,17 @@ t.test('the phone cannot tell its count: slot 2 is accepted (an unknown count re
   t.equal(queued.statusCode, 202, 'queued too, without a second read before the pause after a failed one');
   t.equal(phone.reads(), 1);
 
-  await t.test('the phone later says 1 slot: slot 2 refused, the earlier request replayed without a read', async (t) => {
-    const read = app.probes.refresh(['telephony']);
-    phone.tells(1);
-    await read;
-    const replay = await app.send({ to, message: 'slot 2', simSlot: 2 }, { 'idempotency-key': 'sync-2' });
-    t.equal(replay.statusCode, 200, 'a known key gets its first answer');
-    t.same(replay.json(), first.json());
-    t.equal((await app.send({ to, message: 'slot 2 now', simSlot: 2 })).statusCode, 400);
-    t.equal(app.handoffs.length, 1, 'nothing handed off again');
-  });
+  await t.test(
+    'the phone later says 1 slot: slot 2 refused, the earlier request replayed without a read',
+    async (t) => {
+      const read = app.probes.refresh(['telephony']);
+      phone.tells(1);
+      await read;
+      const replay = await app.send({ to, message: 'slot 2', simSlot: 2 }, { 'idempotency-key': 'sync-2' });
+      t.equal(replay.statusCode, 200, 'a known key gets its first answer');
+      t.same(replay.json(), first.json());
+      t.equal((await app.send({ to, message: 'slot 2 now', simSlot: 2 })).statusCode, 400);
+      t.equal(app.handoffs.length, 1, 'nothing handed off again');
+    },
+  );
 });

@@ -49,7 +49,9 @@ function slowReader(port: number, localAddress: string, key: string, count: numb
   let error: string | undefined;
   socket.on('error', (e: NodeJS.ErrnoException) => (error = e.code ?? e.message));
   const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-  socket.on('connect', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`.repeat(count)));
+  socket.on('connect', () =>
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`.repeat(count)),
+  );
   socket.pause(); // never read: what the gateway sends stays in the kernel's queues, then in its own
   /** Reads at last: what the kernel had queued, then the end of a connection the gateway closed ('open' if it did not). */
   const readNow = async () => {
@@ -70,7 +72,8 @@ function serverSockets(server: Server) {
 }
 
 /** Resolves true when `p` settles within `ms` of real time, else false. */
-const within = (p: Promise<unknown>, ms: number) => Promise.race([p.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
+const within = (p: Promise<unknown>, ms: number) =>
+  Promise.race([p.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** GET /health from another address, on a new connection: its status, or the error's code. */
@@ -90,33 +93,45 @@ function witness(port: number, localAddress: string): Promise<number | string> {
 async function closedByReason(get: (url: string) => Promise<{ body: string }>): Promise<Record<string, number>> {
   const text = (await get('/metrics')).body;
   const out: Record<string, number> = {};
-  for (const m of text.matchAll(/^sms_gateway_slow_reader_connections_closed_total\{reason="(\w+)"\} (\d+)$/gm)) out[m[1]!] = Number(m[2]);
+  for (const m of text.matchAll(/^sms_gateway_slow_reader_connections_closed_total\{reason="(\w+)"\} (\d+)$/gm))
+    out[m[1]!] = Number(m[2]);
   return out;
 }
 
-t.test('an answer that makes no progress for WRITE_STALL_MS closes its connection, counted; another caller is served', async (t) => {
-  const clock = fakeClock();
-  const { port, key, get, app } = await gatewayWithHistory(t, clock);
-  const held = serverSockets(app.server);
-  // Enough answers that the kernel's queues (a few MB on loopback) fill and one waits in the gateway.
-  const slow = slowReader(port, '127.0.0.2', key, 6);
-  const holding = () => held('127.0.0.2').some((s) => s.writableLength > 0);
-  for (let i = 0; i < 200 && !holding(); i++) await pause(25);
-  t.ok(holding(), 'the gateway holds bytes the slow reader does not take');
-  t.equal(await witness(port, '127.0.0.3'), 200, 'another caller is served while the slow reader holds its answer');
-  clock.advance(WRITE_STALL_MS - 1);
-  await pause(50);
-  t.same(await closedByReason(get), {}, 'nothing closed 1 ms before the deadline');
-  clock.advance(1);
-  await pause(50);
-  t.same(await closedByReason(get), { write_stalled: 1 }, 'closed when no byte went out for WRITE_STALL_MS, and counted in /metrics');
-  t.ok(
-    held('127.0.0.2').every((s) => s.destroyed),
-    "the gateway's side is gone",
-  );
-  t.not(await slow.readNow(), 'open', 'reading at last, the slow reader finds its connection closed (its answer cut short)');
-  t.equal(await witness(port, '127.0.0.3'), 200, 'the gateway goes on serving');
-});
+t.test(
+  'an answer that makes no progress for WRITE_STALL_MS closes its connection, counted; another caller is served',
+  async (t) => {
+    const clock = fakeClock();
+    const { port, key, get, app } = await gatewayWithHistory(t, clock);
+    const held = serverSockets(app.server);
+    // Enough answers that the kernel's queues (a few MB on loopback) fill and one waits in the gateway.
+    const slow = slowReader(port, '127.0.0.2', key, 6);
+    const holding = () => held('127.0.0.2').some((s) => s.writableLength > 0);
+    for (let i = 0; i < 200 && !holding(); i++) await pause(25);
+    t.ok(holding(), 'the gateway holds bytes the slow reader does not take');
+    t.equal(await witness(port, '127.0.0.3'), 200, 'another caller is served while the slow reader holds its answer');
+    clock.advance(WRITE_STALL_MS - 1);
+    await pause(50);
+    t.same(await closedByReason(get), {}, 'nothing closed 1 ms before the deadline');
+    clock.advance(1);
+    await pause(50);
+    t.same(
+      await closedByReason(get),
+      { write_stalled: 1 },
+      'closed when no byte went out for WRITE_STALL_MS, and counted in /metrics',
+    );
+    t.ok(
+      held('127.0.0.2').every((s) => s.destroyed),
+      "the gateway's side is gone",
+    );
+    t.not(
+      await slow.readNow(),
+      'open',
+      'reading at last, the slow reader finds its connection closed (its answer cut short)',
+    );
+    t.equal(await witness(port, '127.0.0.3'), 200, 'the gateway goes on serving');
+  },
+);
 
 t.test("while an answer of an address is stuck, that address's other connections are still served", async (t) => {
   const clock = fakeClock();
@@ -126,7 +141,11 @@ t.test("while an answer of an address is stuck, that address's other connections
   const holding = () => held('127.0.0.4').some((s) => s.writableLength > 0);
   for (let i = 0; i < 200 && !holding(); i++) await pause(25);
   t.ok(holding(), 'an answer of 127.0.0.4 waits in the gateway');
-  t.equal(await witness(port, '127.0.0.4'), 200, 'the same address is answered on another connection (a browser downloading a page on slow Wi-Fi)');
+  t.equal(
+    await witness(port, '127.0.0.4'),
+    200,
+    'the same address is answered on another connection (a browser downloading a page on slow Wi-Fi)',
+  );
   t.equal(await witness(port, '127.0.0.5'), 200, 'another address is served');
   slow.socket.destroy();
 });
@@ -144,26 +163,35 @@ t.test(`more than ${MAX_WAITING_REQUESTS} requests pipelined behind an answer cl
   t.not(await slow.readNow(), 'open', 'the connection is gone');
 });
 
-t.test("a new caller's request is handed to the app before another address's queued requests are all served", async (t) => {
-  const clock = fakeClock();
-  const { port, app } = await gatewayWithHistory(t, clock);
-  const answered: string[] = [];
-  app.server.on('request', (req: IncomingMessage, res: ServerResponse) => res.on('finish', () => answered.push(req.socket.remoteAddress ?? '')));
-  const accepted = serverSockets(app.server);
-  // Seven connections from one address, three pipelined requests each, and one connection from
-  // another: all open before anything is written, all written in one go, so the gateway finds
-  // the 22 requests waiting together (the busy address's first).
-  const busy = Array.from({ length: 7 }, () => connect({ port, host: '127.0.0.1', localAddress: '127.0.0.7' }));
-  const newcomer = connect({ port, host: '127.0.0.1', localAddress: '127.0.0.8' });
-  const all = [...busy, newcomer];
-  for (const s of all) s.on('data', () => {});
-  for (let i = 0; i < 200 && accepted('127.0.0.7').length + accepted('127.0.0.8').length < all.length; i++) await pause(10);
-  const ask = 'GET /health HTTP/1.1\r\nHost: x\r\n\r\n';
-  for (const s of busy) s.write(ask.repeat(3));
-  newcomer.write(ask);
-  for (let i = 0; i < 200 && answered.length < 22; i++) await pause(10);
-  t.equal(answered.length, 22, 'every request answered');
-  const before = answered.indexOf('127.0.0.8');
-  t.ok(before >= 0 && before <= 7, `the newcomer is answered after at most one request per busy connection (after ${before} of 21)`);
-  for (const s of all) s.destroy();
-});
+t.test(
+  "a new caller's request is handed to the app before another address's queued requests are all served",
+  async (t) => {
+    const clock = fakeClock();
+    const { port, app } = await gatewayWithHistory(t, clock);
+    const answered: string[] = [];
+    app.server.on('request', (req: IncomingMessage, res: ServerResponse) =>
+      res.on('finish', () => answered.push(req.socket.remoteAddress ?? '')),
+    );
+    const accepted = serverSockets(app.server);
+    // Seven connections from one address, three pipelined requests each, and one connection from
+    // another: all open before anything is written, all written in one go, so the gateway finds
+    // the 22 requests waiting together (the busy address's first).
+    const busy = Array.from({ length: 7 }, () => connect({ port, host: '127.0.0.1', localAddress: '127.0.0.7' }));
+    const newcomer = connect({ port, host: '127.0.0.1', localAddress: '127.0.0.8' });
+    const all = [...busy, newcomer];
+    for (const s of all) s.on('data', () => {});
+    for (let i = 0; i < 200 && accepted('127.0.0.7').length + accepted('127.0.0.8').length < all.length; i++)
+      await pause(10);
+    const ask = 'GET /health HTTP/1.1\r\nHost: x\r\n\r\n';
+    for (const s of busy) s.write(ask.repeat(3));
+    newcomer.write(ask);
+    for (let i = 0; i < 200 && answered.length < 22; i++) await pause(10);
+    t.equal(answered.length, 22, 'every request answered');
+    const before = answered.indexOf('127.0.0.8');
+    t.ok(
+      before >= 0 && before <= 7,
+      `the newcomer is answered after at most one request per busy connection (after ${before} of 21)`,
+    );
+    for (const s of all) s.destroy();
+  },
+);

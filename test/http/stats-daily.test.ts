@@ -8,7 +8,9 @@ const DAY = 86_400_000;
 
 t.test('sent and failed land on their own day; every day is there', async (t) => {
   let n = 0;
-  const { sender } = recordingSender(() => (n++ % 2 === 1 ? { ok: false, reason: 'simulated_failure', detail: 'x' } : { ok: true }));
+  const { sender } = recordingSender(() =>
+    n++ % 2 === 1 ? { ok: false, reason: 'simulated_failure', detail: 'x' } : { ok: true },
+  );
   const { send, get, clock } = await testApp(t, { sender, timeZone: 'Europe/Berlin' });
   // 2026-11-21 12:00 UTC: two sends (one fails) today-2, three (one fails) today.
   clock.advance(-2 * DAY);
@@ -25,7 +27,16 @@ t.test('sent and failed land on their own day; every day is there', async (t) =>
   t.equal(days[0]!.date, '2026-11-08', 'oldest first');
   t.match(days[11], { date: '2026-11-19', accepted: 2, sent: 1, failed: 1, queued: 0 });
   t.match(days[13], { date: '2026-11-21', accepted: 3, sent: 2, failed: 1 });
-  t.same(days[12], { date: '2026-11-20', accepted: 0, sent: 0, failed: 0, cancelled: 0, queued: 0, segments: 0, billedSegments: 0 });
+  t.same(days[12], {
+    date: '2026-11-20',
+    accepted: 0,
+    sent: 0,
+    failed: 0,
+    cancelled: 0,
+    queued: 0,
+    segments: 0,
+    billedSegments: 0,
+  });
   t.equal(
     days.reduce((a, d) => a + d.sent, 0),
     3,

@@ -14,7 +14,8 @@ import { testApp } from '../helpers/test-app.js';
 type App = Awaited<ReturnType<typeof testApp>>;
 
 const TO = '+15550001111';
-const STORAGE = /^The gateway cannot write its database \(disk full, read-only, or deleted\?\); nothing was (sent|queued|changed)\./;
+const STORAGE =
+  /^The gateway cannot write its database \(disk full, read-only, or deleted\?\); nothing was (sent|queued|changed)\./;
 
 function call(a: App, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) {
   a.clock.advance(1000); // past the send spacing and under the per-caller rate limit
@@ -37,7 +38,11 @@ async function before(t: Test, a: App) {
   t.equal((await call(a, 'POST', '/api/opt-outs', { number: '+15550002222' })).statusCode, 201);
   const rule = await call(a, 'POST', '/api/rules', { keyword: 'STATUS', reply: 'all quiet' });
   t.equal(rule.statusCode, 201);
-  return { messageId: queued.json().data[0].id as string, targetId: target.json().data.id as string, ruleId: rule.json().data.id as string };
+  return {
+    messageId: queued.json().data[0].id as string,
+    targetId: target.json().data.id as string,
+    ruleId: rule.json().data.id as string,
+  };
 }
 
 /** Every writing route answers 503 storage_unavailable; nothing changed; reads answer 200. */
@@ -90,7 +95,11 @@ t.test('the database refuses writes (SQLITE_READONLY)', async (t) => {
   a.db.pragma('query_only = ON');
   await everyWriteRefused(t, a, ids);
   a.db.pragma('query_only = OFF');
-  t.equal((await call(a, 'DELETE', `/api/messages/${ids.messageId}`)).statusCode, 200, 'writable again: the cancel goes through');
+  t.equal(
+    (await call(a, 'DELETE', `/api/messages/${ids.messageId}`)).statusCode,
+    200,
+    'writable again: the cancel goes through',
+  );
   t.equal((await call(a, 'DELETE', `/api/webhooks/${ids.targetId}`)).statusCode, 204, 'and the removal');
 });
 
@@ -137,6 +146,10 @@ t.test('a full filesystem (a small tmpfs filled to ENOSPC)', { skip: noMount }, 
   fill(dir);
   await everyWriteRefused(t, a, ids);
   rmSync(join(dir, 'filler'));
-  t.equal((await call(a, 'DELETE', `/api/webhooks/${ids.targetId}`)).statusCode, 204, 'space again: the removal goes through');
+  t.equal(
+    (await call(a, 'DELETE', `/api/webhooks/${ids.targetId}`)).statusCode,
+    204,
+    'space again: the removal goes through',
+  );
   t.equal((await call(a, 'POST', '/api/sms/send', { to: TO, message: 'after' })).statusCode, 200, 'and a send');
 });

@@ -67,7 +67,11 @@ t.test('add, list, remove', async (t) => {
   t.equal(prefix.json().error.code, 'invalid_request');
   const long = await w.remove(`wh_${'a'.repeat(200)}`);
   t.equal(long.statusCode, 404, 'an id longer than any the gateway makes is unknown');
-  t.equal((await a.app.inject({ method: 'POST', url: '/api/webhooks', remoteAddress: '192.168.1.30' })).statusCode, 401, 'needs the key');
+  t.equal(
+    (await a.app.inject({ method: 'POST', url: '/api/webhooks', remoteAddress: '192.168.1.30' })).statusCode,
+    401,
+    'needs the key',
+  );
 });
 
 t.test('SMS_GATEWAY_WEBHOOK_URLS targets are listed with source env and cannot be removed', async (t) => {
@@ -153,7 +157,11 @@ t.test('registered targets persist across a restart; env targets follow SMS_GATE
       (await api(a).list()).json().data.map((x: { id: string }) => x.id),
       [registered!.id],
     );
-    t.equal((await a.get('/api/inbox')).statusCode, 200, 'a registered target keeps the inbox watcher on after a restart');
+    t.equal(
+      (await a.get('/api/inbox')).statusCode,
+      200,
+      'a registered target keeps the inbox watcher on after a restart',
+    );
   });
 });
 
@@ -174,7 +182,10 @@ t.test('a new target gets the events made from its registration on, signed; a re
   t.same(bodies(early), ['before', 'after']);
   t.same(bodies(late), ['after'], 'nothing from before the registration');
   const wh = new Webhook(SECRET);
-  t.ok(wh.verify(late.received[0]!.body, late.received[0]!.headers as Record<string, string>), 'signed like every event');
+  t.ok(
+    wh.verify(late.received[0]!.body, late.received[0]!.headers as Record<string, string>),
+    'signed like every event',
+  );
 
   t.equal((await api(a).remove(added.id)).statusCode, 204);
   t.equal((await a.send({ to: '+15551230001', message: 'removed' })).statusCode, 200);
@@ -220,8 +231,15 @@ t.test('POST /api/webhooks/test posts the test event to every target and reports
     results.find((r: { id: string }) => r.id === goneTarget.id),
     { delivered: true, switchedBackOn: true },
   );
-  t.equal((await w.list()).json().data.find((x: { id: string }) => x.id === goneTarget.id).disabled, false, 'switched back on');
-  const event = new Webhook(SECRET).verify(good.received[0]!.body, good.received[0]!.headers as Record<string, string>) as { type: string };
+  t.equal(
+    (await w.list()).json().data.find((x: { id: string }) => x.id === goneTarget.id).disabled,
+    false,
+    'switched back on',
+  );
+  const event = new Webhook(SECRET).verify(
+    good.received[0]!.body,
+    good.received[0]!.headers as Record<string, string>,
+  ) as { type: string };
   t.equal(event.type, 'gateway.test');
   t.equal(bad.received.length, 1, 'no retry of a test event');
   await deliver(a);

@@ -70,7 +70,9 @@ export async function startBroker(t: Test, hosts = ['127.0.0.1'], opts: BrokerOp
   const conf = join(dir, 'mosquitto.conf');
   const listeners = hosts.map((h) => `listener ${port} ${h}\n`).join('');
   // user root: started as root, mosquitto would switch to its own user and could not save here.
-  const persistence = opts.persist ? `persistence true\npersistence_location ${dir}/\nuser root\n` : 'persistence false\n';
+  const persistence = opts.persist
+    ? `persistence true\npersistence_location ${dir}/\nuser root\n`
+    : 'persistence false\n';
   let acl = '';
   if (opts.acl !== undefined) {
     writeFileSync(join(dir, 'acl'), opts.acl);
@@ -114,7 +116,9 @@ export interface Heard {
 export async function listen(t: Test, url: string, filters: string[]): Promise<{ client: MqttClient; heard: Heard[] }> {
   const client = await mqtt.connectAsync(url, { protocolVersion: 5, reconnectPeriod: 0 });
   const heard: Heard[] = [];
-  client.on('message', (topic, payload, packet) => heard.push({ topic, payload: payload.toString(), retain: packet.retain, qos: packet.qos }));
+  client.on('message', (topic, payload, packet) =>
+    heard.push({ topic, payload: payload.toString(), retain: packet.retain, qos: packet.qos }),
+  );
   await client.subscribeAsync(filters, { qos: 1 });
   t.teardown(() => client.endAsync(true));
   return { client, heard };

@@ -33,17 +33,37 @@ const bool: Check = (v) => typeof v === 'boolean';
 /** valid_subscribe_topic / valid_publish_topic: a non-empty UTF-8 string; a publish topic has no wildcard. */
 const topic: Check = (v) => typeof v === 'string' && v.length > 0 && !v.includes('\0');
 const keysIn = (v: unknown, fields: Record<string, Check>, required: string[]) =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && required.every((k) => k in v) && Object.entries(v).every(([k, x]) => fields[k]?.(x) === true);
+  typeof v === 'object' &&
+  v !== null &&
+  !Array.isArray(v) &&
+  required.every((k) => k in v) &&
+  Object.entries(v).every(([k, x]) => fields[k]?.(x) === true);
 
 const DEVICE: Record<string, Check> = Object.fromEntries(
-  ['manufacturer', 'model', 'model_id', 'name', 'hw_version', 'serial_number', 'sw_version', 'via_device', 'suggested_area', 'configuration_url']
+  [
+    'manufacturer',
+    'model',
+    'model_id',
+    'name',
+    'hw_version',
+    'serial_number',
+    'sw_version',
+    'via_device',
+    'suggested_area',
+    'configuration_url',
+  ]
     .map((k) => [k, str] as [string, Check])
     .concat([
       ['identifiers', strList],
       ['connections', (v) => Array.isArray(v) && v.every((c) => Array.isArray(c) && c.length === 2 && c.every(str))],
     ]),
 );
-const AVAILABILITY_ITEM: Record<string, Check> = { topic, payload_available: str, payload_not_available: str, value_template: str };
+const AVAILABILITY_ITEM: Record<string, Check> = {
+  topic,
+  payload_available: str,
+  payload_not_available: str,
+  value_template: str,
+};
 
 /** Every field the event platform's DISCOVERY_SCHEMA accepts, and what its value must be. */
 const EVENT_FIELDS: Record<string, Check> = {
@@ -84,28 +104,34 @@ const configs = discoveryConfigs({
   version: '0.4.0',
 });
 
-t.test('the Received SMS event entity: every key one the event platform accepts, with a value of its type', async (t) => {
-  const event = configs.find((c) => c.topic.startsWith('homeassistant/event/'));
-  if (!event) throw new Error('no event entity announced');
-  t.equal(event.topic, 'homeassistant/event/sms_gateway_gw1/received/config');
-  for (const [key, value] of Object.entries(event.config)) {
-    t.ok(key in EVENT_FIELDS, `${key} is a field of the event schema (any other is dropped)`);
-    t.ok(EVENT_FIELDS[key]?.(value), `${key} has a value the schema accepts: ${JSON.stringify(value)}`);
-  }
-  for (const required of ['event_types', 'state_topic']) t.ok(required in event.config, `${required} is required`);
-  t.same(event.config.event_types, [...RECEIVED_EVENT_TYPES]);
-  t.equal(event.config.state_topic, 'sms-gateway/gw1/received');
-  t.equal(event.config.name, 'Received SMS');
-});
+t.test(
+  'the Received SMS event entity: every key one the event platform accepts, with a value of its type',
+  async (t) => {
+    const event = configs.find((c) => c.topic.startsWith('homeassistant/event/'));
+    if (!event) throw new Error('no event entity announced');
+    t.equal(event.topic, 'homeassistant/event/sms_gateway_gw1/received/config');
+    for (const [key, value] of Object.entries(event.config)) {
+      t.ok(key in EVENT_FIELDS, `${key} is a field of the event schema (any other is dropped)`);
+      t.ok(EVENT_FIELDS[key]?.(value), `${key} has a value the schema accepts: ${JSON.stringify(value)}`);
+    }
+    for (const required of ['event_types', 'state_topic']) t.ok(required in event.config, `${required} is required`);
+    t.same(event.config.event_types, [...RECEIVED_EVENT_TYPES]);
+    t.equal(event.config.state_topic, 'sms-gateway/gw1/received');
+    t.equal(event.config.name, 'Received SMS');
+  },
+);
 
-t.test('what the received topic carries is what the event entity reads: event_type, one of the announced types', async (t) => {
-  const event = configs.find((c) => c.topic.startsWith('homeassistant/event/'))!;
-  const stop = { from: '+15550001', body: 'STOP', inReplyTo: null, keyword: null } as never;
-  const payload = receivedPayload({ contacts: [], optOutEnabled: true }, makeEvent('sms.received', stop, 0));
-  t.type(payload.event_type, 'string', 'event_type is in the JSON payload');
-  t.ok((event.config.event_types as string[]).includes(payload.event_type as string), 'an announced type');
-  t.notOk('event_types' in payload, 'no blocked attribute');
-});
+t.test(
+  'what the received topic carries is what the event entity reads: event_type, one of the announced types',
+  async (t) => {
+    const event = configs.find((c) => c.topic.startsWith('homeassistant/event/'))!;
+    const stop = { from: '+15550001', body: 'STOP', inReplyTo: null, keyword: null } as never;
+    const payload = receivedPayload({ contacts: [], optOutEnabled: true }, makeEvent('sms.received', stop, 0));
+    t.type(payload.event_type, 'string', 'event_type is in the JSON payload');
+    t.ok((event.config.event_types as string[]).includes(payload.event_type as string), 'an announced type');
+    t.notOk('event_types' in payload, 'no blocked attribute');
+  },
+);
 
 t.test('the checks refuse what Home Assistant refuses', async (t) => {
   t.notOk(EVENT_FIELDS.event_types?.('opt_out'), 'event_types must be a list');

@@ -34,7 +34,11 @@ export async function optOutGateway(t: Test, url: string, id: string, opts: OptO
     logger,
     ...(opts.home ? { home: opts.home } : {}),
     ...(opts.clock ? { clock: opts.clock } : {}),
-    mqtt: { settings: { ...gatewaySettings(url), gatewayId: id, shareSecret: secret }, gatewayId: id, backoffMs: () => 100 },
+    mqtt: {
+      settings: { ...gatewaySettings(url), gatewayId: id, shareSecret: secret },
+      gatewayId: id,
+      backoffMs: () => 100,
+    },
   });
   const mqtt = app.gateway.mqtt!;
   mqtt.start();

@@ -25,27 +25,36 @@ const reconnected = (g: Gateway) =>
     return g.app.gateway.mqtt!.bridge.connected();
   }, 'connected again');
 
-t.test('a change made while the broker is down is published after a restart, once the broker is back', { skip: noBroker }, async (t) => {
-  const home = tempDir(t);
-  const broker = await startBroker(t);
-  let at = 0;
-  await t.test('first run: the broker goes down, a STOP arrives, the gateway stops', async (t) => {
-    const a = await optOutGateway(t, broker.url, 'gw1', { home });
-    await broker.stop();
-    await waitFor(() => !a.app.gateway.mqtt!.bridge.connected(), 'disconnected');
-    await a.receive(NUMBER, 'STOP');
-    at = a.app.gateway.sending.optOuts.get(NUMBER)!.at;
-  });
-  // The restart, while the broker is still down.
-  const again = await optOutGateway(t, broker.url, 'gw1', { home, connect: false, clock: fakeClock(at + 60_000) });
-  t.ok(again.app.gateway.sending.optOuts.isListed(NUMBER), 'listed after the restart');
-  await broker.start();
-  await reconnected(again);
-  const later = await listen(t, broker.url, [TOPIC]);
-  await waitFor(() => later.heard.length === 1, 'the change, retained, once the broker is back');
-  t.same(JSON.parse(later.heard[0]!.payload), { optedOut: true, at, by: 'sms', proof: proofOf(SECRET, NUMBER, true, at) });
-  t.ok(later.heard[0]!.retain, 'retained');
-});
+t.test(
+  'a change made while the broker is down is published after a restart, once the broker is back',
+  { skip: noBroker },
+  async (t) => {
+    const home = tempDir(t);
+    const broker = await startBroker(t);
+    let at = 0;
+    await t.test('first run: the broker goes down, a STOP arrives, the gateway stops', async (t) => {
+      const a = await optOutGateway(t, broker.url, 'gw1', { home });
+      await broker.stop();
+      await waitFor(() => !a.app.gateway.mqtt!.bridge.connected(), 'disconnected');
+      await a.receive(NUMBER, 'STOP');
+      at = a.app.gateway.sending.optOuts.get(NUMBER)!.at;
+    });
+    // The restart, while the broker is still down.
+    const again = await optOutGateway(t, broker.url, 'gw1', { home, connect: false, clock: fakeClock(at + 60_000) });
+    t.ok(again.app.gateway.sending.optOuts.isListed(NUMBER), 'listed after the restart');
+    await broker.start();
+    await reconnected(again);
+    const later = await listen(t, broker.url, [TOPIC]);
+    await waitFor(() => later.heard.length === 1, 'the change, retained, once the broker is back');
+    t.same(JSON.parse(later.heard[0]!.payload), {
+      optedOut: true,
+      at,
+      by: 'sms',
+      proof: proofOf(SECRET, NUMBER, true, at),
+    });
+    t.ok(later.heard[0]!.retain, 'retained');
+  },
+);
 
 t.test('a change the broker gave back is not published again at the next connect', { skip: noBroker }, async (t) => {
   const broker = await startBroker(t); // keeps nothing across its own restart
@@ -82,7 +91,12 @@ t.test('changes made while MQTT was off are published when it is switched on', {
   let at = 0;
   await t.test('a run without MQTT: a number listed over the API', async (t) => {
     const off = await testApp(t, { home });
-    const added = await off.app.inject({ method: 'POST', url: '/api/opt-outs', headers: off.auth, payload: { number: NUMBER } });
+    const added = await off.app.inject({
+      method: 'POST',
+      url: '/api/opt-outs',
+      headers: off.auth,
+      payload: { number: NUMBER },
+    });
     t.equal(added.statusCode, 201);
     at = off.gateway.sending.optOuts.get(NUMBER)!.at;
   });

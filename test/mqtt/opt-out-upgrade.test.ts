@@ -36,36 +36,52 @@ function home04(now: number): string {
   return home;
 }
 
-t.test('a 0.4 home with a forged time: the list answers, the times are repaired, own changes are shared', { skip: noBroker }, async (t) => {
-  const start = Date.now(); // the upgrade repairs with the machine's own clock
-  const broker = await startBroker(t);
-  const { heard } = await listen(t, broker.url, ['sms-gateway/opt-outs/+']);
-  const home = home04(start);
-  const a = await optOutGateway(t, broker.url, 'gw1', { home, clock: fakeClock(start) });
-  const repairedBy = Date.now();
+t.test(
+  'a 0.4 home with a forged time: the list answers, the times are repaired, own changes are shared',
+  { skip: noBroker },
+  async (t) => {
+    const start = Date.now(); // the upgrade repairs with the machine's own clock
+    const broker = await startBroker(t);
+    const { heard } = await listen(t, broker.url, ['sms-gateway/opt-outs/+']);
+    const home = home04(start);
+    const a = await optOutGateway(t, broker.url, 'gw1', { home, clock: fakeClock(start) });
+    const repairedBy = Date.now();
 
-  const res = await a.app.get('/api/opt-outs?limit=100');
-  t.equal(res.statusCode, 200, 'GET /api/opt-outs answers 200');
-  const rows = res.json().data as { number: string; at: string }[];
-  t.same(rows.map((r) => r.number).sort(), [FORGED, OWN, GARBLED, AHEAD].sort(), 'every number still listed');
-  for (const r of rows.filter((x) => x.number !== OWN)) {
-    const at = Date.parse(r.at);
-    t.ok(at >= start - 1000 && at <= repairedBy, `${r.number}: repaired to the upgrade's time (${r.at})`);
-  }
-  t.equal(rows.find((r) => r.number === OWN)!.at, new Date(start - 86_400_000).toISOString(), 'a good time is kept');
+    const res = await a.app.get('/api/opt-outs?limit=100');
+    t.equal(res.statusCode, 200, 'GET /api/opt-outs answers 200');
+    const rows = res.json().data as { number: string; at: string }[];
+    t.same(rows.map((r) => r.number).sort(), [FORGED, OWN, GARBLED, AHEAD].sort(), 'every number still listed');
+    for (const r of rows.filter((x) => x.number !== OWN)) {
+      const at = Date.parse(r.at);
+      t.ok(at >= start - 1000 && at <= repairedBy, `${r.number}: repaired to the upgrade's time (${r.at})`);
+    }
+    t.equal(rows.find((r) => r.number === OWN)!.at, new Date(start - 86_400_000).toISOString(), 'a good time is kept');
 
-  await waitFor(() => heard.some((h) => h.topic === 'sms-gateway/opt-outs/%2B15550004001'), "the phone's own change published");
-  const own = JSON.parse(heard.find((h) => h.topic === 'sms-gateway/opt-outs/%2B15550004001')!.payload) as object;
-  t.same(own, { optedOut: true, at: start - 86_400_000, by: 'sms', proof: proofOf(SECRET, OWN, true, start - 86_400_000) });
-  t.equal(heard.filter((h) => h.topic !== 'sms-gateway/opt-outs/%2B15550004001').length, 0, 'what came from the broker is not');
+    await waitFor(
+      () => heard.some((h) => h.topic === 'sms-gateway/opt-outs/%2B15550004001'),
+      "the phone's own change published",
+    );
+    const own = JSON.parse(heard.find((h) => h.topic === 'sms-gateway/opt-outs/%2B15550004001')!.payload) as object;
+    t.same(own, {
+      optedOut: true,
+      at: start - 86_400_000,
+      by: 'sms',
+      proof: proofOf(SECRET, OWN, true, start - 86_400_000),
+    });
+    t.equal(
+      heard.filter((h) => h.topic !== 'sms-gateway/opt-outs/%2B15550004001').length,
+      0,
+      'what came from the broker is not',
+    );
 
-  // The forged number is no longer pinned: a proven removal dated after the upgrade takes it off.
-  a.app.clock.advance(10_000);
-  const at = a.app.clock.now();
-  const pub = await mqtt.connectAsync(broker.url, { protocolVersion: 5 });
-  t.teardown(() => pub.endAsync(true));
-  const removal = { optedOut: false, at, by: 'api', proof: proofOf(SECRET, FORGED, false, at) };
-  await pub.publishAsync('sms-gateway/opt-outs/%2B15550002003', JSON.stringify(removal), { qos: 1 });
-  await waitFor(async () => !(await a.listed()).numbers.includes(FORGED), 'the forged number taken off');
-  t.equal((await a.listed()).status, 200);
-});
+    // The forged number is no longer pinned: a proven removal dated after the upgrade takes it off.
+    a.app.clock.advance(10_000);
+    const at = a.app.clock.now();
+    const pub = await mqtt.connectAsync(broker.url, { protocolVersion: 5 });
+    t.teardown(() => pub.endAsync(true));
+    const removal = { optedOut: false, at, by: 'api', proof: proofOf(SECRET, FORGED, false, at) };
+    await pub.publishAsync('sms-gateway/opt-outs/%2B15550002003', JSON.stringify(removal), { qos: 1 });
+    await waitFor(async () => !(await a.listed()).numbers.includes(FORGED), 'the forged number taken off');
+    t.equal((await a.listed()).status, 200);
+  },
+);

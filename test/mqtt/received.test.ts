@@ -34,39 +34,48 @@ async function gatewayWithInbox(t: Test, optOut: boolean) {
   return { app, heard, receive, payloads };
 }
 
-t.test('each SMS once on the received topic, with its event type and contact; two identical ones are two', { skip: noBroker }, async (t) => {
-  const { app, heard, receive, payloads } = await gatewayWithInbox(t, true);
-  await receive('+1 555 123 0001', 'Door open');
-  await receive('+1 555 123 0001', 'Door open');
-  await receive('+15559990000', 'hello');
-  const sent = (await app.send({ to: '+15557770000', message: 'Alarm. Reply 1 to disarm', tags: { alarm: 'garage' } })).json().messageId as string;
-  await receive('+15557770000', '1');
-  await receive('+15559990000', 'Stop!');
-  await receive('+15559990000', 'start');
-  await waitFor(() => heard.length === 6, 'six messages');
-  t.same(
-    payloads().map((p) => [p.event_type, p.from, p.contact, p.body]),
-    [
-      ['received', '+1 555 123 0001', 'Alice', 'Door open'],
-      ['received', '+1 555 123 0001', 'Alice', 'Door open'],
-      ['received', '+15559990000', null, 'hello'],
-      ['reply', '+15557770000', null, '1'],
-      ['opt_out', '+15559990000', null, 'Stop!'],
-      ['opt_in', '+15559990000', null, 'start'],
-    ],
-  );
-  t.same(payloads()[3]!.inReplyTo, { id: sent, tags: { alarm: 'garage' } }, 'a reply names its question');
-  for (const p of payloads()) {
-    t.same(Object.keys(p).sort(), ['body', 'contact', 'event_type', 'from', 'inReplyTo', 'keyword', 'receivedAt'].sort());
-    t.type(p.receivedAt, 'string');
-    t.equal(p.keyword, null, 'no keyword rule matched');
-  }
-  t.equal(payloads()[0]!.inReplyTo, null);
-  for (const h of heard) {
-    t.notOk(h.retain, 'not retained');
-    t.equal(h.qos, 1, 'QoS 1');
-  }
-});
+t.test(
+  'each SMS once on the received topic, with its event type and contact; two identical ones are two',
+  { skip: noBroker },
+  async (t) => {
+    const { app, heard, receive, payloads } = await gatewayWithInbox(t, true);
+    await receive('+1 555 123 0001', 'Door open');
+    await receive('+1 555 123 0001', 'Door open');
+    await receive('+15559990000', 'hello');
+    const sent = (
+      await app.send({ to: '+15557770000', message: 'Alarm. Reply 1 to disarm', tags: { alarm: 'garage' } })
+    ).json().messageId as string;
+    await receive('+15557770000', '1');
+    await receive('+15559990000', 'Stop!');
+    await receive('+15559990000', 'start');
+    await waitFor(() => heard.length === 6, 'six messages');
+    t.same(
+      payloads().map((p) => [p.event_type, p.from, p.contact, p.body]),
+      [
+        ['received', '+1 555 123 0001', 'Alice', 'Door open'],
+        ['received', '+1 555 123 0001', 'Alice', 'Door open'],
+        ['received', '+15559990000', null, 'hello'],
+        ['reply', '+15557770000', null, '1'],
+        ['opt_out', '+15559990000', null, 'Stop!'],
+        ['opt_in', '+15559990000', null, 'start'],
+      ],
+    );
+    t.same(payloads()[3]!.inReplyTo, { id: sent, tags: { alarm: 'garage' } }, 'a reply names its question');
+    for (const p of payloads()) {
+      t.same(
+        Object.keys(p).sort(),
+        ['body', 'contact', 'event_type', 'from', 'inReplyTo', 'keyword', 'receivedAt'].sort(),
+      );
+      t.type(p.receivedAt, 'string');
+      t.equal(p.keyword, null, 'no keyword rule matched');
+    }
+    t.equal(payloads()[0]!.inReplyTo, null);
+    for (const h of heard) {
+      t.notOk(h.retain, 'not retained');
+      t.equal(h.qos, 1, 'QoS 1');
+    }
+  },
+);
 
 t.test('with SMS_GATEWAY_OPT_OUT off, STOP is an ordinary received SMS', { skip: noBroker }, async (t) => {
   const { heard, receive, payloads } = await gatewayWithInbox(t, false);
@@ -81,10 +90,25 @@ t.test('the event type is the first that applies: opt-out keywords, then a rule 
   const on = { contacts: [], optOutEnabled: true };
   const question = { id: 'msg_1', tags: {} };
   t.equal(receivedPayload(on, event({ body: 'STATUS', keyword: 'STATUS' })).event_type, 'keyword');
-  t.equal(receivedPayload(on, event({ body: 'STATUS', keyword: 'STATUS' })).keyword, 'STATUS', 'the rule keyword is carried');
-  t.equal(receivedPayload(on, event({ body: '1', keyword: '1', inReplyTo: question })).event_type, 'keyword', 'keyword before reply');
-  t.equal(receivedPayload(on, event({ body: 'STOP', keyword: 'STOP', inReplyTo: question })).event_type, 'opt_out', 'opt-out before keyword');
-  t.equal(receivedPayload({ ...on, optOutEnabled: false }, event({ body: 'STOP', inReplyTo: question })).event_type, 'reply');
+  t.equal(
+    receivedPayload(on, event({ body: 'STATUS', keyword: 'STATUS' })).keyword,
+    'STATUS',
+    'the rule keyword is carried',
+  );
+  t.equal(
+    receivedPayload(on, event({ body: '1', keyword: '1', inReplyTo: question })).event_type,
+    'keyword',
+    'keyword before reply',
+  );
+  t.equal(
+    receivedPayload(on, event({ body: 'STOP', keyword: 'STOP', inReplyTo: question })).event_type,
+    'opt_out',
+    'opt-out before keyword',
+  );
+  t.equal(
+    receivedPayload({ ...on, optOutEnabled: false }, event({ body: 'STOP', inReplyTo: question })).event_type,
+    'reply',
+  );
   t.equal(receivedPayload(on, event({ body: 'HELP' })).event_type, 'received', 'HELP is no event type of its own');
   t.equal(receivedPayload(on, event({})).receivedAt, new Date(0).toISOString(), 'no receivedAt: the event time');
   t.same(RECEIVED_EVENT_TYPES, ['opt_out', 'opt_in', 'keyword', 'reply', 'received']);

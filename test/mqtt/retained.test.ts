@@ -54,25 +54,43 @@ t.test('a retained request before the start, then a broker restart: never queued
   t.equal(seen[0], send);
 });
 
-t.test('a retained publish while connected: retained_refused on the errors topic, never queued', { skip: noBroker }, async (t) => {
-  const broker = await startBroker(t);
-  const app = await testApp(t, { mqtt: { settings: settings(broker.url), gatewayId: 'gw1', backoffMs: () => 100 } });
-  app.gateway.mqtt!.start();
-  await waitFor(() => app.gateway.mqtt!.bridge.connected(), 'connected');
-  await sleep(200); // subscribed
-  const { heard } = await listen(t, broker.url, ['sms-gateway/gw1/errors']);
-  const pub = await publisher(t, broker.url);
-  await pub.publishAsync('sms-gateway/gw1/send', JSON.stringify({ to: '+15551239999', message: 'live retained', id: 'r-2' }), { qos: 1, retain: true });
-  await pub.publishAsync('sms-gateway/gw1/notify/alice', 'live retained notify', { qos: 1, retain: true });
-  await waitFor(() => heard.length === 2, 'two answers');
-  const answers = heard.map((h) => JSON.parse(h.payload));
-  t.match(answers, [
-    { success: false, smsSent: false, error: { code: 'retained_refused', message: /retain/ }, topic: 'sms-gateway/gw1/send', id: 'r-2' },
-    { error: { code: 'retained_refused' }, topic: 'sms-gateway/gw1/notify/alice' },
-  ]);
-  t.equal(app.gateway.sending.messages.count(), 0, 'nothing recorded');
-  await pub.publishAsync('sms-gateway/gw1/send', JSON.stringify({ to: '+15551239999', message: 'not retained', id: 'r-3' }), { qos: 1 });
-  await waitFor(() => app.gateway.sending.messages.count() === 1, 'the same request without the flag is queued');
-  await sleep(300);
-  t.equal(heard.length, 2, 'and not answered as refused');
-});
+t.test(
+  'a retained publish while connected: retained_refused on the errors topic, never queued',
+  { skip: noBroker },
+  async (t) => {
+    const broker = await startBroker(t);
+    const app = await testApp(t, { mqtt: { settings: settings(broker.url), gatewayId: 'gw1', backoffMs: () => 100 } });
+    app.gateway.mqtt!.start();
+    await waitFor(() => app.gateway.mqtt!.bridge.connected(), 'connected');
+    await sleep(200); // subscribed
+    const { heard } = await listen(t, broker.url, ['sms-gateway/gw1/errors']);
+    const pub = await publisher(t, broker.url);
+    await pub.publishAsync(
+      'sms-gateway/gw1/send',
+      JSON.stringify({ to: '+15551239999', message: 'live retained', id: 'r-2' }),
+      { qos: 1, retain: true },
+    );
+    await pub.publishAsync('sms-gateway/gw1/notify/alice', 'live retained notify', { qos: 1, retain: true });
+    await waitFor(() => heard.length === 2, 'two answers');
+    const answers = heard.map((h) => JSON.parse(h.payload));
+    t.match(answers, [
+      {
+        success: false,
+        smsSent: false,
+        error: { code: 'retained_refused', message: /retain/ },
+        topic: 'sms-gateway/gw1/send',
+        id: 'r-2',
+      },
+      { error: { code: 'retained_refused' }, topic: 'sms-gateway/gw1/notify/alice' },
+    ]);
+    t.equal(app.gateway.sending.messages.count(), 0, 'nothing recorded');
+    await pub.publishAsync(
+      'sms-gateway/gw1/send',
+      JSON.stringify({ to: '+15551239999', message: 'not retained', id: 'r-3' }),
+      { qos: 1 },
+    );
+    await waitFor(() => app.gateway.sending.messages.count() === 1, 'the same request without the flag is queued');
+    await sleep(300);
+    t.equal(heard.length, 2, 'and not answered as refused');
+  },
+);

@@ -25,7 +25,8 @@ function intake(answer: () => QueueOutcome, calls: { n: number } = { n: 0 }) {
     publish: (topic, payload) => published.push({ topic, body: JSON.parse(payload) }) > 0,
     onQueued: () => queued++,
   });
-  const handle = (body: unknown, retained = false) => it.handle(topics.send, Buffer.from(JSON.stringify(body)), retained);
+  const handle = (body: unknown, retained = false) =>
+    it.handle(topics.send, Buffer.from(JSON.stringify(body)), retained);
   return { handle, raw: it.handle, published, queued: () => queued, topics, calls };
 }
 
@@ -51,7 +52,13 @@ t.test('a refusal for what the request is: the envelope on the errors topic, ack
   t.same(i.published, [
     {
       topic: i.topics.errors,
-      body: { success: false, smsSent: false, error: { code: 'sms_disabled', message: 'Sending is switched off.' }, topic: i.topics.send, id: 'k1' },
+      body: {
+        success: false,
+        smsSent: false,
+        error: { code: 'sms_disabled', message: 'Sending is switched off.' },
+        topic: i.topics.send,
+        id: 'k1',
+      },
     },
   ]);
   t.equal(i.queued(), 0);
@@ -67,25 +74,38 @@ t.test('storage_unavailable and queue_full are not acknowledged and not answered
   }
 });
 
-t.test('a message carrying the retain flag: retained_refused on the errors topic, acknowledged, never queued', async (t) => {
-  const i = intake(() => ({ kind: 'accepted', records: [] }));
-  await i.handle(request, true); // resolves: acknowledged, so the broker does not give it again
-  t.equal(i.calls.n, 0, 'the queue intake never saw it');
-  t.equal(i.queued(), 0);
-  t.match(i.published, [
-    {
-      topic: i.topics.errors,
-      body: { success: false, smsSent: false, error: { code: 'retained_refused', message: /retained/ }, topic: i.topics.send, id: 'k1' },
-    },
-  ]);
-  t.equal(i.published.length, 1);
-  await i.raw(i.topics.send, Buffer.from('not json'), true);
-  t.match(i.published[1], { body: { error: { code: 'retained_refused' }, topic: i.topics.send } }, 'refused even when it is no request at all');
-  t.equal(i.published[1]!.body && 'id' in (i.published[1]!.body as object), false, 'no id to name');
-  t.equal(i.calls.n, 0);
-  await i.handle(request, false);
-  t.equal(i.calls.n, 1, 'the same request without the flag is taken');
-});
+t.test(
+  'a message carrying the retain flag: retained_refused on the errors topic, acknowledged, never queued',
+  async (t) => {
+    const i = intake(() => ({ kind: 'accepted', records: [] }));
+    await i.handle(request, true); // resolves: acknowledged, so the broker does not give it again
+    t.equal(i.calls.n, 0, 'the queue intake never saw it');
+    t.equal(i.queued(), 0);
+    t.match(i.published, [
+      {
+        topic: i.topics.errors,
+        body: {
+          success: false,
+          smsSent: false,
+          error: { code: 'retained_refused', message: /retained/ },
+          topic: i.topics.send,
+          id: 'k1',
+        },
+      },
+    ]);
+    t.equal(i.published.length, 1);
+    await i.raw(i.topics.send, Buffer.from('not json'), true);
+    t.match(
+      i.published[1],
+      { body: { error: { code: 'retained_refused' }, topic: i.topics.send } },
+      'refused even when it is no request at all',
+    );
+    t.equal(i.published[1]!.body && 'id' in (i.published[1]!.body as object), false, 'no id to name');
+    t.equal(i.calls.n, 0);
+    await i.handle(request, false);
+    t.equal(i.calls.n, 1, 'the same request without the flag is taken');
+  },
+);
 
 t.test('a payload over 16 KB: payload_too_large on the errors topic, acknowledged, never queued', async (t) => {
   const i = intake(() => ({ kind: 'accepted', records: [] }));
@@ -93,11 +113,21 @@ t.test('a payload over 16 KB: payload_too_large on the errors topic, acknowledge
   await i.handle(big);
   t.equal(i.calls.n, 0);
   t.match(i.published, [
-    { topic: i.topics.errors, body: { error: { code: 'payload_too_large', message: 'The payload is larger than 16 KB.' }, topic: i.topics.send } },
+    {
+      topic: i.topics.errors,
+      body: {
+        error: { code: 'payload_too_large', message: 'The payload is larger than 16 KB.' },
+        topic: i.topics.send,
+      },
+    },
   ]);
   const exact = Buffer.alloc(16 * 1024, 0x20);
   await i.raw(i.topics.send, exact);
-  t.match(i.published[1], { body: { error: { code: 'invalid_request' } } }, '16 KB exactly is read (and refused for what it is)');
+  t.match(
+    i.published[1],
+    { body: { error: { code: 'invalid_request' } } },
+    '16 KB exactly is read (and refused for what it is)',
+  );
 });
 
 t.test('the notify topic takes the contact as written in SMS_GATEWAY_CONTACTS, in any case', async (t) => {

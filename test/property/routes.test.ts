@@ -11,7 +11,15 @@ import assert from 'node:assert/strict';
 import { BlockList } from 'node:net';
 import { testApp } from '../helpers/test-app.js';
 import type { Sender } from '../../src/sms/senders.js';
-import { anyChar, authArb, callerAddresses, checkEnvelope, percentEncode, refAuthorized, type AuthHeader } from './fixtures/support.js';
+import {
+  anyChar,
+  authArb,
+  callerAddresses,
+  checkEnvelope,
+  percentEncode,
+  refAuthorized,
+  type AuthHeader,
+} from './fixtures/support.js';
 
 interface Seeded {
   id: string;
@@ -26,7 +34,9 @@ interface Seeded {
 async function seededApp(t: Test) {
   const sender: Sender = {
     async send(h) {
-      return h.text.startsWith('FAIL') ? { ok: false, reason: 'simulated_failure', detail: 'seeded failure' } : { ok: true };
+      return h.text.startsWith('FAIL')
+        ? { ok: false, reason: 'simulated_failure', detail: 'seeded failure' }
+        : { ok: true };
     },
   };
   const ctx = await testApp(t, { sender });
@@ -37,7 +47,13 @@ async function seededApp(t: Test) {
     const res = await ctx.send({ to: `+${digits}`, message: text }, {}, '192.168.7.1');
     assert.ok(res.statusCode === 200 || res.statusCode === 502, res.payload);
     const { data } = (await ctx.get(`/api/messages/${res.json().messageId}`)).json();
-    seeded.unshift({ id: data.id, status: res.statusCode === 200 ? 'sent' : 'failed', digits, text, createdAt: Date.parse(data.createdAt) });
+    seeded.unshift({
+      id: data.id,
+      status: res.statusCode === 200 ? 'sent' : 'failed',
+      digits,
+      text,
+      createdAt: Date.parse(data.createdAt),
+    });
   }
   return { ...ctx, seeded };
 }
@@ -47,7 +63,18 @@ async function seededApp(t: Test) {
 const queryKey = fc.oneof(
   { arbitrary: fc.constantFrom('limit', 'offset', 'status'), weight: 8 },
   {
-    arbitrary: fc.constantFrom('other', 'LIMIT', 'Limit', 'limit[]', 'status ', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'page'),
+    arbitrary: fc.constantFrom(
+      'other',
+      'LIMIT',
+      'Limit',
+      'limit[]',
+      'status ',
+      '__proto__',
+      'constructor',
+      'toString',
+      'hasOwnProperty',
+      'page',
+    ),
     weight: 1,
   },
   { arbitrary: fc.string({ unit: anyChar, minLength: 1, maxLength: 5 }), weight: 1 },
@@ -89,8 +116,41 @@ const encode = (s: string, how: string) =>
 const qValue = fc.oneof(
   {
     arbitrary: fc.constantFrom(
-      ...['', ' ', 'seed', 'SEED', ' seed 1 ', 'seed 1', 'fail', 'FAIL 1', 'eed', 'seed 10', '1', '12', '0001', '000 00', '(555) 000-0001'],
-      ...['1555', '+1555', '+ 1 555', '+555', '555.000.0002', '15550000029', '+15550000030', '%', '_', 'seed_1', 's%d', '\\', 'SENT', '-', '()', '+'],
+      ...[
+        '',
+        ' ',
+        'seed',
+        'SEED',
+        ' seed 1 ',
+        'seed 1',
+        'fail',
+        'FAIL 1',
+        'eed',
+        'seed 10',
+        '1',
+        '12',
+        '0001',
+        '000 00',
+        '(555) 000-0001',
+      ],
+      ...[
+        '1555',
+        '+1555',
+        '+ 1 555',
+        '+555',
+        '555.000.0002',
+        '15550000029',
+        '+15550000030',
+        '%',
+        '_',
+        'seed_1',
+        's%d',
+        '\\',
+        'SENT',
+        '-',
+        '()',
+        '+',
+      ],
       ...['x'.repeat(100), 'x'.repeat(101), `seed ${' '.repeat(95)}`],
     ),
     weight: 4,
@@ -140,14 +200,18 @@ function queryOf(times: ReadonlyMap<string, number | undefined>) {
 
 type Query = { pairs: (readonly [string, string])[]; text: string };
 /** A query of the given pairs, each percent-encoded. */
-const one = (pairs: [string, string][]): Query => ({ pairs, text: pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&') });
+const one = (pairs: [string, string][]): Query => ({
+  pairs,
+  text: pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&'),
+});
 
 interface Search {
   q?: string;
   since?: number;
   until?: number;
 }
-type Page = { status: 200; limit: number; offset: number; filter: string | undefined; search: Search } | { status: 400 };
+type Page =
+  { status: 200; limit: number; offset: number; filter: string | undefined; search: Search } | { status: 400 };
 
 const NUMBER_LIKE = /^\+?[\d\s\-.()]+$/;
 
@@ -156,7 +220,10 @@ const NUMBER_LIKE = /^\+?[\d\s\-.()]+$/;
  * the fourth contract's search: q at most 100 characters, since and until ISO 8601 date-times
  * with Z or an offset, until not before since; anything else 400.
  */
-function expectPage(pairs: readonly (readonly [string, string])[], times: ReadonlyMap<string, number | undefined>): Page {
+function expectPage(
+  pairs: readonly (readonly [string, string])[],
+  times: ReadonlyMap<string, number | undefined>,
+): Page {
   const seen = new Map<string, string[]>();
   for (const [k, v] of pairs) seen.set(k, [...(seen.get(k) ?? []), v]);
   let limit = 20;
@@ -208,7 +275,9 @@ interface PageBody {
 
 function checkPage(res: { json(): unknown }, expected: Extract<Page, { status: 200 }>, seeded: Seeded[]) {
   const body = res.json() as PageBody;
-  const matching = seeded.filter((m) => (expected.filter === undefined || m.status === expected.filter) && matches(m, expected.search));
+  const matching = seeded.filter(
+    (m) => (expected.filter === undefined || m.status === expected.filter) && matches(m, expected.search),
+  );
   const page = matching.slice(expected.offset, expected.offset + expected.limit);
   assert.deepEqual(Object.keys(body).sort(), ['data', 'pagination', 'success']);
   assert.equal(body.success, true);
@@ -256,7 +325,9 @@ t.test('GET /api/messages: random query strings get the page or 400 invalid_requ
       numRuns: 600,
       // The edges of the search, always tried: q's length limit, + anchoring the number, since and until at a message's time.
       examples: [
-        ...['x'.repeat(100), 'x'.repeat(101), '+555', '555', '+1555000 0007', 'SEED 2', 'seed_1'].map((q) => [one([['q', q]]), false] as [Query, boolean]),
+        ...['x'.repeat(100), 'x'.repeat(101), '+555', '555', '+1555000 0007', 'SEED 2', 'seed_1'].map(
+          (q) => [one([['q', q]]), false] as [Query, boolean],
+        ),
         ...[
           [['since', at(0)]],
           [['until', at(0)]],
@@ -296,13 +367,34 @@ const idSegment = (ids: string[]) =>
     { arbitrary: fc.constantFrom(...ids), weight: 3 },
     {
       arbitrary: fc
-        .tuple(fc.constantFrom(...ids), fc.constantFrom('upper', 'suffix', 'prefix', 'chop'), fc.string({ unit: anyChar, minLength: 1, maxLength: 3 }))
-        .map(([id, how, s]) => (how === 'upper' ? id.toUpperCase() : how === 'suffix' ? id + s : how === 'prefix' ? s + id : id.slice(0, -1))),
+        .tuple(
+          fc.constantFrom(...ids),
+          fc.constantFrom('upper', 'suffix', 'prefix', 'chop'),
+          fc.string({ unit: anyChar, minLength: 1, maxLength: 3 }),
+        )
+        .map(([id, how, s]) =>
+          how === 'upper' ? id.toUpperCase() : how === 'suffix' ? id + s : how === 'prefix' ? s + id : id.slice(0, -1),
+        ),
       weight: 2,
     },
     { arbitrary: fc.string({ unit: anyChar, maxLength: 26 }).map((s) => `msg_${s}`), weight: 2 },
     { arbitrary: fc.string({ unit: anyChar, maxLength: 20 }), weight: 2 },
-    { arbitrary: fc.constantFrom('', 'msg_', 'MSG_x', 'msg', '%', 'msg_%', 'msg_/x', 'msg_?x', 'msg_#x', 'msg_ ', ' msg_x'), weight: 1 },
+    {
+      arbitrary: fc.constantFrom(
+        '',
+        'msg_',
+        'MSG_x',
+        'msg',
+        '%',
+        'msg_%',
+        'msg_/x',
+        'msg_?x',
+        'msg_#x',
+        'msg_ ',
+        ' msg_x',
+      ),
+      weight: 1,
+    },
   );
 
 t.test('GET /api/messages/:id: known id 200, unknown msg_ id 404, anything else 400', async (t) => {
@@ -338,31 +430,64 @@ t.test('GET /api/messages/:id: known id 200, unknown msg_ id 404, anything else 
     }),
     { numRuns: 400 },
   );
-  t.ok(seen.get(200) && seen.get(400) && seen.get(404), `every outcome met: ${JSON.stringify(Object.fromEntries(seen))}`);
+  t.ok(
+    seen.get(200) && seen.get(400) && seen.get(404),
+    `every outcome met: ${JSON.stringify(Object.fromEntries(seen))}`,
+  );
 });
 
 t.test('GET /api/messages/:id: an unknown msg_ id of any length is 404 not_found', async (t) => {
   const { app, auth } = await seededApp(t);
   const caller = callerAddresses();
   await fc.assert(
-    fc.asyncProperty(fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'), minLength: 60, maxLength: 300 }), async (tail) => {
-      const res = await app.inject({ url: `/api/messages/msg_${tail}`, remoteAddress: caller(), headers: auth });
-      const code = checkEnvelope(res);
-      assert.equal(res.statusCode, 404, `msg_${tail} (${tail.length + 4} chars): ${res.payload}`);
-      assert.equal(code, 'not_found');
-    }),
+    fc.asyncProperty(
+      fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'), minLength: 60, maxLength: 300 }),
+      async (tail) => {
+        const res = await app.inject({ url: `/api/messages/msg_${tail}`, remoteAddress: caller(), headers: auth });
+        const code = checkEnvelope(res);
+        assert.equal(res.statusCode, 404, `msg_${tail} (${tail.length + 4} chars): ${res.payload}`);
+        assert.equal(code, 'not_found');
+      },
+    ),
     { numRuns: 100 },
   );
 });
 
 // ---------------------------------------------------------------------------------------
 // Any method, any path, any Authorization header.
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'PROPFIND', 'SEARCH', 'TRACE', 'LOCK', 'CONNECT'];
+const METHODS = [
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'DELETE',
+  'PATCH',
+  'OPTIONS',
+  'PROPFIND',
+  'SEARCH',
+  'TRACE',
+  'LOCK',
+  'CONNECT',
+];
 const pathSegment = fc
   .oneof(
     {
       arbitrary: fc.constantFrom(
-        ...['api', 'messages', 'sms', 'send', 'health', 'stats', 'host', 'info', 'diagnostics', 'openapi.json', 'API', 'Health', ''],
+        ...[
+          'api',
+          'messages',
+          'sms',
+          'send',
+          'health',
+          'stats',
+          'host',
+          'info',
+          'diagnostics',
+          'openapi.json',
+          'API',
+          'Health',
+          '',
+        ],
         ...['inbox', 'webhooks', 'opt-outs', 'rules', 'receivers', 'grafana', 'metrics', 'daily'],
       ),
       weight: 3,
@@ -395,7 +520,12 @@ const path = fc
   .tuple(
     fc.oneof(
       { arbitrary: fc.constantFrom(...KNOWN_PATHS), weight: 1 },
-      { arbitrary: fc.tuple(fc.constantFrom<string[]>([], ['api']), fc.array(pathSegment, { maxLength: 3 })).map(([h, r]) => [...h, ...r]), weight: 3 },
+      {
+        arbitrary: fc
+          .tuple(fc.constantFrom<string[]>([], ['api']), fc.array(pathSegment, { maxLength: 3 }))
+          .map(([h, r]) => [...h, ...r]),
+        weight: 3,
+      },
     ),
     fc.boolean(),
   )
@@ -409,15 +539,39 @@ function route(method: string, segs: string[]): 'public' | 'protected' | null {
   const p = segs.join('\u0000');
   if (get && p === 'health') return 'public';
   // The console's page and files (http/routes/console.ts): public like /health.
-  if (get && (segs.length === 0 || p === '' || p === 'console\u0000app.js' || p === 'console\u0000app.css')) return 'public';
-  const reads = ['openapi.json', 'metrics', 'api/host/info', 'api/diagnostics', 'api/messages', 'api/stats', 'api/stats/daily', 'api/inbox'];
-  if (get && [...reads, 'api/webhooks', 'api/opt-outs', 'api/rules'].map((r) => r.replaceAll('/', '\u0000')).includes(p)) return 'protected';
-  const posts = ['api/key/rotate', 'api/sms/send', 'api/messages', 'api/webhooks', 'api/webhooks/test', 'api/opt-outs', 'api/rules'];
+  if (get && (segs.length === 0 || p === '' || p === 'console\u0000app.js' || p === 'console\u0000app.css'))
+    return 'public';
+  const reads = [
+    'openapi.json',
+    'metrics',
+    'api/host/info',
+    'api/diagnostics',
+    'api/messages',
+    'api/stats',
+    'api/stats/daily',
+    'api/inbox',
+  ];
+  if (
+    get &&
+    [...reads, 'api/webhooks', 'api/opt-outs', 'api/rules'].map((r) => r.replaceAll('/', '\u0000')).includes(p)
+  )
+    return 'protected';
+  const posts = [
+    'api/key/rotate',
+    'api/sms/send',
+    'api/messages',
+    'api/webhooks',
+    'api/webhooks/test',
+    'api/opt-outs',
+    'api/rules',
+  ];
   const receivers = ['api/receivers/alertmanager', 'api/receivers/grafana'];
-  if (method === 'POST' && [...posts, ...receivers].map((r) => r.replaceAll('/', '\u0000')).includes(p)) return 'protected';
+  if (method === 'POST' && [...posts, ...receivers].map((r) => r.replaceAll('/', '\u0000')).includes(p))
+    return 'protected';
   const byId = segs.length === 3 && segs[0] === 'api';
   if (get && byId && segs[1] === 'messages') return 'protected';
-  if (method === 'DELETE' && byId && ['messages', 'webhooks', 'opt-outs', 'rules'].includes(segs[1]!)) return 'protected';
+  if (method === 'DELETE' && byId && ['messages', 'webhooks', 'opt-outs', 'rules'].includes(segs[1]!))
+    return 'protected';
   return null;
 }
 
@@ -450,7 +604,8 @@ t.test('any method, path and Authorization: 401 before 404, 404 not_found for no
         assert.notEqual(res.statusCode, 401, tag);
         // The test app reads no inbox (no webhook target, SMS_GATEWAY_INBOX unset): 503 inbox_disabled.
         const inbox = decoded.join('/') === 'api/inbox';
-        if ((method === 'GET' || method === 'HEAD') && decoded.length !== 3) assert.equal(res.statusCode, inbox ? 503 : 200, tag);
+        if ((method === 'GET' || method === 'HEAD') && decoded.length !== 3)
+          assert.equal(res.statusCode, inbox ? 503 : 200, tag);
         if (inbox && method === 'GET') assert.equal(code, 'inbox_disabled', tag);
       }
     }),
@@ -464,7 +619,8 @@ t.test('any method, path and Authorization: 401 before 404, 404 not_found for no
     },
   );
   t.comment(JSON.stringify(Object.fromEntries(seen)));
-  for (const k of ['null 404', 'null 401', 'protected 200', 'protected 401', 'public 200']) t.ok(seen.has(k), `met ${k}`);
+  for (const k of ['null 404', 'null 401', 'protected 200', 'protected 401', 'public 200'])
+    t.ok(seen.has(k), `met ${k}`);
 });
 
 // ---------------------------------------------------------------------------------------
@@ -500,22 +656,41 @@ t.test('local-network guard: 403 exactly for callers outside the allowed ranges,
       )
       .map(([p, rest]) => ({ a: [...p.split('.'), ...rest].slice(0, 4).join('.'), v: 'ipv4' as const })),
     fc
-      .constantFrom('172.15.255.255', '172.32.0.0', '100.63.255.255', '100.128.0.0', '0.0.0.0', '::', 'fe7f::1', 'fec0::1', '::2')
+      .constantFrom(
+        '172.15.255.255',
+        '172.32.0.0',
+        '100.63.255.255',
+        '100.128.0.0',
+        '0.0.0.0',
+        '::',
+        'fe7f::1',
+        'fec0::1',
+        '::2',
+      )
       .map((a) => ({ a, v: a.includes(':') ? ('ipv6' as const) : ('ipv4' as const) })),
   );
   const seen = { allowed: 0, forbidden: 0 };
   await fc.assert(
-    fc.asyncProperty(address, fc.constantFrom('/health', '/api/messages', '/nope'), fc.boolean(), async ({ a, v }, url, withKey) => {
-      const res = await app.inject({ url, remoteAddress: a, headers: withKey ? { authorization: `Bearer ${key}` } : {} });
-      checkEnvelope(res);
-      if (local.check(a, v)) {
-        seen.allowed++;
-        assert.notEqual(res.statusCode, 403, `${a}: ${res.payload}`);
-      } else {
-        seen.forbidden++;
-        assert.equal(res.statusCode, 403, `${a}: ${res.statusCode} ${res.payload}`);
-      }
-    }),
+    fc.asyncProperty(
+      address,
+      fc.constantFrom('/health', '/api/messages', '/nope'),
+      fc.boolean(),
+      async ({ a, v }, url, withKey) => {
+        const res = await app.inject({
+          url,
+          remoteAddress: a,
+          headers: withKey ? { authorization: `Bearer ${key}` } : {},
+        });
+        checkEnvelope(res);
+        if (local.check(a, v)) {
+          seen.allowed++;
+          assert.notEqual(res.statusCode, 403, `${a}: ${res.payload}`);
+        } else {
+          seen.forbidden++;
+          assert.equal(res.statusCode, 403, `${a}: ${res.statusCode} ${res.payload}`);
+        }
+      },
+    ),
     { numRuns: 400 },
   );
   t.ok(seen.allowed > 50 && seen.forbidden > 50, JSON.stringify(seen));

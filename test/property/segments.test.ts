@@ -6,39 +6,58 @@ import t from 'tap';
 import fc from 'fast-check';
 import assert from 'node:assert/strict';
 import { countSegments, isGsm7 } from '../../src/sms/segments.js';
-import { anyChar, astralChar, gsmBasicChar, gsmChar, gsmExtChar, loneSurrogate, naiveCount, nonGsmBmpChar, refIsGsm, refSplit } from './fixtures/support.js';
+import {
+  anyChar,
+  astralChar,
+  gsmBasicChar,
+  gsmChar,
+  gsmExtChar,
+  loneSurrogate,
+  naiveCount,
+  nonGsmBmpChar,
+  refIsGsm,
+  refSplit,
+} from './fixtures/support.js';
 
 const RUNS = 1000;
 
 /** Lengths around every capacity edge: 1 part, 2, 3 parts, for both encodings and pairs. */
 const EDGES = [67, 70, 76, 80, 134, 153, 160, 201, 306, 459];
-const nearEdge = fc.tuple(fc.constantFrom(...EDGES), fc.integer({ min: -3, max: 3 })).map(([e, d]) => Math.max(0, e + d));
+const nearEdge = fc
+  .tuple(fc.constantFrom(...EDGES), fc.integer({ min: -3, max: 3 }))
+  .map(([e, d]) => Math.max(0, e + d));
 
 /**
  * Exactly `target` units (septets or UTF-16 code units) of mixed characters, for targets
  * at and next to the one-part limit and the multipart boundaries (153k / 67k).
  */
-const atEdge = fc.tuple(fc.boolean(), fc.constantFrom(1, 2, 3), fc.integer({ min: -2, max: 2 })).chain(([gsm, parts, d]) => {
-  const target = (parts === 1 ? (gsm ? 160 : 70) : (gsm ? 153 : 67) * parts) + d;
-  const unit = gsm
-    ? fc.oneof({ arbitrary: gsmBasicChar, weight: 5 }, { arbitrary: gsmExtChar, weight: 1 })
-    : fc.oneof({ arbitrary: nonGsmBmpChar, weight: 3 }, { arbitrary: gsmChar, weight: 2 }, { arbitrary: astralChar, weight: 1 });
-  return fc.array(unit, { minLength: target, maxLength: target }).map((chars) => {
-    let out = gsm ? '' : '\u0434'; // one non-GSM char makes the text UCS-2
-    let units = out.length;
-    for (const c of chars) {
-      const w = gsm ? refSplit(c).units : c.length;
-      if (units + w > target) break;
-      out += c;
-      units += w;
-    }
-    while (units < target) {
-      out += gsm ? 'a' : '\u0434';
-      units++;
-    }
-    return out;
+const atEdge = fc
+  .tuple(fc.boolean(), fc.constantFrom(1, 2, 3), fc.integer({ min: -2, max: 2 }))
+  .chain(([gsm, parts, d]) => {
+    const target = (parts === 1 ? (gsm ? 160 : 70) : (gsm ? 153 : 67) * parts) + d;
+    const unit = gsm
+      ? fc.oneof({ arbitrary: gsmBasicChar, weight: 5 }, { arbitrary: gsmExtChar, weight: 1 })
+      : fc.oneof(
+          { arbitrary: nonGsmBmpChar, weight: 3 },
+          { arbitrary: gsmChar, weight: 2 },
+          { arbitrary: astralChar, weight: 1 },
+        );
+    return fc.array(unit, { minLength: target, maxLength: target }).map((chars) => {
+      let out = gsm ? '' : '\u0434'; // one non-GSM char makes the text UCS-2
+      let units = out.length;
+      for (const c of chars) {
+        const w = gsm ? refSplit(c).units : c.length;
+        if (units + w > target) break;
+        out += c;
+        units += w;
+      }
+      while (units < target) {
+        out += gsm ? 'a' : '\u0434';
+        units++;
+      }
+      return out;
+    });
   });
-});
 
 /** Strings: short random ones of every kind, long runs near the edges, exact edge sizes. */
 const text = fc.oneof(
@@ -47,12 +66,19 @@ const text = fc.oneof(
   { arbitrary: fc.string({ unit: fc.oneof(gsmChar, astralChar), maxLength: 300 }), weight: 1 },
   {
     arbitrary: fc
-      .tuple(fc.oneof(gsmBasicChar, gsmExtChar, nonGsmBmpChar, astralChar), nearEdge, fc.string({ unit: anyChar, maxLength: 4 }), fc.boolean())
+      .tuple(
+        fc.oneof(gsmBasicChar, gsmExtChar, nonGsmBmpChar, astralChar),
+        nearEdge,
+        fc.string({ unit: anyChar, maxLength: 4 }),
+        fc.boolean(),
+      )
       .map(([c, n, tail, front]) => (front ? tail + c.repeat(n) : c.repeat(n) + tail)),
     weight: 2,
   },
   {
-    arbitrary: fc.tuple(fc.string({ unit: gsmBasicChar, maxLength: 160 }), fc.string({ unit: gsmExtChar, maxLength: 100 })).map(([a, b]) => a + b),
+    arbitrary: fc
+      .tuple(fc.string({ unit: gsmBasicChar, maxLength: 160 }), fc.string({ unit: gsmExtChar, maxLength: 100 }))
+      .map(([a, b]) => a + b),
     weight: 1,
   },
   { arbitrary: atEdge, weight: 3 },
@@ -155,9 +181,13 @@ t.test('monotone: appending a character never lowers the segment count', async (
     fc.property(text, fc.oneof(anyChar, gsmExtChar, loneSurrogate), (s, c) => {
       const b = countSegments(s);
       const a = countSegments(s + c);
-      assert.ok(a.segments >= b.segments, `${b.segments} -> ${a.segments} after appending U+${c.charCodeAt(0).toString(16)}`);
+      assert.ok(
+        a.segments >= b.segments,
+        `${b.segments} -> ${a.segments} after appending U+${c.charCodeAt(0).toString(16)}`,
+      );
       // Within one encoding a character (at most 2 units) opens at most one more part.
-      if (a.encoding === b.encoding) assert.ok(a.segments <= b.segments + 1, `${b.segments} -> ${a.segments} (${a.encoding})`);
+      if (a.encoding === b.encoding)
+        assert.ok(a.segments <= b.segments + 1, `${b.segments} -> ${a.segments} (${a.encoding})`);
     }),
     { numRuns: RUNS },
   );
@@ -166,16 +196,21 @@ t.test('monotone: appending a character never lowers the segment count', async (
 
 t.test('a GSM-only string is gsm7; inserting any non-GSM character makes it ucs2', async (t) => {
   await fc.assert(
-    fc.property(fc.string({ unit: gsmChar, maxLength: 400 }), fc.oneof(nonGsmBmpChar, astralChar, loneSurrogate), fc.nat(), (s, c, at) => {
-      assert.equal(isGsm7(s), true);
-      assert.equal(countSegments(s).encoding, 'gsm7');
-      const i = at % (s.length + 1);
-      const mixed = s.slice(0, i) + c + s.slice(i);
-      assert.equal(isGsm7(mixed), false);
-      const info = countSegments(mixed);
-      assert.equal(info.encoding, 'ucs2');
-      assert.equal(info.units, mixed.length, 'ucs2 units are UTF-16 code units');
-    }),
+    fc.property(
+      fc.string({ unit: gsmChar, maxLength: 400 }),
+      fc.oneof(nonGsmBmpChar, astralChar, loneSurrogate),
+      fc.nat(),
+      (s, c, at) => {
+        assert.equal(isGsm7(s), true);
+        assert.equal(countSegments(s).encoding, 'gsm7');
+        const i = at % (s.length + 1);
+        const mixed = s.slice(0, i) + c + s.slice(i);
+        assert.equal(isGsm7(mixed), false);
+        const info = countSegments(mixed);
+        assert.equal(info.encoding, 'ucs2');
+        assert.equal(info.units, mixed.length, 'ucs2 units are UTF-16 code units');
+      },
+    ),
     { numRuns: RUNS },
   );
   t.pass('checked');

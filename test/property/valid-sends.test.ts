@@ -37,7 +37,14 @@ const message = fc.oneof(
   },
   {
     arbitrary: fc
-      .tuple(fc.constantFrom<[fc.Arbitrary<string>, number]>([gsmBasicChar, 9180], [gsmExtChar, 4590], [nonGsmBmpChar, 4020]), fc.nat({ max: 4 }))
+      .tuple(
+        fc.constantFrom<[fc.Arbitrary<string>, number]>(
+          [gsmBasicChar, 9180],
+          [gsmExtChar, 4590],
+          [nonGsmBmpChar, 4020],
+        ),
+        fc.nat({ max: 4 }),
+      )
       .chain(([[c, n], d]) => c.map((ch) => ch.repeat(n - d))),
     weight: 1,
   },
@@ -107,7 +114,10 @@ t.test('every valid send: 200, countSegments, one exact hand-off, record as sent
     }),
     { numRuns: 250 },
   );
-  t.ok(sizes.has(1) && [...sizes].some((n) => n > 1) && [...sizes].some((n) => n >= 55), `segment counts met: ${[...sizes].sort((a, b) => a - b).join(',')}`);
+  t.ok(
+    sizes.has(1) && [...sizes].some((n) => n > 1) && [...sizes].some((n) => n >= 55),
+    `segment counts met: ${[...sizes].sort((a, b) => a - b).join(',')}`,
+  );
 });
 
 // decisions.md "Recipient": decorations are removed and what remains is checked; no

@@ -12,11 +12,17 @@ const POLL_MS = 30_000;
 
 async function running(t: Parameters<typeof testApp>[0], sender?: Sender) {
   const inbox = fakeInbox();
-  const a = await testApp(t, { inbox: true, inboxPollMs: POLL_MS, inboxList: inbox.list, ...(sender ? { sender } : {}) });
+  const a = await testApp(t, {
+    inbox: true,
+    inboxPollMs: POLL_MS,
+    inboxList: inbox.list,
+    ...(sender ? { sender } : {}),
+  });
   a.gateway.inbox.start();
   await letSettle();
   const receive = (from: string, body: string) => inbox.receive(from, body, a.clock.now());
-  const stored = async () => (await a.get('/api/inbox')).json().data as { body: string; inReplyTo: { id: string } | null }[];
+  const stored = async () =>
+    (await a.get('/api/inbox')).json().data as { body: string; inReplyTo: { id: string } | null }[];
   /** Reads of the inbox while the clock moves `ms` in 1 s steps. */
   const readsDuring = async (ms: number) => {
     const before = inbox.reads();
@@ -29,7 +35,8 @@ async function running(t: Parameters<typeof testApp>[0], sender?: Sender) {
 t.test('a reply 20 s after a hand-off is announced by the next 5 s read', async (t) => {
   const { a, receive, stored, readsDuring } = await running(t);
   t.equal(await readsDuring(60_000), 2, 'idle: one read every 30 s');
-  const id = (await a.send({ to: '+15550001', message: 'Reply 1 to disarm', tags: { alarm: 'garage' } })).json().messageId as string;
+  const id = (await a.send({ to: '+15550001', message: 'Reply 1 to disarm', tags: { alarm: 'garage' } })).json()
+    .messageId as string;
   await readsDuring(19_000);
   receive('+15550001', '1');
   await readsDuring(5_000);

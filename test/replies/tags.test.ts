@@ -10,7 +10,11 @@ import { testApp } from '../helpers/test-app.js';
 
 t.test('sync send: tags stored, in the record and the history', async (t) => {
   const a = await testApp(t);
-  const res = await a.send({ to: '+15550001', message: 'Alarm. Reply 1 to disarm', tags: { alarm: 'garage', 'zone.id': '7' } });
+  const res = await a.send({
+    to: '+15550001',
+    message: 'Alarm. Reply 1 to disarm',
+    tags: { alarm: 'garage', 'zone.id': '7' },
+  });
   t.equal(res.statusCode, 200, res.body);
   const id = res.json().messageId as string;
   const one = (await a.get(`/api/messages/${id}`)).json().data;
@@ -54,7 +58,10 @@ t.test('invalid tags: 400 invalid_request naming the key, nothing recorded', asy
     [['a'], /tags/],
   ];
   for (const [tags, message] of cases) {
-    for (const res of [await a.send({ to: '+15550001', message: 'hi', tags }), await a.queue({ to: '+15550001', message: 'hi', tags })]) {
+    for (const res of [
+      await a.send({ to: '+15550001', message: 'hi', tags }),
+      await a.queue({ to: '+15550001', message: 'hi', tags }),
+    ]) {
       t.equal(res.statusCode, 400, JSON.stringify(tags));
       t.equal(res.json().error.code, 'invalid_request');
       t.match(res.json().error.message, message);
@@ -62,17 +69,30 @@ t.test('invalid tags: 400 invalid_request naming the key, nothing recorded', asy
   }
   t.equal((await a.get('/api/messages')).json().pagination.total, 0, 'nothing recorded');
   const eight = Object.fromEntries([...Array(8).keys()].map((i) => [`k${i}`, 'v'.repeat(64)]));
-  t.equal((await a.queue({ to: '+15550001', message: 'hi', tags: eight })).statusCode, 202, '8 keys of 64 characters are fine');
+  t.equal(
+    (await a.queue({ to: '+15550001', message: 'hi', tags: eight })).statusCode,
+    202,
+    '8 keys of 64 characters are fine',
+  );
 });
 
 t.test('Idempotency-Key: tags are part of the request', async (t) => {
   const a = await testApp(t);
-  const first = await a.queue({ to: '+15550001', message: 'hi', tags: { a: '1', b: '2' } }, { 'idempotency-key': 'q1' });
+  const first = await a.queue(
+    { to: '+15550001', message: 'hi', tags: { a: '1', b: '2' } },
+    { 'idempotency-key': 'q1' },
+  );
   t.equal(first.statusCode, 202);
-  const sameOtherOrder = await a.queue({ to: '+15550001', message: 'hi', tags: { b: '2', a: '1' } }, { 'idempotency-key': 'q1' });
+  const sameOtherOrder = await a.queue(
+    { to: '+15550001', message: 'hi', tags: { b: '2', a: '1' } },
+    { 'idempotency-key': 'q1' },
+  );
   t.equal(sameOtherOrder.statusCode, 202, 'the same tags in another order: the same request');
   t.same(sameOtherOrder.json().data[0].id, first.json().data[0].id, 'the first answer again');
-  const other = await a.queue({ to: '+15550001', message: 'hi', tags: { a: '2', b: '2' } }, { 'idempotency-key': 'q1' });
+  const other = await a.queue(
+    { to: '+15550001', message: 'hi', tags: { a: '2', b: '2' } },
+    { 'idempotency-key': 'q1' },
+  );
   t.equal(other.statusCode, 400, 'other tags: another request');
   t.match(other.json().error.message, /Idempotency-Key/);
 
@@ -95,10 +115,16 @@ t.test('MQTT send: tags queued with the message; invalid tags on the errors topi
     contacts: [],
     publish: (topic, payload) => published.push({ topic, body: JSON.parse(payload) as never }) > 0,
   });
-  await intake.handle(topics.send, Buffer.from(JSON.stringify({ to: '+15550001', message: 'hi', tags: { ha: 'alarm' }, id: 'm1' })));
+  await intake.handle(
+    topics.send,
+    Buffer.from(JSON.stringify({ to: '+15550001', message: 'hi', tags: { ha: 'alarm' }, id: 'm1' })),
+  );
   t.same(published, [], 'accepted');
   t.same((await a.get('/api/messages')).json().data[0].tags, { ha: 'alarm' });
-  await intake.handle(topics.send, Buffer.from(JSON.stringify({ to: '+15550001', message: 'hi', tags: { 'no/slash': 'x' } })));
+  await intake.handle(
+    topics.send,
+    Buffer.from(JSON.stringify({ to: '+15550001', message: 'hi', tags: { 'no/slash': 'x' } })),
+  );
   t.equal(published.length, 1);
   t.equal(published[0]!.topic, topics.errors);
   t.equal(published[0]!.body.error?.code, 'invalid_request');

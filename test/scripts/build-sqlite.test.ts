@@ -8,7 +8,12 @@ import { ROOT } from '../helpers/paths.js';
 
 const SCRIPT = join(ROOT, 'scripts/build-sqlite.mjs');
 const run = (env: NodeJS.ProcessEnv) =>
-  spawnSync(process.execPath, [SCRIPT], { cwd: ROOT, env: { PATH: process.env.PATH, ...env }, encoding: 'utf8', timeout: 30_000 });
+  spawnSync(process.execPath, [SCRIPT], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, ...env },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
 
 t.test('a prebuilt binary for this platform: nothing is compiled', async (t) => {
   const r = run({});

@@ -6,7 +6,9 @@
 import t from 'tap';
 
 t.test('this test process has no @tapjs/typescript loader: tap was built for our plugin list', async (t) => {
-  const loaders = process.execArgv.filter((a) => a.startsWith('--import') || a.startsWith('--loader') || a.startsWith('--require'));
+  const loaders = process.execArgv.filter(
+    (a) => a.startsWith('--import') || a.startsWith('--loader') || a.startsWith('--require'),
+  );
   t.notOk(
     loaders.some((a) => a.includes('@tapjs/typescript')),
     `node arguments: ${loaders.join(' ')}`,

@@ -19,7 +19,9 @@ const npm = findOnPath('npm');
 /** This process's environment without what npm and tap set for it (a child npm would take the parent project's prefix, and tap's coverage hooks). */
 function userEnv(): NodeJS.ProcessEnv {
   const keep = new Set(['npm_config_nodedir', 'npm_config_cache']);
-  const env = Object.entries(process.env).filter(([k]) => keep.has(k) || !/^(npm_|TAP|_TAPJS_|NODE_OPTIONS$|NODE_V8_COVERAGE$)/.test(k));
+  const env = Object.entries(process.env).filter(
+    ([k]) => keep.has(k) || !/^(npm_|TAP|_TAPJS_|NODE_OPTIONS$|NODE_V8_COVERAGE$)/.test(k),
+  );
   return Object.fromEntries(env);
 }
 
@@ -36,8 +38,17 @@ t.test('npm install in a fresh clone leaves git status clean', { skip: !npm && '
   // npm's own CLI under this test's Node: the Node CI is checking, whatever npm's shebang finds.
   const npmCli = realpathSync(npm!);
   const version = run(t, process.execPath, [npmCli, '--version'], clone).trim();
-  run(t, process.execPath, [npmCli, 'install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], clone);
+  run(
+    t,
+    process.execPath,
+    [npmCli, 'install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'],
+    clone,
+  );
   const status = run(t, 'git', ['status', '--porcelain'], clone);
   const diff = status === '' ? '' : run(t, 'git', ['diff', '--stat', '--patch', '--unified=1'], clone).slice(0, 3000);
-  t.equal(status, '', `Node ${process.version}, npm ${version}: npm install changed nothing tracked nor left anything untracked${diff ? `\n${diff}` : ''}`);
+  t.equal(
+    status,
+    '',
+    `Node ${process.version}, npm ${version}: npm install changed nothing tracked nor left anything untracked${diff ? `\n${diff}` : ''}`,
+  );
 });

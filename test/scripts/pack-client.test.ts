@@ -42,64 +42,88 @@ function typeCheck(dir: string, file: string): { errors: string[]; resolved: str
   };
   const program = ts.createProgram([join(dir, file)], options);
   const errors = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-  const resolved = program.getSourceFiles().find((f) => f.fileName.includes('/node_modules/sms-gateway-client/'))?.fileName;
+  const resolved = program
+    .getSourceFiles()
+    .find((f) => f.fileName.includes('/node_modules/sms-gateway-client/'))?.fileName;
   return { errors, resolved };
 }
 
-t.test('pack:client builds a package that installs offline alone, works, and type-checks the docs/api.md snippet', async (t) => {
-  const out = tempDir(t);
-  writeFileSync(join(out, 'keep-me.txt'), "someone else's file"); // --out may name a folder in use
-  const packed = spawnSync(process.execPath, [join(ROOT, 'scripts/pack-client.mjs'), '--out', out], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
-  t.equal(packed.status, 0, packed.stderr);
-  t.equal(readFileSync(join(out, 'keep-me.txt'), 'utf8'), "someone else's file", 'nothing else in --out is removed');
-  t.equal(packed.stdout.trim(), join(out, TARBALL), 'it prints the tarball');
+t.test(
+  'pack:client builds a package that installs offline alone, works, and type-checks the docs/api.md snippet',
+  async (t) => {
+    const out = tempDir(t);
+    writeFileSync(join(out, 'keep-me.txt'), "someone else's file"); // --out may name a folder in use
+    const packed = spawnSync(process.execPath, [join(ROOT, 'scripts/pack-client.mjs'), '--out', out], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    t.equal(packed.status, 0, packed.stderr);
+    t.equal(readFileSync(join(out, 'keep-me.txt'), 'utf8'), "someone else's file", 'nothing else in --out is removed');
+    t.equal(packed.stdout.trim(), join(out, TARBALL), 'it prints the tarball');
 
-  const pkg = JSON.parse(readFileSync(join(out, 'package/package.json'), 'utf8'));
-  t.match(pkg, { name: 'sms-gateway-client', version: VERSION, type: 'module', exports: { '.': { types: './client.d.ts', default: './client.js' } } });
-  t.notOk(pkg.dependencies ?? pkg.peerDependencies ?? pkg.optionalDependencies, 'no dependencies of any kind');
-  t.notOk(pkg.scripts, 'no install scripts');
-  const dts = readFileSync(join(out, 'package/client.d.ts'), 'utf8');
-  t.notMatch(dts, /zod|fastify|better-sqlite3|\bimport\b/, 'the types mention nothing of the server');
-  t.match(dts, /export type SendResult = \{ success: true;/, 'shapes spelled out');
+    const pkg = JSON.parse(readFileSync(join(out, 'package/package.json'), 'utf8'));
+    t.match(pkg, {
+      name: 'sms-gateway-client',
+      version: VERSION,
+      type: 'module',
+      exports: { '.': { types: './client.d.ts', default: './client.js' } },
+    });
+    t.notOk(pkg.dependencies ?? pkg.peerDependencies ?? pkg.optionalDependencies, 'no dependencies of any kind');
+    t.notOk(pkg.scripts, 'no install scripts');
+    const dts = readFileSync(join(out, 'package/client.d.ts'), 'utf8');
+    t.notMatch(dts, /zod|fastify|better-sqlite3|\bimport\b/, 'the types mention nothing of the server');
+    t.match(dts, /export type SendResult = \{ success: true;/, 'shapes spelled out');
 
-  // Install the tarball into a fresh project, offline: it needs nothing from a registry.
-  const project = tempDir(t);
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'lan-app', private: true, type: 'module' }));
-  const npmCli = process.env.npm_execpath;
-  const npm = npmCli ? [process.execPath, npmCli] : ['npm'];
-  const installed = spawnSync(npm[0]!, [...npm.slice(1), 'install', '--offline', '--no-audit', '--no-fund', join(out, TARBALL)], {
-    cwd: project,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  t.equal(installed.status, 0, installed.stderr);
-  t.same(
-    readdirSync(join(project, 'node_modules')).filter((f) => !f.startsWith('.')),
-    ['sms-gateway-client'],
-    'node_modules holds that one package and nothing else',
-  );
+    // Install the tarball into a fresh project, offline: it needs nothing from a registry.
+    const project = tempDir(t);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'lan-app', private: true, type: 'module' }));
+    const npmCli = process.env.npm_execpath;
+    const npm = npmCli ? [process.execPath, npmCli] : ['npm'];
+    const installed = spawnSync(
+      npm[0]!,
+      [...npm.slice(1), 'install', '--offline', '--no-audit', '--no-fund', join(out, TARBALL)],
+      {
+        cwd: project,
+        encoding: 'utf8',
+        timeout: 120_000,
+      },
+    );
+    t.equal(installed.status, 0, installed.stderr);
+    t.same(
+      readdirSync(join(project, 'node_modules')).filter((f) => !f.startsWith('.')),
+      ['sms-gateway-client'],
+      'node_modules holds that one package and nothing else',
+    );
 
-  // It runs: the package loads on its own and its client answers (an unreachable gateway here).
-  const run = spawnSync(
-    process.execPath,
-    [
-      '--input-type=module',
-      '-e',
-      "import { createClient, GatewayError } from 'sms-gateway-client'; const gw = createClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k', maxRetries: 0 }); gw.health().catch((e) => console.log(e instanceof GatewayError, e.code));",
-    ],
-    { cwd: project, encoding: 'utf8', timeout: 30_000 },
-  );
-  t.equal(run.stdout.trim(), 'true unreachable', run.stderr);
+    // It runs: the package loads on its own and its client answers (an unreachable gateway here).
+    const run = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "import { createClient, GatewayError } from 'sms-gateway-client'; const gw = createClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k', maxRetries: 0 }); gw.health().catch((e) => console.log(e instanceof GatewayError, e.code));",
+      ],
+      { cwd: project, encoding: 'utf8', timeout: 30_000 },
+    );
+    t.equal(run.stdout.trim(), 'true unreachable', run.stderr);
 
-  // The docs/api.md snippet, as written, under strict.
-  const snippet = readmeSnippet();
-  writeFileSync(join(project, 'send.mts'), snippet);
-  const checked = typeCheck(project, 'send.mts');
-  t.same(checked.errors, [], 'the docs/api.md snippet compiles under strict');
-  t.ok(checked.resolved?.startsWith(join(project, 'node_modules')), `the types came from the installed package (${checked.resolved})`);
-  // The check can fail: a wrong field is an error.
-  writeFileSync(join(project, 'wrong.mts'), `${snippet}\nconst n: number = (await gw.send({ to: '1', message: 'x' })).messageId;\n`);
-  t.match(typeCheck(project, 'wrong.mts').errors.join('\n'), /Type 'string' is not assignable to type 'number'/);
+    // The docs/api.md snippet, as written, under strict.
+    const snippet = readmeSnippet();
+    writeFileSync(join(project, 'send.mts'), snippet);
+    const checked = typeCheck(project, 'send.mts');
+    t.same(checked.errors, [], 'the docs/api.md snippet compiles under strict');
+    t.ok(
+      checked.resolved?.startsWith(join(project, 'node_modules')),
+      `the types came from the installed package (${checked.resolved})`,
+    );
+    // The check can fail: a wrong field is an error.
+    writeFileSync(
+      join(project, 'wrong.mts'),
+      `${snippet}\nconst n: number = (await gw.send({ to: '1', message: 'x' })).messageId;\n`,
+    );
+    t.match(typeCheck(project, 'wrong.mts').errors.join('\n'), /Type 'string' is not assignable to type 'number'/);
 
-  t.match(clientSection(), `dist-client/${TARBALL}`, 'docs/api.md names the tarball this version builds');
-});
+    t.match(clientSection(), `dist-client/${TARBALL}`, 'docs/api.md names the tarball this version builds');
+  },
+);

@@ -3,7 +3,16 @@
 // Only the script's own tools (bash and coreutils) come from the machine.
 import t, { type Test } from 'tap';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, tempDir } from '../helpers/paths.js';
 
@@ -53,7 +62,10 @@ function fakeTermux(t: Test, nodeVersion = 'v24.21.0') {
     `echo "pkg $*" >> '${log}'\n[ "$1" = install ] || exit 1\nshift\nfor p in "$@"; do\n  case "$p" in\n      -y) ;;\n${cases}\n      *) echo "unknown package $p" >&2; exit 1;;\n  esac\ndone`,
   );
   script(join(tools, 'fake-cmd'), 'exit 0');
-  script(join(tools, 'fake-node'), `if [ "$1" = --version ]; then echo '${nodeVersion}'; exit 0; fi\necho "node $*" >> '${log}'`);
+  script(
+    join(tools, 'fake-node'),
+    `if [ "$1" = --version ]; then echo '${nodeVersion}'; exit 0; fi\necho "node $*" >> '${log}'`,
+  );
   script(join(tools, 'npm'), `echo "npm $* (in $PWD)" >> '${log}'`);
   const env = { PATH: `${join(prefix, 'bin')}:${tools}`, PREFIX: prefix, HOME: home };
   const run = () => {
@@ -83,7 +95,10 @@ t.test('first run installs the packages, writes the gyp workaround, npm installs
   const before = statSync(gypi).mtimeMs;
   const again = phone.run();
   t.equal(again.code, 0, again.err);
-  t.same(phone.calls().slice(3), [`npm install --no-audit --no-fund (in ${ROOT})`, `node ${ROOT}/bin/sms-gateway doctor`]);
+  t.same(phone.calls().slice(3), [
+    `npm install --no-audit --no-fund (in ${ROOT})`,
+    `node ${ROOT}/bin/sms-gateway doctor`,
+  ]);
   t.equal(statSync(gypi).mtimeMs, before, 'include.gypi untouched');
   t.match(again.out, /Termux packages: all present/);
   t.match(again.out, /already has android_ndk_path/);

@@ -42,7 +42,11 @@ t.test('simulated: no sent-box confirmation, the simulated inbox, two SIM slots'
   t.equal(ports.simCount.known(), 2);
   t.equal(await ports.simCount.read(), 2, 'no phone here: the two simulated slots');
   t.same(ports.timings, {});
-  t.equal((await ports.sender.send({ number: '+15551234567', text: 'hi', simSlot: 1 })).ok, true, 'the simulated sender');
+  t.equal(
+    (await ports.sender.send({ number: '+15551234567', text: 'hi', simSlot: 1 })).ok,
+    true,
+    'the simulated sender',
+  );
 });
 
 t.test('real: confirms sends, reads the phone inbox (no list given), no SIM count until the phone tells', async (t) => {
@@ -60,13 +64,17 @@ t.test('a given port replaces the real one; a given MQTT id is not made in the h
   const home = tempDir(t);
   const config = loadConfig({ SMS_GATEWAY_HOME: home, SMS_GATEWAY_MQTT_URL: 'mqtt://127.0.0.1:1' });
   const { sender } = recordingSender();
-  const ports = portsFor(depsFor(t, config, 'simulated', { sender, mqttGatewayId: () => 'test-gw', inboxList: undefined }));
+  const ports = portsFor(
+    depsFor(t, config, 'simulated', { sender, mqttGatewayId: () => 'test-gw', inboxList: undefined }),
+  );
   t.equal(ports.sender, sender);
   t.equal(ports.mqttGatewayId(), 'test-gw');
   t.equal(ports.inboxList, undefined, 'an explicit undefined replaces the simulated inbox');
   t.notOk(existsSync(join(home, 'gateway-id')), 'no gateway id written');
   const other = tempDir(t);
-  const made = portsFor(depsFor(t, loadConfig({ SMS_GATEWAY_HOME: other, SMS_GATEWAY_MQTT_URL: 'mqtt://127.0.0.1:1' }), 'simulated'));
+  const made = portsFor(
+    depsFor(t, loadConfig({ SMS_GATEWAY_HOME: other, SMS_GATEWAY_MQTT_URL: 'mqtt://127.0.0.1:1' }), 'simulated'),
+  );
   t.match(made.mqttGatewayId(), /^[A-Za-z0-9_-]+$/, 'without the port the id is made');
   t.equal(made.mqttGatewayId(), made.mqttGatewayId(), 'once');
 });

@@ -13,22 +13,32 @@ import { fakePhone, idleGateway, TERMUX_API } from '../../scripts/bench/idle-rig
 
 const BUDGET = 150;
 
-t.test('an idle hour with the inbox, a webhook target, MQTT and /metrics every 15 s: at most 150 Termux:API calls', async (t) => {
-  const rx = await startReceiver(t);
-  const broker = noBroker ? undefined : await startBroker(t);
-  if (!broker) t.comment(`MQTT not tried: ${String(noBroker)}`);
-  const phone = fakePhone(tempDir(t, 'smsgw-phone-'), FAKE_TERMUX);
-  const rig = await idleGateway({ home: tempDir(t), phone, webhookUrl: rx.url, mqttUrl: broker?.url, listen: false, ignoreChildren: ['mosquitto'] });
-  t.teardown(() => rig.stop());
-  await rig.clock.runFor(5 * 60_000);
-  const before = phone.counts();
-  const scrapes = rig.scrapes();
-  await rig.clock.runFor(60 * 60_000);
-  const after = phone.counts();
-  const calls = Object.fromEntries(TERMUX_API.map((name) => [name, after[name]! - before[name]!]));
-  const total = Object.values(calls).reduce((a, b) => a + b, 0);
-  t.comment(`an idle hour: ${total} Termux:API calls ${JSON.stringify(calls)}, ${rig.scrapes() - scrapes} scrapes`);
-  t.ok(rig.scrapes() - scrapes >= 239, 'Prometheus scraped all hour');
-  t.equal(rx.received.length, 0, 'nothing happened: the hour was idle');
-  t.ok(total <= BUDGET, `at most ${BUDGET} Termux:API calls in the idle hour (${total})`);
-});
+t.test(
+  'an idle hour with the inbox, a webhook target, MQTT and /metrics every 15 s: at most 150 Termux:API calls',
+  async (t) => {
+    const rx = await startReceiver(t);
+    const broker = noBroker ? undefined : await startBroker(t);
+    if (!broker) t.comment(`MQTT not tried: ${String(noBroker)}`);
+    const phone = fakePhone(tempDir(t, 'smsgw-phone-'), FAKE_TERMUX);
+    const rig = await idleGateway({
+      home: tempDir(t),
+      phone,
+      webhookUrl: rx.url,
+      mqttUrl: broker?.url,
+      listen: false,
+      ignoreChildren: ['mosquitto'],
+    });
+    t.teardown(() => rig.stop());
+    await rig.clock.runFor(5 * 60_000);
+    const before = phone.counts();
+    const scrapes = rig.scrapes();
+    await rig.clock.runFor(60 * 60_000);
+    const after = phone.counts();
+    const calls = Object.fromEntries(TERMUX_API.map((name) => [name, after[name]! - before[name]!]));
+    const total = Object.values(calls).reduce((a, b) => a + b, 0);
+    t.comment(`an idle hour: ${total} Termux:API calls ${JSON.stringify(calls)}, ${rig.scrapes() - scrapes} scrapes`);
+    t.ok(rig.scrapes() - scrapes >= 239, 'Prometheus scraped all hour');
+    t.equal(rx.received.length, 0, 'nothing happened: the hour was idle');
+    t.ok(total <= BUDGET, `at most ${BUDGET} Termux:API calls in the idle hour (${total})`);
+  },
+);

@@ -17,33 +17,51 @@ async function gatewayWith(t: Test, env: NodeJS.ProcessEnv) {
   const auth = { authorization: `Bearer ${gw.apiKey.current()}`, 'content-type': 'application/json' };
   const health = async () => (await gw.app.inject({ url: '/health', remoteAddress: '127.0.0.1' })).json();
   const send = (body: unknown) =>
-    gw.app.inject({ method: 'POST', url: '/api/sms/send', remoteAddress: '127.0.0.1', headers: auth, payload: JSON.stringify(body) });
+    gw.app.inject({
+      method: 'POST',
+      url: '/api/sms/send',
+      remoteAddress: '127.0.0.1',
+      headers: auth,
+      payload: JSON.stringify(body),
+    });
   return { gw, health, send };
 }
 
 t.test('simulated by default without termux-sms-send; SMS_GATEWAY_SIMULATION=failure fails every send', async (t) => {
-  const { health, send } = await gatewayWith(t, { ...NO_TERMUX, SMS_GATEWAY_HOME: tempDir(t), SMS_GATEWAY_SIMULATION: 'failure' });
+  const { health, send } = await gatewayWith(t, {
+    ...NO_TERMUX,
+    SMS_GATEWAY_HOME: tempDir(t),
+    SMS_GATEWAY_SIMULATION: 'failure',
+  });
   t.match(await health(), { mode: 'simulated', simulation: 'failure', testMode: true, smsEnabled: true });
   const res = await send({ to: '12345', message: 'x' });
   t.equal(res.statusCode, 502);
   t.match(res.json().error.message, /simulated_failure/);
 });
 
-t.test('simulated mode without a phone offers SIM slots 1 and 2, as host info says and docs/sending.md promises', async (t) => {
-  const { gw, send } = await gatewayWith(t, { ...NO_TERMUX, SMS_GATEWAY_HOME: tempDir(t) });
-  const auth = { authorization: `Bearer ${gw.apiKey.current()}` };
-  const info = (await gw.app.inject({ url: '/api/host/info', remoteAddress: '127.0.0.1', headers: auth })).json().data;
-  t.equal(info.simCount, 2);
-  t.same(info.sims, [
-    { slot: 1, carrier: null, state: null },
-    { slot: 2, carrier: null, state: null },
-  ]);
-  t.equal((await send({ to: '12345', message: 'x', simSlot: 2 })).json().simSlot, 2, 'slot 2 is accepted');
-  t.equal((await send({ to: '12345', message: 'x', simSlot: 3 })).statusCode, 400, 'slot 3 is not');
-});
+t.test(
+  'simulated mode without a phone offers SIM slots 1 and 2, as host info says and docs/sending.md promises',
+  async (t) => {
+    const { gw, send } = await gatewayWith(t, { ...NO_TERMUX, SMS_GATEWAY_HOME: tempDir(t) });
+    const auth = { authorization: `Bearer ${gw.apiKey.current()}` };
+    const info = (await gw.app.inject({ url: '/api/host/info', remoteAddress: '127.0.0.1', headers: auth })).json()
+      .data;
+    t.equal(info.simCount, 2);
+    t.same(info.sims, [
+      { slot: 1, carrier: null, state: null },
+      { slot: 2, carrier: null, state: null },
+    ]);
+    t.equal((await send({ to: '12345', message: 'x', simSlot: 2 })).json().simSlot, 2, 'slot 2 is accepted');
+    t.equal((await send({ to: '12345', message: 'x', simSlot: 3 })).statusCode, 400, 'slot 3 is not');
+  },
+);
 
 t.test('SMS_GATEWAY_SMS_ENABLED=false: health says so and sends are 503', async (t) => {
-  const { health, send } = await gatewayWith(t, { ...NO_TERMUX, SMS_GATEWAY_HOME: tempDir(t), SMS_GATEWAY_SMS_ENABLED: 'false' });
+  const { health, send } = await gatewayWith(t, {
+    ...NO_TERMUX,
+    SMS_GATEWAY_HOME: tempDir(t),
+    SMS_GATEWAY_SMS_ENABLED: 'false',
+  });
   t.equal((await health()).smsEnabled, false);
   t.equal((await send({ to: '12345', message: 'x' })).json().error.code, 'sms_disabled');
 });
@@ -70,7 +88,11 @@ t.test('termux-sms-send on PATH means real mode; SMS_GATEWAY_MODE=simulated over
 t.test('SMS_GATEWAY_SEND_TIMEOUT_SECONDS bounds a hanging hand-off: 502 with reason timeout', async (t) => {
   const fake = fakeTermux(t, ['termux-sms-send']);
   fake.mode('termux-sms-send', 'hang');
-  const { gw, send } = await gatewayWith(t, { ...fake.env, SMS_GATEWAY_HOME: tempDir(t), SMS_GATEWAY_SEND_TIMEOUT_SECONDS: '1' });
+  const { gw, send } = await gatewayWith(t, {
+    ...fake.env,
+    SMS_GATEWAY_HOME: tempDir(t),
+    SMS_GATEWAY_SEND_TIMEOUT_SECONDS: '1',
+  });
   const res = await send({ to: '12345', message: 'x' });
   t.equal(res.statusCode, 502);
   t.match(res.json().error.message, /^Whether the SMS goes out is unknown \(timeout: no answer within 1000 ms\)/);
@@ -79,7 +101,10 @@ t.test('SMS_GATEWAY_SEND_TIMEOUT_SECONDS bounds a hanging hand-off: 502 with rea
 
 t.test('start-up errors are one StartupError each', async (t) => {
   await t.rejects(
-    createGateway({ config: loadConfig({ ...NO_TERMUX, SMS_GATEWAY_HOME: tempDir(t), SMS_GATEWAY_MODE: 'real' }), env: NO_TERMUX }),
+    createGateway({
+      config: loadConfig({ ...NO_TERMUX, SMS_GATEWAY_HOME: tempDir(t), SMS_GATEWAY_MODE: 'real' }),
+      env: NO_TERMUX,
+    }),
     StartupError,
   );
   const home = tempDir(t);

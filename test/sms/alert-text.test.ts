@@ -9,7 +9,11 @@ import type { AlertItem, AlertNotification } from '../../src/sms/alert-notificat
 import { countSegments } from '../../src/sms/segments.js';
 import { gsmWhereAllowed } from '../../src/sms/gsm-stand-ins.js';
 
-const alert = (labels: Record<string, string>, annotations: Record<string, string> = {}, status: AlertItem['status'] = 'firing'): AlertItem => ({
+const alert = (
+  labels: Record<string, string>,
+  annotations: Record<string, string> = {},
+  status: AlertItem['status'] = 'firing',
+): AlertItem => ({
   status,
   labels,
   annotations,
@@ -26,23 +30,48 @@ const notification = (alerts: AlertItem[], over: Partial<AlertNotification> = {}
 });
 
 t.test('the usual shapes', async (t) => {
-  const latency = alert({ alertname: 'HighLatency', severity: 'critical' }, { summary: 'p99 above 2s on api-1', description: 'long words' });
+  const latency = alert(
+    { alertname: 'HighLatency', severity: 'critical' },
+    { summary: 'p99 above 2s on api-1', description: 'long words' },
+  );
   t.equal(alertText(notification([latency])), 'FIRING: HighLatency critical: p99 above 2s on api-1');
-  t.equal(alertText(notification([latency, latency, latency])), 'FIRING 3: HighLatency critical: p99 above 2s on api-1 (+2 more)');
-  t.equal(alertText(notification([{ ...latency, status: 'resolved' }])), 'RESOLVED: HighLatency critical: p99 above 2s on api-1');
-  t.equal(alertText(notification([alert({ alertname: 'DiskFull' }, { description: 'only a description' })])), 'FIRING: DiskFull: only a description');
+  t.equal(
+    alertText(notification([latency, latency, latency])),
+    'FIRING 3: HighLatency critical: p99 above 2s on api-1 (+2 more)',
+  );
+  t.equal(
+    alertText(notification([{ ...latency, status: 'resolved' }])),
+    'RESOLVED: HighLatency critical: p99 above 2s on api-1',
+  );
+  t.equal(
+    alertText(notification([alert({ alertname: 'DiskFull' }, { description: 'only a description' })])),
+    'FIRING: DiskFull: only a description',
+  );
   t.equal(alertText(notification([alert({ job: 'x' })])), 'FIRING: alert', 'no name, no severity, no summary');
-  t.equal(alertText(notification([latency], { truncated: 4 })), 'FIRING 5: HighLatency critical: p99 above 2s on api-1 (+4 more)');
-  t.equal(alertText(notification([alert({ alertname: 'A' }, { summary: 'two\nlines\t and  spaces ' })])), 'FIRING: A: two lines and spaces');
+  t.equal(
+    alertText(notification([latency], { truncated: 4 })),
+    'FIRING 5: HighLatency critical: p99 above 2s on api-1 (+4 more)',
+  );
+  t.equal(
+    alertText(notification([alert({ alertname: 'A' }, { summary: 'two\nlines\t and  spaces ' })])),
+    'FIRING: A: two lines and spaces',
+  );
 });
 
 t.test('GSM-7 stand-ins for typographic characters, only when the whole text then is GSM-7', async (t) => {
-  const typographic = alert({ alertname: 'Backup' }, { summary: '“nightly” backup’s run – failed… at\u00a003:00 — again' });
+  const typographic = alert(
+    { alertname: 'Backup' },
+    { summary: '“nightly” backup’s run – failed… at\u00a003:00 — again' },
+  );
   const text = alertText(notification([typographic]));
   t.equal(text, 'FIRING: Backup: "nightly" backup\'s run - failed... at 03:00 - again');
   t.equal(countSegments(text).encoding, 'gsm7');
   const cyrillic = alert({ alertname: 'Диск' }, { summary: '“полон” – 99%' });
-  t.equal(alertText(notification([cyrillic])), 'FIRING: Диск: “полон” – 99%', 'a letter without a stand-in keeps the text UCS-2, as written');
+  t.equal(
+    alertText(notification([cyrillic])),
+    'FIRING: Диск: “полон” – 99%',
+    'a letter without a stand-in keeps the text UCS-2, as written',
+  );
   t.equal(gsmWhereAllowed('Zürich – ok'), 'Zürich - ok', 'GSM letters with accents stay');
   t.equal(gsmWhereAllowed('Łódź – ok'), 'Łódź – ok');
 });
@@ -56,7 +85,9 @@ t.test('shortened to 2 segments: the summary first, then the name; status, count
   const ucs2 = alertText(notification([alert({ alertname: 'Очередь' }, { summary: 'ж'.repeat(400) })]));
   t.match(ucs2, /^FIRING: Очередь: ж+…$/);
   t.equal(countSegments(ucs2).units, 134, 'as long as 2 UCS-2 segments take');
-  const hugeName = alertText(notification([alert({ alertname: 'N'.repeat(500) }, { summary: 'lost' })], { truncated: 100 }));
+  const hugeName = alertText(
+    notification([alert({ alertname: 'N'.repeat(500) }, { summary: 'lost' })], { truncated: 100 }),
+  );
   t.match(hugeName, /^FIRING 101: N+\.\.\. \(\+100 more\)$/);
   t.equal(countSegments(hugeName).segments, 2);
   const emoji = alertText(notification([alert({ alertname: 'Fire' }, { summary: '🔥'.repeat(200) })]));
@@ -64,7 +95,11 @@ t.test('shortened to 2 segments: the summary first, then the name; status, count
   t.equal(countSegments(emoji).segments, 2);
 });
 
-const anyText = fc.oneof(fc.string({ maxLength: 600 }), fc.string({ unit: 'binary', maxLength: 400 }), fc.string({ unit: 'grapheme', maxLength: 200 }));
+const anyText = fc.oneof(
+  fc.string({ maxLength: 600 }),
+  fc.string({ unit: 'binary', maxLength: 400 }),
+  fc.string({ unit: 'grapheme', maxLength: 200 }),
+);
 const anyAlert = fc.record({
   status: fc.constantFrom('firing' as const, 'resolved' as const),
   labels: fc.record({ alertname: anyText, severity: anyText }, { requiredKeys: [] }),
@@ -84,10 +119,12 @@ t.test('property: any notification gives one well-formed, visible SMS of at most
         const seg = countSegments(text);
         if (seg.segments < 1 || seg.segments > 2) throw new Error(`${seg.segments} segments: ${JSON.stringify(text)}`);
         if (!text.isWellFormed()) throw new Error(`not well-formed: ${JSON.stringify(text)}`);
-        if (!text.startsWith(status === 'firing' ? 'FIRING' : 'RESOLVED')) throw new Error(`the status is not first: ${JSON.stringify(text)}`);
+        if (!text.startsWith(status === 'firing' ? 'FIRING' : 'RESOLVED'))
+          throw new Error(`the status is not first: ${JSON.stringify(text)}`);
         const shown = alerts.filter((a) => a.status === status).length || alerts.length;
         const count = shown + truncated;
-        if (count > 1 && !text.includes(`+${count - 1} more`)) throw new Error(`the count is missing: ${JSON.stringify(text)}`);
+        if (count > 1 && !text.includes(`+${count - 1} more`))
+          throw new Error(`the count is missing: ${JSON.stringify(text)}`);
       },
     ),
     { numRuns: 500 },

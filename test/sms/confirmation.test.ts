@@ -38,7 +38,8 @@ function sms(id: number, type: string, address: string, body: string, received: 
 }
 
 /** The phone-local "yyyy-MM-dd HH:mm:ss" of an instant in a zone offsetHours east of UTC. */
-const local = (ms: number, offsetHours = 0) => new Date(ms + offsetHours * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
+const local = (ms: number, offsetHours = 0) =>
+  new Date(ms + offsetHours * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
 
 interface SetupOptions {
   timeZone?: string;
@@ -94,7 +95,11 @@ t.test('1. found as sent at the 5 s check: sent, reason null, billed, settled on
   const c = await setup(t);
   const id = await c.sendOk(TO, LONG);
   t.equal(c.handoffs.length, 1, 'handed off once');
-  t.match(await c.record(id), { status: 'queued', reason: null, billedSegments: 0, segments: 2 }, 'queued right after the 200');
+  t.match(
+    await c.record(id),
+    { status: 'queued', reason: null, billedSegments: 0, segments: 2 },
+    'queued right after the 200',
+  );
   t.not(c.row(id).handedOffAt, null, 'the hand-off is recorded');
   t.match(c.gateway.sending.stats.allTime(), { accepted: 1, sent: 0, failed: 0, queued: 1, billedSegments: 0 });
   t.equal(c.confirmer.pending(), 1);
@@ -158,7 +163,11 @@ t.test('4. never found: queued through the 5..90 s checks, sent/unconfirmed at 1
   for (const sec of [5, 15, 30, 60, 90]) {
     await c.at(id, sec);
     t.equal(c.calls(), ++n, `the store is read at ${sec} s`);
-    t.match(await c.record(id), { status: 'queued', reason: null, billedSegments: 0 }, `queued after the ${sec} s check`);
+    t.match(
+      await c.record(id),
+      { status: 'queued', reason: null, billedSegments: 0 },
+      `queued after the ${sec} s check`,
+    );
   }
   await c.at(id, 119.9);
   t.equal(c.calls(), n, 'no check between 90 s and 120 s');
@@ -240,11 +249,27 @@ t.test('6. a hanging or odd store: keeps trying, unconfirmed only at the deadlin
       return (
         answers.shift() ?? {
           ok: true,
-          entries: [{ id: 360, threadId: 1, type: 'sent', address: TO, sender: null, received: local(c.row(id).handedOffAt!), body: 'hi', read: true }],
+          entries: [
+            {
+              id: 360,
+              threadId: 1,
+              type: 'sent',
+              address: TO,
+              sender: null,
+              received: local(c.row(id).handedOffAt!),
+              body: 'hi',
+              read: true,
+            },
+          ],
         }
       );
     };
-    const confirmer = createConfirmer({ store: c.gateway.sending.messages, clock: c.clock, timeZone: () => 'UTC', list });
+    const confirmer = createConfirmer({
+      store: c.gateway.sending.messages,
+      clock: c.clock,
+      timeZone: () => 'UTC',
+      list,
+    });
     await confirmer.stop();
     confirmer.track(id);
     const atSec = async (sec: number) => {
@@ -270,7 +295,12 @@ t.test('6. a hanging or odd store: keeps trying, unconfirmed only at the deadlin
       n++;
       return { ok: false, failure: 'timeout', detail: 'no answer within 10000 ms' };
     };
-    const confirmer = createConfirmer({ store: c.gateway.sending.messages, clock: c.clock, timeZone: () => 'UTC', list });
+    const confirmer = createConfirmer({
+      store: c.gateway.sending.messages,
+      clock: c.clock,
+      timeZone: () => 'UTC',
+      list,
+    });
     await confirmer.stop();
     confirmer.track(id);
     for (const sec of [5, 15, 30, 60, 90]) {
@@ -294,7 +324,11 @@ t.test('7. matching rules', async (t) => {
     const when = local(c.row(a).handedOffAt!);
     const older = sms(372, 'sent', '015112345678', 'old style', when);
     delete older.address; // older Termux:API versions print only "number"
-    c.phone([sms(370, 'sent', '+49 151 12345678', 'national', when), sms(371, 'sent', '015112345678', 'international', when), older]);
+    c.phone([
+      sms(370, 'sent', '+49 151 12345678', 'national', when),
+      sms(371, 'sent', '015112345678', 'international', when),
+      older,
+    ]);
     await c.at(cc, 5);
     t.match(await c.record(a), { status: 'sent', reason: null }, '015112345678 = +49 151 12345678');
     t.match(await c.record(b), { status: 'sent', reason: null }, '+49 151 12345678 = 015112345678');
@@ -337,7 +371,10 @@ t.test('7. matching rules', async (t) => {
     const first = await c.sendOk(TO, 'same text');
     const second = await c.sendOk(TO, 'same text');
     t.equal(c.row(second).handedOffAt! - c.row(first).handedOffAt!, 1000, 'sent 1 s apart');
-    c.phone([sms(400, 'sent', TO, 'same text', local(c.row(first).handedOffAt!)), sms(401, 'sent', TO, 'same text', local(c.row(second).handedOffAt!))]);
+    c.phone([
+      sms(400, 'sent', TO, 'same text', local(c.row(first).handedOffAt!)),
+      sms(401, 'sent', TO, 'same text', local(c.row(second).handedOffAt!)),
+    ]);
     await c.at(second, 5); // both are due now
     t.equal(c.calls(), 1, 'one termux-sms-list call serves every message due');
     t.match(await c.record(first), { status: 'sent', reason: null });
@@ -356,7 +393,10 @@ t.test('7. matching rules', async (t) => {
     await c.at(second, 5);
     t.equal((await c.record(second)).status, 'queued', 'row 410 is already claimed');
     t.equal(c.row(second).smsStoreId, null);
-    c.phone([sms(410, 'sent', TO, 'same text', local(c.row(first).handedOffAt!)), sms(411, 'failed', TO, 'same text', local(c.row(second).handedOffAt!))]);
+    c.phone([
+      sms(410, 'sent', TO, 'same text', local(c.row(first).handedOffAt!)),
+      sms(411, 'failed', TO, 'same text', local(c.row(second).handedOffAt!)),
+    ]);
     await c.at(second, 15);
     t.match(await c.record(second), { status: 'failed', reason: 'not_in_sent_box', billedSegments: 0 });
     t.equal(c.row(second).smsStoreId, 411);
@@ -387,7 +427,10 @@ t.test('7. matching rules', async (t) => {
     const c = await setup(t);
     const id = await c.sendOk(TO, 'again');
     const h = c.row(id).handedOffAt!;
-    c.phone([sms(430, 'sent', TO, 'again', local(h - 6 * 60_000)), sms(431, 'sent', TO, 'again', local(h - 4 * 60_000))]);
+    c.phone([
+      sms(430, 'sent', TO, 'again', local(h - 6 * 60_000)),
+      sms(431, 'sent', TO, 'again', local(h - 4 * 60_000)),
+    ]);
     await c.at(id, 5);
     t.match(await c.record(id), { status: 'sent', reason: null });
     t.equal(c.row(id).smsStoreId, 431, 'the 6-minute-old row is skipped, the 4-minute-old one is taken');
@@ -488,33 +531,36 @@ t.test('9b. stop() leaves no timer behind', async (t) => {
   t.equal(c.confirmer.hasTimer(), false, 'stop() clears it');
 });
 
-t.test('9c. a check that cannot write its result waits for the next check instead of re-reading the store at once', async (t) => {
-  const c = await setup(t);
-  const id = await c.sendOk(TO, 'x');
-  let n = 0;
-  const list: typeof listSms = async () => {
-    n++;
-    return { ok: true, entries: [] };
-  };
-  const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
-  const store = {
-    ...c.gateway.sending.messages,
-    settle: (): boolean => {
-      throw full;
-    },
-  };
-  c.clock.advance(c.row(id).handedOffAt! + 200_000 - c.clock.now()); // past the window: unconfirmed is due
-  const confirmer = createConfirmer({ store, clock: c.clock, timeZone: () => 'UTC', list });
-  t.teardown(() => confirmer.stop());
-  confirmer.track(id);
-  await c.clock.tick(0);
-  t.equal(n, 1, 'the overdue check ran');
-  await c.clock.tick(29_999);
-  t.equal(n, 1, 'termux-sms-list is not re-run before the 30 s pause');
-  await c.clock.tick(1);
-  t.equal(n, 2, 'the next check after the pause');
-  await confirmer.stop();
-});
+t.test(
+  '9c. a check that cannot write its result waits for the next check instead of re-reading the store at once',
+  async (t) => {
+    const c = await setup(t);
+    const id = await c.sendOk(TO, 'x');
+    let n = 0;
+    const list: typeof listSms = async () => {
+      n++;
+      return { ok: true, entries: [] };
+    };
+    const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    const store = {
+      ...c.gateway.sending.messages,
+      settle: (): boolean => {
+        throw full;
+      },
+    };
+    c.clock.advance(c.row(id).handedOffAt! + 200_000 - c.clock.now()); // past the window: unconfirmed is due
+    const confirmer = createConfirmer({ store, clock: c.clock, timeZone: () => 'UTC', list });
+    t.teardown(() => confirmer.stop());
+    confirmer.track(id);
+    await c.clock.tick(0);
+    t.equal(n, 1, 'the overdue check ran');
+    await c.clock.tick(29_999);
+    t.equal(n, 1, 'termux-sms-list is not re-run before the 30 s pause');
+    await c.clock.tick(1);
+    t.equal(n, 2, 'the next check after the pause');
+    await confirmer.stop();
+  },
+);
 
 t.test('no confirmer without confirmSends; a send then settles at once', async (t) => {
   const app = await testApp(t, { runtime: { mode: 'real', simulation: 'none' } });
@@ -531,7 +577,10 @@ t.test('one termux-sms-list serves every message awaiting confirmation', async (
   clock.advance(1000);
   const second = await c.sendOk(OTHER, 'second of a batch');
   const h1 = c.row(first).handedOffAt!;
-  c.phone([sms(401, 'sent', TO, 'first of a batch', local(h1)), sms(402, 'sent', OTHER, 'second of a batch', local(h1 + 1000))]);
+  c.phone([
+    sms(401, 'sent', TO, 'first of a batch', local(h1)),
+    sms(402, 'sent', OTHER, 'second of a batch', local(h1 + 1000)),
+  ]);
   await c.at(first, 5);
   t.equal(c.calls(), 1, "one list at the first message's 5 s check");
   t.match(c.row(first), { status: 'sent', smsStoreId: 401 });

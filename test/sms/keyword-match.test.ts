@@ -10,15 +10,25 @@ const on = { enabled: true, helpReply: '' };
 t.test('exact: the whole text, any case, surrounding spaces ignored', async (t) => {
   const rule = { keyword: 'Status', match: 'exact' as const };
   for (const text of ['status', 'STATUS', '  Status \n', '\tsTaTuS']) t.ok(textMatches(rule, text), text);
-  for (const text of ['status garage', 'statuses', 'status?', 'my status', 'stat us', '']) t.notOk(textMatches(rule, text), text);
+  for (const text of ['status garage', 'statuses', 'status?', 'my status', 'stat us', ''])
+    t.notOk(textMatches(rule, text), text);
 });
 
 t.test('prefix: the keyword then its end, a space or punctuation', async (t) => {
   const rule = { keyword: 'STATUS', match: 'prefix' as const };
-  for (const text of ['status', 'status garage', ' STATUS  of the house', 'Status, please', 'status?', 'status:garage', 'status\ngarage']) {
+  for (const text of [
+    'status',
+    'status garage',
+    ' STATUS  of the house',
+    'Status, please',
+    'status?',
+    'status:garage',
+    'status\ngarage',
+  ]) {
     t.ok(textMatches(rule, text), JSON.stringify(text));
   }
-  for (const text of ['statuses', 'STATUS2', 'statusgarage', 'my status', 'stat']) t.notOk(textMatches(rule, text), JSON.stringify(text));
+  for (const text of ['statuses', 'STATUS2', 'statusgarage', 'my status', 'stat'])
+    t.notOk(textMatches(rule, text), JSON.stringify(text));
 });
 
 t.test('from: anyone when absent, else only the listed numbers (normalized)', async (t) => {
@@ -39,10 +49,21 @@ t.test('opt-out keywords win with SMS_GATEWAY_OPT_OUT on; HELP only when it is a
   t.equal(matchRule(stop, { from: '+15551230001', body: 'stop' }, on), null, 'on: the opt-out keyword wins');
   const start = [{ keyword: 'START', match: 'prefix' as const, from: null }];
   t.equal(matchRule(start, { from: '+15551230001', body: 'Start!' }, on), null);
-  t.equal(matchRule(start, { from: '+15551230001', body: 'start the heating' }, on), start[0], 'not an opt-out keyword: the rule matches');
+  t.equal(
+    matchRule(start, { from: '+15551230001', body: 'start the heating' }, on),
+    start[0],
+    'not an opt-out keyword: the rule matches',
+  );
   const help = [{ keyword: 'HELP', match: 'exact' as const, from: null }];
-  t.equal(matchRule(help, { from: '+15551230001', body: 'help' }, on), help[0], 'HELP not answered by the opt-out feature: the rule');
-  t.equal(matchRule(help, { from: '+15551230001', body: 'help' }, { enabled: true, helpReply: 'Texts from ACME.' }), null);
+  t.equal(
+    matchRule(help, { from: '+15551230001', body: 'help' }, on),
+    help[0],
+    'HELP not answered by the opt-out feature: the rule',
+  );
+  t.equal(
+    matchRule(help, { from: '+15551230001', body: 'help' }, { enabled: true, helpReply: 'Texts from ACME.' }),
+    null,
+  );
 });
 
 t.test('the oldest matching rule wins; a rule whose from excludes the sender is passed over', async (t) => {

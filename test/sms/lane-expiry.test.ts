@@ -12,7 +12,10 @@ import { testApp } from '../helpers/test-app.js';
 
 const TIMEOUT: HandoffResult = { ok: false, reason: 'timeout', detail: 'no answer within 30000 ms' };
 
-async function setup(t: Test, opts: { sender?: (clock: FakeClock) => Sender; quietHours?: QuietHours; start?: number; queueRate?: number } = {}) {
+async function setup(
+  t: Test,
+  opts: { sender?: (clock: FakeClock) => Sender; quietHours?: QuietHours; start?: number; queueRate?: number } = {},
+) {
   const clock = fakeClock(opts.start);
   const app = await testApp(t, {
     clock,
@@ -27,7 +30,8 @@ async function setup(t: Test, opts: { sender?: (clock: FakeClock) => Sender; qui
     t.equal(res.statusCode, 202, 'queued');
     return res.json().data[0].id as string;
   };
-  const row = async (id: string) => (await app.get(`/api/messages/${id}`)).json().data as { status: string; reason?: string };
+  const row = async (id: string) =>
+    (await app.get(`/api/messages/${id}`)).json().data as { status: string; reason?: string };
   const failedEvents = (id: string) =>
     (app.db.prepare(`SELECT body FROM webhook_events WHERE type = 'sms.failed'`).all() as { body: string }[])
       .map((e) => JSON.parse(e.body).data)
@@ -94,17 +98,20 @@ t.test('scheduled (sendAt), then held by the queue rate behind another scheduled
   t.equal(c.handoffs.length, 1, 'only the first was handed off, at its sendAt');
 });
 
-t.test('the wall clock set past a waiting message expiresAt: the next pick expires it, never hands it off', async (t) => {
-  // The expiry wake-up looks again within a minute of a wall clock set forward; the lane's
-  // own pick must not hand off meanwhile what is already past its expiresAt.
-  const c = await setup(t);
-  await c.queueOne({ to: '+15550650001' });
-  await c.clock.tick(0);
-  t.equal(c.handoffs.length, 1, 'the first went at once');
-  const id = await c.queueOne({ to: '+15550650002', expiresAt: c.at(3600) }); // paced: waits 2 s
-  c.clock.set(c.clock.now() + 2 * 3_600_000); // the expiry wake-up is still ~60 s away
-  await c.clock.tick(3000); // the lane's pacing wait ends first
-  t.equal(c.handoffs.length, 1, 'the expired one was not handed off');
-  t.match(await c.row(id), { status: 'failed', reason: 'expired' }, 'failed/expired at the pick');
-  t.equal(c.failedEvents(id).length, 1, 'with its sms.failed event');
-});
+t.test(
+  'the wall clock set past a waiting message expiresAt: the next pick expires it, never hands it off',
+  async (t) => {
+    // The expiry wake-up looks again within a minute of a wall clock set forward; the lane's
+    // own pick must not hand off meanwhile what is already past its expiresAt.
+    const c = await setup(t);
+    await c.queueOne({ to: '+15550650001' });
+    await c.clock.tick(0);
+    t.equal(c.handoffs.length, 1, 'the first went at once');
+    const id = await c.queueOne({ to: '+15550650002', expiresAt: c.at(3600) }); // paced: waits 2 s
+    c.clock.set(c.clock.now() + 2 * 3_600_000); // the expiry wake-up is still ~60 s away
+    await c.clock.tick(3000); // the lane's pacing wait ends first
+    t.equal(c.handoffs.length, 1, 'the expired one was not handed off');
+    t.match(await c.row(id), { status: 'failed', reason: 'expired' }, 'failed/expired at the pick');
+    t.equal(c.failedEvents(id).length, 1, 'with its sms.failed event');
+  },
+);

@@ -15,7 +15,11 @@ const STEP_MS = 30_000;
 async function setup(t: Test, opts: { start?: number; quietHours?: string; timeZone?: string } = {}) {
   const clock = fakeClock(opts.start);
   const quietHours = opts.quietHours ? (parseQuietHours(opts.quietHours) as QuietHours) : undefined;
-  const app = await testApp(t, { clock, ...(quietHours ? { quietHours } : {}), ...(opts.timeZone ? { timeZone: opts.timeZone } : {}) });
+  const app = await testApp(t, {
+    clock,
+    ...(quietHours ? { quietHours } : {}),
+    ...(opts.timeZone ? { timeZone: opts.timeZone } : {}),
+  });
   const queueOne = async (body: Record<string, unknown>) => {
     const res = await app.queue({ message: 'x', ...body });
     t.equal(res.statusCode, 202, 'queued');
@@ -64,37 +68,58 @@ t.test('a wall clock 2 h ahead releases a message due in 1 h within 30 s, nothin
   t.equal(await c.status(id), 'sent');
 });
 
-t.test('a wall clock jump seen by any reading of the time (a diagnostics request) wakes the lane at once', async (t) => {
-  const c = await setup(t);
-  await c.queueOne({ to: '+15550700004', sendAt: new Date(c.clock.now() + 3_600_000).toISOString() });
-  await c.clock.tick(1000);
-  c.clock.set(c.clock.now() + 2 * 3_600_000);
-  t.equal((await c.get('/api/diagnostics')).statusCode, 200); // reads the time: sees the jump
-  await c.clock.tick(0);
-  t.equal(c.handoffs.length, 1, 'the message now past its sendAt went at once');
-  t.equal(c.handoffs[0]?.number, '+15550700004');
-});
+t.test(
+  'a wall clock jump seen by any reading of the time (a diagnostics request) wakes the lane at once',
+  async (t) => {
+    const c = await setup(t);
+    await c.queueOne({ to: '+15550700004', sendAt: new Date(c.clock.now() + 3_600_000).toISOString() });
+    await c.clock.tick(1000);
+    c.clock.set(c.clock.now() + 2 * 3_600_000);
+    t.equal((await c.get('/api/diagnostics')).statusCode, 200); // reads the time: sees the jump
+    await c.clock.tick(0);
+    t.equal(c.handoffs.length, 1, 'the message now past its sendAt went at once');
+    t.equal(c.handoffs[0]?.number, '+15550700004');
+  },
+);
 
-t.test('quiet hours ending at 02:01 on the night Europe/Berlin skips 02:00-03:00 end at 03:00 local, not a minute later', async (t) => {
-  const c = await setup(t, { start: Date.parse('2026-03-28T21:37:00Z'), quietHours: '22:00-02:01', timeZone: 'Europe/Berlin' });
-  await c.queueOne({ to: '+15550700006' });
-  await c.clock.tick(Date.parse('2026-03-29T01:00:00Z') - 1 - c.clock.now());
-  t.equal(c.handoffs.length, 0, 'still quiet at 01:59:59.999 local');
-  await c.clock.tick(1000);
-  t.equal(c.handoffs.length, 1, 'handed off within 1 s of 03:00 local, the first instant after the gap');
-});
+t.test(
+  'quiet hours ending at 02:01 on the night Europe/Berlin skips 02:00-03:00 end at 03:00 local, not a minute later',
+  async (t) => {
+    const c = await setup(t, {
+      start: Date.parse('2026-03-28T21:37:00Z'),
+      quietHours: '22:00-02:01',
+      timeZone: 'Europe/Berlin',
+    });
+    await c.queueOne({ to: '+15550700006' });
+    await c.clock.tick(Date.parse('2026-03-29T01:00:00Z') - 1 - c.clock.now());
+    t.equal(c.handoffs.length, 0, 'still quiet at 01:59:59.999 local');
+    await c.clock.tick(1000);
+    t.equal(c.handoffs.length, 1, 'handed off within 1 s of 03:00 local, the first instant after the gap');
+  },
+);
 
-t.test('quiet hours ending at 02:59, a time that does not exist that night: released at 03:00 local, not 59 minutes late', async (t) => {
-  const c = await setup(t, { start: Date.parse('2026-03-28T21:37:00Z'), quietHours: '22:00-02:59', timeZone: 'Europe/Berlin' });
-  await c.queueOne({ to: '+15550700007' });
-  await c.clock.tick(Date.parse('2026-03-29T01:00:00Z') - 1 - c.clock.now());
-  t.equal(c.handoffs.length, 0, 'still quiet');
-  await c.clock.tick(1000);
-  t.equal(c.handoffs.length, 1, 'handed off at 03:00 local');
-});
+t.test(
+  'quiet hours ending at 02:59, a time that does not exist that night: released at 03:00 local, not 59 minutes late',
+  async (t) => {
+    const c = await setup(t, {
+      start: Date.parse('2026-03-28T21:37:00Z'),
+      quietHours: '22:00-02:59',
+      timeZone: 'Europe/Berlin',
+    });
+    await c.queueOne({ to: '+15550700007' });
+    await c.clock.tick(Date.parse('2026-03-29T01:00:00Z') - 1 - c.clock.now());
+    t.equal(c.handoffs.length, 0, 'still quiet');
+    await c.clock.tick(1000);
+    t.equal(c.handoffs.length, 1, 'handed off at 03:00 local');
+  },
+);
 
 t.test('quiet hours ending in the hour autumn repeats: released at the first 02:30, not held again', async (t) => {
-  const c = await setup(t, { start: Date.parse('2026-10-24T21:13:00Z'), quietHours: '22:00-02:30', timeZone: 'Europe/Berlin' });
+  const c = await setup(t, {
+    start: Date.parse('2026-10-24T21:13:00Z'),
+    quietHours: '22:00-02:30',
+    timeZone: 'Europe/Berlin',
+  });
   await c.queueOne({ to: '+15550700008' });
   await c.clock.tick(Date.parse('2026-10-25T00:30:00Z') - 1 - c.clock.now());
   t.equal(c.handoffs.length, 0, 'still quiet at 02:29:59.999 CEST');

@@ -26,7 +26,16 @@ function timedSender(clock: FakeClock, answer: () => HandoffResult = () => ({ ok
   return { sender, log };
 }
 
-async function setup(t: Test, opts: { queueRate?: number; quietHours?: QuietHours; answer?: () => HandoffResult; start?: number; webhook?: boolean } = {}) {
+async function setup(
+  t: Test,
+  opts: {
+    queueRate?: number;
+    quietHours?: QuietHours;
+    answer?: () => HandoffResult;
+    start?: number;
+    webhook?: boolean;
+  } = {},
+) {
   const clock = fakeClock(opts.start);
   const { sender, log } = timedSender(clock, opts.answer);
   const app = await testApp(t, {
@@ -63,7 +72,8 @@ async function setup(t: Test, opts: { queueRate?: number; quietHours?: QuietHour
 /** No two hand-offs closer than 1 s; no rolling 60 s window over `limit` segments. */
 function assertPace(t: Test, log: { at: number }[], segments: (i: number) => number, limit: number) {
   for (let i = 1; i < log.length; i++) {
-    if (log[i]!.at - log[i - 1]!.at < 1000) t.fail(`hand-offs ${i - 1} and ${i} only ${log[i]!.at - log[i - 1]!.at} ms apart`);
+    if (log[i]!.at - log[i - 1]!.at < 1000)
+      t.fail(`hand-offs ${i - 1} and ${i} only ${log[i]!.at - log[i - 1]!.at} ms apart`);
   }
   for (let i = 0; i < log.length; i++) {
     let sum = 0;
@@ -74,7 +84,10 @@ function assertPace(t: Test, log: { at: number }[], segments: (i: number) => num
 }
 
 t.test('the pause doubles from 30 s to 1, 2, 4 ... 10 minutes', async (t) => {
-  t.same([0, 1, 2, 3, 4, 5, 6, 7, 20].map(pauseMs), [0, 30_000, 60_000, 120_000, 240_000, 480_000, 600_000, 600_000, 600_000]);
+  t.same(
+    [0, 1, 2, 3, 4, 5, 6, 7, 20].map(pauseMs),
+    [0, 30_000, 60_000, 120_000, 240_000, 480_000, 600_000, 600_000, 600_000],
+  );
 });
 
 t.test('queued messages leave one at a time, 1 s apart, in acceptance order', async (t) => {
@@ -211,13 +224,21 @@ t.test('cancel: before the hand-off it never leaves; after it, or twice: 409', a
   t.equal(c.log.length, 1, 'the cancelled one never left');
   const again = await c.cancel(b.id);
   t.equal(again.statusCode, 409);
-  t.match(again.json(), { success: false, smsSent: false, error: { code: 'not_cancellable', message: /already cancelled/ } });
+  t.match(again.json(), {
+    success: false,
+    smsSent: false,
+    error: { code: 'not_cancellable', message: /already cancelled/ },
+  });
   const late = await c.cancel(a.id);
   t.equal(late.statusCode, 409);
   t.match(late.json().error.message, /already sent/);
   t.equal((await c.cancel('msg_nosuchthing')).statusCode, 404);
   t.equal((await c.cancel('nosuchthing')).statusCode, 400);
-  t.equal((await c.get('/api/messages?status=cancelled')).json().pagination.total, 1, 'the status filter knows cancelled');
+  t.equal(
+    (await c.get('/api/messages?status=cancelled')).json().pagination.total,
+    1,
+    'the status filter knows cancelled',
+  );
   t.match((await c.get('/api/stats')).json().data.allTime, { accepted: 2, sent: 1, cancelled: 1, queued: 0 });
 });
 
@@ -228,7 +249,11 @@ t.test('expiry while waiting: failed/expired with an sms.failed event, never han
   const bad = await c.queue({ to: TO, message: 'x', sendAt: soon(120), expiresAt: soon(60) });
   t.equal(bad.statusCode, 400, 'expiresAt before sendAt is refused');
   t.match(bad.json().error.message, /expiresAt must be later than sendAt/);
-  t.equal((await c.queue({ to: TO, message: 'x', expiresAt: soon(-1) })).statusCode, 400, 'expiresAt in the past is refused');
+  t.equal(
+    (await c.queue({ to: TO, message: 'x', expiresAt: soon(-1) })).statusCode,
+    400,
+    'expiresAt in the past is refused',
+  );
   // With a queue rate of 1 segment a minute, the second message waits a minute: past its expiry.
   await c.queue({ to: '+15550700001', message: 'first' });
   const res = await c.queue({ to: '+15550700002', message: 'only useful for 30 s', expiresAt: soon(30) });
@@ -251,41 +276,55 @@ t.test('expiry while waiting: failed/expired with an sms.failed event, never han
   t.match((await c.get('/api/stats')).json().data.allTime, { accepted: 2, sent: 1, failed: 1, queued: 0 });
 });
 
-t.test('a timed-out hand-off fails that message and pauses the queue: 30 s, 1, 2 min; recovery drains at the pace', async (t) => {
-  let hung = true;
-  const c = await setup(t, { answer: () => (hung ? { ok: false, reason: 'timeout', detail: 'no answer within 30000 ms' } : { ok: true }) });
-  const ids = (await c.queue({ to: Array.from({ length: 10 }, (_, i) => `+155508000${String(i).padStart(2, '0')}`), message: 'backlog' }))
-    .json()
-    .data.map((r: { id: string }) => r.id);
-  await c.lane.runDue();
-  t.equal(c.log.length, 1);
-  t.match((await c.get(`/api/messages/${ids[0]}`)).json().data, { status: 'failed', reason: 'timeout' }, 'the hung one fails, never resent');
-  const diag = async () => (await c.get('/api/diagnostics')).json().data.checks.queue;
-  t.match(await diag(), { status: 'degraded', value: { waiting: 9, paused: true, consecutiveTimeouts: 1 } });
-  const paused = (await diag()).value;
-  t.equal(paused.nextAttemptAt, new Date(c.clock.now() + 30_000).toISOString(), 'the next try, 30 s on');
-  t.equal(paused.oldestWaitingSince, new Date(c.clock.now()).toISOString(), 'waiting since acceptance');
-  await c.run(29_000, 1000);
-  t.equal(c.log.length, 1, 'paused for 30 s: the rest stay queued and untouched');
-  t.same(await Promise.all(ids.slice(1).map(c.status)), Array(9).fill('queued'));
-  await c.run(1_000, 1000);
-  t.equal(c.log.length, 2, 'one try after 30 s');
-  await c.run(59_000, 1000);
-  t.equal(c.log.length, 2, 'then 1 minute');
-  await c.run(1_000, 1000);
-  t.equal(c.log.length, 3);
-  await c.run(119_000, 1000);
-  t.equal(c.log.length, 3, 'then 2 minutes');
-  hung = false;
-  await c.run(1_000, 1000);
-  t.equal(c.log.length, 4, 'it answers again');
-  t.match(await diag(), { status: 'ok', value: { paused: false, consecutiveTimeouts: 0 } });
-  const recovered = c.log.length;
-  await c.run(60_000, 250);
-  t.equal(c.log.length, 10, 'the backlog drained');
-  assertPace(t, c.log.slice(recovered - 1), () => 1, 30);
-  t.same(await Promise.all(ids.map(c.status)), ['failed', 'failed', 'failed', ...Array(7).fill('sent')]);
-});
+t.test(
+  'a timed-out hand-off fails that message and pauses the queue: 30 s, 1, 2 min; recovery drains at the pace',
+  async (t) => {
+    let hung = true;
+    const c = await setup(t, {
+      answer: () => (hung ? { ok: false, reason: 'timeout', detail: 'no answer within 30000 ms' } : { ok: true }),
+    });
+    const ids = (
+      await c.queue({
+        to: Array.from({ length: 10 }, (_, i) => `+155508000${String(i).padStart(2, '0')}`),
+        message: 'backlog',
+      })
+    )
+      .json()
+      .data.map((r: { id: string }) => r.id);
+    await c.lane.runDue();
+    t.equal(c.log.length, 1);
+    t.match(
+      (await c.get(`/api/messages/${ids[0]}`)).json().data,
+      { status: 'failed', reason: 'timeout' },
+      'the hung one fails, never resent',
+    );
+    const diag = async () => (await c.get('/api/diagnostics')).json().data.checks.queue;
+    t.match(await diag(), { status: 'degraded', value: { waiting: 9, paused: true, consecutiveTimeouts: 1 } });
+    const paused = (await diag()).value;
+    t.equal(paused.nextAttemptAt, new Date(c.clock.now() + 30_000).toISOString(), 'the next try, 30 s on');
+    t.equal(paused.oldestWaitingSince, new Date(c.clock.now()).toISOString(), 'waiting since acceptance');
+    await c.run(29_000, 1000);
+    t.equal(c.log.length, 1, 'paused for 30 s: the rest stay queued and untouched');
+    t.same(await Promise.all(ids.slice(1).map(c.status)), Array(9).fill('queued'));
+    await c.run(1_000, 1000);
+    t.equal(c.log.length, 2, 'one try after 30 s');
+    await c.run(59_000, 1000);
+    t.equal(c.log.length, 2, 'then 1 minute');
+    await c.run(1_000, 1000);
+    t.equal(c.log.length, 3);
+    await c.run(119_000, 1000);
+    t.equal(c.log.length, 3, 'then 2 minutes');
+    hung = false;
+    await c.run(1_000, 1000);
+    t.equal(c.log.length, 4, 'it answers again');
+    t.match(await diag(), { status: 'ok', value: { paused: false, consecutiveTimeouts: 0 } });
+    const recovered = c.log.length;
+    await c.run(60_000, 250);
+    t.equal(c.log.length, 10, 'the backlog drained');
+    assertPace(t, c.log.slice(recovered - 1), () => 1, 30);
+    t.same(await Promise.all(ids.map(c.status)), ['failed', 'failed', 'failed', ...Array(7).fill('sent')]);
+  },
+);
 
 t.test('a restart rebuilds the pacing from the last minute of hand-offs', async (t) => {
   const c = await setup(t);
@@ -301,21 +340,28 @@ t.test('a restart rebuilds the pacing from the last minute of hand-offs', async 
   t.equal(c.gateway.sending.pacing.usage().queuedSegmentsUsed, 30);
 });
 
-t.test('events and stats treat a queued message like a synchronous one: sms.sent, counted on the day it was accepted', async (t) => {
-  const c = await setup(t, { webhook: true, start: Date.UTC(2026, 10, 22, 23, 0, 0) });
-  const sendAt = new Date(Date.UTC(2026, 10, 23, 8, 0, 0)).toISOString(); // the next day (UTC)
-  const id = (await c.queue({ to: '+15551110000', message: 'tomorrow morning', sendAt })).json().data[0].id;
-  await c.run(9 * 3600_000 + 60_000, 60_000);
-  t.equal(c.log.length, 1);
-  const events = c.db.prepare(`SELECT type, body FROM webhook_events`).all() as { type: string; body: string }[];
-  t.match(
-    events.filter((e) => e.type === 'sms.sent').map((e) => JSON.parse(e.body).data),
-    [{ id, status: 'sent', sendAt, expiresAt: null }],
-    'one sms.sent event, with the queue fields',
-  );
-  t.match(c.gateway.sending.stats.day('2026-11-22'), { accepted: 1, sent: 1, queued: 0 }, 'counted on the day it was accepted');
-  t.match(c.gateway.sending.stats.day('2026-11-23'), { accepted: 0, sent: 0 });
-});
+t.test(
+  'events and stats treat a queued message like a synchronous one: sms.sent, counted on the day it was accepted',
+  async (t) => {
+    const c = await setup(t, { webhook: true, start: Date.UTC(2026, 10, 22, 23, 0, 0) });
+    const sendAt = new Date(Date.UTC(2026, 10, 23, 8, 0, 0)).toISOString(); // the next day (UTC)
+    const id = (await c.queue({ to: '+15551110000', message: 'tomorrow morning', sendAt })).json().data[0].id;
+    await c.run(9 * 3600_000 + 60_000, 60_000);
+    t.equal(c.log.length, 1);
+    const events = c.db.prepare(`SELECT type, body FROM webhook_events`).all() as { type: string; body: string }[];
+    t.match(
+      events.filter((e) => e.type === 'sms.sent').map((e) => JSON.parse(e.body).data),
+      [{ id, status: 'sent', sendAt, expiresAt: null }],
+      'one sms.sent event, with the queue fields',
+    );
+    t.match(
+      c.gateway.sending.stats.day('2026-11-22'),
+      { accepted: 1, sent: 1, queued: 0 },
+      'counted on the day it was accepted',
+    );
+    t.match(c.gateway.sending.stats.day('2026-11-23'), { accepted: 0, sent: 0 });
+  },
+);
 
 t.test('a synchronous send that gets no slot within 5 s is refused (503 sender_busy), never recorded', async (t) => {
   const clock = fakeClock();
@@ -333,7 +379,8 @@ t.test('a synchronous send that gets no slot within 5 s is refused (503 sender_b
     headers: { ...app.auth, 'content-type': 'application/json' },
     payload: { to: TO, message: 'now' },
   });
-  for (let i = 0; i < 1000 && app.gateway.sending.lane.pendingSyncSegments() === 0; i++) await new Promise((r) => setImmediate(r));
+  for (let i = 0; i < 1000 && app.gateway.sending.lane.pendingSyncSegments() === 0; i++)
+    await new Promise((r) => setImmediate(r));
   let answered = false;
   void res.then(() => (answered = true));
   await clock.tick(SYNC_SLOT_WAIT_MS - 1);
@@ -342,6 +389,10 @@ t.test('a synchronous send that gets no slot within 5 s is refused (503 sender_b
   const r = await res;
   t.equal(r.statusCode, 503);
   t.equal(r.json().error.code, 'sender_busy');
-  t.equal(app.gateway.sending.messages.list({ limit: 10, offset: 0 }).rows.length, 1, 'only the queued one is recorded');
+  t.equal(
+    app.gateway.sending.messages.list({ limit: 10, offset: 0 }).rows.length,
+    1,
+    'only the queued one is recorded',
+  );
   release!({ ok: true });
 });

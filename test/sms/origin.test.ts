@@ -14,7 +14,15 @@ import { testApp, type TestAppOptions } from '../helpers/test-app.js';
 
 const ANNA = '+4915112345678';
 
-type Row = { id: string; to: string; body: string; origin: string; sourceIp: string; status: string; reason: string | null };
+type Row = {
+  id: string;
+  to: string;
+  body: string;
+  origin: string;
+  sourceIp: string;
+  status: string;
+  reason: string | null;
+};
 
 async function withInbox(t: Test, opts: TestAppOptions = {}, home = tempDir(t)) {
   const a = await testApp(t, { inbox: true, home, inboxList: simulatedSmsList(home, () => 'UTC'), ...opts });
@@ -50,7 +58,12 @@ t.test('each door records its origin', async (t) => {
 
 t.test('automatic answers: opt_out_reply, opt_in_reply, help_reply, rule_reply', async (t) => {
   const a = await withInbox(t, { optOut: { enabled: true, helpReply: 'Texts from ACME.' } });
-  const rule = await a.app.inject({ method: 'POST', url: '/api/rules', headers: a.auth, payload: { keyword: 'HOURS', reply: '9 to 5' } });
+  const rule = await a.app.inject({
+    method: 'POST',
+    url: '/api/rules',
+    headers: a.auth,
+    payload: { keyword: 'HOURS', reply: '9 to 5' },
+  });
   t.equal(rule.statusCode, 201);
   await a.receive(ANNA, 'HELP');
   await a.clock.tick(11 * 60_000);
@@ -59,15 +72,23 @@ t.test('automatic answers: opt_out_reply, opt_in_reply, help_reply, rule_reply',
   await a.receive(ANNA, 'START');
   await a.clock.tick(11 * 60_000);
   await a.receive(ANNA, 'hours');
-  t.same((await a.messages()).map((m) => m.origin).reverse(), ['help_reply', 'opt_out_reply', 'opt_in_reply', 'rule_reply']);
+  t.same((await a.messages()).map((m) => m.origin).reverse(), [
+    'help_reply',
+    'opt_out_reply',
+    'opt_in_reply',
+    'rule_reply',
+  ]);
 });
 
-t.test('the opt-out exemption asks the origin: a caller whose Idempotency-Key looks like an answer is blocked', async (t) => {
-  const a = await testApp(t);
-  await a.app.inject({ method: 'POST', url: '/api/opt-outs', headers: a.auth, payload: { number: ANNA } });
-  const res = await a.queue({ to: ANNA, message: 'you are unsubscribed' }, { 'idempotency-key': 'opt-out:evt_1' });
-  t.match(res.json().data[0], { status: 'failed', reason: 'opted_out', origin: 'queue' });
-});
+t.test(
+  'the opt-out exemption asks the origin: a caller whose Idempotency-Key looks like an answer is blocked',
+  async (t) => {
+    const a = await testApp(t);
+    await a.app.inject({ method: 'POST', url: '/api/opt-outs', headers: a.auth, payload: { number: ANNA } });
+    const res = await a.queue({ to: ANNA, message: 'you are unsubscribed' }, { 'idempotency-key': 'opt-out:evt_1' });
+    t.match(res.json().data[0], { status: 'failed', reason: 'opted_out', origin: 'queue' });
+  },
+);
 
 /** A 0.4 home: the schema of 0.4 and the rows its code wrote, each kind once. */
 function home04(t: Test): string {
@@ -89,14 +110,18 @@ function home04(t: Test): string {
     ['msg_start', 'opt-out', 'opt-in:evt_2', 'queue'],
     ['msg_rule', 'rule', 'rule:evt_3:rule_1', 'queue'],
   ];
-  rows.forEach(([id, sourceIp, key, via], i) => insert.run({ id, sourceIp, key, via, at: Date.UTC(2026, 10, 21, 11) + i }));
+  rows.forEach(([id, sourceIp, key, via], i) =>
+    insert.run({ id, sourceIp, key, via, at: Date.UTC(2026, 10, 21, 11) + i }),
+  );
   db.close();
   return home;
 }
 
 t.test('a home from 0.4: each message is given its origin once, from what 0.4 stored', async (t) => {
   const a = await testApp(t, { home: home04(t) });
-  const origins = Object.fromEntries(((await a.get('/api/messages?limit=10')).json().data as Row[]).map((r) => [r.id, r.origin]));
+  const origins = Object.fromEntries(
+    ((await a.get('/api/messages?limit=10')).json().data as Row[]).map((r) => [r.id, r.origin]),
+  );
   t.same(origins, {
     msg_sync: 'api',
     msg_queue: 'queue',

@@ -66,12 +66,21 @@ t.test('check() consumes nothing: ok or refused, the same answer twice', async (
   const second = budget.check(31);
   t.same(first, { ok: false, retryAfterMs: 59_600, because: 'budget' });
   t.same(second, first, 'a refused check changed nothing');
-  t.same(budget.check(1), { ok: false, retryAfterMs: 600, because: 'spacing' }, 'spacing still from the one recorded send');
+  t.same(
+    budget.check(1),
+    { ok: false, retryAfterMs: 600, because: 'spacing' },
+    'spacing still from the one recorded send',
+  );
   t.equal(budget.usage().segmentsUsed, 30, 'only the recorded 30 count');
 });
 
 /** Records n one-segment sends one second apart; returns the monotonic time of each. */
-function steadySends(t: Test, clock: ReturnType<typeof fakeClock>, budget: ReturnType<typeof createSendBudget>, n: number) {
+function steadySends(
+  t: Test,
+  clock: ReturnType<typeof fakeClock>,
+  budget: ReturnType<typeof createSendBudget>,
+  n: number,
+) {
   const times: number[] = [];
   for (let i = 0; i < n; i++) {
     if (i > 0) clock.advance(1000);
@@ -92,7 +101,11 @@ t.test('budget: 60 one-segment sends 1 s apart; the window is the last 60 s, hal
   // 999 ms after the 60th: the oldest leaves in 1 ms, and so does the spacing.
   clock.advance(999);
   t.same(budget.check(1), { ok: false, retryAfterMs: 1, because: 'spacing' });
-  t.same(budget.check(2), { ok: false, retryAfterMs: 1001, because: 'budget' }, 'two segments need the two oldest gone');
+  t.same(
+    budget.check(2),
+    { ok: false, retryAfterMs: 1001, because: 'budget' },
+    'two segments need the two oldest gone',
+  );
 
   // At the next second the oldest (sent exactly 60 s ago) no longer counts.
   clock.advance(1);

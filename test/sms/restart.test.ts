@@ -94,7 +94,9 @@ t.test('answers stored by an earlier version (status and body) are replayed as t
   t.equal(queued.statusCode, 202);
   // What 0.2 wrote: the HTTP answer itself. Marked, to see that it is the stored one.
   const stored = (key: string, status: number, body: unknown) =>
-    first.db.prepare('UPDATE messages SET response_status = ?, response_body = ? WHERE idempotency_key = ?').run(status, JSON.stringify(body), key);
+    first.db
+      .prepare('UPDATE messages SET response_status = ?, response_body = ? WHERE idempotency_key = ?')
+      .run(status, JSON.stringify(body), key);
   const oldSend = { ...sent.json(), warning: 'stored by 0.2' };
   const oldQueue = { success: true, data: [{ ...queued.json().data[0], to: 'stored by 0.2' }] };
   t.equal(stored('old-send', 200, oldSend).changes, 1);

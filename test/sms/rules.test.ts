@@ -38,7 +38,8 @@ async function withRules(t: Test, opts: TestAppOptions = {}) {
     await a.gateway.sending.lane.runDue();
   };
   const messages = async () => (await a.get('/api/messages?limit=100')).json().data as Message[];
-  const latest = async () => (await a.get('/api/inbox?limit=1')).json().data[0] as { body: string; keyword: string | null };
+  const latest = async () =>
+    (await a.get('/api/inbox?limit=1')).json().data[0] as { body: string; keyword: string | null };
   /** The last sms.received event announced (what webhooks and MQTT get). */
   const lastEvent = () => heard.at(-1)!;
   return { ...a, post, addRule, receive, messages, latest, lastEvent };
@@ -47,8 +48,19 @@ async function withRules(t: Test, opts: TestAppOptions = {}) {
 t.test('the rules API: list, add (201), remove (204, 404 unknown), validation', async (t) => {
   const a = await withRules(t);
   t.same((await a.get('/api/rules')).json(), { success: true, data: [] });
-  const rule = await a.addRule({ keyword: 'STATUS', match: 'prefix', reply: 'All fine.', from: ['+49 151 1234-5678', ANNA] });
-  t.match(rule, { keyword: 'STATUS', match: 'prefix', reply: 'All fine.', from: [ANNA], createdAt: new Date(a.clock.now()).toISOString() });
+  const rule = await a.addRule({
+    keyword: 'STATUS',
+    match: 'prefix',
+    reply: 'All fine.',
+    from: ['+49 151 1234-5678', ANNA],
+  });
+  t.match(rule, {
+    keyword: 'STATUS',
+    match: 'prefix',
+    reply: 'All fine.',
+    from: [ANNA],
+    createdAt: new Date(a.clock.now()).toISOString(),
+  });
   t.match(rule.id, /^rule_[0-9a-z]{26}$/);
   const plain = await a.addRule({ keyword: 'ping', reply: '' });
   t.match(plain, { match: 'exact', reply: '', from: null }, 'match defaults to exact; from absent: anyone');
@@ -112,7 +124,11 @@ t.test('a rule STATUS answers a simulated "status" once, not a second time withi
   await a.receive(ANNA, ' status garage ');
   t.equal((await a.latest()).keyword, 'STATUS', 'GET /api/inbox carries the keyword');
   t.equal(a.lastEvent().data.keyword, 'STATUS', 'and the sms.received event');
-  t.match(await a.messages(), [{ to: ANNA, body: 'All fine at home.', status: 'sent', tags: { rule: rule.id }, sourceIp: 'rule' }], 'queued, sent, tagged');
+  t.match(
+    await a.messages(),
+    [{ to: ANNA, body: 'All fine at home.', status: 'sent', tags: { rule: rule.id }, sourceIp: 'rule' }],
+    'queued, sent, tagged',
+  );
   t.same(
     a.handoffs.map((h) => h.number),
     [ANNA],
@@ -143,25 +159,28 @@ t.test('a rule reply is queued once per received SMS, also when its event is hea
   t.equal((await a.messages()).length, 1);
 });
 
-t.test('from restricts who triggers a rule; an event-only rule sends nothing; the guard skips non-dialable senders', async (t) => {
-  const a = await withRules(t);
-  await a.addRule({ keyword: 'DISARM', reply: 'Disarmed.', from: [ANNA] });
-  await a.addRule({ keyword: 'ARRIVED', reply: '' });
-  await a.addRule({ keyword: 'INFO', match: 'prefix', reply: 'Open 9 to 5.' });
-  await a.receive(BOB, 'disarm');
-  t.equal((await a.latest()).keyword, null, 'not a listed sender: no keyword');
-  await a.receive('+49 151 1234 5678', 'Disarm');
-  t.equal((await a.latest()).keyword, 'DISARM');
-  await a.receive(BOB, 'arrived');
-  t.equal((await a.latest()).keyword, 'ARRIVED', 'an event-only rule sets the keyword');
-  await a.receive('ACME', 'info please');
-  await a.receive('12345', 'info please');
-  t.equal((await a.latest()).keyword, 'INFO');
-  t.match(await a.messages(), [{ to: ANNA, body: 'Disarmed.' }], 'only the listed sender got an answer');
-  const metrics = (await a.get('/metrics')).body;
-  t.match(metrics, /sms_gateway_auto_replies_skipped_total\{reason="not_dialable"\} 1/, 'ACME');
-  t.match(metrics, /sms_gateway_auto_replies_skipped_total\{reason="number_type"\} 1/, 'the short code');
-});
+t.test(
+  'from restricts who triggers a rule; an event-only rule sends nothing; the guard skips non-dialable senders',
+  async (t) => {
+    const a = await withRules(t);
+    await a.addRule({ keyword: 'DISARM', reply: 'Disarmed.', from: [ANNA] });
+    await a.addRule({ keyword: 'ARRIVED', reply: '' });
+    await a.addRule({ keyword: 'INFO', match: 'prefix', reply: 'Open 9 to 5.' });
+    await a.receive(BOB, 'disarm');
+    t.equal((await a.latest()).keyword, null, 'not a listed sender: no keyword');
+    await a.receive('+49 151 1234 5678', 'Disarm');
+    t.equal((await a.latest()).keyword, 'DISARM');
+    await a.receive(BOB, 'arrived');
+    t.equal((await a.latest()).keyword, 'ARRIVED', 'an event-only rule sets the keyword');
+    await a.receive('ACME', 'info please');
+    await a.receive('12345', 'info please');
+    t.equal((await a.latest()).keyword, 'INFO');
+    t.match(await a.messages(), [{ to: ANNA, body: 'Disarmed.' }], 'only the listed sender got an answer');
+    const metrics = (await a.get('/metrics')).body;
+    t.match(metrics, /sms_gateway_auto_replies_skipped_total\{reason="not_dialable"\} 1/, 'ACME');
+    t.match(metrics, /sms_gateway_auto_replies_skipped_total\{reason="number_type"\} 1/, 'the short code');
+  },
+);
 
 t.test('opt-out keywords win over rules; a listed sender gets no rule reply', async (t) => {
   const a = await withRules(t, { optOut: { enabled: true, optOutReply: '' } });
@@ -198,5 +217,9 @@ t.test('two gateways whose rules answer each other: the loop dies', async (t) =>
   }
   t.equal(a.handoffs.length, 1, 'A answered once');
   t.equal(b.handoffs.length, 1, 'B answered once');
-  t.match((await a.get('/metrics')).body, /sms_gateway_auto_replies_skipped_total\{reason="sender_limit"\} 1/, "A skipped B's answer");
+  t.match(
+    (await a.get('/metrics')).body,
+    /sms_gateway_auto_replies_skipped_total\{reason="sender_limit"\} 1/,
+    "A skipped B's answer",
+  );
 });

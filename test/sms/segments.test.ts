@@ -278,7 +278,11 @@ const vectors: Vector[] = [
 
 t.test('vectors', async (t) => {
   for (const v of vectors) {
-    t.strictSame(countSegments(v.text), { encoding: v.encoding, segments: v.segments, units: v.units, perSegment: v.perSegment }, v.name);
+    t.strictSame(
+      countSegments(v.text),
+      { encoding: v.encoding, segments: v.segments, units: v.units, perSegment: v.perSegment },
+      v.name,
+    );
     t.equal(isGsm7(v.text), v.encoding === 'gsm7', `${v.name}: isGsm7`);
   }
 });
@@ -303,7 +307,11 @@ t.test('every extension char counts 2 septets', async (t) => {
     t.strictSame(countSegments(ch), { encoding: 'gsm7', segments: 1, units: 2, perSegment: 160 }, `U+${hex}`);
   }
   t.strictSame(countSegments(EXTENDED), { encoding: 'gsm7', segments: 1, units: 20, perSegment: 160 }, 'all ext');
-  t.strictSame(countSegments(BASIC + EXTENDED), { encoding: 'gsm7', segments: 1, units: 147, perSegment: 160 }, 'basic + ext together');
+  t.strictSame(
+    countSegments(BASIC + EXTENDED),
+    { encoding: 'gsm7', segments: 1, units: 147, perSegment: 160 },
+    'basic + ext together',
+  );
 });
 
 t.test('look-alikes outside the alphabet switch to ucs2', async (t) => {

@@ -24,13 +24,25 @@ async function phone(t: Test, o: { inbox?: boolean; old?: number; hangWhole?: bo
   let now = () => 0;
   const stamp = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
   const add = (type: string, address: string, body: string, at = now()) =>
-    store.push({ id: store.length + 1, threadId: 1, type, address, sender: null, received: stamp(at), body, read: true });
+    store.push({
+      id: store.length + 1,
+      threadId: 1,
+      type,
+      address,
+      sender: null,
+      received: stamp(at),
+      body,
+      read: true,
+    });
   const list = (q: { box: string; limit: number; offset?: number }): Promise<SmsListResult> => {
     calls.push(q.box);
-    if (o.unreadable) return Promise.resolve({ ok: false, failure: 'api_error', detail: 'no permission' } as SmsListResult);
+    if (o.unreadable)
+      return Promise.resolve({ ok: false, failure: 'api_error', detail: 'no permission' } as SmsListResult);
     if (o.hangWhole && q.box === 'all') return new Promise<SmsListResult>((resolve) => hung.push(resolve));
     // As Termux:API pages: newest first by date, printed oldest first.
-    const rows = store.filter((e) => q.box === 'all' || e.type === q.box).sort((x, y) => x.received!.localeCompare(y.received!) || x.id - y.id);
+    const rows = store
+      .filter((e) => q.box === 'all' || e.type === q.box)
+      .sort((x, y) => x.received!.localeCompare(y.received!) || x.id - y.id);
     const end = rows.length - (q.offset ?? 0);
     return Promise.resolve({ ok: true, entries: rows.slice(Math.max(0, end - q.limit), Math.max(0, end)) });
   };
@@ -50,7 +62,8 @@ async function phone(t: Test, o: { inbox?: boolean; old?: number; hangWhole?: bo
     sender,
   });
   now = () => a.clock.now();
-  for (let i = 0; i < (o.old ?? 150); i++) add(i % 2 ? 'sent' : 'inbox', '+15550009', `old ${i}`, a.clock.now() - 86_400_000 + i * 60_000);
+  for (let i = 0; i < (o.old ?? 150); i++)
+    add(i % 2 ? 'sent' : 'inbox', '+15550009', `old ${i}`, a.clock.now() - 86_400_000 + i * 60_000);
   a.gateway.inbox.start();
   await letSettle();
   /** Moves the clock `ms` in 1 s steps. */
@@ -134,19 +147,32 @@ t.test('a received message the whole-store page could not show is announced at t
   t.same(p.calls, ['all'], 'the whole-store page stood in for the inbox page');
   t.equal(await p.status(id), 'sent');
   await p.run(5_000);
-  t.same((await p.stored()).sort(), ['a reply', 'dated an hour ago', 'earlier'], 'the one below it at the next inbox read');
+  t.same(
+    (await p.stored()).sort(),
+    ['a reply', 'dated an hour ago', 'earlier'],
+    'the one below it at the next inbox read',
+  );
   await p.run(60_000);
   t.equal((await p.stored()).length, 3, 'each once');
 });
 
-t.test('a watcher that has never read the inbox is not waited for: the confirmation reads at its own time', async (t) => {
-  const p = await phone(t, { unreadable: true });
-  await p.run(60_000);
-  const res = await p.a.send({ to: '+15550001', message: 'Reply 1 to disarm' });
-  t.equal(res.statusCode, 200);
-  t.equal(p.fake.calls('termux-sms-list').length, 0, 'no look yet');
-  await p.run(6_000);
-  // The fake is a real process: its call is recorded on real time (3 s of it; the clock stands still meanwhile).
-  await waitFor('its own look', () => p.fake.calls('termux-sms-list').length > 0 || undefined, 3_000).catch(() => undefined);
-  t.equal(p.fake.calls('termux-sms-list').length, 1, 'its first look at 5 s, not after waiting for a poll that cannot serve it');
-});
+t.test(
+  'a watcher that has never read the inbox is not waited for: the confirmation reads at its own time',
+  async (t) => {
+    const p = await phone(t, { unreadable: true });
+    await p.run(60_000);
+    const res = await p.a.send({ to: '+15550001', message: 'Reply 1 to disarm' });
+    t.equal(res.statusCode, 200);
+    t.equal(p.fake.calls('termux-sms-list').length, 0, 'no look yet');
+    await p.run(6_000);
+    // The fake is a real process: its call is recorded on real time (3 s of it; the clock stands still meanwhile).
+    await waitFor('its own look', () => p.fake.calls('termux-sms-list').length > 0 || undefined, 3_000).catch(
+      () => undefined,
+    );
+    t.equal(
+      p.fake.calls('termux-sms-list').length,
+      1,
+      'its first look at 5 s, not after waiting for a poll that cannot serve it',
+    );
+  },
+);

@@ -22,7 +22,11 @@ t.test('a clock jumping backwards does not stall the budget or the spacing', asy
   t.equal((await send({ to, message: 'a' })).statusCode, 200);
   clock.set(clock.now() - 86_400_000); // a day back
   t.equal((await send({ to, message: 'b' })).statusCode, 200, '1 s later (monotonic) the next send goes');
-  t.equal((await send({ to, message: 'a'.repeat(153 * 58) })).statusCode, 200, 'and the budget counts from real elapsed time');
+  t.equal(
+    (await send({ to, message: 'a'.repeat(153 * 58) })).statusCode,
+    200,
+    'and the budget counts from real elapsed time',
+  );
 });
 
 t.test('a clock jumping forwards does not open the budget either', async (t) => {
@@ -62,7 +66,9 @@ t.test('disk full: sends answer 503 storage_unavailable, reads keep working, it 
 t.test('the WAL is bounded', async (t) => {
   const { db, home } = await testApp(t);
   t.equal(db.pragma('journal_size_limit', { simple: true }), WAL_SIZE_LIMIT);
-  const insert = db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
+  const insert = db.prepare(
+    `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+  );
   // One big transaction grows the WAL past the limit (it cannot be checkpointed midway).
   db.transaction(() => {
     for (let i = 0; i < 2500; i++) insert.run(`k${i}`, 'x'.repeat(4000));
@@ -75,29 +81,32 @@ t.test('the WAL is bounded', async (t) => {
   t.ok(after <= WAL_SIZE_LIMIT, `cut back to ${after} bytes after a checkpoint`);
 });
 
-t.test('the disk fails during a hand-off: the answer stays true, replays say the same, the record is written later', async (t) => {
-  const made: { app?: Awaited<ReturnType<typeof testApp>> } = {};
-  const { sender } = recordingSender(() => {
-    made.app!.db.pragma('query_only = ON'); // the disk refuses writes while the SMS goes out
-    return { ok: true };
-  });
-  const app = (made.app = await testApp(t, { sender }));
-  const { send, db, gateway, get } = app;
-  const first = await send({ to, message: 'it went out' }, { 'idempotency-key': 'disk' });
-  t.equal(first.statusCode, 200, 'the SMS went out: 200');
-  const replay = await send({ to, message: 'it went out' }, { 'idempotency-key': 'disk' });
-  t.equal(replay.statusCode, 200, 'a replay says the same, not 502 interrupted');
-  t.same(replay.json(), first.json());
-  const id = first.json().messageId;
-  t.match(gateway.sending.messages.get(id), { status: 'queued', handedOffAt: null }, 'not written yet');
-  t.equal((await get('/api/diagnostics')).json().data.checks.database.status, 'failing');
-  db.pragma('query_only = OFF');
-  t.equal(gateway.sending.settler.flush(), 0, 'written once the disk allows');
-  t.match(gateway.sending.messages.get(id), { status: 'sent', reason: null });
-  t.equal(gateway.sending.messages.unfinishedHandoffs().length, 0, 'nothing for a restart to call interrupted');
-  t.same((await send({ to, message: 'it went out' }, { 'idempotency-key': 'disk' })).json(), first.json());
-  t.equal((await get('/api/diagnostics')).json().data.checks.database.status, 'ok');
-});
+t.test(
+  'the disk fails during a hand-off: the answer stays true, replays say the same, the record is written later',
+  async (t) => {
+    const made: { app?: Awaited<ReturnType<typeof testApp>> } = {};
+    const { sender } = recordingSender(() => {
+      made.app!.db.pragma('query_only = ON'); // the disk refuses writes while the SMS goes out
+      return { ok: true };
+    });
+    const app = (made.app = await testApp(t, { sender }));
+    const { send, db, gateway, get } = app;
+    const first = await send({ to, message: 'it went out' }, { 'idempotency-key': 'disk' });
+    t.equal(first.statusCode, 200, 'the SMS went out: 200');
+    const replay = await send({ to, message: 'it went out' }, { 'idempotency-key': 'disk' });
+    t.equal(replay.statusCode, 200, 'a replay says the same, not 502 interrupted');
+    t.same(replay.json(), first.json());
+    const id = first.json().messageId;
+    t.match(gateway.sending.messages.get(id), { status: 'queued', handedOffAt: null }, 'not written yet');
+    t.equal((await get('/api/diagnostics')).json().data.checks.database.status, 'failing');
+    db.pragma('query_only = OFF');
+    t.equal(gateway.sending.settler.flush(), 0, 'written once the disk allows');
+    t.match(gateway.sending.messages.get(id), { status: 'sent', reason: null });
+    t.equal(gateway.sending.messages.unfinishedHandoffs().length, 0, 'nothing for a restart to call interrupted');
+    t.same((await send({ to, message: 'it went out' }, { 'idempotency-key': 'disk' })).json(), first.json());
+    t.equal((await get('/api/diagnostics')).json().data.checks.database.status, 'ok');
+  },
+);
 
 t.test('an outcome the disk refused is rewritten by itself, every 30 s until the disk allows', async (t) => {
   const made: { app?: Awaited<ReturnType<typeof testApp>> } = {};
@@ -115,5 +124,9 @@ t.test('an outcome the disk refused is rewritten by itself, every 30 s until the
   clock.advance(REWRITE_EVERY_MS - 1);
   t.match(gateway.sending.messages.get(id), { status: 'queued' }, 'not before the next 30 s');
   clock.advance(1);
-  t.match(gateway.sending.messages.get(id), { status: 'sent', reason: null }, 'written at the next try, without a call');
+  t.match(
+    gateway.sending.messages.get(id),
+    { status: 'sent', reason: null },
+    'written at the next try, without a call',
+  );
 });

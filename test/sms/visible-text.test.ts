@@ -56,23 +56,34 @@ t.test('the rule itself: every named class is invisible, every visible sample is
   for (const [name, text] of VISIBLE) t.equal(hasVisibleCharacter(text), true, name);
 });
 
-t.test('HTTP: send and queue refuse invisible-only text with 400; nothing handed off, recorded or counted', async (t) => {
-  const { send, queue, handoffs, gateway, get } = await testApp(t);
-  for (const [name, message] of INVISIBLE) {
-    for (const [path, call] of [
-      ['/api/sms/send', send],
-      ['/api/messages', queue],
-    ] as const) {
-      const res = await call({ to: TO, message });
-      t.equal(res.statusCode, 400, `${path} ${name}`);
-      t.match(res.json(), { success: false, error: { code: 'invalid_request', message: NO_VISIBLE } }, `${path} ${name}`);
+t.test(
+  'HTTP: send and queue refuse invisible-only text with 400; nothing handed off, recorded or counted',
+  async (t) => {
+    const { send, queue, handoffs, gateway, get } = await testApp(t);
+    for (const [name, message] of INVISIBLE) {
+      for (const [path, call] of [
+        ['/api/sms/send', send],
+        ['/api/messages', queue],
+      ] as const) {
+        const res = await call({ to: TO, message });
+        t.equal(res.statusCode, 400, `${path} ${name}`);
+        t.match(
+          res.json(),
+          { success: false, error: { code: 'invalid_request', message: NO_VISIBLE } },
+          `${path} ${name}`,
+        );
+      }
     }
-  }
-  t.equal(handoffs.length, 0, 'nothing handed off');
-  t.equal(gateway.sending.messages.count(), 0, 'nothing recorded');
-  t.match(gateway.sending.stats.allTime(), { accepted: 0, segments: 0, billedSegments: 0 }, 'nothing counted or billed');
-  t.equal((await get('/api/messages')).json().data.length, 0, 'the history is empty');
-});
+    t.equal(handoffs.length, 0, 'nothing handed off');
+    t.equal(gateway.sending.messages.count(), 0, 'nothing recorded');
+    t.match(
+      gateway.sending.stats.allTime(),
+      { accepted: 0, segments: 0, billedSegments: 0 },
+      'nothing counted or billed',
+    );
+    t.equal((await get('/api/messages')).json().data.length, 0, 'the history is empty');
+  },
+);
 
 t.test('HTTP: text with a visible character is taken as before', async (t) => {
   const { send, queue, handoffs, gateway } = await testApp(t);
@@ -88,31 +99,49 @@ t.test('HTTP: text with a visible character is taken as before', async (t) => {
   t.equal(gateway.sending.messages.count(), VISIBLE.length * 2);
 });
 
-t.test('MQTT: invisible-only text is answered on the errors topic, never queued (send and notify topics)', async (t) => {
-  const { gateway, handoffs } = await testApp(t);
-  const topics = topicsFor('sms-gateway', 'gw1');
-  const published: { topic: string; body: { error: { code: string; message: string }; topic: string; id?: string } }[] = [];
-  const intake = createSendIntake({
-    enqueue: gateway.sending.enqueue,
-    topics,
-    contacts: [{ name: 'Alice', slug: 'alice', number: '+15551230001' }],
-    publish: (topic, payload) => published.push({ topic, body: JSON.parse(payload) }) > 0,
-  });
-  for (const [name, message] of INVISIBLE) {
-    published.length = 0;
-    await intake.handle(topics.send, Buffer.from(JSON.stringify({ to: TO, message, id: 'k-1' })));
-    t.equal(published.length, 1, `send topic: ${name}`);
-    t.equal(published[0]?.topic, topics.errors, name);
-    t.match(published[0]?.body, { error: { code: 'invalid_request', message: NO_VISIBLE }, topic: topics.send, id: 'k-1' }, name);
-    published.length = 0;
-    const notify = `${topics.notifyFilter.slice(0, -1)}alice`;
-    await intake.handle(notify, Buffer.from(message));
-    t.match(published, [{ topic: topics.errors, body: { error: { code: 'invalid_request' }, topic: notify } }], `notify topic: ${name}`);
-  }
-  t.equal(gateway.sending.messages.count(), 0, 'nothing recorded');
-  t.match(gateway.sending.stats.allTime(), { accepted: 0, segments: 0, billedSegments: 0 }, 'nothing counted or billed');
-  await gateway.sending.lane.runDue();
-  t.equal(handoffs.length, 0, 'nothing handed off');
-  await intake.handle(topics.send, Buffer.from(JSON.stringify({ to: TO, message: 'e\u0301' })));
-  t.equal(gateway.sending.messages.count(), 1, 'a visible text is queued as before');
-});
+t.test(
+  'MQTT: invisible-only text is answered on the errors topic, never queued (send and notify topics)',
+  async (t) => {
+    const { gateway, handoffs } = await testApp(t);
+    const topics = topicsFor('sms-gateway', 'gw1');
+    const published: {
+      topic: string;
+      body: { error: { code: string; message: string }; topic: string; id?: string };
+    }[] = [];
+    const intake = createSendIntake({
+      enqueue: gateway.sending.enqueue,
+      topics,
+      contacts: [{ name: 'Alice', slug: 'alice', number: '+15551230001' }],
+      publish: (topic, payload) => published.push({ topic, body: JSON.parse(payload) }) > 0,
+    });
+    for (const [name, message] of INVISIBLE) {
+      published.length = 0;
+      await intake.handle(topics.send, Buffer.from(JSON.stringify({ to: TO, message, id: 'k-1' })));
+      t.equal(published.length, 1, `send topic: ${name}`);
+      t.equal(published[0]?.topic, topics.errors, name);
+      t.match(
+        published[0]?.body,
+        { error: { code: 'invalid_request', message: NO_VISIBLE }, topic: topics.send, id: 'k-1' },
+        name,
+      );
+      published.length = 0;
+      const notify = `${topics.notifyFilter.slice(0, -1)}alice`;
+      await intake.handle(notify, Buffer.from(message));
+      t.match(
+        published,
+        [{ topic: topics.errors, body: { error: { code: 'invalid_request' }, topic: notify } }],
+        `notify topic: ${name}`,
+      );
+    }
+    t.equal(gateway.sending.messages.count(), 0, 'nothing recorded');
+    t.match(
+      gateway.sending.stats.allTime(),
+      { accepted: 0, segments: 0, billedSegments: 0 },
+      'nothing counted or billed',
+    );
+    await gateway.sending.lane.runDue();
+    t.equal(handoffs.length, 0, 'nothing handed off');
+    await intake.handle(topics.send, Buffer.from(JSON.stringify({ to: TO, message: 'e\u0301' })));
+    t.equal(gateway.sending.messages.count(), 1, 'a visible text is queued as before');
+  },
+);

@@ -16,7 +16,10 @@ const TO = '+15550001111';
 async function databaseCheck(t: Test, a: App) {
   const res = await a.get('/api/diagnostics');
   t.equal(res.statusCode, 200, 'diagnostics answers');
-  return res.json().data.checks.database as { status: string; value: { lastWriteError: { code: string; at: string } | null } };
+  return res.json().data.checks.database as {
+    status: string;
+    value: { lastWriteError: { code: string; at: string } | null };
+  };
 }
 
 t.test("a queued message's hand-off mark refused, then taken", async (t) => {
@@ -42,7 +45,15 @@ t.test("a queued message's hand-off mark refused, then taken", async (t) => {
 async function withInbox(t: Test) {
   const fake = fakeTermux(t, ['termux-sms-list']);
   const a = await testApp(t, { inbox: true, deviceEnv: fake.env });
-  const sms = (id: number, received: string) => ({ _id: id, threadid: 3, type: 'inbox', read: false, address: '+4915112345678', received, body: `sms ${id}` });
+  const sms = (id: number, received: string) => ({
+    _id: id,
+    threadid: 3,
+    type: 'inbox',
+    read: false,
+    address: '+4915112345678',
+    received,
+    body: `sms ${id}`,
+  });
   const old = sms(10, '2026-11-20 08:00:00');
   fake.output('termux-sms-list', JSON.stringify([old]));
   await a.gateway.inbox.watcher.pollOnce();

@@ -30,7 +30,8 @@ function countingPhone() {
         ? { ok: false, failure: 'timeout', detail: 'no answer within 3000 ms', ms: 3000 }
         : ok('{}', { percentage: phone.level, status: 'CHARGING' });
     }
-    if (command === 'termux-telephony-deviceinfo') return ok(TELEPHONY, { ...JSON.parse(TELEPHONY), network_operator_name: phone.carrier });
+    if (command === 'termux-telephony-deviceinfo')
+      return ok(TELEPHONY, { ...JSON.parse(TELEPHONY), network_operator_name: phone.carrier });
     if (command === 'termux-wifi-connectioninfo') return ok(WIFI, JSON.parse(WIFI));
     if (command === 'getprop') return ok(GETPROP);
     if (command === 'pm') return ok(PM_PATH);
@@ -66,24 +67,33 @@ t.test('nothing configured that needs device facts: an idle hour makes no call a
   t.equal(phone.termuxCalls(), 0, 'no Termux:API call at all');
 });
 
-t.test('/metrics scraped every 15 s for an hour: battery and Wi-Fi read at most 12 times each, telephony never', async (t) => {
-  const phone = countingPhone();
-  const app = await testApp(t, { runtime: real, probeRun: phone.run, simCount: 'probes' });
-  await app.gateway.start();
-  const statuses = new Set<number>();
-  // The hour [0, 3600 s): a scrape at 0, 15, ... 3585 s.
-  for (let at = 0; at < HOUR; at += 15_000) {
-    if (at > 0) await app.clock.tick(15_000);
-    const res = await scrape(app);
-    statuses.add(res.statusCode);
-    if (at === 0) t.match(res.body, /sms_gateway_battery_level_percent 80/, 'the first scrape waits for its reading');
-  }
-  t.same([...statuses], [200], 'every scrape answered');
-  t.ok(phone.count('termux-battery-status') <= 12, `battery read ${phone.count('termux-battery-status')} times (at most 12)`);
-  t.ok(phone.count('termux-battery-status') >= 11, 'and read again when its reading aged (not once for the hour)');
-  t.ok(phone.count('termux-wifi-connectioninfo') <= 12, `Wi-Fi read ${phone.count('termux-wifi-connectioninfo')} times (at most 12)`);
-  t.equal(phone.count('termux-telephony-deviceinfo'), 0, 'a scrape needs no telephony');
-});
+t.test(
+  '/metrics scraped every 15 s for an hour: battery and Wi-Fi read at most 12 times each, telephony never',
+  async (t) => {
+    const phone = countingPhone();
+    const app = await testApp(t, { runtime: real, probeRun: phone.run, simCount: 'probes' });
+    await app.gateway.start();
+    const statuses = new Set<number>();
+    // The hour [0, 3600 s): a scrape at 0, 15, ... 3585 s.
+    for (let at = 0; at < HOUR; at += 15_000) {
+      if (at > 0) await app.clock.tick(15_000);
+      const res = await scrape(app);
+      statuses.add(res.statusCode);
+      if (at === 0) t.match(res.body, /sms_gateway_battery_level_percent 80/, 'the first scrape waits for its reading');
+    }
+    t.same([...statuses], [200], 'every scrape answered');
+    t.ok(
+      phone.count('termux-battery-status') <= 12,
+      `battery read ${phone.count('termux-battery-status')} times (at most 12)`,
+    );
+    t.ok(phone.count('termux-battery-status') >= 11, 'and read again when its reading aged (not once for the hour)');
+    t.ok(
+      phone.count('termux-wifi-connectioninfo') <= 12,
+      `Wi-Fi read ${phone.count('termux-wifi-connectioninfo')} times (at most 12)`,
+    );
+    t.equal(phone.count('termux-telephony-deviceinfo'), 0, 'a scrape needs no telephony');
+  },
+);
 
 t.test(
   'MQTT (Home Assistant) on and /metrics every 15 s: an idle hour makes at most 12 battery, 12 Wi-Fi, 2 telephony calls',
@@ -100,7 +110,10 @@ t.test(
     const { heard } = await listen(t, broker.url, ['sms-gateway/gw1/state']);
     await app.gateway.start();
     await waitFor(() => app.gateway.mqtt!.bridge.connected(), 'connected');
-    await waitFor(() => heard.some((h) => JSON.parse(h.payload).status !== null), 'the first state with the diagnostics');
+    await waitFor(
+      () => heard.some((h) => JSON.parse(h.payload).status !== null),
+      'the first state with the diagnostics',
+    );
     const statuses = new Set<number>();
     // The hour [0, 3600 s): the state's first diagnostics at 0, a scrape at 0, 15, ... 3585 s.
     for (let at = 0; at < HOUR; at += 15_000) {
@@ -158,7 +171,11 @@ t.test('a failed hand-off makes the next ask read the telephony again', async (t
   t.equal(phone.count('termux-telephony-deviceinfo'), 1);
   phone.phone.carrier = 'Vodafone.de'; // the SIM swapped
   t.equal((await app.send({ to: '+15551230001', message: 'goes through' })).statusCode, 200);
-  t.equal((await app.get('/api/host/info')).json().data.carrier, 'Telekom.de', 'a hand-off that went through reads nothing again');
+  t.equal(
+    (await app.get('/api/host/info')).json().data.carrier,
+    'Telekom.de',
+    'a hand-off that went through reads nothing again',
+  );
   t.equal(phone.count('termux-telephony-deviceinfo'), 1);
   answer = { ok: false, reason: 'termux_api_error', detail: 'RESULT_ERROR_GENERIC_FAILURE' };
   await app.send({ to: '+15551230001', message: 'fails' });
@@ -189,26 +206,37 @@ t.test('diagnostics never show a battery reading older than 5 minutes; readAt sa
     if (age === 0) t.equal(level, phone.phone.level, 'a new reading shows the phone as it is now');
   }
 
-  await t.test('a failed read keeps the last reading with its own readAt, then none once it is 5 minutes old', async (t) => {
-    await app.clock.tick(5 * MINUTE);
-    const good = await battery();
-    phone.phone.batteryFails = true;
-    await app.clock.tick(5 * MINUTE - 1000);
-    const kept = await battery();
-    t.same(kept.checks.battery.value.readAt, good.checks.battery.value.readAt, 'still fresh: shown as read, readAt unchanged');
-    await app.clock.tick(1000);
-    const reads = phone.count('termux-battery-status');
-    const aged = await battery();
-    t.equal(phone.count('termux-battery-status'), reads + 1, 'its reading aged: read again (and it failed)');
-    t.equal(aged.checks.battery.status, 'unknown', 'the 5-minute-old reading is not shown');
-    t.equal(aged.checks.battery.value.level, null);
-    t.equal(aged.checks.battery.value.readAt, null);
-    await battery();
-    t.equal(phone.count('termux-battery-status'), reads + 1, 'a failed read is tried again after a pause, not at every ask');
-    await app.clock.tick(MINUTE);
-    phone.phone.batteryFails = false;
-    const back = await battery();
-    t.equal(phone.count('termux-battery-status'), reads + 2, 'a minute later an ask tries again');
-    t.equal(back.checks.battery.value.readAt, back.checkedAt, 'and shows the new reading');
-  });
+  await t.test(
+    'a failed read keeps the last reading with its own readAt, then none once it is 5 minutes old',
+    async (t) => {
+      await app.clock.tick(5 * MINUTE);
+      const good = await battery();
+      phone.phone.batteryFails = true;
+      await app.clock.tick(5 * MINUTE - 1000);
+      const kept = await battery();
+      t.same(
+        kept.checks.battery.value.readAt,
+        good.checks.battery.value.readAt,
+        'still fresh: shown as read, readAt unchanged',
+      );
+      await app.clock.tick(1000);
+      const reads = phone.count('termux-battery-status');
+      const aged = await battery();
+      t.equal(phone.count('termux-battery-status'), reads + 1, 'its reading aged: read again (and it failed)');
+      t.equal(aged.checks.battery.status, 'unknown', 'the 5-minute-old reading is not shown');
+      t.equal(aged.checks.battery.value.level, null);
+      t.equal(aged.checks.battery.value.readAt, null);
+      await battery();
+      t.equal(
+        phone.count('termux-battery-status'),
+        reads + 1,
+        'a failed read is tried again after a pause, not at every ask',
+      );
+      await app.clock.tick(MINUTE);
+      phone.phone.batteryFails = false;
+      const back = await battery();
+      t.equal(phone.count('termux-battery-status'), reads + 2, 'a minute later an ask tries again');
+      t.equal(back.checks.battery.value.readAt, back.checkedAt, 'and shows the new reading');
+    },
+  );
 });

@@ -25,13 +25,27 @@ t.test('the inbox part shows the backlog a capped poll left, as the schema docum
     value: {
       pending: 0,
       targets: [],
-      inbox: { lastPollAt: '2026-11-24T10:00:00.000Z', lastOk: true, lastError: null, consecutiveFailures: 0, received: 1000, backlogFrom: 990 },
+      inbox: {
+        lastPollAt: '2026-11-24T10:00:00.000Z',
+        lastOk: true,
+        lastError: null,
+        consecutiveFailures: 0,
+        received: 1000,
+        backlogFrom: 990,
+      },
     },
   });
-  t.same(ChecksSchema.shape.webhooks.parse(capped), capped, 'the documented schema keeps it (the response serializer drops what it does not name)');
+  t.same(
+    ChecksSchema.shape.webhooks.parse(capped),
+    capped,
+    'the documented schema keeps it (the response serializer drops what it does not name)',
+  );
   t.equal(webhooksCheck([], health()).value.inbox?.backlogFrom, null, 'none left: null');
   t.equal(webhooksCheck([], null).value.inbox, null, 'no inbox read: no inbox part');
-  const failing = webhooksCheck([], health({ backlogFrom: 990, lastOk: false, lastError: 'timeout: no answer', consecutiveFailures: 1 }));
+  const failing = webhooksCheck(
+    [],
+    health({ backlogFrom: 990, lastOk: false, lastError: 'timeout: no answer', consecutiveFailures: 1 }),
+  );
   t.equal(failing.status, 'degraded', 'an unreadable inbox is still what degrades it');
   t.equal(failing.value.inbox?.backlogFrom, 990);
 });

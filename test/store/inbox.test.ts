@@ -11,7 +11,14 @@ import { createWebhookTargetsTable } from '../../src/store/webhook-targets.js';
 import { createTargetStore } from '../../src/events/targets.js';
 import { tempDir } from '../helpers/paths.js';
 
-const msg = (n: number) => ({ smsId: n, from: '+15551230001', contact: null, body: `m${n}`, receivedAt: 1_700_000_000_000 + n, simSlot: null });
+const msg = (n: number) => ({
+  smsId: n,
+  from: '+15551230001',
+  contact: null,
+  body: `m${n}`,
+  receivedAt: 1_700_000_000_000 + n,
+  simSlot: null,
+});
 
 t.test('the newest 1000 are kept, newest first', async (t) => {
   const db = openDatabase(join(tempDir(t), 'gateway.db'));
@@ -48,7 +55,9 @@ t.test('migration 6 keeps the webhook targets of an older home; the sync gives t
   const old = new Database(path);
   for (let v = 0; v < 4; v++) old.exec(MIGRATIONS[v]!);
   old.pragma('user_version = 4');
-  old.prepare(`INSERT INTO webhook_targets (url) VALUES ('http://192.168.1.10/kept'), ('http://192.168.1.10/dropped')`).run();
+  old
+    .prepare(`INSERT INTO webhook_targets (url) VALUES ('http://192.168.1.10/kept'), ('http://192.168.1.10/dropped')`)
+    .run();
   old.close();
 
   const db = openDatabase(path);
@@ -58,7 +67,15 @@ t.test('migration 6 keeps the webhook targets of an older home; the sync gives t
   const outbox = createOutboxStore(db, table);
   outbox.syncTargets(['http://192.168.1.10/kept'], 1_800_000_000_000);
   const targets = createTargetStore(table, outbox).list();
-  t.match(targets, [{ id: /^wh_[0-9a-z]{26}$/, url: 'http://192.168.1.10/kept', source: 'env', disabled: false, createdAt: '2027-01-15T08:00:00.000Z' }]);
+  t.match(targets, [
+    {
+      id: /^wh_[0-9a-z]{26}$/,
+      url: 'http://192.168.1.10/kept',
+      source: 'env',
+      disabled: false,
+      createdAt: '2027-01-15T08:00:00.000Z',
+    },
+  ]);
   t.equal(targets.length, 1, 'a target no longer configured went, as before');
   outbox.syncTargets(['http://192.168.1.10/kept'], 1_900_000_000_000);
   t.equal(createTargetStore(table, outbox).list()[0]!.id, targets[0]!.id, 'the id stays across starts');

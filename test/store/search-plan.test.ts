@@ -10,7 +10,16 @@ import { createInboxStore } from '../../src/store/inbox.js';
 import { tempDir } from '../helpers/paths.js';
 
 /** A value for every parameter a search statement can name (unused ones are ignored). */
-const ANY_VALUES = { since: 1, until: 2, status: 'sent', qText: '%a%', qNumber: '49%', key: '49', limit: 20, offset: 0 };
+const ANY_VALUES = {
+  since: 1,
+  until: 2,
+  status: 'sent',
+  qText: '%a%',
+  qNumber: '49%',
+  key: '49',
+  limit: 20,
+  offset: 0,
+};
 
 function open(t: Test) {
   const db = openDatabase(join(tempDir(t), 'gateway.db'));
@@ -23,7 +32,8 @@ function open(t: Test) {
     prepared.push(sql);
     return prepare(sql);
   }) as typeof db.prepare;
-  const plan = (sql: string) => (prepare(`EXPLAIN QUERY PLAN ${sql}`).all(ANY_VALUES) as { detail: string }[]).map((r) => r.detail).join(' | ');
+  const plan = (sql: string) =>
+    (prepare(`EXPLAIN QUERY PLAN ${sql}`).all(ANY_VALUES) as { detail: string }[]).map((r) => r.detail).join(' | ');
   return { db, messages, inbox, prepared, plan };
 }
 
@@ -32,15 +42,28 @@ t.test('a date range uses the index on the creation time (and status with it)', 
   const range = { since: Date.UTC(2026, 10, 1), until: Date.UTC(2026, 11, 1) };
   messages.list({ limit: 20, offset: 0, ...range });
   t.equal(prepared.length, 2, 'the page and its count');
-  for (const sql of prepared) t.match(plan(sql), /SEARCH messages USING (COVERING )?INDEX messages_newest \(created_at>\? AND created_at<\?\)/, sql);
+  for (const sql of prepared)
+    t.match(
+      plan(sql),
+      /SEARCH messages USING (COVERING )?INDEX messages_newest \(created_at>\? AND created_at<\?\)/,
+      sql,
+    );
   prepared.length = 0;
   messages.list({ limit: 20, offset: 0, status: 'sent', q: 'garage', ...range });
   t.equal(prepared.length, 2);
   for (const sql of prepared)
-    t.match(plan(sql), /SEARCH messages USING (COVERING )?INDEX messages_status_newest \(status=\? AND created_at>\? AND created_at<\?\)/, sql);
+    t.match(
+      plan(sql),
+      /SEARCH messages USING (COVERING )?INDEX messages_status_newest \(status=\? AND created_at>\? AND created_at<\?\)/,
+      sql,
+    );
   prepared.length = 0;
   messages.list({ limit: 20, offset: 0, q: '+4915', since: range.since });
-  t.match(plan(prepared[0]!), /SEARCH messages USING INDEX messages_newest \(created_at>\?\)/, 'since alone, with a number');
+  t.match(
+    plan(prepared[0]!),
+    /SEARCH messages USING INDEX messages_newest \(created_at>\?\)/,
+    'since alone, with a number',
+  );
   t.notMatch(plan(prepared[0]!), /TEMP B-TREE/, 'no sort: the index gives the order');
 });
 

@@ -14,7 +14,8 @@ function open(t: Test): Db {
   return db;
 }
 
-const names = (db: Db) => (db.prepare('SELECT name FROM things ORDER BY rowid').all() as { name: string }[]).map((r) => r.name);
+const names = (db: Db) =>
+  (db.prepare('SELECT name FROM things ORDER BY rowid').all() as { name: string }[]).map((r) => r.name);
 
 t.test('a callback runs after the commit, not inside the transaction', async (t) => {
   const db = open(t);

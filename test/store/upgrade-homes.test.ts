@@ -50,7 +50,9 @@ function fixtureHome(t: Test, version: string): { home: string; made: Made } {
 function dump(path: string): string {
   const db = new Database(path, { readonly: true });
   try {
-    const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as { name: string }[];
+    const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as {
+      name: string;
+    }[];
     const rows = tables.map(({ name }) => [name, db.prepare(`SELECT * FROM "${name}" ORDER BY 1`).all()]);
     return JSON.stringify({ version: db.pragma('user_version', { simple: true }), rows });
   } finally {
@@ -111,9 +113,10 @@ for (const version of Object.keys(EXPECTED) as (keyof typeof EXPECTED)[]) {
 
     const all = (await a.get('/api/messages?limit=100')).json();
     t.equal(all.pagination.total, want.sent + want.queued + want.cancelled + want.failed, 'every message');
-    const byId = new Map<string, { to: string; body: string; status: string; reason: string | null; sendAt: string | null }>(
-      all.data.map((m: { id: string }) => [m.id, m]),
-    );
+    const byId = new Map<
+      string,
+      { to: string; body: string; status: string; reason: string | null; sendAt: string | null }
+    >(all.data.map((m: { id: string }) => [m.id, m]));
     const expectRecords = (list: Made['sent'], status: string, count: number) => {
       t.equal(list.length, count, `${count} ${status} made`);
       for (const m of list) t.match(byId.get(m.id), { to: m.to, body: m.message, status }, `${m.id} ${status}`);
@@ -141,7 +144,8 @@ for (const version of Object.keys(EXPECTED) as (keyof typeof EXPECTED)[]) {
     const { home, made } = fixtureHome(t, version);
     const queuedIds = made.queued.map((m) => m.id).sort();
     const queuedTexts = made.queued.map((m) => `${m.to} ${m.message}`).sort();
-    const handedOff = (handoffs: { number: string; text: string }[]) => handoffs.map((h) => `${h.number} ${h.text}`).sort();
+    const handedOff = (handoffs: { number: string; text: string }[]) =>
+      handoffs.map((h) => `${h.number} ${h.text}`).sort();
     await t.test('first start after the upgrade', async (t) => {
       const a = await openWithToday(t, home, Date.parse(made.madeAt) + 60_000);
       await a.clock.tick(10 * 60_000);

@@ -15,8 +15,13 @@ function watched(t: Test) {
   const db = openDatabase(join(tempDir(t), 'gateway.db'));
   t.teardown(() => db.close());
   const seen: string[] = [];
-  const stop = watchWrites(db, { failed: (err) => seen.push(`failed ${(err as { code: string }).code}`), succeeded: () => seen.push('ok') });
-  const write = db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
+  const stop = watchWrites(db, {
+    failed: (err) => seen.push(`failed ${(err as { code: string }).code}`),
+    succeeded: () => seen.push('ok'),
+  });
+  const write = db.prepare(
+    `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+  );
   const read = db.prepare(`SELECT value FROM meta WHERE key = ?`);
   return { db, seen, stop, write, read };
 }

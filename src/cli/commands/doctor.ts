@@ -51,7 +51,9 @@ function doctorTimeout(env: NodeJS.ProcessEnv): number {
   if (raw === undefined || raw === '') return DEFAULT_TIMEOUT_MS;
   const ms = /^\d+$/.test(raw) ? Number(raw) : NaN;
   if (!(ms >= 1 && ms <= 600_000)) {
-    throw new ConfigError(`invalid ${TIMEOUT_VAR}=${JSON.stringify(raw)}: must be a whole number of milliseconds from 1 to 600000`);
+    throw new ConfigError(
+      `invalid ${TIMEOUT_VAR}=${JSON.stringify(raw)}: must be a whole number of milliseconds from 1 to 600000`,
+    );
   }
   return ms;
 }

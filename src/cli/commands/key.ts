@@ -45,7 +45,8 @@ export async function keyCommand(args: string[], ctx: CommandContext): Promise<n
     if (why === undefined) throw err;
     const kept = action === 'rotate' ? ' The key was not rotated: the old one stays in use.' : '';
     ctx.stderr.write(
-      `sms-gateway: cannot write the API key in ${config.home} (${why}).${kept} Free some space on the phone or make the home writable, then try again.\n`,
+      `sms-gateway: cannot write the API key in ${config.home} (${why}).${kept} Free some space on the phone or ` +
+        `make the home writable, then try again.\n`,
     );
     return 1;
   }

@@ -19,7 +19,8 @@ export function addTag(tags: TagList, arg: string | undefined): string | undefin
   if (key === '__proto__') return '--tag __proto__: the gateway refuses this name in any request';
   // Characters as the API (zod) counts them: code points, so an emoji is one, not two.
   const length = [...value].length;
-  if (length > MAX_TAG_VALUE) return `--tag ${key}: a tag's value must be at most ${MAX_TAG_VALUE} characters (this one has ${length})`;
+  if (length > MAX_TAG_VALUE)
+    return `--tag ${key}: a tag's value must be at most ${MAX_TAG_VALUE} characters (this one has ${length})`;
   if (tags.has(key)) return `--tag ${key} is given twice`;
   if (tags.size >= MAX_TAGS) return `at most ${MAX_TAGS} tags (--tag ${key} is one more)`;
   tags.set(key, value);
@@ -27,4 +28,5 @@ export function addTag(tags: TagList, arg: string | undefined): string | undefin
 }
 
 /** The request's tags field: none when no --tag was given. */
-export const tagsField = (tags: TagList): { tags?: Tags } => (tags.size === 0 ? {} : { tags: Object.fromEntries(tags) });
+export const tagsField = (tags: TagList): { tags?: Tags } =>
+  tags.size === 0 ? {} : { tags: Object.fromEntries(tags) };

@@ -13,7 +13,8 @@ import { sendErrorLine } from '../hints.js';
 import { addTag, tagsField, type TagList } from './send-tags.js';
 import { printQueueOutcome } from './send-outcome.js';
 
-export const sendHelp = `Usage: sms-gateway send <to> [<to> ...] <message> [--queue] [--at TIME] [--sim N] [--tag KEY=VALUE] [--json]
+export const sendHelp = `Usage: sms-gateway send <to> [<to> ...] <message>
+                        [--queue] [--at TIME] [--sim N] [--tag KEY=VALUE] [--json]
 
 Sends SMS through the gateway running on this phone (${LOOPBACK_URL}).
   <to>        a recipient; several (up to 100) go through the queue
@@ -54,7 +55,8 @@ export async function sendCommand(args: string[], ctx: CommandContext): Promise<
       queued = true;
     } else if (a === '--sim') {
       const v = args[++i];
-      if (!v || !/^[1-8]$/.test(v)) return ctx.usage(`sms-gateway send: --sim takes a slot number from 1 to 8\n\n${sendHelp}`);
+      if (!v || !/^[1-8]$/.test(v))
+        return ctx.usage(`sms-gateway send: --sim takes a slot number from 1 to 8\n\n${sendHelp}`);
       sim = Number(v);
     } else if (a === '--tag') {
       const refused = addTag(tags, args[++i]);
@@ -74,7 +76,12 @@ export async function sendCommand(args: string[], ctx: CommandContext): Promise<
   const options = { ...(sim !== undefined ? { simSlot: sim } : {}), ...tagsField(tags) };
   try {
     if (queued) {
-      const records = await client.queue({ to: recipients.length === 1 ? recipients[0]! : recipients, message, ...options, ...(at ? { sendAt: at } : {}) });
+      const records = await client.queue({
+        to: recipients.length === 1 ? recipients[0]! : recipients,
+        message,
+        ...options,
+        ...(at ? { sendAt: at } : {}),
+      });
       if (!json) return printQueueOutcome(records, at, (line) => ctx.stdout.write(line));
       ctx.stdout.write(`${JSON.stringify(records)}\n`);
       return records.some((r) => r.status === 'queued') ? 0 : 1;
@@ -83,7 +90,8 @@ export async function sendCommand(args: string[], ctx: CommandContext): Promise<
     if (json) ctx.stdout.write(`${JSON.stringify(r)}\n`);
     else {
       ctx.stdout.write(
-        `Handed to the phone: ${r.messageId} (${r.segments} segment${r.segments === 1 ? '' : 's'}, ${r.encoding}, SIM ${r.simSlot}${r.mode === 'simulated' ? ', simulated' : ''})\n`,
+        `Handed to the phone: ${r.messageId} (${r.segments} segment${r.segments === 1 ? '' : 's'}, ${r.encoding}, ` +
+          `SIM ${r.simSlot}${r.mode === 'simulated' ? ', simulated' : ''})\n`,
       );
       if (r.warning) ctx.stdout.write(`${r.warning}\n`);
     }

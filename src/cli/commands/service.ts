@@ -28,7 +28,12 @@ const q = shellQuote;
 
 export function servicePaths(prefix: string) {
   const dir = join(prefix, 'var', 'service', 'sms-gateway');
-  return { dir, run: join(dir, 'run'), logRun: join(dir, 'log', 'run'), logDir: join(prefix, 'var', 'log', 'sv', 'sms-gateway') };
+  return {
+    dir,
+    run: join(dir, 'run'),
+    logRun: join(dir, 'log', 'run'),
+    logDir: join(prefix, 'var', 'log', 'sv', 'sms-gateway'),
+  };
 }
 
 export function runScript(opts: { shell: string; prefix: string; home: string; node: string; cli: string }): string {
@@ -94,7 +99,8 @@ export async function serviceCommand(args: string[], ctx: CommandContext): Promi
   ];
   ctx.stdout.write(
     changed.some(Boolean)
-      ? `Installed ${paths.dir}.\nStart it now with: sv up sms-gateway   (it also starts with Termux, and after a reboot with the boot script: sms-gateway boot install)\nLogs: ${paths.logDir}/current\n`
+      ? `Installed ${paths.dir}.\nStart it now with: sv up sms-gateway   (it also starts with Termux, and after a ` +
+          `reboot with the boot script: sms-gateway boot install)\nLogs: ${paths.logDir}/current\n`
       : `Already installed: ${paths.dir} is up to date.\n`,
   );
   return 0;

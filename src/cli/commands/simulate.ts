@@ -36,7 +36,8 @@ export async function simulateCommand(args: string[], ctx: CommandContext): Prom
     else texts.push(rest[i]!);
   }
   if (action !== 'receive' || from === undefined || texts.length !== 1) return ctx.usage(simulateHelp);
-  if (from.trim() === '' || from.length > 64) return ctx.usage(`sms-gateway simulate: --from takes a sender of 1 to 64 characters\n\n${simulateHelp}`);
+  if (from.trim() === '' || from.length > 64)
+    return ctx.usage(`sms-gateway simulate: --from takes a sender of 1 to 64 characters\n\n${simulateHelp}`);
   const config = loadConfig(ctx.env);
   requireHome(config.home, ctx.env); // an inbox in a home no gateway reads would never show
   const id = appendSimulatedSms(config.home, { from: from.trim(), body: texts[0]! }, Date.now());
@@ -48,7 +49,9 @@ export async function simulateCommand(args: string[], ctx: CommandContext): Prom
     mode = 'real'; // SMS_GATEWAY_MODE=real without termux-sms-send: the gateway would not start as simulated
   }
   if (mode === 'real') {
-    ctx.stderr.write("sms-gateway: note: the gateway runs in real mode here and reads the phone's inbox, not the simulated one.\n");
+    ctx.stderr.write(
+      "sms-gateway: note: the gateway runs in real mode here and reads the phone's inbox, not the simulated one.\n",
+    );
     return 0;
   }
   return await watcherCheck(config.home, ctx);
@@ -57,20 +60,27 @@ export async function simulateCommand(args: string[], ctx: CommandContext): Prom
 /** Asks the gateway on this phone whether its inbox watcher runs (GET /api/inbox: 503 inbox_disabled when off). */
 async function watcherCheck(home: string, ctx: CommandContext): Promise<number> {
   const keyFile = createApiKeyFile(home);
-  const notRunning = `sms-gateway: note: no gateway answers on ${LOOPBACK_URL}: start it with its inbox watcher on (SMS_GATEWAY_INBOX=true, a webhook target, or MQTT), then simulate again (an SMS already in the inbox when a watcher first runs is taken as old).\n`;
+  const notRunning =
+    `sms-gateway: note: no gateway answers on ${LOOPBACK_URL}: start it with its inbox watcher on ` +
+    `(SMS_GATEWAY_INBOX=true, a webhook target, or MQTT), then simulate again (an SMS already in the inbox when a ` +
+    `watcher first runs is taken as old).\n`;
   if (!existsSync(keyFile.path)) {
     ctx.stderr.write(notRunning);
     return 0;
   }
   try {
-    await createClient({ baseUrl: LOOPBACK_URL, apiKey: keyFile.current(), maxRetries: 0, timeoutMs: 5000 }).inbox({ limit: 1 });
+    await createClient({ baseUrl: LOOPBACK_URL, apiKey: keyFile.current(), maxRetries: 0, timeoutMs: 5000 }).inbox({
+      limit: 1,
+    });
     return 0;
   } catch (err) {
     if (!(err instanceof GatewayRequestError)) throw err;
     if (err.code === 'inbox_disabled') {
       ctx.stderr.write(
-        "sms-gateway: but the running gateway's inbox watcher is off, so it never reads this SMS (a watcher switched on later starts after it). " +
-          `Switch it on: SMS_GATEWAY_INBOX=true in ${join(home, '.env')} and restart the gateway, or add a webhook target (\`sms-gateway webhook add <url>\`), or connect MQTT (SMS_GATEWAY_MQTT_URL); then simulate again.\n`,
+        "sms-gateway: but the running gateway's inbox watcher is off, so it never reads this SMS " +
+          '(a watcher switched on later starts after it). ' +
+          `Switch it on: SMS_GATEWAY_INBOX=true in ${join(home, '.env')} and restart the gateway, or add a webhook ` +
+          `target (\`sms-gateway webhook add <url>\`), or connect MQTT (SMS_GATEWAY_MQTT_URL); then simulate again.\n`,
       );
       return 1;
     }

@@ -56,7 +56,9 @@ export async function startCommand(args: string[], ctx: CommandContext): Promise
 
   const draw = async () => {
     const screen = { addresses, key: gateway.apiKey.current(), tty, mode, version: gateway.runtime.version, smtp };
-    ctx.stdout.write(await renderStartScreen({ ...screen, columns: 'columns' in ctx.stdout ? ctx.stdout.columns : undefined }));
+    ctx.stdout.write(
+      await renderStartScreen({ ...screen, columns: 'columns' in ctx.stdout ? ctx.stdout.columns : undefined }),
+    );
   };
 
   if (tty) {

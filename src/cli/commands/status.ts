@@ -35,12 +35,16 @@ export function formatStatus(info: HostInfo, diag: Diagnostics): string {
   const g = info.gateway;
   const t = info.counters.today;
   const lines = [
-    `sms-gateway ${g.version} is up (${g.mode} mode${g.smsEnabled ? '' : ', sending switched off'}), ${diag.status.toUpperCase()}`,
+    `sms-gateway ${g.version} is up (${g.mode} mode${g.smsEnabled ? '' : ', sending switched off'}), ` +
+      `${diag.status.toUpperCase()}`,
     `  URL:    ${g.lanUrls.length > 0 ? g.lanUrls.join(', ') : `${LOOPBACK_URL} (no LAN address found)`}`,
     `  Uptime: ${formatDuration(g.uptimeSeconds)}`,
-    `  Today:  ${t.sent} sent, ${t.failed} failed, ${t.queued} queued, ${t.billedSegments} segments billed (${info.counters.timeZone})`,
+    `  Today:  ${t.sent} sent, ${t.failed} failed, ${t.queued} queued, ${t.billedSegments} segments billed ` +
+      `(${info.counters.timeZone})`,
   ];
-  const q = diag.checks.queue?.value as { waiting?: number; paused?: boolean; nextAttemptAt?: string | null; oldestWaitingSince?: string | null } | undefined;
+  const q = diag.checks.queue?.value as
+    | { waiting?: number; paused?: boolean; nextAttemptAt?: string | null; oldestWaitingSince?: string | null }
+    | undefined;
   if (q && typeof q.waiting === 'number') {
     const since = q.waiting > 0 && q.oldestWaitingSince ? `, the oldest since ${q.oldestWaitingSince}` : '';
     const paused = q.paused ? `; PAUSED after a hung hand-off, next try at ${q.nextAttemptAt}` : '';
@@ -52,11 +56,14 @@ export function formatStatus(info: HostInfo, diag: Diagnostics): string {
     const state = mail.listening ? 'listening' : 'NOT listening';
     lines.push(`  E-mail: SMTP port ${mail.port}, ${state}, ${mail.mailsAccepted} mails taken, ${refused} refused`);
   }
-  const problems = needsAttention(diag.checks).map((name) => [name, diag.checks[name as keyof Diagnostics['checks']]] as const);
+  const problems = needsAttention(diag.checks).map(
+    (name) => [name, diag.checks[name as keyof Diagnostics['checks']]] as const,
+  );
   if (problems.length === 0) lines.push('  Every check is ok.');
   else {
     lines.push('  Needs attention:');
-    for (const [name, c] of problems) lines.push(`    ${c.status === 'failing' ? 'FAIL' : 'WARN'} ${name}: ${c.hint ?? 'see /api/diagnostics'}`);
+    for (const [name, c] of problems)
+      lines.push(`    ${c.status === 'failing' ? 'FAIL' : 'WARN'} ${name}: ${c.hint ?? 'see /api/diagnostics'}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -81,13 +88,17 @@ export async function statusCommand(args: string[], ctx: CommandContext): Promis
     const other = err instanceof GatewayRequestError && err.status > 0;
     ctx.stdout.write(
       other
-        ? `sms-gateway is DOWN: something else answers on ${LOOPBACK_URL} (HTTP ${err.status}); \`ss -ltnp 'sport = :8080'\` shows which program holds port 8080.\n`
+        ? `sms-gateway is DOWN: something else answers on ${LOOPBACK_URL} (HTTP ${err.status}); \`ss -ltnp 'sport = ` +
+            `:8080'\` shows which program holds port 8080.\n`
         : `sms-gateway is DOWN: nothing answers on ${LOOPBACK_URL}. Start it with \`sms-gateway start\`.\n`,
     );
     return STATUS_EXIT.down;
   }
   try {
-    const [info, diag] = await Promise.all([client.read<HostInfo>('/api/host/info'), client.read<Diagnostics>('/api/diagnostics')]);
+    const [info, diag] = await Promise.all([
+      client.read<HostInfo>('/api/host/info'),
+      client.read<Diagnostics>('/api/diagnostics'),
+    ]);
     ctx.stdout.write(json ? `${JSON.stringify(diag, null, 2)}\n` : formatStatus(info, diag));
     return exitCodeFor(diag);
   } catch (err) {

@@ -31,11 +31,13 @@ list, add, remove and test need the gateway running on this phone (${LOOPBACK_UR
 export function failureHint(status: number | null, secretPath: string): string {
   if (status === 401 || status === 403) {
     return (
-      `: the receiver refused the signature. The likely cause is the secret: give the receiver the one in ${secretPath} ` +
+      `: the receiver refused the signature. The likely cause is the secret: give the receiver the one in ` +
+      `${secretPath} ` +
       '(`sms-gateway webhook secret`, with the same SMS_GATEWAY_HOME as the gateway), and check that its clock is right'
     );
   }
-  if (status === 404 || status === 405) return ": the receiver has no such route: check the target's path (`sms-gateway webhook list`)";
+  if (status === 404 || status === 405)
+    return ": the receiver has no such route: check the target's path (`sms-gateway webhook list`)";
   if (status === null) return ': is the receiver running, and reachable from this phone?';
   return '';
 }
@@ -62,7 +64,13 @@ export async function webhookCommand(args: string[], ctx: CommandContext): Promi
   // Never creates a home (cli/existing-home.ts): a secret or key there would sign for no gateway.
   requireHome(config.home, ctx.env);
   if (action === 'secret') {
-    const secret = requireSecret(createWebhookSecretFile(config.home), config.home, ctx.env, 'webhook signing secret', 'sms-gateway webhook rotate');
+    const secret = requireSecret(
+      createWebhookSecretFile(config.home),
+      config.home,
+      ctx.env,
+      'webhook signing secret',
+      'sms-gateway webhook rotate',
+    );
     ctx.stdout.write(`${secret.current()}\n`);
     return 0;
   }
@@ -71,13 +79,19 @@ export async function webhookCommand(args: string[], ctx: CommandContext): Promi
     return 0;
   }
   // The test waits for every target (up to 10 s each, in parallel).
-  const client = createClient({ baseUrl: LOOPBACK_URL, apiKey: existingApiKey(config.home, ctx.env).current(), maxRetries: 0, timeoutMs: 30_000 });
+  const client = createClient({
+    baseUrl: LOOPBACK_URL,
+    apiKey: existingApiKey(config.home, ctx.env).current(),
+    maxRetries: 0,
+    timeoutMs: 30_000,
+  });
   try {
     if (action === 'add') {
       const t = await client.addWebhook(rest[0]!);
       ctx.stdout.write(
         t.disabled
-          ? `${t.id}  ${t.url}\nThis target is registered already and switched off (it answered 410 Gone): fix the receiver, then \`sms-gateway webhook test\` switches it back on.\n`
+          ? `${t.id}  ${t.url}\nThis target is registered already and switched off (it answered 410 Gone): fix the ` +
+              `receiver, then \`sms-gateway webhook test\` switches it back on.\n`
           : `${t.id}  ${t.url}\nIt receives every event from now on; try it with \`sms-gateway webhook test\`.\n`,
       );
       return 0;
@@ -91,7 +105,9 @@ export async function webhookCommand(args: string[], ctx: CommandContext): Promi
       const targets = await client.webhooks();
       if (rest[0] === '--json') ctx.stdout.write(`${JSON.stringify(targets, null, 2)}\n`);
       else if (targets.length === 0) ctx.stdout.write(`No ${NO_TARGETS.slice(3)}.\n`);
-      else for (const t of targets) ctx.stdout.write(`${t.id}  ${t.source.padEnd(3)}  ${t.disabled ? 'off' : 'on '}  ${t.url}\n`);
+      else
+        for (const t of targets)
+          ctx.stdout.write(`${t.id}  ${t.source.padEnd(3)}  ${t.disabled ? 'off' : 'on '}  ${t.url}\n`);
       return 0;
     }
     const results = await client.testWebhooks();

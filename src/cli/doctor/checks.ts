@@ -17,7 +17,9 @@ import { freezerFix, restrictedSettingsFix } from './traps.js';
 
 const PKG_TERMUX_API = 'pkg install termux-api';
 const OPEN_API_APP = 'open the Termux:API app once; exempt Termux and Termux:API from battery optimisation';
-const INSTALL_API_APP = 'install Termux:API from F-Droid (https://f-droid.org/packages/com.termux.api/), the same source as Termux, and open it once';
+const INSTALL_API_APP =
+  'install Termux:API from F-Droid (https://f-droid.org/packages/com.termux.api/), the same source as Termux, and ' +
+  'open it once';
 
 /** better-sqlite3 13 (and Fastify's cookie@2) need Node 22; Termux ships 24 (nodejs-lts) and 26. */
 export function nodeVersionOk(version: string): boolean {
@@ -26,7 +28,8 @@ export function nodeVersionOk(version: string): boolean {
 }
 
 export function nodeCheck(): Finding {
-  if (nodeVersionOk(process.version)) return { status: 'ok', name: 'Node.js', finding: `${process.version} (22 or newer needed)` };
+  if (nodeVersionOk(process.version))
+    return { status: 'ok', name: 'Node.js', finding: `${process.version} (22 or newer needed)` };
   return {
     status: 'fail',
     name: 'Node.js',
@@ -54,7 +57,12 @@ export async function sqliteCheck(): Promise<Finding> {
 export function packageCheck(env: NodeJS.ProcessEnv): Finding {
   const path = findOnPath('termux-sms-send', env);
   if (path) return { status: 'ok', name: 'termux-api package', finding: `termux-sms-send found at ${path}` };
-  return { status: 'fail', name: 'termux-api package', finding: 'termux-sms-send is not on PATH', fix: [PKG_TERMUX_API] };
+  return {
+    status: 'fail',
+    name: 'termux-api package',
+    finding: 'termux-sms-send is not on PATH',
+    fix: [PKG_TERMUX_API],
+  };
 }
 
 export function apiAppCheck(r: RunResult): Finding {
@@ -98,7 +106,9 @@ export function telephonyCheck(r: RunResult, android: number | null): Finding {
   const name = 'Termux:API and SIM';
   if (r.ok) {
     const t = parseTelephony(r.json);
-    const facts = `carrier ${t.carrier ?? 'unknown'}, SIM state ${t.simState ?? 'unknown'}, phone_count ${t.simCount ?? 'unknown'}`;
+    const facts =
+      `carrier ${t.carrier ?? 'unknown'}, SIM state ${t.simState ?? 'unknown'}, phone_count ` +
+      `${t.simCount ?? 'unknown'}`;
     if (t.simState?.toLowerCase() === 'ready') return { status: 'ok', name, finding: `Termux:API answers; ${facts}` };
     return {
       status: 'fail',
@@ -111,7 +121,12 @@ export function telephonyCheck(r: RunResult, android: number | null): Finding {
     case 'not_found':
       return { status: 'fail', name, finding: 'termux-telephony-deviceinfo is not on PATH', fix: [PKG_TERMUX_API] };
     case 'timeout':
-      return { status: 'fail', name, finding: `Termux:API does not answer (${r.detail})`, fix: [OPEN_API_APP, ...freezerFix(android)] };
+      return {
+        status: 'fail',
+        name,
+        finding: `Termux:API does not answer (${r.detail})`,
+        fix: [OPEN_API_APP, ...freezerFix(android)],
+      };
     case 'permission_denied':
       return {
         status: 'fail',
@@ -120,7 +135,12 @@ export function telephonyCheck(r: RunResult, android: number | null): Finding {
         fix: ['Settings > Apps > Termux:API > Permissions > Phone: Allow'],
       };
     default:
-      return { status: 'fail', name, finding: `termux-telephony-deviceinfo failed: ${r.detail}`, fix: [OPEN_API_APP, INSTALL_API_APP] };
+      return {
+        status: 'fail',
+        name,
+        finding: `termux-telephony-deviceinfo failed: ${r.detail}`,
+        fix: [OPEN_API_APP, INSTALL_API_APP],
+      };
   }
 }
 
@@ -139,7 +159,12 @@ export function smsReadCheck(r: RunResult, android: number | null): Finding {
     case 'not_found':
       return { status: 'warn', name, finding: `termux-sms-list is not on PATH; ${why}`, fix: [PKG_TERMUX_API] };
     case 'timeout':
-      return { status: 'warn', name, finding: `termux-sms-list does not answer (${r.detail}); ${why}`, fix: [OPEN_API_APP, ...freezerFix(android)] };
+      return {
+        status: 'warn',
+        name,
+        finding: `termux-sms-list does not answer (${r.detail}); ${why}`,
+        fix: [OPEN_API_APP, ...freezerFix(android)],
+      };
     default:
       return { status: 'warn', name, finding: `termux-sms-list failed: ${r.detail}; ${why}`, fix: [OPEN_API_APP] };
   }
@@ -150,7 +175,10 @@ export function smsSendInfo(): Finding {
     status: 'info',
     name: 'SEND_SMS permission',
     finding: 'cannot be checked without sending an SMS',
-    fix: ['Settings > Apps > Termux:API > Permissions > SMS: Allow', 'after `sms-gateway start`, try: sms-gateway send <your own number> test'],
+    fix: [
+      'Settings > Apps > Termux:API > Permissions > SMS: Allow',
+      'after `sms-gateway start`, try: sms-gateway send <your own number> test',
+    ],
   };
 }
 /** The home, or the nearest folder above it that exists: where `start` will create it. */
@@ -159,7 +187,10 @@ function nearestExisting(dir: string): string {
   return dir;
 }
 
-/** Probes the home by writing a file, or, before the first start, the folder `start` creates it in (doctor creates no home). */
+/**
+ * Probes the home by writing a file, or, before the first start, the folder `start` creates it in (doctor creates no
+ * home).
+ */
 export function dataDirCheck(home: string): Finding {
   const name = 'data directory';
   const where = nearestExisting(home);
@@ -167,7 +198,10 @@ export function dataDirCheck(home: string): Finding {
   try {
     writeFileSync(probe, 'doctor\n', { flag: 'wx', mode: 0o600 });
     rmSync(probe);
-    const finding = where === home ? `${home} is writable` : `${home} does not exist yet; \`sms-gateway start\` creates it (${where} is writable)`;
+    const finding =
+      where === home
+        ? `${home} is writable`
+        : `${home} does not exist yet; \`sms-gateway start\` creates it (${where} is writable)`;
     return { status: 'ok', name, finding };
   } catch (err) {
     rmSync(probe, { force: true });
@@ -175,7 +209,9 @@ export function dataDirCheck(home: string): Finding {
     return {
       status: 'fail',
       name,
-      finding: `${where === home ? home : `${where} (where \`sms-gateway start\` would create ${home})`} is not writable: ${e.code ?? firstLine(e.message)}`,
+      finding: `${
+        where === home ? home : `${where} (where \`sms-gateway start\` would create ` + `${home})`
+      } is not writable: ${e.code ?? firstLine(e.message)}`,
       fix: [
         `make ${home} a directory Termux's user can write (mkdir -p ${home} && chmod 700 ${home}),`,
         "or set SMS_GATEWAY_HOME to a directory inside Termux's home (default ~/.sms-gateway)",
@@ -189,13 +225,17 @@ export function wakeLockInfo(): Finding {
     status: 'info',
     name: 'wake lock and battery',
     finding: 'Android stops background apps that hold no wake lock',
-    fix: ['run termux-wake-lock before starting (the Termux:Boot script does it)', 'Android Settings > Apps > Termux and Termux:API > Battery: Unrestricted'],
+    fix: [
+      'run termux-wake-lock before starting (the Termux:Boot script does it)',
+      'Android Settings > Apps > Termux and Termux:API > Battery: Unrestricted',
+    ],
   };
 }
 
 const PHANTOM_12L = 'adb shell "settings put global settings_enable_monitor_phantom_procs false"';
 const PHANTOM_12 =
-  'adb shell "/system/bin/device_config set_sync_disabled_for_tests persistent; /system/bin/device_config put activity_manager max_phantom_processes 2147483647"';
+  'adb shell "/system/bin/device_config set_sync_disabled_for_tests persistent; /system/bin/device_config put ' +
+  'activity_manager max_phantom_processes 2147483647"';
 
 export function phantomCheck(r: RunResult): Finding {
   const name = 'phantom process killer';
@@ -204,15 +244,20 @@ export function phantomCheck(r: RunResult): Finding {
     return {
       status: 'info',
       name,
-      finding: 'cannot tell the Android version (getprop did not answer); Android 12 and newer kill background child processes',
+      finding:
+        'cannot tell the Android version (getprop did not answer); Android 12 and newer kill background child ' +
+        'processes',
       fix: [`Android 12L/13+: ${PHANTOM_12L}`, `Android 12 (SDK 31): ${PHANTOM_12}`],
     };
   }
-  if (sdk < 31) return { status: 'ok', name, finding: `Android SDK ${sdk}: no phantom process killer (before Android 12)` };
+  if (sdk < 31)
+    return { status: 'ok', name, finding: `Android SDK ${sdk}: no phantom process killer (before Android 12)` };
   return {
     status: 'warn',
     name,
-    finding: `Android SDK ${sdk}: Android 12+ may kill the gateway as a "phantom process"; turn that off from a computer (adb)`,
+    finding:
+      `Android SDK ${sdk}: Android 12+ may kill the gateway as a "phantom process"; turn that off from a ` +
+      `computer (adb)`,
     fix: [sdk === 31 ? PHANTOM_12 : PHANTOM_12L],
   };
 }
@@ -221,7 +266,9 @@ export function smsLimitInfo(): Finding {
   return {
     status: 'info',
     name: 'Android SMS limit',
-    finding: `Android asks for confirmation past ${ANDROID_SMS_LIMIT} SMS segments per minute per app; the gateway allows ${BUDGET_SEGMENTS}`,
+    finding:
+      `Android asks for confirmation past ${ANDROID_SMS_LIMIT} SMS segments per minute per app; the gateway ` +
+      `allows ${BUDGET_SEGMENTS}`,
     fix: [`adb shell settings put global sms_outgoing_check_max_count ${BUDGET_SEGMENTS}`],
   };
 }

@@ -22,7 +22,14 @@ function tryListen(host: string): Promise<PortState> {
 function getHealth(): Promise<unknown> {
   return new Promise((resolve) => {
     const req = request(
-      { host: '127.0.0.1', port: PORT, path: '/health', agent: false, timeout: HEALTH_TIMEOUT_MS, headers: { connection: 'close' } },
+      {
+        host: '127.0.0.1',
+        port: PORT,
+        path: '/health',
+        agent: false,
+        timeout: HEALTH_TIMEOUT_MS,
+        headers: { connection: 'close' },
+      },
       (res) => {
         let body = '';
         res.setEncoding('utf8');
@@ -50,7 +57,8 @@ export async function portCheck(): Promise<Finding> {
   const name = `port ${PORT}`;
   let state = await tryListen('::');
   // No IPv6 on this phone: the gateway binds IPv4 only, so test that.
-  if (!state.free && (state.error.code === 'EAFNOSUPPORT' || state.error.code === 'EADDRNOTAVAIL')) state = await tryListen('0.0.0.0');
+  if (!state.free && (state.error.code === 'EAFNOSUPPORT' || state.error.code === 'EADDRNOTAVAIL'))
+    state = await tryListen('0.0.0.0');
   if (state.free) return { status: 'ok', name, finding: `free (listened on ${state.host} and closed)` };
   if (state.error.code !== 'EADDRINUSE') {
     return {
@@ -71,6 +79,9 @@ export async function portCheck(): Promise<Finding> {
     status: 'fail',
     name,
     finding: `port ${PORT} is used by another program (it does not answer /health like a gateway)`,
-    fix: [`stop the other program that listens on port ${PORT} (the gateway's port is fixed); \`ss -ltnp 'sport = :${PORT}'\` shows which`],
+    fix: [
+      `stop the other program that listens on port ${PORT} (the gateway's port is fixed); \`ss -ltnp 'sport = ` +
+        `:${PORT}'\` shows which`,
+    ],
   };
 }

@@ -2,7 +2,8 @@
 // indented `fix:` for anything not ok, and the one-line summary at the end.
 
 export type Finding =
-  { status: 'ok'; name: string; finding: string } | { status: 'fail' | 'warn' | 'info'; name: string; finding: string; fix: [string, ...string[]] };
+  | { status: 'ok'; name: string; finding: string }
+  | { status: 'fail' | 'warn' | 'info'; name: string; finding: string; fix: [string, ...string[]] };
 
 const TAGS: Record<Finding['status'], string> = { ok: '[ ok ]', fail: '[FAIL]', warn: '[warn]', info: '[info]' };
 const INDENT = ' '.repeat(TAGS.ok.length + 1);

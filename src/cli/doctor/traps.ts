@@ -8,7 +8,8 @@ import type { RunResult } from '../../device/termux.js';
 import { parseProps } from '../../device/probe-parsers.js';
 
 export const FREEZER_OFF = 'adb shell settings put global cached_apps_freezer disabled';
-export const ALLOW_RESTRICTED = 'Settings > Apps > Termux:API > ⋮ (top right) > Allow restricted settings, then allow SMS again';
+export const ALLOW_RESTRICTED =
+  'Settings > Apps > Termux:API > ⋮ (top right) > Allow restricted settings, then allow SMS again';
 
 /** The Android major version from getprop's answer ("14", "8.1.0" -> 8); null when unknown. */
 export function androidMajor(getprop: RunResult): number | null {
@@ -30,5 +31,8 @@ export function freezerFix(android: number | null): string[] {
 /** What to add to the fix of an SMS permission error: restricted settings, where Android has them. */
 export function restrictedSettingsFix(android: number | null): string[] {
   if (android !== null && android < 13) return [];
-  return ['switch greyed out ("Restricted setting")? Android 13+ restricts apps installed from F-Droid or a file:', ALLOW_RESTRICTED];
+  return [
+    'switch greyed out ("Restricted setting")? Android 13+ restricts apps installed from F-Droid or a file:',
+    ALLOW_RESTRICTED,
+  ];
 }

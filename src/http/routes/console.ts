@@ -12,8 +12,16 @@ import { gatewayError } from '../../core/errors.js';
 import { sendError } from '../errors.js';
 import type { RouteFile } from '../route-parts.js';
 
-export const CONSOLE_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+export const CONSOLE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');
 
 /** URL -> file in dist/console and its type. The only console URLs: no wildcard, no directory listing. */
 export const CONSOLE_FILES: Readonly<Record<string, { file: string; type: string }>> = {
@@ -26,7 +34,8 @@ export const CONSOLE_FILES: Readonly<Record<string, { file: string; type: string
 export const CONSOLE_DIR = join(PACKAGE_ROOT, 'dist', 'console');
 
 const NOT_BUILT =
-  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>sms-gateway</title></head><body><p>The console is not built: run npm run build in the gateway\'s folder, then reload.</p></body></html>';
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>sms-gateway</title></head><body><p>The console ' +
+  "is not built: run npm run build in the gateway's folder, then reload.</p></body></html>";
 
 interface Loaded {
   body: Buffer;
@@ -67,7 +76,8 @@ export function consoleRoutes(dir = CONSOLE_DIR): FastifyPluginAsync {
         const file = (await files).get(url);
         if (!file) return sendError(reply, gatewayError('not_found', 'consoleNotBuilt'));
         reply.type(file.type).header('vary', 'accept-encoding');
-        if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(file.gzip);
+        if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? '')))
+          return reply.header('content-encoding', 'gzip').send(file.gzip);
         return reply.send(file.body);
       });
     }

@@ -23,7 +23,11 @@ export function deviceRoutes(deps: DeviceRoutesDeps): FastifyPluginAsyncZod {
           summary: 'Phone number, carrier, SIMs, device, counters, gateway',
           tags: ['phone'],
           response: {
-            200: json('What the phone tells (null where it cannot) and the gateway.', HostInfoResponseSchema, hostInfoExample),
+            200: json(
+              'What the phone tells (null where it cannot) and the gateway.',
+              HostInfoResponseSchema,
+              hostInfoExample,
+            ),
             ...bearerErrors([]),
           },
         },

@@ -26,7 +26,10 @@ export function inboxRoutes(deps: InboxRoutesDeps): FastifyPluginAsyncZod {
           operationId: 'listInbox',
           summary: 'Received SMS, newest first',
           description:
-            'The newest 1000 SMS the inbox watcher saw arrive (it runs when a webhook target is configured or SMS_GATEWAY_INBOX=true; it never lists what arrived before it first ran). Searched with q (a number or a text), since and until (the time received, which excludes an SMS whose time the phone reported unreadable); the total and hasNext count the filtered messages.',
+            'The newest 1000 SMS the inbox watcher saw arrive (it runs when a webhook target is configured or ' +
+            'SMS_GATEWAY_INBOX=true; it never lists what arrived before it first ran). Searched with q (a number or ' +
+            'a text), since and until (the time received, which excludes an SMS whose time the phone reported ' +
+            'unreadable); the total and hasNext count the filtered messages.',
           tags: ['inbox'],
           querystring: InboxQuerySchema,
           response: {
@@ -34,7 +37,9 @@ export function inboxRoutes(deps: InboxRoutesDeps): FastifyPluginAsyncZod {
             ...bearerErrors(
               [400, 503],
               {
-                400: 'invalid_request: a bad or unknown query parameter (limit, offset, from, q, since, until; until before since); the message names it.',
+                400:
+                  'invalid_request: a bad or unknown query parameter (limit, offset, from, q, since, until; ' +
+                  'until before since); the message names it.',
                 503: 'inbox_disabled: the inbox watcher is off; the message says how to switch it on.',
               },
               { noRetryAfter503: true },

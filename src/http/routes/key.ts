@@ -30,11 +30,19 @@ export function keyRoutes(deps: KeyRoutesDeps): FastifyPluginAsyncZod {
           operationId: 'rotateApiKey',
           summary: 'Replace the API key',
           description:
-            'Writes a new API key and answers it once; every request after this one needs the new key (the old one is refused with 401). The same as `sms-gateway key rotate`. No body.',
+            'Writes a new API key and answers it once; every request after this one needs the new key (the old one ' +
+            'is refused with 401). The same as `sms-gateway key rotate`. No body.',
           tags: ['gateway'],
           response: {
-            200: json('The new key.', KeyRotatedSchema, { success: true, data: { apiKey: 'sk_local_3xAmPLeKeY0nLyN0tReAl0000000000' } }),
-            ...bearerErrors([503], { 503: 'storage_unavailable: the key file cannot be written; the old key still works.' }, { noRetryAfter503: true }),
+            200: json('The new key.', KeyRotatedSchema, {
+              success: true,
+              data: { apiKey: 'sk_local_3xAmPLeKeY0nLyN0tReAl0000000000' },
+            }),
+            ...bearerErrors(
+              [503],
+              { 503: 'storage_unavailable: the key file cannot be written; the old key still works.' },
+              { noRetryAfter503: true },
+            ),
           },
         },
       },
@@ -43,7 +51,10 @@ export function keyRoutes(deps: KeyRoutesDeps): FastifyPluginAsyncZod {
         try {
           apiKey = deps.rotate();
         } catch (err) {
-          deps.logger?.error({ code: (err as NodeJS.ErrnoException).code }, 'API key not rotated: the key file cannot be written');
+          deps.logger?.error(
+            { code: (err as NodeJS.ErrnoException).code },
+            'API key not rotated: the key file cannot be written',
+          );
           throw gatewayError('storage_unavailable', 'keyFile');
         }
         deps.logger?.info('API key rotated over the API');

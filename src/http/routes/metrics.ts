@@ -25,7 +25,9 @@ export function metricsRoutes(scrape: () => Promise<string>): FastifyPluginAsync
           tags: ['gateway'],
           response: {
             200: {
-              description: 'Every series, computed now: messages, segments, the queue, webhook deliveries, the phone, hand-off durations.',
+              description:
+                'Every series, computed now: messages, segments, the queue, webhook deliveries, the phone, hand-off ' +
+                'durations.',
               content: { 'text/plain': { schema: z.string(), example: EXAMPLE } },
             },
             ...bearerErrors([]),

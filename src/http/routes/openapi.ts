@@ -11,7 +11,10 @@ import { PACKAGE_ROOT } from '../../core/package-root.js';
 import { bearerErrors, json, JSON_CONTENT_TYPE } from '../route-docs.js';
 import type { RouteFile } from '../route-parts.js';
 
-const OpenApiDocumentSchema = z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }) });
+const OpenApiDocumentSchema = z.looseObject({
+  openapi: z.string(),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+});
 
 export const OPENAPI_FILE = join(PACKAGE_ROOT, 'dist', 'openapi.json');
 
@@ -27,7 +30,9 @@ export function builtDocument(version: string, file = OPENAPI_FILE): () => strin
     try {
       raw = readFileSync(file, 'utf8');
     } catch (err) {
-      throw new Error(`the OpenAPI document ${file} is missing: run \`npm run build\` (${(err as Error).message})`, { cause: err });
+      throw new Error(`the OpenAPI document ${file} is missing: run \`npm run build\` (${(err as Error).message})`, {
+        cause: err,
+      });
     }
     const doc = JSON.parse(raw) as { info: { version: string } };
     if (doc.info.version !== version) {
@@ -50,7 +55,10 @@ export const openapiRoutes =
           summary: 'This document (OpenAPI 3.0)',
           tags: ['gateway'],
           response: {
-            200: json('The OpenAPI document of every route.', OpenApiDocumentSchema, { openapi: '3.0.3', info: { title: 'sms-gateway', version: '0.4.0' } }),
+            200: json('The OpenAPI document of every route.', OpenApiDocumentSchema, {
+              openapi: '3.0.3',
+              info: { title: 'sms-gateway', version: '0.4.0' },
+            }),
             ...bearerErrors([]),
           },
         },

@@ -15,17 +15,24 @@ import { PaginationSchema, queryInt } from '../schemas.js';
 import { BODY_LIMIT } from '../errors.js';
 import type { RouteFile } from '../route-parts.js';
 
-const NUMBER_RULE = 'a phone number: an optional leading + and 3 to 15 digits (spaces, dashes, dots and parentheses are removed)';
+const NUMBER_RULE =
+  'a phone number: an optional leading + and 3 to 15 digits (spaces, dashes, dots and parentheses are removed)';
 
 const OptOutSchema = z
   .object({
     number: z.string().describe('normalized like a recipient: + and digits'),
     optedOut: z.literal(true),
     at: z.string().describe('ISO 8601 UTC: when it was put on the list'),
-    by: z.enum(['sms', 'api', 'mqtt']).describe('sms: it texted a keyword; api: this API; mqtt: another gateway of the same MQTT prefix'),
+    by: z
+      .enum(['sms', 'api', 'mqtt'])
+      .describe('sms: it texted a keyword; api: this API; mqtt: another gateway of the same MQTT prefix'),
   })
   .meta({ id: 'OptOut' });
-const OptOutPageSchema = z.object({ success: z.literal(true), data: z.array(OptOutSchema).describe('newest first'), pagination: PaginationSchema });
+const OptOutPageSchema = z.object({
+  success: z.literal(true),
+  data: z.array(OptOutSchema).describe('newest first'),
+  pagination: PaginationSchema,
+});
 const OptOutResponseSchema = z.object({ success: z.literal(true), data: OptOutSchema });
 const OptOutQuerySchema = z
   .object({
@@ -33,17 +40,31 @@ const OptOutQuerySchema = z
     offset: queryInt(0, Number.MAX_SAFE_INTEGER, 0).describe('0 or more, default 0'),
   })
   .strict();
-const OptOutRequestSchema = z.object({ number: z.string().max(64, 'must be at most 64 characters').describe(NUMBER_RULE) }).strict();
-const OptOutParamsSchema = z.object({ number: z.string().max(64, 'must be at most 64 characters').describe(NUMBER_RULE) });
+const OptOutRequestSchema = z
+  .object({ number: z.string().max(64, 'must be at most 64 characters').describe(NUMBER_RULE) })
+  .strict();
+const OptOutParamsSchema = z.object({
+  number: z.string().max(64, 'must be at most 64 characters').describe(NUMBER_RULE),
+});
 
-const example = { number: '+4915112345678', optedOut: true as const, at: '2026-11-21T12:00:05.000Z', by: 'sms' as const };
+const example = {
+  number: '+4915112345678',
+  optedOut: true as const,
+  at: '2026-11-21T12:00:05.000Z',
+  by: 'sms' as const,
+};
 
 export interface OptOutRoutesDeps {
   list: Pick<OptOutList, 'add' | 'remove' | 'listing' | 'list'>;
   logger?: Logger | undefined;
 }
 
-const entry = (r: OptOutRow) => ({ number: r.number, optedOut: true as const, at: new Date(r.at).toISOString(), by: r.by as 'sms' | 'api' | 'mqtt' });
+const entry = (r: OptOutRow) => ({
+  number: r.number,
+  optedOut: true as const,
+  at: new Date(r.at).toISOString(),
+  by: r.by as 'sms' | 'api' | 'mqtt',
+});
 
 /** GET /api/opt-outs: the numbers on the list, newest change first, paged like the history. */
 function optOutListRoute(deps: OptOutRoutesDeps): FastifyPluginAsyncZod {
@@ -54,7 +75,9 @@ function optOutListRoute(deps: OptOutRoutesDeps): FastifyPluginAsyncZod {
         schema: {
           operationId: 'listOptOuts',
           summary: 'The opt-out list, newest first',
-          description: 'Numbers no message is handed off to (they texted STOP, or were added here). Kept across restarts, never pruned.',
+          description:
+            'Numbers no message is handed off to (they texted STOP, or were added here). Kept across restarts, ' +
+            'never pruned.',
           tags: ['sms'],
           querystring: OptOutQuerySchema,
           response: {
@@ -70,7 +93,11 @@ function optOutListRoute(deps: OptOutRoutesDeps): FastifyPluginAsyncZod {
       async (request) => {
         const { limit, offset } = request.query;
         const { rows, total } = deps.list.list({ limit, offset });
-        return { success: true as const, data: rows.map(entry), pagination: { limit, offset, total, hasNext: offset + rows.length < total } };
+        return {
+          success: true as const,
+          data: rows.map(entry),
+          pagination: { limit, offset, total, hasNext: offset + rows.length < total },
+        };
       },
     );
   };
@@ -88,11 +115,15 @@ export function optOutRoutes(deps: OptOutRoutesDeps, bodyLimit: number): Fastify
           operationId: 'addOptOut',
           summary: 'Put a number on the opt-out list',
           description:
-            'From now on nothing is handed off to it: POST /api/sms/send answers 409 recipient_opted_out, POST /api/messages records it as failed (opted_out), and its queued messages fail at their turn.',
+            'From now on nothing is handed off to it: POST /api/sms/send answers 409 recipient_opted_out, POST ' +
+            '/api/messages records it as failed (opted_out), and its queued messages fail at their turn.',
           tags: ['sms'],
           body: OptOutRequestSchema,
           response: {
-            200: json('The number was on the list already: its entry.', OptOutResponseSchema, { success: true, data: example }),
+            200: json('The number was on the list already: its entry.', OptOutResponseSchema, {
+              success: true,
+              data: example,
+            }),
             201: json('Put on the list.', OptOutResponseSchema, { success: true, data: { ...example, by: 'api' } }),
             ...bearerErrors(
               [400, 413, 415, 503],
@@ -106,7 +137,8 @@ export function optOutRoutes(deps: OptOutRoutesDeps, bodyLimit: number): Fastify
         const number = optOutNumber(request.body.number);
         const added = deps.list.add(number, 'api');
         if (added) return reply.code(201).send({ success: true as const, data: entry(added) });
-        const current = deps.list.listing(number)!; // listed already (maybe written with or without +): add() changed nothing
+        // listed already (maybe written with or without +): add() changed nothing
+        const current = deps.list.listing(number)!;
         return reply.code(200).send({ success: true as const, data: entry(current) });
       },
     );
@@ -124,7 +156,11 @@ export function optOutRoutes(deps: OptOutRoutesDeps, bodyLimit: number): Fastify
             204: noContent('Taken off; no body.'),
             ...bearerErrors(
               [400, 404, 503],
-              { 400: `invalid_request: the number is not ${NUMBER_RULE}.`, 404: 'not_found: the number is not on the list.', 503: STORAGE_503 },
+              {
+                400: `invalid_request: the number is not ${NUMBER_RULE}.`,
+                404: 'not_found: the number is not on the list.',
+                503: STORAGE_503,
+              },
               { noRetryAfter503: true },
             ),
           },

@@ -21,19 +21,27 @@ export function queueRoutes(enqueue: Enqueue, bodyLimit: number): FastifyPluginA
           operationId: 'queueMessages',
           summary: 'Queue SMS (store-and-forward)',
           description:
-            'Commits one queued record per recipient and answers 202 at once; the gateway hands them to the phone at the pace (1 s apart, at most 60 segments per minute shared with synchronous sends, SMS_GATEWAY_QUEUE_RATE for queued ones), after sendAt and outside quiet hours. A repeated Idempotency-Key returns the first answer and queues nothing.',
+            'Commits one queued record per recipient and answers 202 at once; the gateway hands them to the phone ' +
+            'at the pace (1 s apart, at most 60 segments per minute shared with synchronous sends, ' +
+            'SMS_GATEWAY_QUEUE_RATE for queued ones), after sendAt and outside quiet hours. A repeated ' +
+            'Idempotency-Key returns the first answer and queues nothing.',
           tags: ['sms'],
           body: QueueRequestSchema,
           documentedHeaders: IdempotencyKeyHeaderSchema,
           response: {
             202: json(
-              'Queued: one record per recipient, in the order given (or the first answer again for a known Idempotency-Key).',
+              'Queued: one record per recipient, in the order given (or the first answer again for a known ' +
+                'Idempotency-Key).',
               QueuedResponseSchema,
               queueExample,
             ),
             ...bearerErrors([400, 413, 415, 503], {
-              400: 'invalid_request (any invalid recipient, field or time refuses the whole request; nothing queued) or message_too_long.',
-              503: 'sms_disabled, storage_unavailable, or queue_full (10 000 messages already wait; Retry-After): nothing queued.',
+              400:
+                'invalid_request (any invalid recipient, field or time refuses the whole request; nothing ' +
+                'queued) or message_too_long.',
+              503:
+                'sms_disabled, storage_unavailable, or queue_full (10 000 messages already wait; Retry-After): ' +
+                'nothing queued.',
             }),
           },
         },
@@ -59,7 +67,11 @@ export function queueRoutes(enqueue: Enqueue, bodyLimit: number): FastifyPluginA
           tags: ['sms'],
           params: MessageParamsSchema,
           response: {
-            200: json('Cancelled: the record, status cancelled; it is never handed off.', MessageResponseSchema, cancelledExample),
+            200: json(
+              'Cancelled: the record, status cancelled; it is never handed off.',
+              MessageResponseSchema,
+              cancelledExample,
+            ),
             ...bearerErrors(
               [400, 404, 409, 503],
               {

@@ -13,7 +13,13 @@ import type { AlertNotification } from '../../sms/alert-notification.js';
 import { largerThan } from '../../core/error-messages.js';
 import { callerAddress } from '../local-network.js';
 import { bearerErrors, json } from '../route-docs.js';
-import { AlertmanagerPayloadSchema, GrafanaPayloadSchema, notificationOf, ReceiverQuerySchema, ReceiverResponseSchema } from '../receiver-schemas.js';
+import {
+  AlertmanagerPayloadSchema,
+  GrafanaPayloadSchema,
+  notificationOf,
+  ReceiverQuerySchema,
+  ReceiverResponseSchema,
+} from '../receiver-schemas.js';
 import { createAlertIntake } from '../../sms/alert-intake.js';
 import type { RouteFile } from '../route-parts.js';
 
@@ -39,16 +45,22 @@ const example: z.input<typeof ReceiverResponseSchema> = {
 };
 
 const description = (sender: string) =>
-  `Queues one SMS per recipient for ${sender}'s notification: status, count, the first alert's name, severity and summary, at most 2 segments (GSM-7 where the text allows). ` +
+  `Queues one SMS per recipient for ${sender}'s notification: status, count, the first alert's name, severity and ` +
+  `summary, at most 2 segments (GSM-7 where the text allows). ` +
   "A retry of the same notification (same group key, status, alerts' fingerprints, start times and statuses) " +
   `within ${RETRY_WINDOW_MS / 60_000} minutes answers the first messages again ` +
   '(replay: true, with the text queued then) and queues nothing; ' +
-  'after that, the same notification is a repeat and is sent again. A recipient on the opt-out list is recorded as failed (opted_out) and named in skipped.';
+  'after that, the same notification is a repeat and is sent again. A recipient on the opt-out list is recorded as ' +
+  'failed (opted_out) and named in skipped.';
 
 const errors = bearerErrors([400, 413, 415, 503], {
-  400: `invalid_request: the payload is not the sender's (the message names the field, e.g. body.alerts.0.labels), or query.to names no recipient, an unknown contact or more than ${MAX_ALERT_RECIPIENTS}.`,
+  400:
+    `invalid_request: the payload is not the sender's (the message names the field, e.g. body.alerts.0.labels), ` +
+    `or query.to names no recipient, an unknown contact or more than ${MAX_ALERT_RECIPIENTS}.`,
   413: `payload_too_large: the body is ${largerThan(RECEIVER_BODY_LIMIT)} (set max_alerts in the receiver).`,
-  503: 'sms_disabled, storage_unavailable, or queue_full (Retry-After), as POST /api/messages answers: nothing more queued; the sender retries and what was queued is not queued again.',
+  503:
+    'sms_disabled, storage_unavailable, or queue_full (Retry-After), as POST /api/messages answers: nothing more ' +
+    'queued; the sender retries and what was queued is not queued again.',
 });
 
 /** The two receivers: one route each, the same intake. */
@@ -111,7 +123,14 @@ export function receiverRoutes(intake: AlertIntake): FastifyPluginAsyncZod {
             tags: ['sms'],
             querystring: ReceiverQuerySchema,
             body: r.body,
-            response: { 200: json('Queued (or, for a retry, queued before): the messages per recipient.', ReceiverResponseSchema, example), ...errors },
+            response: {
+              200: json(
+                'Queued (or, for a retry, queued before): the messages per recipient.',
+                ReceiverResponseSchema,
+                example,
+              ),
+              ...errors,
+            },
           },
         },
         async (request) => answer(notificationOf(r.source, request.body), request, callerAddress(request)),

@@ -13,19 +13,27 @@ import { prefixedId } from '../schemas.js';
 import { BODY_LIMIT } from '../errors.js';
 import type { RouteFile } from '../route-parts.js';
 
-const FROM_RULE = 'phone numbers: an optional leading + and 3 to 15 digits (spaces, dashes, dots and parentheses are removed)';
+const FROM_RULE =
+  'phone numbers: an optional leading + and 3 to 15 digits (spaces, dashes, dots and parentheses are removed)';
 
 const RuleSchema = z
   .object({
     id: z.string().describe('rule_...'),
     keyword: z.string().describe('1 to 20 ASCII letters or digits, as given; matched in any case'),
-    match: z.enum(['exact', 'prefix']).describe('exact: the whole text is the keyword; prefix: the text begins with it, then its end, a space or punctuation'),
+    match: z
+      .enum(['exact', 'prefix'])
+      .describe(
+        'exact: the whole text is the keyword; prefix: the text begins with it, then its end, a space or punctuation',
+      ),
     reply: z.string().describe('the reply queued to the sender; empty: an event-only rule (nothing is sent)'),
     from: z.array(z.string()).nullable().describe('the only numbers (normalized) that trigger it; null: anyone'),
     createdAt: z.string().describe('ISO 8601 UTC'),
   })
   .meta({ id: 'Rule' });
-const RuleListSchema = z.object({ success: z.literal(true), data: z.array(RuleSchema).describe('oldest first: when several match, the oldest wins') });
+const RuleListSchema = z.object({
+  success: z.literal(true),
+  data: z.array(RuleSchema).describe('oldest first: when several match, the oldest wins'),
+});
 const RuleResponseSchema = z.object({ success: z.literal(true), data: RuleSchema });
 const RuleRequestSchema = z
   .object({
@@ -34,7 +42,10 @@ const RuleRequestSchema = z
       .regex(/^[A-Za-z0-9]{1,20}$/, 'must be 1 to 20 letters or digits (A-Z, a-z, 0-9)')
       .describe('1 to 20 ASCII letters or digits'),
     match: z.enum(['exact', 'prefix']).default('exact').describe('default exact'),
-    reply: z.string().max(480, 'must be at most 480 characters').describe('0 to 480 characters; empty: an event-only rule'),
+    reply: z
+      .string()
+      .max(480, 'must be at most 480 characters')
+      .describe('0 to 480 characters; empty: an event-only rule'),
     from: z
       .array(z.string().max(64, 'must be at most 64 characters'))
       .min(1, 'must name at least one number (leave it out for anyone)')
@@ -43,7 +54,9 @@ const RuleRequestSchema = z
       .describe(`${FROM_RULE}; left out: anyone`),
   })
   .strict();
-const RuleParamsSchema = z.object({ id: prefixedId('rule_').max(64, 'must be at most 64 characters').describe('rule_...') });
+const RuleParamsSchema = z.object({
+  id: prefixedId('rule_').max(64, 'must be at most 64 characters').describe('rule_...'),
+});
 
 const example = {
   id: 'rule_01jd0x4ps8m2k7c9qv3h5t6w8y',
@@ -59,7 +72,14 @@ export interface RuleRoutesDeps {
   logger?: Logger | undefined;
 }
 
-const entry = (r: RuleRow) => ({ id: r.id, keyword: r.keyword, match: r.match, reply: r.reply, from: r.from, createdAt: new Date(r.createdAt).toISOString() });
+const entry = (r: RuleRow) => ({
+  id: r.id,
+  keyword: r.keyword,
+  match: r.match,
+  reply: r.reply,
+  from: r.from,
+  createdAt: new Date(r.createdAt).toISOString(),
+});
 
 export function ruleRoutes(deps: RuleRoutesDeps, bodyLimit: number): FastifyPluginAsyncZod {
   return async (app) => {
@@ -69,9 +89,14 @@ export function ruleRoutes(deps: RuleRoutesDeps, bodyLimit: number): FastifyPlug
         schema: {
           operationId: 'listRules',
           summary: 'The keyword rules, oldest first',
-          description: `At most ${MAX_RULES}. A received SMS that triggers one carries its keyword and gets its reply, queued.`,
+          description:
+            `At most ${MAX_RULES}. A received SMS that triggers one carries its keyword and gets its ` +
+            `reply, queued.`,
           tags: ['sms'],
-          response: { 200: json('Every rule, oldest first.', RuleListSchema, { success: true, data: [example] }), ...bearerErrors([]) },
+          response: {
+            200: json('Every rule, oldest first.', RuleListSchema, { success: true, data: [example] }),
+            ...bearerErrors([]),
+          },
         },
       },
       async () => ({ success: true as const, data: deps.rules.list().map(entry) }),
@@ -85,7 +110,9 @@ export function ruleRoutes(deps: RuleRoutesDeps, bodyLimit: number): FastifyPlug
           operationId: 'addRule',
           summary: 'Add a keyword rule',
           description:
-            'From now on a received SMS that matches it (any case, surrounding spaces ignored; opt-out keywords win) carries its keyword, and its sender gets the reply through the queue, within the limits of automatic replies (dialable numbers only, one per sender per 10 minutes, 30 an hour in all).',
+            'From now on a received SMS that matches it (any case, surrounding spaces ignored; opt-out keywords ' +
+            'win) carries its keyword, and its sender gets the reply through the queue, within the limits of ' +
+            'automatic replies (dialable numbers only, one per sender per 10 minutes, 30 an hour in all).',
           tags: ['sms'],
           body: RuleRequestSchema,
           response: {
@@ -122,7 +149,11 @@ export function ruleRoutes(deps: RuleRoutesDeps, bodyLimit: number): FastifyPlug
             204: noContent('Removed; no body.'),
             ...bearerErrors(
               [400, 404, 503],
-              { 400: 'invalid_request: the id does not start with rule_, or is too long.', 404: 'not_found: no rule has this id.', 503: STORAGE_503 },
+              {
+                400: 'invalid_request: the id does not start with rule_, or is too long.',
+                404: 'not_found: no rule has this id.',
+                503: STORAGE_503,
+              },
               { noRetryAfter503: true },
             ),
           },

@@ -15,7 +15,9 @@ const ZERO = { accepted: 0, sent: 0, failed: 0, cancelled: 0, queued: 0, segment
 /** The `count` calendar days ending on `last` (YYYY-MM-DD), oldest first. */
 export function daysEnding(last: string, count: number): string[] {
   const end = Date.parse(`${last}T00:00:00Z`);
-  return Array.from({ length: count }, (_, i) => new Date(end - (count - 1 - i) * 86_400_000).toISOString().slice(0, 10));
+  return Array.from({ length: count }, (_, i) =>
+    new Date(end - (count - 1 - i) * 86_400_000).toISOString().slice(0, 10),
+  );
 }
 
 export function statsRoutes(stats: StatsStore, calendar: () => Calendar, clock: Clock): FastifyPluginAsyncZod {
@@ -27,7 +29,10 @@ export function statsRoutes(stats: StatsStore, calendar: () => Calendar, clock: 
           operationId: 'getStats',
           summary: 'Today, month and all-time counts',
           tags: ['sms'],
-          response: { 200: json('Counts in the named time zone.', StatsResponseSchema, statsExample), ...bearerErrors([]) },
+          response: {
+            200: json('Counts in the named time zone.', StatsResponseSchema, statsExample),
+            ...bearerErrors([]),
+          },
         },
       },
       async () => {
@@ -53,12 +58,15 @@ export function statsRoutes(stats: StatsStore, calendar: () => Calendar, clock: 
         schema: {
           operationId: 'getDailyStats',
           summary: 'Counts of each of the last days',
-          description: 'One entry per day of the named time zone, oldest first, today last (days without messages have zeros).',
+          description:
+            'One entry per day of the named time zone, oldest first, today last (days without messages have zeros).',
           tags: ['sms'],
           querystring: DailyStatsQuerySchema,
           response: {
             200: json('Counts per day in the named time zone.', DailyStatsResponseSchema, dailyStatsExample),
-            ...bearerErrors([400], { 400: 'invalid_request: days is not a whole number from 1 to 90, or an unknown query parameter.' }),
+            ...bearerErrors([400], {
+              400: 'invalid_request: days is not a whole number from 1 to 90, or an unknown query parameter.',
+            }),
           },
         },
       },

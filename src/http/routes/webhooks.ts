@@ -9,7 +9,13 @@ import type { Clock } from '../../core/clock.js';
 import { redactUrl } from '../../core/webhook-url.js';
 import type { TargetStore } from '../../events/targets.js';
 import type { WebhookTester } from '../../events/ping-targets.js';
-import { WebhookListSchema, WebhookParamsSchema, WebhookRequestSchema, WebhookResponseSchema, WebhookTestResponseSchema } from '../integration-schemas.js';
+import {
+  WebhookListSchema,
+  WebhookParamsSchema,
+  WebhookRequestSchema,
+  WebhookResponseSchema,
+  WebhookTestResponseSchema,
+} from '../integration-schemas.js';
 import { bearerErrors, json, noContent, STORAGE_503 } from '../route-docs.js';
 import { webhookExample, webhookListExample, webhookTestExample } from '../integration-examples.js';
 import { BODY_LIMIT } from '../errors.js';
@@ -36,9 +42,14 @@ export function webhookRoutes(deps: WebhookRoutesDeps, bodyLimit: number): Fasti
         schema: {
           operationId: 'listWebhooks',
           summary: 'Webhook targets',
-          description: 'Targets of SMS_GATEWAY_WEBHOOK_URLS (source env) and those registered over the API (source api), oldest first.',
+          description:
+            'Targets of SMS_GATEWAY_WEBHOOK_URLS (source env) and those registered over the API (source api), ' +
+            'oldest first.',
           tags: ['webhooks'],
-          response: { 200: json('Every target, oldest first.', WebhookListSchema, webhookListExample), ...bearerErrors([]) },
+          response: {
+            200: json('Every target, oldest first.', WebhookListSchema, webhookListExample),
+            ...bearerErrors([]),
+          },
         },
       },
       async () => ({ success: true as const, data: deps.targets.list() }),
@@ -52,7 +63,9 @@ export function webhookRoutes(deps: WebhookRoutesDeps, bodyLimit: number): Fasti
           operationId: 'addWebhook',
           summary: 'Register a webhook target',
           description:
-            'The target receives every event made from now on (none from before), signed like all events, and is kept across restarts. A URL already registered is not added twice: 200 with its target. At most 20 targets can be registered over the API.',
+            'The target receives every event made from now on (none from before), signed like all events, and is ' +
+            'kept across restarts. A URL already registered is not added twice: 200 with its target. At most 20 ' +
+            'targets can be registered over the API.',
           tags: ['webhooks'],
           body: WebhookRequestSchema,
           response: {
@@ -61,7 +74,9 @@ export function webhookRoutes(deps: WebhookRoutesDeps, bodyLimit: number): Fasti
             ...bearerErrors(
               [400, 409, 413, 415, 503],
               {
-                400: 'invalid_request: the url is missing, not http(s), holds credentials or spaces, or is longer than 2048 characters.',
+                400:
+                  'invalid_request: the url is missing, not http(s), holds credentials or spaces, or is longer ' +
+                  'than 2048 characters.',
                 409: 'too_many_webhooks: 20 targets are registered over the API already.',
                 503: STORAGE_503,
               },
@@ -86,7 +101,10 @@ export function webhookRoutes(deps: WebhookRoutesDeps, bodyLimit: number): Fasti
 }
 
 /** DELETE /api/webhooks/:id: a target registered over the API, with its pending events. */
-function webhookRemoveRoute(deps: Pick<WebhookRoutesDeps, 'targets' | 'logger'>, switchWatcher: () => void): FastifyPluginAsyncZod {
+function webhookRemoveRoute(
+  deps: Pick<WebhookRoutesDeps, 'targets' | 'logger'>,
+  switchWatcher: () => void,
+): FastifyPluginAsyncZod {
   return async (app) => {
     app.delete(
       '/api/webhooks/:id',
@@ -94,7 +112,8 @@ function webhookRemoveRoute(deps: Pick<WebhookRoutesDeps, 'targets' | 'logger'>,
         schema: {
           operationId: 'removeWebhook',
           summary: 'Remove a webhook target registered over the API',
-          description: 'Its pending events are dropped. Targets of SMS_GATEWAY_WEBHOOK_URLS cannot be removed here (409).',
+          description:
+            'Its pending events are dropped. Targets of SMS_GATEWAY_WEBHOOK_URLS cannot be removed here (409).',
           tags: ['webhooks'],
           params: WebhookParamsSchema,
           response: {
@@ -104,7 +123,9 @@ function webhookRemoveRoute(deps: Pick<WebhookRoutesDeps, 'targets' | 'logger'>,
               {
                 400: 'invalid_request: the id does not start with wh_.',
                 404: 'not_found: no webhook target has this id.',
-                409: 'webhook_from_environment: the target comes from SMS_GATEWAY_WEBHOOK_URLS; remove it there and restart.',
+                409:
+                  'webhook_from_environment: the target comes from SMS_GATEWAY_WEBHOOK_URLS; remove it there and ' +
+                  'restart.',
                 503: STORAGE_503,
               },
               { noRetryAfter503: true },
@@ -133,11 +154,16 @@ function webhookTestRoute(deps: Pick<WebhookRoutesDeps, 'tester'>): FastifyPlugi
           operationId: 'testWebhooks',
           summary: 'Send the test event to every target',
           description:
-            'Posts one signed gateway.test event to every target at once (no retries) and answers when each answered or timed out (10 s). A target switched off by a 410 that answers 2xx is switched back on.',
+            'Posts one signed gateway.test event to every target at once (no retries) and answers when each ' +
+            'answered or timed out (10 s). A target switched off by a 410 that answers 2xx is switched back on.',
           tags: ['webhooks'],
-          body: z.object({}).strict().nullish().describe('Nothing, or an empty JSON object {}.'), // no body arrives as null
+          // no body arrives as null
+          body: z.object({}).strict().nullish().describe('Nothing, or an empty JSON object {}.'),
           'x-optional-body': true,
-          response: { 200: json('One result per target.', WebhookTestResponseSchema, webhookTestExample), ...bearerErrors([]) },
+          response: {
+            200: json('One result per target.', WebhookTestResponseSchema, webhookTestExample),
+            ...bearerErrors([]),
+          },
         },
       },
       async () => ({ success: true as const, data: await deps.tester.run() }),

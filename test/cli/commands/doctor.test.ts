@@ -40,13 +40,17 @@ const TELEPHONY = JSON.stringify({
   sim_operator_name: 'Telekom.de',
   sim_state: 'ready',
 });
-const props = (sdk: number) => `[ro.build.version.release]: [x]\n[ro.build.version.sdk]: [${sdk}]\n[ro.product.model]: [Pixel]\n`;
+const props = (sdk: number) =>
+  `[ro.build.version.release]: [x]\n[ro.build.version.sdk]: [${sdk}]\n[ro.product.model]: [Pixel]\n`;
 
 /** A healthy fake phone: every termux-* answers, Termux:API installed, given SDK. */
 function healthyPhone(t: Test, sdk = 30) {
   const fake = fakeTermux(t, TERMUX);
   fake.output('termux-telephony-deviceinfo', TELEPHONY);
-  fake.output('termux-sms-list', '[{"threadid": 1, "type": "inbox", "read": true, "number": "+4915100000", "received": "2026-11-21 12:00:00", "body": "hi"}]');
+  fake.output(
+    'termux-sms-list',
+    '[{"threadid": 1, "type": "inbox", "read": true, "number": "+4915100000", "received": "2026-11-21 12:00:00", "body": "hi"}]',
+  );
   fake.output('getprop', props(sdk));
   const home = join(tempDir(t), 'home');
   const env: NodeJS.ProcessEnv = {
@@ -92,8 +96,14 @@ t.test('an invalid configuration value is a FAIL line; the data directory is sti
   const home = join(tempDir(t), 'home');
   const r = await run(['doctor'], { PATH: tempDir(t), SMS_GATEWAY_HOME: home, SMS_GATEWAY_DEFAULT_SIM: 'two' });
   t.equal(r.code, 1);
-  t.match(r.out, /\n\[FAIL\] configuration: invalid SMS_GATEWAY_DEFAULT_SIM="two": .*\n {7}fix: correct the variable in the environment or in .*\.env\n/);
-  t.match(r.out, `\n[ ok ] data directory: ${home} does not exist yet; \`sms-gateway start\` creates it (${dirname(home)} is writable)\n`);
+  t.match(
+    r.out,
+    /\n\[FAIL\] configuration: invalid SMS_GATEWAY_DEFAULT_SIM="two": .*\n {7}fix: correct the variable in the environment or in .*\.env\n/,
+  );
+  t.match(
+    r.out,
+    `\n[ ok ] data directory: ${home} does not exist yet; \`sms-gateway start\` creates it (${dirname(home)} is writable)\n`,
+  );
   t.equal(existsSync(home), false, 'doctor creates no home');
 });
 
@@ -128,10 +138,19 @@ t.test('checks that need port 8080 to themselves', async (t) => {
       lines(r.out, '[info]').map((l) => l.split(':')[0]),
       ['[info] SEND_SMS permission', '[info] wake lock and battery', '[info] Android SMS limit'],
     );
-    t.equal(fixOf(r.out, /^\[info\] SEND_SMS permission/), '       fix: Settings > Apps > Termux:API > Permissions > SMS: Allow');
+    t.equal(
+      fixOf(r.out, /^\[info\] SEND_SMS permission/),
+      '       fix: Settings > Apps > Termux:API > Permissions > SMS: Allow',
+    );
     t.match(r.out, /\n {12}after `sms-gateway start`, try: sms-gateway send <your own number> test\n/);
-    t.equal(fixOf(r.out, /^\[info\] wake lock/), '       fix: run termux-wake-lock before starting (the Termux:Boot script does it)');
-    t.equal(fixOf(r.out, /^\[info\] Android SMS limit/), '       fix: adb shell settings put global sms_outgoing_check_max_count 60');
+    t.equal(
+      fixOf(r.out, /^\[info\] wake lock/),
+      '       fix: run termux-wake-lock before starting (the Termux:Boot script does it)',
+    );
+    t.equal(
+      fixOf(r.out, /^\[info\] Android SMS limit/),
+      '       fix: adb shell settings put global sms_outgoing_check_max_count 60',
+    );
     t.match(r.out, /\nSummary: 9 ok, 0 FAIL, 0 warn, 3 info: ready for `sms-gateway start`\.\n$/);
     // Check order, as documented.
     t.same(
@@ -189,18 +208,30 @@ t.test('checks that need port 8080 to themselves', async (t) => {
       '[FAIL] Termux:API app: com.termux.api is not installed',
       '[FAIL] Termux:API and SIM: Termux:API is missing the READ_PHONE_STATE permission',
     ]);
-    t.match(fixOf(r.out, /^\[FAIL\] Termux:API app/), /^ {7}fix: install Termux:API from F-Droid .*the same source as Termux, and open it once$/);
-    t.equal(fixOf(r.out, /^\[FAIL\] Termux:API and SIM/), '       fix: Settings > Apps > Termux:API > Permissions > Phone: Allow');
+    t.match(
+      fixOf(r.out, /^\[FAIL\] Termux:API app/),
+      /^ {7}fix: install Termux:API from F-Droid .*the same source as Termux, and open it once$/,
+    );
+    t.equal(
+      fixOf(r.out, /^\[FAIL\] Termux:API and SIM/),
+      '       fix: Settings > Apps > Termux:API > Permissions > Phone: Allow',
+    );
     // Both hanging probes were cut off by the one short timeout (run in parallel).
     t.match(
       r.out,
       /\n\[warn\] READ_SMS permission: termux-sms-list does not answer \(no answer within 2000 ms\); only needed for sent-box confirmation and sms\.received events\n/,
     );
-    t.equal(fixOf(r.out, /^\[warn\] READ_SMS/), '       fix: open the Termux:API app once; exempt Termux and Termux:API from battery optimisation');
+    t.equal(
+      fixOf(r.out, /^\[warn\] READ_SMS/),
+      '       fix: open the Termux:API app once; exempt Termux and Termux:API from battery optimisation',
+    );
     t.match(r.out, /\n\[info\] phantom process killer: cannot tell the Android version/);
     t.equal(fixOf(r.out, /^\[info\] phantom/), `       fix: Android 12L/13+: ${PHANTOM_12L}`);
     t.match(r.out, `\n            Android 12 (SDK 31): ${PHANTOM_12}\n`);
-    t.match(r.out, /\nSummary: \d+ ok, 2 FAIL, 1 warn, 4 info: fix the \[FAIL\] lines, then run `sms-gateway doctor` again\.\n$/);
+    t.match(
+      r.out,
+      /\nSummary: \d+ ok, 2 FAIL, 1 warn, 4 info: fix the \[FAIL\] lines, then run `sms-gateway doctor` again\.\n$/,
+    );
     for (const name of ['termux-sms-list', 'getprop']) {
       const [call] = fake.calls(name);
       t.ok(call?.grandchild, `${name} started its grandchild`);
@@ -217,7 +248,9 @@ t.test('checks that need port 8080 to themselves', async (t) => {
     fake.mode('termux-sms-list', 'permission');
     const r = await run(['doctor'], env);
     t.equal(r.code, 1);
-    t.same(lines(r.out, '[FAIL]'), ['[FAIL] Termux:API and SIM: the SIM is not ready; carrier Telekom.de, SIM state pin_required, phone_count 2']);
+    t.same(lines(r.out, '[FAIL]'), [
+      '[FAIL] Termux:API and SIM: the SIM is not ready; carrier Telekom.de, SIM state pin_required, phone_count 2',
+    ]);
     t.match(fixOf(r.out, /^\[FAIL\] Termux:API and SIM/), /^ {7}fix: insert the SIM card and unlock it/);
     t.match(r.out, /\n\[warn\] READ_SMS permission: not granted \(SEND_SMS\); only needed for/);
     t.equal(fixOf(r.out, /^\[warn\] READ_SMS/), '       fix: Settings > Apps > Termux:API > Permissions > SMS: Allow');
@@ -238,15 +271,25 @@ t.test('checks that need port 8080 to themselves', async (t) => {
       '            adb shell settings put global cached_apps_freezer disabled',
     ].join('\n');
     t.match(r.out, `\n[FAIL] Termux:API and SIM: Termux:API does not answer (no answer within 2000 ms)\n${freezer}\n`);
-    t.match(r.out, /\n\[warn\] READ_SMS permission: termux-sms-list does not answer \(no answer within 2000 ms\); [^\n]*\n/);
-    t.match(r.out, `; only needed for sent-box confirmation and sms.received events\n${freezer}\n`, 'the hung READ_SMS probe names it too');
+    t.match(
+      r.out,
+      /\n\[warn\] READ_SMS permission: termux-sms-list does not answer \(no answer within 2000 ms\); [^\n]*\n/,
+    );
+    t.match(
+      r.out,
+      `; only needed for sent-box confirmation and sms.received events\n${freezer}\n`,
+      'the hung READ_SMS probe names it too',
+    );
     t.notMatch(r.out, /Allow restricted settings/, 'nothing was refused');
   });
 
   await t.test('Android 15, the SMS permission refused: restricted settings are named with the way out', async (t) => {
     const { fake, env } = healthyPhone(t, 35);
     fake.output('getprop', '[ro.build.version.release]: [15]\n[ro.build.version.sdk]: [35]\n');
-    fake.output('termux-sms-list', '{"error": "Please grant the following permissions to use this command: android.permission.READ_SMS"}\n');
+    fake.output(
+      'termux-sms-list',
+      '{"error": "Please grant the following permissions to use this command: android.permission.READ_SMS"}\n',
+    );
     const r = await run(['doctor'], env);
     t.equal(r.code, 0, 'READ_SMS is optional: a warning');
     t.match(
@@ -262,11 +305,18 @@ t.test('checks that need port 8080 to themselves', async (t) => {
   });
 
   await t.test('no termux-* and no pm at all', async (t) => {
-    const r = await run(['doctor'], { PATH: tempDir(t, 'smsgw-empty-'), SMS_GATEWAY_HOME: join(tempDir(t), 'home'), SMS_GATEWAY_DOCTOR_TIMEOUT_MS: '2000' });
+    const r = await run(['doctor'], {
+      PATH: tempDir(t, 'smsgw-empty-'),
+      SMS_GATEWAY_HOME: join(tempDir(t), 'home'),
+      SMS_GATEWAY_DOCTOR_TIMEOUT_MS: '2000',
+    });
     t.equal(r.code, 1);
     t.match(r.out, /\n\[FAIL\] termux-api package: termux-sms-send is not on PATH\n {7}fix: pkg install termux-api\n/);
     t.match(r.out, /\n\[FAIL\] Termux:API app: `pm` is not found: this does not look like Android\/Termux\n {7}fix: /);
-    t.match(r.out, /\n\[FAIL\] Termux:API and SIM: termux-telephony-deviceinfo is not on PATH\n {7}fix: pkg install termux-api\n/);
+    t.match(
+      r.out,
+      /\n\[FAIL\] Termux:API and SIM: termux-telephony-deviceinfo is not on PATH\n {7}fix: pkg install termux-api\n/,
+    );
     t.match(r.out, /\nSummary: \d+ ok, 3 FAIL, /);
   });
 
@@ -281,7 +331,9 @@ t.test('checks that need port 8080 to themselves', async (t) => {
         const { env } = healthyPhone(t);
         const r = await run(['doctor'], env);
         t.equal(r.code, 1);
-        t.same(lines(r.out, '[FAIL]'), ['[FAIL] port 8080: port 8080 is used by another program (it does not answer /health like a gateway)']);
+        t.same(lines(r.out, '[FAIL]'), [
+          '[FAIL] port 8080: port 8080 is used by another program (it does not answer /health like a gateway)',
+        ]);
         t.equal(
           fixOf(r.out, /^\[FAIL\] port 8080/),
           "       fix: stop the other program that listens on port 8080 (the gateway's port is fixed); `ss -ltnp 'sport = :8080'` shows which",
@@ -293,7 +345,11 @@ t.test('checks that need port 8080 to themselves', async (t) => {
 
     await t.test('by a running gateway: ok; the key is never printed', async (t) => {
       const { env } = healthyPhone(t, 34);
-      await startGateway(t, { ...process.env, SMS_GATEWAY_HOME: env.SMS_GATEWAY_HOME, PATH: '/usr/local/bin:/usr/bin:/bin' });
+      await startGateway(t, {
+        ...process.env,
+        SMS_GATEWAY_HOME: env.SMS_GATEWAY_HOME,
+        PATH: '/usr/local/bin:/usr/bin:/bin',
+      });
       const r = await run(['doctor'], env);
       t.equal(r.code, 0, r.out);
       t.match(r.out, `\n[ ok ] port 8080: a gateway is already running on port 8080 (version ${VERSION})\n`);
@@ -317,28 +373,37 @@ t.test('Node.js 22 or newer is needed (better-sqlite3 13)', async (t) => {
   t.equal(nodeVersionOk('v26.0.0'), true);
 });
 
-t.test('the traps follow the Android version: the freezer from 11 (likely on 14+), restricted settings from 13', async (t) => {
-  const { androidMajor, freezerFix, restrictedSettingsFix, FREEZER_OFF, ALLOW_RESTRICTED } = await import('../../../src/cli/doctor/traps.js');
-  const { smsReadCheck, telephonyCheck } = await import('../../../src/cli/doctor/checks.js');
-  const getprop = (stdout: string) => ({ ok: true as const, stdout, json: undefined, ms: 5 });
-  t.equal(androidMajor(getprop('[ro.build.version.release]: [14]\n')), 14);
-  t.equal(androidMajor(getprop('[ro.build.version.release]: [8.1.0]\n')), 8);
-  t.equal(androidMajor(getprop('[ro.build.version.release]: [Baklava]\n')), null, 'a preview name is no number');
-  t.equal(androidMajor(getprop('[ro.product.model]: [Pixel]\n')), null);
-  t.equal(androidMajor({ ok: false, failure: 'timeout', detail: 'no answer within 10 ms', ms: 10 }), null);
-  t.same(freezerFix(10), [], 'no freezer before Android 11');
-  t.match(freezerFix(11), [/^Android 11: a possible cause is the cached-apps freezer/, FREEZER_OFF]);
-  t.match(freezerFix(14), [/^Android 14: the likely cause is/, FREEZER_OFF]);
-  t.match(freezerFix(null), [/^on Android 14 and newer the likely cause is/, FREEZER_OFF]);
-  t.same(restrictedSettingsFix(12), [], 'no restricted settings before Android 13');
-  t.equal(restrictedSettingsFix(13).at(-1), ALLOW_RESTRICTED);
-  t.equal(restrictedSettingsFix(null).at(-1), ALLOW_RESTRICTED, 'unknown version: named, it may apply');
-  const refused = { ok: false as const, failure: 'permission_denied' as const, detail: 'android.permission.READ_SMS', ms: 5 };
-  const hung = { ok: false as const, failure: 'timeout' as const, detail: 'no answer within 10 ms', ms: 10 };
-  const fixOfFinding = (f: Finding): string[] => (f.status === 'ok' ? [] : f.fix);
-  t.notOk(fixOfFinding(smsReadCheck(refused, 12)).includes(ALLOW_RESTRICTED), 'Android 12: not named');
-  t.ok(fixOfFinding(smsReadCheck(refused, 15)).includes(ALLOW_RESTRICTED), 'Android 15: named');
-  t.notOk(fixOfFinding(telephonyCheck(hung, 10)).includes(FREEZER_OFF), 'Android 10: not named');
-  t.ok(fixOfFinding(telephonyCheck(hung, 14)).includes(FREEZER_OFF), 'Android 14: named');
-  t.ok(fixOfFinding(smsReadCheck(hung, 14)).includes(FREEZER_OFF), 'a hung sms-list too');
-});
+t.test(
+  'the traps follow the Android version: the freezer from 11 (likely on 14+), restricted settings from 13',
+  async (t) => {
+    const { androidMajor, freezerFix, restrictedSettingsFix, FREEZER_OFF, ALLOW_RESTRICTED } =
+      await import('../../../src/cli/doctor/traps.js');
+    const { smsReadCheck, telephonyCheck } = await import('../../../src/cli/doctor/checks.js');
+    const getprop = (stdout: string) => ({ ok: true as const, stdout, json: undefined, ms: 5 });
+    t.equal(androidMajor(getprop('[ro.build.version.release]: [14]\n')), 14);
+    t.equal(androidMajor(getprop('[ro.build.version.release]: [8.1.0]\n')), 8);
+    t.equal(androidMajor(getprop('[ro.build.version.release]: [Baklava]\n')), null, 'a preview name is no number');
+    t.equal(androidMajor(getprop('[ro.product.model]: [Pixel]\n')), null);
+    t.equal(androidMajor({ ok: false, failure: 'timeout', detail: 'no answer within 10 ms', ms: 10 }), null);
+    t.same(freezerFix(10), [], 'no freezer before Android 11');
+    t.match(freezerFix(11), [/^Android 11: a possible cause is the cached-apps freezer/, FREEZER_OFF]);
+    t.match(freezerFix(14), [/^Android 14: the likely cause is/, FREEZER_OFF]);
+    t.match(freezerFix(null), [/^on Android 14 and newer the likely cause is/, FREEZER_OFF]);
+    t.same(restrictedSettingsFix(12), [], 'no restricted settings before Android 13');
+    t.equal(restrictedSettingsFix(13).at(-1), ALLOW_RESTRICTED);
+    t.equal(restrictedSettingsFix(null).at(-1), ALLOW_RESTRICTED, 'unknown version: named, it may apply');
+    const refused = {
+      ok: false as const,
+      failure: 'permission_denied' as const,
+      detail: 'android.permission.READ_SMS',
+      ms: 5,
+    };
+    const hung = { ok: false as const, failure: 'timeout' as const, detail: 'no answer within 10 ms', ms: 10 };
+    const fixOfFinding = (f: Finding): string[] => (f.status === 'ok' ? [] : f.fix);
+    t.notOk(fixOfFinding(smsReadCheck(refused, 12)).includes(ALLOW_RESTRICTED), 'Android 12: not named');
+    t.ok(fixOfFinding(smsReadCheck(refused, 15)).includes(ALLOW_RESTRICTED), 'Android 15: named');
+    t.notOk(fixOfFinding(telephonyCheck(hung, 10)).includes(FREEZER_OFF), 'Android 10: not named');
+    t.ok(fixOfFinding(telephonyCheck(hung, 14)).includes(FREEZER_OFF), 'Android 14: named');
+    t.ok(fixOfFinding(smsReadCheck(hung, 14)).includes(FREEZER_OFF), 'a hung sms-list too');
+  },
+);

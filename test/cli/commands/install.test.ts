@@ -10,33 +10,43 @@ import { bootScript } from '../../../src/cli/commands/boot.js';
 import { findOnPath } from '../../../src/device/termux.js';
 
 const PATH = '/usr/local/bin:/usr/bin:/bin';
-const noSvlogd = findOnPath('svlogd', { PATH }) ? false : "svlogd (runit) is not installed here: .ci/run installs Debian's runit";
+const noSvlogd = findOnPath('svlogd', { PATH })
+  ? false
+  : "svlogd (runit) is not installed here: .ci/run installs Debian's runit";
 
-t.test('service install writes run and log/run, executable, idempotent; uninstall removes them', { skip: noSvlogd }, async (t) => {
-  const prefix = tempDir(t);
-  const home = join(tempDir(t), 'gw home');
-  const env = { PREFIX: prefix, SMS_GATEWAY_HOME: home, PATH: PATH };
-  const first = await runCli(['service', 'install'], env);
-  const p = servicePaths(prefix);
-  t.equal(first.code, 0, first.err);
-  t.match(first.out, /^Installed .*\/var\/service\/sms-gateway\.\nStart it now with: sv up sms-gateway/);
-  for (const f of [p.run, p.logRun]) t.equal(statSync(f).mode & 0o777, 0o755, f);
-  const run = readFileSync(p.run, 'utf8');
-  t.match(run, /^#!\/\S*sh\n/);
-  t.match(run, /\nexec 2>&1\n/);
-  t.match(run, new RegExp(`\\nexport SMS_GATEWAY_HOME='${home.replace(/[/.]/g, '\\$&')}'\\n`), 'the home, quoted');
-  t.match(run, new RegExp(`\\nexec '${process.execPath}' '${join(ROOT, 'bin/sms-gateway')}' start\\n$`), 'the gateway in the foreground');
-  const logRun = readFileSync(p.logRun, 'utf8');
-  t.match(logRun, new RegExp(`exec '[^']*svlogd' -tt '${p.logDir}'\\n$`));
-  const again = await runCli(['service', 'install'], env);
-  t.equal(again.code, 0);
-  t.match(again.out, /^Already installed/);
-  t.equal(readFileSync(p.run, 'utf8'), run, 'unchanged');
-  const gone = await runCli(['service', 'uninstall'], env);
-  t.equal(gone.code, 0);
-  t.equal(existsSync(p.dir), false);
-  t.match((await runCli(['service', 'uninstall'], env)).out, /^Not installed/);
-});
+t.test(
+  'service install writes run and log/run, executable, idempotent; uninstall removes them',
+  { skip: noSvlogd },
+  async (t) => {
+    const prefix = tempDir(t);
+    const home = join(tempDir(t), 'gw home');
+    const env = { PREFIX: prefix, SMS_GATEWAY_HOME: home, PATH: PATH };
+    const first = await runCli(['service', 'install'], env);
+    const p = servicePaths(prefix);
+    t.equal(first.code, 0, first.err);
+    t.match(first.out, /^Installed .*\/var\/service\/sms-gateway\.\nStart it now with: sv up sms-gateway/);
+    for (const f of [p.run, p.logRun]) t.equal(statSync(f).mode & 0o777, 0o755, f);
+    const run = readFileSync(p.run, 'utf8');
+    t.match(run, /^#!\/\S*sh\n/);
+    t.match(run, /\nexec 2>&1\n/);
+    t.match(run, new RegExp(`\\nexport SMS_GATEWAY_HOME='${home.replace(/[/.]/g, '\\$&')}'\\n`), 'the home, quoted');
+    t.match(
+      run,
+      new RegExp(`\\nexec '${process.execPath}' '${join(ROOT, 'bin/sms-gateway')}' start\\n$`),
+      'the gateway in the foreground',
+    );
+    const logRun = readFileSync(p.logRun, 'utf8');
+    t.match(logRun, new RegExp(`exec '[^']*svlogd' -tt '${p.logDir}'\\n$`));
+    const again = await runCli(['service', 'install'], env);
+    t.equal(again.code, 0);
+    t.match(again.out, /^Already installed/);
+    t.equal(readFileSync(p.run, 'utf8'), run, 'unchanged');
+    const gone = await runCli(['service', 'uninstall'], env);
+    t.equal(gone.code, 0);
+    t.equal(existsSync(p.dir), false);
+    t.match((await runCli(['service', 'uninstall'], env)).out, /^Not installed/);
+  },
+);
 
 t.test('a quote in the home path cannot break out of the run script', { skip: noSvlogd }, async (t) => {
   const prefix = tempDir(t);
@@ -50,7 +60,11 @@ t.test('service without PREFIX or svlogd says what to do', async (t) => {
   const noPrefix = await runCli(['service', 'install'], { SMS_GATEWAY_HOME: tempDir(t) });
   t.equal(noPrefix.code, 1);
   t.match(noPrefix.err, /PREFIX is not set/);
-  const noSvlogd = await runCli(['service', 'install'], { PREFIX: tempDir(t), SMS_GATEWAY_HOME: tempDir(t), PATH: '/nonexistent' });
+  const noSvlogd = await runCli(['service', 'install'], {
+    PREFIX: tempDir(t),
+    SMS_GATEWAY_HOME: tempDir(t),
+    PATH: '/nonexistent',
+  });
   t.equal(noSvlogd.code, 1);
   t.match(noSvlogd.err, /pkg install termux-services/);
   t.equal((await runCli(['service'], {})).code, 2);
@@ -87,7 +101,10 @@ t.test('at boot without termux-services the gateway starts with the home boot in
   const bin = tempDir(t);
   const out = join(tempDir(t), 'started');
   writeFileSync(join(bin, 'termux-wake-lock'), '#!/bin/sh\n');
-  writeFileSync(join(bin, 'sms-gateway'), `#!/bin/sh\nprintf '%s|%s' "$*" "$SMS_GATEWAY_HOME" > '${out}.tmp' && mv '${out}.tmp' '${out}'\n`);
+  writeFileSync(
+    join(bin, 'sms-gateway'),
+    `#!/bin/sh\nprintf '%s|%s' "$*" "$SMS_GATEWAY_HOME" > '${out}.tmp' && mv '${out}.tmp' '${out}'\n`,
+  );
   for (const f of ['termux-wake-lock', 'sms-gateway']) chmodSync(join(bin, f), 0o755);
   // Termux:Boot's environment: HOME and PREFIX (no termux-services there), no SMS_GATEWAY_HOME.
   const r = spawnSync('sh', [join(home, '.termux', 'boot', 'start-sms-gateway')], {

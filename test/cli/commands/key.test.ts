@@ -43,25 +43,32 @@ t.test('show and rotate on a writable home', async (t) => {
   t.not(r.out, a.out);
 });
 
-t.test('rotate on a full home, then a read-only one: one line, exit 1, the old key kept', { skip: noMount }, async (t) => {
-  const dir = smallFilesystem(t);
-  const env = { SMS_GATEWAY_HOME: join(dir, 'home') };
-  const before = (await runCli(['key', 'rotate'], env)).out;
-  t.match(before, /^sk_local_\S+\n$/);
-  fill(dir);
-  const full = await runCli(['key', 'rotate'], env);
-  t.equal(full.code, 1, 'full: exit 1');
-  t.equal(full.out, '', 'full: no key printed');
-  t.match(
-    full.err,
-    /^sms-gateway: cannot write the API key in \S+ \(no space left on the device\)\. The key was not rotated: the old one stays in use\. [^\n]*\n$/,
-  );
-  t.equal((await runCli(['key', 'show'], env)).out, before, 'full: the old key is still the key');
+t.test(
+  'rotate on a full home, then a read-only one: one line, exit 1, the old key kept',
+  { skip: noMount },
+  async (t) => {
+    const dir = smallFilesystem(t);
+    const env = { SMS_GATEWAY_HOME: join(dir, 'home') };
+    const before = (await runCli(['key', 'rotate'], env)).out;
+    t.match(before, /^sk_local_\S+\n$/);
+    fill(dir);
+    const full = await runCli(['key', 'rotate'], env);
+    t.equal(full.code, 1, 'full: exit 1');
+    t.equal(full.out, '', 'full: no key printed');
+    t.match(
+      full.err,
+      /^sms-gateway: cannot write the API key in \S+ \(no space left on the device\)\. The key was not rotated: the old one stays in use\. [^\n]*\n$/,
+    );
+    t.equal((await runCli(['key', 'show'], env)).out, before, 'full: the old key is still the key');
 
-  rmSync(join(dir, 'filler'));
-  execFileSync('mount', ['-o', 'remount,ro', dir], { stdio: 'ignore' });
-  const ro = await runCli(['key', 'rotate'], env);
-  t.equal(ro.code, 1, 'read-only: exit 1');
-  t.match(ro.err, /^sms-gateway: cannot write the API key in \S+ \(the file system is read-only\)\. The key was not rotated[^\n]*\n$/);
-  t.notMatch(ro.err, /\n\s+at /, 'no stack trace');
-});
+    rmSync(join(dir, 'filler'));
+    execFileSync('mount', ['-o', 'remount,ro', dir], { stdio: 'ignore' });
+    const ro = await runCli(['key', 'rotate'], env);
+    t.equal(ro.code, 1, 'read-only: exit 1');
+    t.match(
+      ro.err,
+      /^sms-gateway: cannot write the API key in \S+ \(the file system is read-only\)\. The key was not rotated[^\n]*\n$/,
+    );
+    t.notMatch(ro.err, /\n\s+at /, 'no stack trace');
+  },
+);

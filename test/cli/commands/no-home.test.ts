@@ -45,7 +45,10 @@ t.test('key show and webhook secret on a home without them: say so, create nothi
   const key = await runCli(['key', 'show'], env);
   t.equal(key.code, 1);
   t.equal(key.out, '');
-  t.equal(key.err, `sms-gateway: no API key yet in ${home}: \`sms-gateway start\` creates one, or \`sms-gateway key rotate\` makes one now\n`);
+  t.equal(
+    key.err,
+    `sms-gateway: no API key yet in ${home}: \`sms-gateway start\` creates one, or \`sms-gateway key rotate\` makes one now\n`,
+  );
   const status = await runCli(['status'], env);
   t.equal(status.code, 1);
   t.equal(status.err, key.err, 'status needs the key too');

@@ -35,7 +35,10 @@ t.test('a bad --tag is a usage error (exit 2) naming it, and nothing is sent', a
     [['--tag', 'order'], '--tag takes key=value, e.g. --tag order=1042'],
     [['--tag', '=1042'], '--tag "": a tag name must be 1 to 32 letters, digits, _ . or -'],
     [['--tag', 'ord er=1'], '--tag "ord er": a tag name must be 1 to 32 letters, digits, _ . or -'],
-    [['--tag', `${'k'.repeat(33)}=1`], `--tag "${'k'.repeat(33)}": a tag name must be 1 to 32 letters, digits, _ . or -`],
+    [
+      ['--tag', `${'k'.repeat(33)}=1`],
+      `--tag "${'k'.repeat(33)}": a tag name must be 1 to 32 letters, digits, _ . or -`,
+    ],
     [['--tag', `note=${'v'.repeat(65)}`], "--tag note: a tag's value must be at most 64 characters (this one has 65)"],
     [['--tag', 'a=1', '--tag', 'a=2'], '--tag a is given twice'],
     [['--tag', '__proto__=x'], '--tag __proto__: the gateway refuses this name in any request'],
@@ -52,7 +55,18 @@ t.test('a bad --tag is a usage error (exit 2) naming it, and nothing is sent', a
 t.test('tags go with a message sent now and with queued ones', async (t) => {
   const a = await listening(t);
   const now = await runCli(
-    ['send', '+1 555 000 1111', 'Alarm. Reply 1 to disarm', '--tag', 'alarm=garage', '--tag', 'note=a=b', '--tag', 'empty=', '--json'],
+    [
+      'send',
+      '+1 555 000 1111',
+      'Alarm. Reply 1 to disarm',
+      '--tag',
+      'alarm=garage',
+      '--tag',
+      'note=a=b',
+      '--tag',
+      'empty=',
+      '--json',
+    ],
     a.env,
   );
   t.equal(now.code, 0, now.err);
@@ -61,7 +75,10 @@ t.test('tags go with a message sent now and with queued ones', async (t) => {
   t.same(record.tags, { alarm: 'garage', note: 'a=b', empty: '' }, 'the value is everything after the first =');
 
   const eight = Array.from({ length: 8 }, (_, i) => ['--tag', `k${i}=${'v'.repeat(64)}`]).flat();
-  const refused = await runCli(['send', '+15550100001', '+15550100002', 'Reminder', ...eight, '--tag', 'batch=7'], a.env);
+  const refused = await runCli(
+    ['send', '+15550100001', '+15550100002', 'Reminder', ...eight, '--tag', 'batch=7'],
+    a.env,
+  );
   t.equal(refused.code, 2, 'a ninth tag is refused before anything is queued');
   const many = await runCli(['send', '+15550100001', '+15550100002', 'Reminder', ...eight], a.env);
   t.equal(many.code, 0, many.err);
@@ -82,6 +99,9 @@ t.test("a tag's value is counted in characters as the API counts them (an emoji 
   const tags: TagList = new Map();
   t.equal(addTag(tags, `mood=${emoji(64)}`), undefined, '64 emoji: the API takes them');
   t.ok(TagsSchema.safeParse({ mood: emoji(64) }).success, '(the API does)');
-  t.equal(addTag(tags, `more=${emoji(65)}`), "--tag more: a tag's value must be at most 64 characters (this one has 65)");
+  t.equal(
+    addTag(tags, `more=${emoji(65)}`),
+    "--tag more: a tag's value must be at most 64 characters (this one has 65)",
+  );
   t.notOk(TagsSchema.safeParse({ more: emoji(65) }).success, '(the API does not)');
 });

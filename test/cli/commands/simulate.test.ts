@@ -32,7 +32,12 @@ t.test('usage errors exit 2', async (t) => {
 async function listening(t: Test, opts: TestAppOptions = {}) {
   await holdPort8080(t); // teardowns run last-in first-out: the app closes before the lock goes
   const home = tempDir(t);
-  const a = await testApp(t, { home, clock: fakeClock(Date.now()), inboxList: simulatedSmsList(home, () => 'UTC'), ...opts });
+  const a = await testApp(t, {
+    home,
+    clock: fakeClock(Date.now()),
+    inboxList: simulatedSmsList(home, () => 'UTC'),
+    ...opts,
+  });
   await a.app.listen({ port: PORT, host: '127.0.0.1' });
   // A pooled connection to the previous test's app (closed under it) is used up here, not by the CLI.
   for (let i = 0; i < 3; i++) {
@@ -66,7 +71,10 @@ t.test('a simulated SMS reaches GET /api/inbox and the webhooks; diagnostics ok'
 
   await a.gateway.webhooks.delivery.runDue();
   t.equal(rx.received.length, 1);
-  const event = new Webhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw').verify(rx.received[0]!.body, rx.received[0]!.headers as Record<string, string>) as {
+  const event = new Webhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw').verify(
+    rx.received[0]!.body,
+    rx.received[0]!.headers as Record<string, string>,
+  ) as {
     type: string;
     data: { from: string; body: string };
   };
@@ -88,7 +96,10 @@ t.test('on a phone (termux-sms-send on PATH) it says the simulated inbox is not 
 
 t.test("the running gateway's inbox watcher is off: says so and how to switch it on, exit 1", async (t) => {
   const a = await listening(t); // no webhook target, no SMS_GATEWAY_INBOX, no MQTT
-  const r = await runCli(['simulate', 'receive', '--from', '+15551230001', 'Door opened'], { SMS_GATEWAY_HOME: a.home, PATH: '/nonexistent' });
+  const r = await runCli(['simulate', 'receive', '--from', '+15551230001', 'Door opened'], {
+    SMS_GATEWAY_HOME: a.home,
+    PATH: '/nonexistent',
+  });
   t.equal(r.code, 1, 'the SMS is in the file, but this gateway never shows it');
   t.equal(r.out, 'Put SMS 1 from +15551230001 into the simulated inbox.\n');
   t.equal(
@@ -103,7 +114,10 @@ t.test('no gateway running: a note that it reads the SMS only once it runs with 
   await holdPort8080(t); // nothing listens on 8080 meanwhile
   const home = tempDir(t);
   t.equal((await runCli(['key', 'rotate'], { SMS_GATEWAY_HOME: home })).code, 0, 'a home a gateway ran with');
-  const r = await runCli(['simulate', 'receive', '--from', '+15551230001', 'x'], { SMS_GATEWAY_HOME: home, PATH: '/nonexistent' });
+  const r = await runCli(['simulate', 'receive', '--from', '+15551230001', 'x'], {
+    SMS_GATEWAY_HOME: home,
+    PATH: '/nonexistent',
+  });
   t.equal(r.code, 0);
   t.equal(r.out, 'Put SMS 1 from +15551230001 into the simulated inbox.\n');
   t.match(r.err, /^sms-gateway: note: no gateway answers on http:\/\/127\.0\.0\.1:8080/);

@@ -54,7 +54,17 @@ t.test('secret prints the same secret until rotate replaces it', async (t) => {
 
 t.test('usage errors exit 2', async (t) => {
   const env = { SMS_GATEWAY_HOME: tempDir(t) };
-  for (const args of [[], ['send'], ['add'], ['add', 'a', 'b'], ['remove'], ['list', '--yaml'], ['test', 'x'], ['secret', 'x'], ['constructor']]) {
+  for (const args of [
+    [],
+    ['send'],
+    ['add'],
+    ['add', 'a', 'b'],
+    ['remove'],
+    ['list', '--yaml'],
+    ['test', 'x'],
+    ['secret', 'x'],
+    ['constructor'],
+  ]) {
     t.equal((await run(['webhook', ...args], env)).code, 2, args.join(' '));
   }
 });
@@ -131,7 +141,10 @@ t.test("test: the running gateway sends the test event to its own targets, not t
     /\/api: FAILED \(HTTP 401\): the receiver refused the signature\. The likely cause is the secret: give the receiver the one in .*webhook-secret \(`sms-gateway webhook secret`, with the same SMS_GATEWAY_HOME as the gateway\)/,
   );
   t.equal(shellOnly.received.length, 0);
-  const event = new Webhook(SECRET).verify(good.received[0]!.body, good.received[0]!.headers as Record<string, string>) as { type: string };
+  const event = new Webhook(SECRET).verify(
+    good.received[0]!.body,
+    good.received[0]!.headers as Record<string, string>,
+  ) as { type: string };
   t.equal(event.type, 'gateway.test');
 });
 
@@ -163,6 +176,9 @@ t.test('add of a URL registered already and switched off (410) says so, and how 
   g.gateway.webhooks.outbox.disable(url, Date.now(), 'HTTP 410 Gone: switched off');
   const again = await run(['webhook', 'add', url], g.env);
   t.equal(again.code, 0);
-  t.match(again.out, /registered already and switched off \(it answered 410 Gone\).*`sms-gateway webhook test` switches it back on/);
+  t.match(
+    again.out,
+    /registered already and switched off \(it answered 410 Gone\).*`sms-gateway webhook test` switches it back on/,
+  );
   t.notMatch(again.out, /receives every event from now on/);
 });
