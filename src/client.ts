@@ -193,17 +193,17 @@ function createCaller(opts: ClientOptions) {
 
 export function createClient(opts: ClientOptions) {
   const call = createCaller(opts);
+  /** A request whose answer carries its result in `data`. */
+  const dataOf = async <T>(method: string, path: string, body?: unknown) =>
+    (await call<{ data: T }>(method, path, body)).data;
+  /** A POST with an Idempotency-Key (random by default) kept across retries, retried after a lost connection too. */
+  const idempotentPost = <T>(path: string, body: unknown, idempotencyKey: string | undefined) =>
+    call<T>('POST', path, body, { 'idempotency-key': idempotencyKey ?? randomUUID() }, true);
   return {
     health: () => call<Health>('GET', '/health'),
     /** Sends one SMS. The same idempotencyKey (random by default) is used for every retry. */
     send: (input: SendInput, options: { idempotencyKey?: string } = {}) =>
-      call<SendResult>(
-        'POST',
-        '/api/sms/send',
-        input,
-        { 'idempotency-key': options.idempotencyKey ?? randomUUID() },
-        true,
-      ),
+      idempotentPost<SendResult>('/api/sms/send', input, options.idempotencyKey),
     /**
      * Queues SMS for the gateway to send at its pace (202: one queued record per recipient).
      * The same idempotencyKey (random by default) is used for every retry.
@@ -214,41 +214,33 @@ export function createClient(opts: ClientOptions) {
         ...(input.sendAt instanceof Date ? { sendAt: input.sendAt.toISOString() } : {}),
         ...(input.expiresAt instanceof Date ? { expiresAt: input.expiresAt.toISOString() } : {}),
       };
-      const res = await call<{ data: MessageRecord[] }>(
-        'POST',
-        '/api/messages',
-        body,
-        { 'idempotency-key': options.idempotencyKey ?? randomUUID() },
-        true,
-      );
+      const res = await idempotentPost<{ data: MessageRecord[] }>('/api/messages', body, options.idempotencyKey);
       return res.data;
     },
     /** Cancels a queued message whose hand-off has not started (409 not_cancellable otherwise). */
-    cancel: async (id: string) =>
-      (await call<{ data: MessageRecord }>('DELETE', `/api/messages/${encodeURIComponent(id)}`)).data,
+    cancel: async (id: string) => dataOf<MessageRecord>('DELETE', `/api/messages/${encodeURIComponent(id)}`),
     /** The history, newest first: filtered by status and a tag (key:value), searched (q, since, until), paged. */
     messages: async (q: SearchInput & { limit?: number; offset?: number; status?: MessageStatus; tag?: string } = {}) =>
       call<Page<MessageRecord> & { success: true }>('GET', `/api/messages${queryString(q)}`),
-    message: async (id: string) =>
-      (await call<{ data: MessageRecord }>('GET', `/api/messages/${encodeURIComponent(id)}`)).data,
-    stats: async () => (await call<{ data: Stats }>('GET', '/api/stats')).data,
+    message: async (id: string) => dataOf<MessageRecord>('GET', `/api/messages/${encodeURIComponent(id)}`),
+    stats: async () => dataOf<Stats>('GET', '/api/stats'),
     /**
      * Received SMS, newest first: from one sender, searched (q, since, until), paged (503 inbox_disabled while the
      * gateway does not read its inbox).
      */
     inbox: async (q: SearchInput & { limit?: number; offset?: number; from?: string } = {}) =>
       call<Page<InboxRecord> & { success: true }>('GET', `/api/inbox${queryString(q)}`),
-    webhooks: async () => (await call<{ data: WebhookTarget[] }>('GET', '/api/webhooks')).data,
+    webhooks: async () => dataOf<WebhookTarget[]>('GET', '/api/webhooks'),
     /** Registers a webhook target (a URL already registered: its existing target). */
-    addWebhook: async (url: string) => (await call<{ data: WebhookTarget }>('POST', '/api/webhooks', { url })).data,
+    addWebhook: async (url: string) => dataOf<WebhookTarget>('POST', '/api/webhooks', { url }),
     /** Removes a target registered over the API (409 webhook_from_environment for SMS_GATEWAY_WEBHOOK_URLS ones). */
     removeWebhook: async (id: string) => {
       await call<unknown>('DELETE', `/api/webhooks/${encodeURIComponent(id)}`);
     },
     /** Has the gateway send its test event to every target; one result per target. */
-    testWebhooks: async () => (await call<{ data: WebhookTestResult[] }>('POST', '/api/webhooks/test')).data,
+    testWebhooks: async () => dataOf<WebhookTestResult[]>('POST', '/api/webhooks/test'),
     /** GET any read endpoint's data (host info, diagnostics). */
-    read: async <T>(path: string) => (await call<{ data: T }>('GET', path)).data,
+    read: async <T>(path: string) => dataOf<T>('GET', path),
   };
 }
 

@@ -20,8 +20,8 @@ import type { FinishedHandoff } from '../sms/handoff.js';
 import type { WebhookEvent } from '../store/event-record.js';
 import { REASONS, type Reason } from '../store/message-record.js';
 import { mqttSeries } from './metrics-mqtt.js';
+import { gauges } from './metrics-gauges.js';
 import {
-  gauges,
   optOutSeries,
   processGauges,
   seconds,

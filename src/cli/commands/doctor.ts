@@ -15,14 +15,12 @@ import {
   dataDirCheck,
   nodeCheck,
   packageCheck,
-  phantomCheck,
-  smsLimitInfo,
   smsReadCheck,
   smsSendInfo,
   sqliteCheck,
   telephonyCheck,
-  wakeLockInfo,
 } from '../doctor/checks.js';
+import { phantomCheck, smsLimitInfo, wakeLockInfo } from '../doctor/android-settings.js';
 import { portCheck } from '../doctor/port.js';
 import { androidMajor } from '../doctor/traps.js';
 import { formatFinding, summaryLine, type Finding } from '../doctor/report.js';
