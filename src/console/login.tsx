@@ -6,6 +6,52 @@ import { api, describe } from './api.js';
 import { keyFromPaste } from './key-store.js';
 import { ErrorLine } from './ui.js';
 
+/** One single-line field (Enter submits the form), masked unless "show" is pressed. */
+function KeyField({ text, onText }: { text: string; onText: (text: string) => void }) {
+  const [shown, setShown] = useState(false);
+  const keyField = {
+    id: 'key',
+    autocomplete: 'off',
+    autocapitalize: 'off',
+    spellcheck: false,
+    value: text,
+    onInput: (e: Event) => onText((e.currentTarget as HTMLInputElement).value),
+  } as const;
+  return (
+    <div class="keyfield">
+      {shown ? <input type="text" {...keyField} /> : <input type="password" {...keyField} />}
+      <button
+        type="button"
+        class="secondary"
+        aria-pressed={shown}
+        aria-label="Show the key"
+        onClick={() => setShown(!shown)}
+      >
+        Show
+      </button>
+    </div>
+  );
+}
+
+/** Why the sign-in is shown (signed out, key refused or rotated) and, after a rotation, the new key. */
+function LoginNotes({ notice, newKey }: { notice: string | undefined; newKey: string | undefined }) {
+  return (
+    <>
+      {notice && (
+        <p class="note" role="status">
+          {notice}
+        </p>
+      )}
+      {newKey && (
+        <div class="newkey">
+          <label for="new-key">The new key (shown once: copy it to your other clients)</label>
+          <input id="new-key" readonly value={newKey} onFocus={(e) => e.currentTarget.select()} />
+        </div>
+      )}
+    </>
+  );
+}
+
 export function Login({
   notice,
   newKey,
@@ -19,7 +65,6 @@ export function Login({
   const [remember, setRemember] = useState(false);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const [shown, setShown] = useState(false);
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -43,43 +88,13 @@ export function Login({
     }
   };
 
-  // One single-line field (Enter submits the form), masked unless "show" is pressed.
-  const keyField = {
-    id: 'key',
-    autocomplete: 'off',
-    autocapitalize: 'off',
-    spellcheck: false,
-    value: text,
-    onInput: (e: Event) => setText((e.currentTarget as HTMLInputElement).value),
-  } as const;
   return (
     <main id="main" class="login">
       <h1>Sign in</h1>
-      {notice && (
-        <p class="note" role="status">
-          {notice}
-        </p>
-      )}
-      {newKey && (
-        <div class="newkey">
-          <label for="new-key">The new key (shown once: copy it to your other clients)</label>
-          <input id="new-key" readonly value={newKey} onFocus={(e) => e.currentTarget.select()} />
-        </div>
-      )}
+      <LoginNotes notice={notice} newKey={newKey} />
       <form onSubmit={(e) => void submit(e)}>
         <label for="key">API key, or the QR code's text</label>
-        <div class="keyfield">
-          {shown ? <input type="text" {...keyField} /> : <input type="password" {...keyField} />}
-          <button
-            type="button"
-            class="secondary"
-            aria-pressed={shown}
-            aria-label="Show the key"
-            onClick={() => setShown(!shown)}
-          >
-            Show
-          </button>
-        </div>
+        <KeyField text={text} onText={setText} />
         <p class="hint">
           The start screen (<code>sms-gateway start</code>) and <code>sms-gateway key show</code> print it.
         </p>

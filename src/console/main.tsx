@@ -123,16 +123,10 @@ function Banners({ conn, mode }: { conn: Connection; mode: string | undefined })
   );
 }
 
-function App() {
-  const [key, setKey] = useState(storedKey());
-  const [conn, setConn] = useState<Connection>('ok');
-  const [mode, setMode] = useState<string>();
+/** The view the hash route names, followed as the hash changes (other hashes, such as #main, keep it). */
+function useHashView() {
   const [view, setView] = useState<View>(viewOf(location.hash) ?? 'overview');
-  const [notice, setNotice] = useState<string>();
-  const [newKey, setNewKey] = useState<string>();
-
   useEffect(() => {
-    onConnection(setConn);
     const onHash = () => {
       const v = viewOf(location.hash);
       if (v) setView(v);
@@ -140,12 +134,30 @@ function App() {
     addEventListener('hashchange', onHash);
     return () => removeEventListener('hashchange', onHash);
   }, []);
+  return [view, setView] as const;
+}
 
+/** The connection as the API calls and the health poll see it, and the phone's mode from the health poll. */
+function useConnection() {
+  const [conn, setConn] = useState<Connection>('ok');
+  const [mode, setMode] = useState<string>();
+  useEffect(() => {
+    onConnection(setConn);
+  }, []);
   usePoll(async () => {
     const h = await health();
     setMode(h?.mode);
     setConn((c) => (h ? (c === 'unreachable' ? 'ok' : c) : 'unreachable'));
   }, []);
+  return { conn, setConn, mode };
+}
+
+function App() {
+  const [key, setKey] = useState(storedKey());
+  const { conn, setConn, mode } = useConnection();
+  const [view, setView] = useHashView();
+  const [notice, setNotice] = useState<string>();
+  const [newKey, setNewKey] = useState<string>();
 
   useEffect(() => {
     if (conn === 'unauthorized' && key) {

@@ -2,6 +2,7 @@
 // first before opting out), "Load older" (older.ts), its messages oldest first, "Send again"
 // on a failed one (a new queued message with the same text and number) and the reply box;
 // opened at its newest message, the reply box in view (thread-scroll.ts).
+import type { RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { MessageRecord } from '../store/message-record.js';
 import { shownAt, type Thread } from './conversations.js';
@@ -119,6 +120,43 @@ export function LoadOlder({
 /** Between the messages shown as they were read and the older ones: some before it may be missing. */
 const GapMark = () => <li class="gap muted">Earlier messages above may be missing: “Load older” reads them.</li>;
 
+/** The thread's heading: the contact's name (if known), then the number. */
+function ThreadTitle({ thread }: { thread: Thread }) {
+  return (
+    <h2 id="thread-title">
+      {thread.contact && (
+        <>
+          <Iso text={thread.contact} />{' '}
+        </>
+      )}
+      <span class="to">
+        <Iso text={thread.number} />
+      </span>
+    </h2>
+  );
+}
+
+/**
+ * On a phone the list, and the button that opened this thread, are hidden now: the focus comes to the back button,
+ * without scrolling up from the newest message (the back button stays in sight, app.css).
+ */
+function useFocusOnOpen(back: RefObject<HTMLButtonElement | null>) {
+  useEffect(() => {
+    const at = document.activeElement;
+    if (!(at instanceof HTMLElement) || at === document.body || at.offsetParent === null)
+      back.current?.focus({ preventScroll: true });
+  }, []);
+}
+
+/**
+ * Where messages may be missing: the index of the first entry from the time the thread is complete (the entries'
+ * length if none is), or null when nothing is missing.
+ */
+function gapIndex(thread: Thread, completeFrom: number | null): number | null {
+  const gapAt = completeFrom === null ? -1 : thread.entries.findIndex((e) => shownAt(e) >= completeFrom);
+  return gapAt === 0 ? null : gapAt === -1 && completeFrom !== null ? thread.entries.length : gapAt;
+}
+
 export function ThreadView(p: {
   call: Call;
   thread: Thread;
@@ -139,16 +177,8 @@ export function ThreadView(p: {
     section,
     thread.entries.map((e) => e.message.id),
   );
-  // On a phone the list, and the button that opened this thread, are hidden now: the focus comes
-  // here, without scrolling up from the newest message (the back button stays in sight, app.css).
-  useEffect(() => {
-    const at = document.activeElement;
-    if (!(at instanceof HTMLElement) || at === document.body || at.offsetParent === null)
-      back.current?.focus({ preventScroll: true });
-  }, []);
-  // Where messages may be missing: before the first one from the time the thread is complete.
-  const gapAt = completeFrom === null ? -1 : thread.entries.findIndex((e) => shownAt(e) >= completeFrom);
-  const gap = gapAt === 0 ? null : gapAt === -1 && completeFrom !== null ? thread.entries.length : gapAt;
+  useFocusOnOpen(back);
+  const gap = gapIndex(thread, completeFrom);
   const sentText = new Map(
     thread.entries.flatMap((e) => (e.kind === 'sent' ? [[e.message.id, e.message.body] as const] : [])),
   );
@@ -170,16 +200,7 @@ export function ThreadView(p: {
           ← All conversations
         </button>
       </div>
-      <h2 id="thread-title">
-        {thread.contact && (
-          <>
-            <Iso text={thread.contact} />{' '}
-          </>
-        )}
-        <span class="to">
-          <Iso text={thread.number} />
-        </span>
-      </h2>
+      <ThreadTitle thread={thread} />
       <OptOutToggle call={call} thread={thread} entry={optOut} onChanged={onChanged} />
       <ErrorLine text={error} />
       {note && <Note>{note}</Note>}
