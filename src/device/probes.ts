@@ -122,34 +122,52 @@ export const FACT_MAX_AGE_MS: Readonly<Record<ProbeName, number>> = {
   apiApp: 30 * MINUTE_MS,
 };
 
+/** Every fact's state before its first read: nothing known, never tried. */
+function emptySnapshot(): Snapshot {
+  return Object.fromEntries(
+    PROBE_NAMES.map((n) => [n, { value: null, last: 'never', detail: null, checkedAt: null, readAt: null, ms: null }]),
+  ) as unknown as Snapshot;
+}
+
+/** Runs one fact's command, bounded by the timeout and the output cap. */
+function runProbe(run: Runner, name: ProbeName, timeoutMs: number, env: NodeJS.ProcessEnv | undefined) {
+  const { command, args, expect } = SPECS[name];
+  return run(command, args, { timeoutMs, expect, maxOutputBytes: 256 * 1024, ...(env ? { env } : {}) });
+}
+
+/** The onRead listeners, each told after every read; a listener's failure is its own. */
+function readListeners() {
+  const listeners = new Set<(name: ProbeName) => void>();
+  return {
+    /** Adds a listener; returns the unsubscribe. */
+    add: (listener: (name: ProbeName) => void): (() => void) => {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    notify: (name: ProbeName): void => {
+      for (const listener of listeners) {
+        try {
+          listener(name);
+        } catch {
+          // a listener's failure is its own
+        }
+      }
+    },
+  };
+}
+
 export function createProbes(opts: ProbeOptions) {
   const { clock } = opts;
   const timeoutMs = opts.timeoutMs ?? PROBE_TIMEOUT_MS;
   const maxAge = { ...FACT_MAX_AGE_MS, ...opts.maxAgeMs };
   const run = opts.run ?? runCommand;
-  const state = Object.fromEntries(
-    PROBE_NAMES.map((n) => [n, { value: null, last: 'never', detail: null, checkedAt: null, readAt: null, ms: null }]),
-  ) as unknown as Snapshot;
-  const listeners = new Set<(name: ProbeName) => void>();
-  const freshness = createFactFreshness(clock, maxAge, (name: ProbeName) => {
-    for (const listener of listeners) {
-      try {
-        listener(name);
-      } catch {
-        // a listener's failure is its own
-      }
-    }
-  });
+  const state = emptySnapshot();
+  const listeners = readListeners();
+  const freshness = createFactFreshness(clock, maxAge, listeners.notify);
 
   /** One read of a fact into its state; true when it answered. */
   const readOne = async <K extends ProbeName>(name: K): Promise<boolean> => {
-    const spec = SPECS[name];
-    const r = await run(spec.command, spec.args, {
-      timeoutMs,
-      expect: spec.expect,
-      maxOutputBytes: 256 * 1024,
-      ...(opts.env ? { env: opts.env } : {}),
-    });
+    const r = await runProbe(run, name, timeoutMs, opts.env);
     return recordAnswer(name, state[name] as ProbeState<ProbeValues[K]>, r, clock.now());
   };
 
@@ -201,8 +219,7 @@ export function createProbes(opts: ProbeOptions) {
      * Called after each read, answered or not (Home Assistant's state publishes what changed); returns the unsubscribe.
      */
     onRead(listener: (name: ProbeName) => void): () => void {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
+      return listeners.add(listener);
     },
   };
 }

@@ -84,6 +84,43 @@ export function memory(opts: { meta: MetaStore; inbox: InboxStore }) {
 
 export type Memory = ReturnType<typeof memory>;
 
+/** Where a poll's outcome is committed, and what decides a received SMS's reply and effects. */
+interface CommitterOptions {
+  inbox: InboxStore;
+  outbox: Pick<OutboxStore, 'record'>;
+  replyTo?: ((from: string | null, at: number) => InReplyTo | null) | undefined;
+  effects?: ReceivedEffects | undefined;
+}
+
+/** One new SMS, inside the poll's transaction: its record, its effects, its sms.received event, its key seen. */
+function storeReceived(opts: CommitterOptions, e: SmsEntry, now: number, tz: string): void {
+  const at = receivedMs(e, tz);
+  // What it replies to is decided now, in this transaction (events/reply-window.ts), among what
+  // was sent before it arrived: the phone's date is to the second, so up to the end of that second.
+  const arrived = at === null ? now : Math.min(now, at + 999);
+  const inReplyTo = opts.replyTo?.(e.address, arrived) ?? null;
+  // What it changes, in this transaction (sms/received-effects.ts): the opt-out list, its
+  // answers; and which keyword rule it triggers: its record and event carry the keyword.
+  const eventId = newEventId(now);
+  const keyword = opts.effects?.apply({ eventId, from: e.address, body: e.body }).keyword ?? null;
+  opts.inbox.add(
+    {
+      smsId: e.id,
+      from: e.address,
+      contact: e.sender,
+      body: e.body,
+      receivedAt: at,
+      simSlot: null,
+      inReplyTo,
+      keyword,
+    },
+    now,
+  );
+  const event = makeEvent('sms.received', eventData(e, at, inReplyTo, keyword), now, eventId);
+  opts.outbox.record('sms.received', event, now);
+  opts.inbox.markSeen(keyOf(e), now);
+}
+
 /**
  * Storing and announcing: the committed outcome of one poll. The first poll stores a
  * baseline and takes every message it read as old, judged by _id whatever its date (a
@@ -94,16 +131,7 @@ export type Memory = ReturnType<typeof memory>;
  * then written), so a poll can never emit what another already did. `switchedOnAt`: when
  * start() found no watermark (a fresh or forgotten watcher).
  */
-export function committer(
-  opts: {
-    inbox: InboxStore;
-    outbox: Pick<OutboxStore, 'record'>;
-    replyTo?: ((from: string | null, at: number) => InReplyTo | null) | undefined;
-    effects?: ReceivedEffects | undefined;
-  },
-  mem: Memory,
-  switchedOnAt: () => number | null,
-) {
+export function committer(opts: CommitterOptions, mem: Memory, switchedOnAt: () => number | null) {
   /** The first poll's baseline: when the watcher was switched on (to the second, as the phone prints times). */
   const firstBaseline = (now: number) => {
     const on = switchedOnAt();
@@ -115,33 +143,6 @@ export function committer(
       const at = receivedMs(e, tz);
       return at !== null && at > baselineAt && at <= now;
     });
-  const store = (e: SmsEntry, now: number, tz: string) => {
-    const at = receivedMs(e, tz);
-    // What it replies to is decided now, in this transaction (events/reply-window.ts), among what
-    // was sent before it arrived: the phone's date is to the second, so up to the end of that second.
-    const arrived = at === null ? now : Math.min(now, at + 999);
-    const inReplyTo = opts.replyTo?.(e.address, arrived) ?? null;
-    // What it changes, in this transaction (sms/received-effects.ts): the opt-out list, its
-    // answers; and which keyword rule it triggers: its record and event carry the keyword.
-    const eventId = newEventId(now);
-    const keyword = opts.effects?.apply({ eventId, from: e.address, body: e.body }).keyword ?? null;
-    opts.inbox.add(
-      {
-        smsId: e.id,
-        from: e.address,
-        contact: e.sender,
-        body: e.body,
-        receivedAt: at,
-        simSlot: null,
-        inReplyTo,
-        keyword,
-      },
-      now,
-    );
-    const event = makeEvent('sms.received', eventData(e, at, inReplyTo, keyword), now, eventId);
-    opts.outbox.record('sms.received', event, now);
-    opts.inbox.markSeen(keyOf(e), now);
-  };
   /** `judgedFrom`: judge against this watermark when lower than the stored one (the read says so: inbox-pages.ts). */
   return (
     entries: SmsEntry[],
@@ -168,7 +169,7 @@ export function committer(
       if (first || mem.baseline() === null) mem.setBaseline(baselineAt);
       // In the order they arrived (the phone's time, then _id): GET /api/inbox lists newest first.
       fresh.sort((a, b) => (receivedMs(a, tz) ?? 0) - (receivedMs(b, tz) ?? 0) || a.id - b.id);
-      for (const e of fresh) store(e, now, tz);
+      for (const e of fresh) storeReceived(opts, e, now, tz);
       const next = Math.max(mark, ...fresh.map((e) => e.id));
       if (next !== mark) mem.setWatermark(next);
       if (fresh.length > 0 || first) opts.inbox.pruneSeen();

@@ -21,7 +21,7 @@
 import type { Clock } from '../core/clock.js';
 import { listSms, localTimeToMs, type SmsEntry, type SmsListResult } from '../device/sms-list.js';
 import { deepSweep } from './inbox-sweep.js';
-import { readStorePage } from './inbox-store-page.js';
+import { readStorePage, type StorePageJudge } from './inbox-store-page.js';
 
 export const PAGE_SIZE = 100;
 export const MAX_PAGES = 10;
@@ -80,7 +80,8 @@ function aboveSeenOn(page: SmsEntry[], judge: Judge, dated: (e: SmsEntry) => num
   return out;
 }
 
-export function pageReader(opts: PageReaderOptions, judge: Judge) {
+/** The reads the reader makes of the phone: an inbox page at an offset, the deep sweep below, the whole store. */
+function pageSource(opts: PageReaderOptions) {
   const list = opts.list ?? listSms;
   const timeoutMs = opts.timeoutMs ?? Math.min(opts.pollMs, 10_000);
   const sweep = deepSweep({
@@ -91,6 +92,43 @@ export function pageReader(opts: PageReaderOptions, judge: Judge) {
     firstOffset: PAGE_SIZE - RESUME_OVERLAP,
     overlap: RESUME_OVERLAP,
   });
+  return {
+    inboxPage: (offset: number) => list({ box: 'inbox', limit: PAGE_SIZE, offset, timeoutMs, env: opts.env }),
+    sweep,
+    storePage: (whole: (r: SmsListResult) => void, judge: StorePageJudge) =>
+      readStorePage({ list, pageSize: PAGE_SIZE, timeoutMs, env: opts.env, whole }, judge),
+  };
+}
+
+/** What one poll judges its pages by. `mark`: the watermark judged against, null at the baseline. */
+interface PollView {
+  judge: Judge;
+  mark: number | null;
+  baselineAt: number;
+  tz: string;
+  now: number;
+  recentFrom: number;
+  resuming: boolean;
+  dated: (e: SmsEntry) => number | null;
+}
+
+/** A full page may have more that is new below it. */
+function readsOn(page: SmsEntry[], view: PollView, aboveSeen: ReadonlySet<number>): boolean {
+  const { judge, mark, baselineAt, tz } = view;
+  if (page.length < PAGE_SIZE) return false;
+  // Dates run newest first: the page's oldest entry tells how far down it reaches.
+  const oldest = Math.min(...page.map((e) => view.dated(e) ?? -Infinity));
+  // The baseline: on while messages dated after the start may lie below (all old).
+  if (mark === null) return oldest >= view.now - HORIZON_SLACK_MS;
+  const fresh = page.filter((e) => judge.isNew(e, mark, baselineAt, tz, aboveSeen.has(e.id))).length;
+  // Reading on below a cap: until a page holds nothing new.
+  if (view.resuming) return fresh > 0;
+  if (fresh === page.length) return true;
+  return oldest >= view.recentFrom;
+}
+
+export function pageReader(opts: PageReaderOptions, judge: Judge) {
+  const source = pageSource(opts);
   let backlogFrom: number | null = null; // a capped poll's successor reads on from here
   let last: { wall: number; mono: number } | null = null; // the previous complete read
   let floor: number | null = null; // the watermark before whole-store reads stood in for the top page
@@ -117,8 +155,7 @@ export function pageReader(opts: PageReaderOptions, judge: Judge) {
     const mark = stored === null || floor === null ? stored : Math.min(stored, floor);
     const judgedFrom = mark ?? undefined;
     if (whole && mark !== null && !resuming) {
-      const read = { list, pageSize: PAGE_SIZE, timeoutMs, env: opts.env, whole };
-      const served = await readStorePage(read, { recentFrom, seen: judge.seen, dated });
+      const served = await source.storePage(whole, { recentFrom, seen: judge.seen, dated });
       if (served) {
         last = { wall: now, mono };
         floor = mark;
@@ -126,31 +163,13 @@ export function pageReader(opts: PageReaderOptions, judge: Judge) {
       }
     }
     let aboveSeen = new Set<number>();
-    /** A full page may have more that is new below it. */
-    const readOn = (page: SmsEntry[]) => {
-      if (page.length < PAGE_SIZE) return false;
-      // Dates run newest first: the page's oldest entry tells how far down it reaches.
-      const oldest = Math.min(...page.map((e) => dated(e) ?? -Infinity));
-      // The baseline: on while messages dated after the start may lie below (all old).
-      if (mark === null) return oldest >= now - HORIZON_SLACK_MS;
-      const fresh = page.filter((e) => judge.isNew(e, mark, baselineAt, tz, aboveSeen.has(e.id))).length;
-      // Reading on below a cap: until a page holds nothing new.
-      if (resuming) return fresh > 0;
-      if (fresh === page.length) return true;
-      return oldest >= recentFrom;
-    };
+    const view: PollView = { judge, mark, baselineAt, tz, now, recentFrom, resuming, dated };
     // Messages arriving between two page reads shift the pages: an entry may show up
     // twice, never be skipped. The map drops the duplicates.
     const byId = new Map<number, SmsEntry>();
     let topFull = false;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const r = await list({
-        box: 'inbox',
-        limit: PAGE_SIZE,
-        offset: start + page * PAGE_SIZE,
-        timeoutMs,
-        env: opts.env,
-      });
+      const r = await source.inboxPage(start + page * PAGE_SIZE);
       if (!r.ok) return { kind: r.failure, detail: r.detail };
       // Only received messages, whatever else an older Termux:API or a filter lets through.
       for (const e of r.entries) if (e.type === 'inbox') byId.set(e.id, e);
@@ -159,10 +178,11 @@ export function pageReader(opts: PageReaderOptions, judge: Judge) {
         topFull = r.entries.length >= PAGE_SIZE;
         if (mark !== null) aboveSeen = aboveSeenOn(r.entries, judge, dated);
       }
-      if (!readOn(r.entries)) {
+      if (!readsOn(r.entries, view, aboveSeen)) {
         backlogFrom = null;
         // The deep sweep only adds new _ids: a deep old message is never judged by its date.
-        if (mark !== null && !resuming) for (const e of await sweep.step(topFull)) if (e.id > mark) byId.set(e.id, e);
+        if (mark !== null && !resuming)
+          for (const e of await source.sweep.step(topFull)) if (e.id > mark) byId.set(e.id, e);
         // The top inbox page was read through: nothing a whole-store read stood in for is left unjudged.
         if (!resuming) floor = null;
         return { entries: [...byId.values()], capped: false, backlogFrom, aboveSeen, judgedFrom };

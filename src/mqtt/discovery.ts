@@ -52,12 +52,8 @@ function receivedEntity(node: string, common: Record<string, unknown>, t: Topics
   };
 }
 
-/** Every config this gateway announces. */
-export function discoveryConfigs(deps: DiscoveryDeps): DiscoveryConfig[] {
-  // The id as it is (Home Assistant's node ids allow `-`): ids that differ only in `-`
-  // and `_` stay two devices.
-  const node = `sms_gateway_${deps.gatewayId}`;
-  const t = deps.topics;
+/** What every entity's config shares: the device card, the availability topic, the origin. */
+function commonFields(node: string, deps: DiscoveryDeps): Record<string, unknown> {
   const device = {
     identifiers: [node],
     name: `SMS gateway ${deps.gatewayId}`,
@@ -65,11 +61,35 @@ export function discoveryConfigs(deps: DiscoveryDeps): DiscoveryConfig[] {
     model: deps.model ?? 'Android phone (Termux)',
     sw_version: deps.version,
   };
-  const common = {
+  return {
     device,
-    availability: [{ topic: t.availability, payload_available: 'online', payload_not_available: 'offline' }],
+    availability: [{ topic: deps.topics.availability, payload_available: 'online', payload_not_available: 'offline' }],
     origin: { name: 'sms-gateway', sw_version: deps.version },
   };
+}
+
+/** One contact's `notify` entity: a message published to its command topic is sent to that contact. */
+function notifyEntity(node: string, common: Record<string, unknown>, t: Topics, c: Contact): DiscoveryConfig {
+  return {
+    topic: `${DISCOVERY_PREFIX}/notify/${node}/${c.slug}/config`,
+    config: {
+      ...common,
+      unique_id: `${node}_notify_${c.slug}`,
+      name: `SMS ${c.name}`,
+      icon: 'mdi:message-text-outline',
+      command_topic: t.notify(c.slug),
+      qos: 1,
+    },
+  };
+}
+
+/** Every config this gateway announces. */
+export function discoveryConfigs(deps: DiscoveryDeps): DiscoveryConfig[] {
+  // The id as it is (Home Assistant's node ids allow `-`): ids that differ only in `-`
+  // and `_` stay two devices.
+  const node = `sms_gateway_${deps.gatewayId}`;
+  const t = deps.topics;
+  const common = commonFields(node, deps);
   const sensor = (object: string, extra: Record<string, unknown>): DiscoveryConfig => ({
     topic: `${DISCOVERY_PREFIX}/sensor/${node}/${object}/config`,
     config: { ...common, unique_id: `${node}_${object}`, state_topic: t.state, ...extra },
@@ -130,17 +150,7 @@ export function discoveryConfigs(deps: DiscoveryDeps): DiscoveryConfig[] {
       json_attributes_topic: t.lastReceived,
     }),
     receivedEntity(node, common, t),
-    ...deps.contacts.map((c) => ({
-      topic: `${DISCOVERY_PREFIX}/notify/${node}/${c.slug}/config`,
-      config: {
-        ...common,
-        unique_id: `${node}_notify_${c.slug}`,
-        name: `SMS ${c.name}`,
-        icon: 'mdi:message-text-outline',
-        command_topic: t.notify(c.slug),
-        qos: 1,
-      },
-    })),
+    ...deps.contacts.map((c) => notifyEntity(node, common, t, c)),
   ];
 }
 
