@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { MODES, RUNTIME_SIMULATIONS } from '../core/runtime.js';
 import { ERROR_CODES } from '../core/errors.js';
-import { MAX_RECIPIENTS } from '../sms/enqueue.js';
+import { MAX_RECIPIENTS } from '../sms/queue-request.js';
 import { ChecksSchema } from '../status/checks-schema.js';
 import { EncodingSchema, MessageRecordSchema, MessageStatusSchema } from '../store/message-record.js';
 import { MAX_TAG_VALUE, TagsSchema } from '../store/message-record.js';
