@@ -4,14 +4,8 @@ import { z } from 'zod';
 import { InboxRecordSchema } from '../store/inbox.js';
 import { WebhookTargetSchema } from '../events/targets.js';
 import { WebhookTestResultSchema } from '../events/ping-targets.js';
-import {
-  PaginationSchema,
-  prefixedId,
-  queryInt,
-  searchQueryFields,
-  sinceNotAfterUntil,
-  UNTIL_BEFORE_SINCE,
-} from './schemas.js';
+import { PaginationSchema, prefixedId } from './schemas.js';
+import { queryInt, searchQueryFields, sinceNotAfterUntil, UNTIL_BEFORE_SINCE } from './query-schemas.js';
 
 export { InboxRecordSchema, WebhookTargetSchema, WebhookTestResultSchema };
 

@@ -5,7 +5,8 @@
 // poll: nothing is lost, and nothing is done twice.
 import type { Logger } from 'pino';
 import { GatewayError } from '../core/errors.js';
-import type { Enqueue, QueueRequest } from './enqueue.js';
+import type { Enqueue } from './enqueue.js';
+import type { QueueRequest } from './queue-request.js';
 import type { IntakeContext } from './validation.js';
 
 /** A received SMS as its effects see it, inside the transaction that stores it. */

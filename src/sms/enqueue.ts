@@ -7,47 +7,25 @@
 // event: sms/opt-out-intake.ts); the others are queued. DELETE /api/messages/:id cancels a message whose hand-off
 // has not started.
 import type { Logger } from 'pino';
-import { gatewayError, GatewayError } from '../core/errors.js';
+import { gatewayError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
 import type { RuntimeInfo } from '../core/runtime.js';
 import type { Calendar } from '../core/time-zone.js';
 import type { MessageRecord } from '../store/message-record.js';
 import { toMessageRecord, type MessageRow, type MessageStore, type NewMessage } from '../store/messages.js';
 import { QUEUE_LIMIT, type QueueStore } from '../store/queue.js';
-import { createIdempotency, hashOf, storedKey } from './idempotency.js';
-import { tagsHashFields } from './tags.js';
-import type { Tags } from '../store/message-record.js';
+import { createIdempotency, storedKey } from './idempotency.js';
 import type { Emitter } from '../core/dispatcher.js';
 import type { SendEvents } from './send-events.js';
 import type { StorageHealth } from './storage-health.js';
 import { isStorageUnavailable } from '../store/database.js';
 import { storedOutcome, type AcceptedOutcome, type QueueOutcome } from './outcomes.js';
-import {
-  knownSlots,
-  newMessage,
-  slotsAsKnown,
-  validateSend,
-  type IntakeContext,
-  type KnownSlots,
-  type SimSlots,
-  type ValidSend,
-} from './validation.js';
+import { knownSlots, slotsAsKnown, type IntakeContext, type KnownSlots, type SimSlots } from './validation.js';
+import { queuedRows, requestHash, times, validRecipients, type QueueRequest } from './queue-request.js';
 import { failOptedOut, type OptOutCheck } from './opt-out-intake.js';
 
-export const MAX_RECIPIENTS = 100;
-export const MAX_SCHEDULE_MS = 30 * 24 * 3600_000;
 /** How long a caller refused with queue_full is asked to wait. */
 const QUEUE_FULL_RETRY_S = 60;
-
-export interface QueueRequest {
-  to: string | string[];
-  message: string;
-  simSlot?: number | undefined;
-  /** ISO 8601 with a zone (checked by the route's schema). */
-  sendAt?: string | undefined;
-  expiresAt?: string | undefined;
-  tags?: Tags | undefined;
-}
 
 export interface EnqueueDeps extends SimSlots {
   store: Pick<MessageStore, 'insertBatch' | 'byIdempotencyKey' | 'cancel' | 'get' | 'settle'>;
@@ -60,40 +38,6 @@ export interface EnqueueDeps extends SimSlots {
   logger?: Logger | undefined;
   /** The opt-out list: a listed recipient is recorded as failed/opted_out, never queued. */
   optOuts?: OptOutCheck | undefined;
-}
-
-/** Every recipient validated as on the send path (errors name body.to[i]); no number twice. */
-function validRecipients(req: QueueRequest, sims: KnownSlots): { to: string; v: ValidSend }[] {
-  const recipients = Array.isArray(req.to) ? req.to : [req.to];
-  const seen = new Map<string, number>();
-  return recipients.map((to, i) => {
-    const where = Array.isArray(req.to) ? `body.to[${i}]` : 'body.to';
-    let v;
-    try {
-      v = validateSend({ to, message: req.message, simSlot: req.simSlot }, sims);
-    } catch (err) {
-      if (err instanceof GatewayError)
-        throw new GatewayError(err.code, err.message.replace('body.to', where), err.extra);
-      throw err;
-    }
-    const twin = seen.get(v.number);
-    if (twin !== undefined) throw gatewayError('invalid_request', 'sameRecipient', where, twin);
-    seen.set(v.number, i);
-    return { to, v };
-  });
-}
-
-/** sendAt (at most 30 days ahead) and expiresAt (later than sendAt, or now), as epoch ms. */
-function times(req: QueueRequest, now: number) {
-  const sendAt = req.sendAt === undefined ? null : Date.parse(req.sendAt);
-  const expiresAt = req.expiresAt === undefined ? null : Date.parse(req.expiresAt);
-  if (sendAt !== null && sendAt - now > MAX_SCHEDULE_MS) {
-    throw gatewayError('invalid_request', 'sendAtTooFar');
-  }
-  if (expiresAt !== null && expiresAt <= Math.max(sendAt ?? now, now)) {
-    throw gatewayError('invalid_request', 'expiresTooEarly', sendAt !== null && sendAt > now ? 'sendAt' : 'now');
-  }
-  return { sendAt, expiresAt };
 }
 
 /**
@@ -168,23 +112,8 @@ export function createEnqueue(deps: EnqueueDeps) {
     const now = clock.now();
     const { sendAt, expiresAt } = times(req, now);
     ensureRoom(valid.length);
-    const statsDay = deps.calendar().dayOf(now);
-    const rows: NewMessage[] = valid.map(({ to, v }, i) => ({
-      ...newMessage(v, {
-        to,
-        message: req.message,
-        sourceIp: ctx.sourceIp,
-        origin: ctx.origin,
-        now,
-        statsDay,
-        idempotencyKey: i === 0 ? (key ?? null) : null,
-        requestHash: i === 0 && key ? hash : null,
-        tags: req.tags,
-      }),
-      via: 'queue' as const,
-      sendAt,
-      expiresAt,
-    }));
+    const at = { now, statsDay: deps.calendar().dayOf(now), sendAt, expiresAt };
+    const rows = queuedRows(req, valid, ctx, at, { key, hash });
     const outcome = commit(deps, rows);
     logger?.info({ ids: rows.map((r) => r.id), segments: rows[0]?.segments, sendAt }, 'sms queued');
     return outcome;
@@ -194,15 +123,7 @@ export function createEnqueue(deps: EnqueueDeps) {
     /** Queues the request; `ctx.origin` is the door (or automatic answer) it comes from. */
     accept(req: QueueRequest, ctx: IntakeContext): QueueOutcome | Promise<QueueOutcome> {
       const key = storedKey(ctx);
-      const hash = hashOf([
-        'queue',
-        req.to,
-        req.message,
-        req.simSlot ?? null,
-        req.sendAt ?? null,
-        req.expiresAt ?? null,
-        ...tagsHashFields(req.tags),
-      ]);
+      const hash = requestHash(req);
       if (key !== undefined) {
         const earlier = idempotency.earlier(key, hash);
         if (earlier !== undefined) return earlier;

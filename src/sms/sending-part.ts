@@ -14,28 +14,28 @@ import type { Emitter, Subscriber } from '../core/dispatcher.js';
 import type { RuntimeInfo } from '../core/runtime.js';
 import type { Calendar } from '../core/time-zone.js';
 import type { Db } from '../store/database.js';
-import { createMessageStore, type MessageRow, type NewMessage } from '../store/messages.js';
+import { createMessageStore, type MessageRow, type MessageStore, type NewMessage } from '../store/messages.js';
 import type { OutboxStore } from '../store/outbox.js';
 import { createOptOutStore, type OptOutEvents } from '../store/opt-outs.js';
 import { createRuleStore } from '../store/rules.js';
-import { createQueueStore } from '../store/queue.js';
+import { createQueueStore, type QueueStore } from '../store/queue.js';
 import { createStatsStore } from '../store/stats.js';
 import { watchWrites } from '../store/write-watch.js';
 import { createConfirmer } from './confirmation.js';
 import type { SmsStoreShare } from './sms-store-share.js';
-import { createEnqueue } from './enqueue.js';
+import { createEnqueue, type Enqueue } from './enqueue.js';
 import { createLane } from './lane.js';
-import { createPacing } from './pacing.js';
+import { createPacing, type Pacing } from './pacing.js';
 import { createSendService } from './send.js';
 import type { SendEvents } from './send-events.js';
 import { createSendHealth } from './send-health.js';
 import type { Sender } from './senders.js';
-import { createSettler } from './settle.js';
+import { createSettler, type Settler } from './settle.js';
 import { createStorageHealth } from './storage-health.js';
 import { createMetaStore } from '../store/meta.js';
 import { createAutoReplyGuard } from './auto-reply-guard.js';
 import { failIfOptedOut } from './opt-out-intake.js';
-import { createOptOutList } from './opt-out-list.js';
+import { createOptOutList, type OptOutList } from './opt-out-list.js';
 import { createOptOutReplies } from './opt-out-replies.js';
 import { createRules } from './rules.js';
 import { createRuleReplies } from './rule-replies.js';
@@ -67,6 +67,58 @@ export interface SendingPartDeps {
   logger?: Logger | undefined;
 }
 
+/** The one hand-off lane, skipping (failed opted_out) a recipient listed since the message was queued. */
+function sendingLane(
+  deps: SendingPartDeps,
+  parts: {
+    messages: MessageStore;
+    queue: QueueStore;
+    pacing: Pacing;
+    settler: Settler;
+    optOuts: OptOutList;
+  },
+) {
+  const { messages, optOuts } = parts;
+  const optedOut = (row: MessageRow, now: number) => failIfOptedOut({ store: messages, optOuts }, row, now);
+  const syncOptedOut = (row: NewMessage) => optOuts.blocks(row.sendTo, row.origin ?? 'api');
+  return createLane({
+    store: messages,
+    queue: parts.queue,
+    pacing: parts.pacing,
+    sender: deps.sender,
+    clock: deps.clock,
+    timeZone: () => deps.calendar().timeZone,
+    quietHours: deps.config.quietHours,
+    settler: parts.settler,
+    optedOut,
+    syncOptedOut,
+    logger: deps.logger,
+  });
+}
+
+/**
+ * What answers a received SMS: the limits of automatic answers, the opt-out keywords' replies, the keyword rules
+ * and their replies, and receivedEffects, which applies them in the inbox's transaction.
+ */
+function replyParts(deps: SendingPartDeps, parts: { messages: MessageStore; optOuts: OptOutList; enqueue: Enqueue }) {
+  const { db, clock, config, logger } = deps;
+  const { messages, optOuts, enqueue } = parts;
+  const country = deps.simCountry ?? (() => null);
+  const autoReplies = createAutoReplyGuard({ clock, store: messages, numbers: createNumbering(), country, logger });
+  const optOutReplies = createOptOutReplies({
+    settings: config.optOut,
+    list: optOuts,
+    guard: autoReplies,
+    enqueue,
+    logger,
+  });
+  const rules = createRules({ store: createRuleStore(db), clock, optOut: config.optOut, logger });
+  const ruleReplies = createRuleReplies({ rules, optOuts, guard: autoReplies, enqueue, logger });
+  const effects = { optOut: optOutReplies, rules: ruleReplies, ruleList: rules, guard: autoReplies };
+  const receivedEffects = createReceivedEffects({ ...effects, settings: config.optOut });
+  return { autoReplies, rules, ruleReplies, receivedEffects };
+}
+
 export function createSendingPart(deps: SendingPartDeps) {
   const { db, clock, runtime, config, events, logger } = deps;
   const stats = createStatsStore(db);
@@ -84,21 +136,7 @@ export function createSendingPart(deps: SendingPartDeps) {
   const sendHealth = createSendHealth(storage);
   const settler = createSettler({ store: messages, clock, runtime, events, storage, confirmer, logger });
   const optOuts = createOptOutList({ store: createOptOutStore(db), clock, events, logger });
-  const optedOut = (row: MessageRow, now: number) => failIfOptedOut({ store: messages, optOuts }, row, now);
-  const syncOptedOut = (row: NewMessage) => optOuts.blocks(row.sendTo, row.origin ?? 'api');
-  const lane = createLane({
-    store: messages,
-    queue,
-    pacing,
-    sender: deps.sender,
-    clock,
-    timeZone,
-    quietHours: config.quietHours,
-    settler,
-    optedOut,
-    syncOptedOut,
-    logger,
-  });
+  const lane = sendingLane(deps, { messages, queue, pacing, settler, optOuts });
   const common = {
     clock,
     runtime,
@@ -111,19 +149,7 @@ export function createSendingPart(deps: SendingPartDeps) {
   };
   const sendService = createSendService({ ...common, store: messages, lane, pacing, settler });
   const enqueue = createEnqueue({ ...common, store: messages, queue, events });
-  const country = deps.simCountry ?? (() => null);
-  const autoReplies = createAutoReplyGuard({ clock, store: messages, numbers: createNumbering(), country, logger });
-  const optOutReplies = createOptOutReplies({
-    settings: config.optOut,
-    list: optOuts,
-    guard: autoReplies,
-    enqueue,
-    logger,
-  });
-  const rules = createRules({ store: createRuleStore(db), clock, optOut: config.optOut, logger });
-  const ruleReplies = createRuleReplies({ rules, optOuts, guard: autoReplies, enqueue, logger });
-  const effects = { optOut: optOutReplies, rules: ruleReplies, ruleList: rules, guard: autoReplies };
-  const receivedEffects = createReceivedEffects({ ...effects, settings: config.optOut });
+  const { autoReplies, rules, ruleReplies, receivedEffects } = replyParts(deps, { messages, optOuts, enqueue });
 
   events.on('handoff.finished', (h) => sendHealth.handoffFinished(h));
   events.on('message.queued', () => lane.notify());

@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { gatewayError } from '../../core/errors.js';
 import type { InboxStore } from '../../store/inbox.js';
 import { InboxPageSchema, InboxQuerySchema } from '../integration-schemas.js';
-import { searchTimes } from '../schemas.js';
+import { searchTimes } from '../query-schemas.js';
 import { bearerErrors, json } from '../route-docs.js';
 import { inboxExample } from '../integration-examples.js';
 import type { RouteFile } from '../route-parts.js';

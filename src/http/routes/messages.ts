@@ -3,14 +3,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { gatewayError } from '../../core/errors.js';
 import { toMessageRecord, type MessageStore } from '../../store/messages.js';
-import {
-  MessageParamsSchema,
-  MessageResponseSchema,
-  MessagesPageSchema,
-  MessagesQuerySchema,
-  searchTimes,
-} from '../schemas.js';
-import { tagFilter } from '../schemas.js';
+import { MessageParamsSchema, MessageResponseSchema, MessagesPageSchema } from '../schemas.js';
+import { MessagesQuerySchema, searchTimes, tagFilter } from '../query-schemas.js';
 import { bearerErrors, json } from '../route-docs.js';
 import { listExample, messageExample } from '../examples.js';
 import type { RouteFile } from '../route-parts.js';

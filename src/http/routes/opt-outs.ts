@@ -11,7 +11,8 @@ import { gatewayError } from '../../core/errors.js';
 import { optOutNumber, type OptOutList } from '../../sms/opt-out-list.js';
 import type { OptOutRow } from '../../store/opt-outs.js';
 import { bearerErrors, json, noContent, STORAGE_503 } from '../route-docs.js';
-import { PaginationSchema, queryInt } from '../schemas.js';
+import { PaginationSchema } from '../schemas.js';
+import { queryInt } from '../query-schemas.js';
 import { BODY_LIMIT } from '../errors.js';
 import type { RouteFile } from '../route-parts.js';
 

@@ -81,91 +81,80 @@ const entry = (r: RuleRow) => ({
   createdAt: new Date(r.createdAt).toISOString(),
 });
 
+// The three routes' OpenAPI documentation (and their body and params validation).
+const LIST_RULES_DOC = {
+  operationId: 'listRules',
+  summary: 'The keyword rules, oldest first',
+  description: `At most ${MAX_RULES}. A received SMS that triggers one carries its keyword and gets its reply, queued.`,
+  tags: ['sms'],
+  response: {
+    200: json('Every rule, oldest first.', RuleListSchema, { success: true, data: [example] }),
+    ...bearerErrors([]),
+  },
+};
+
+const ADD_RULE_DOC = {
+  operationId: 'addRule',
+  summary: 'Add a keyword rule',
+  description:
+    'From now on a received SMS that matches it (any case, surrounding spaces ignored; opt-out keywords ' +
+    'win) carries its keyword, and its sender gets the reply through the queue, within the limits of ' +
+    'automatic replies (dialable numbers only, one per sender per 10 minutes, 30 an hour in all).',
+  tags: ['sms'],
+  body: RuleRequestSchema,
+  response: {
+    201: json('Added.', RuleResponseSchema, { success: true, data: example }),
+    ...bearerErrors(
+      [400, 409, 413, 415, 503],
+      {
+        400: `invalid_request: a field is missing or invalid (keyword, match, reply, from: ${FROM_RULE}).`,
+        409: `too_many_rules: ${MAX_RULES} rules exist already; remove one first.`,
+        503: STORAGE_503,
+      },
+      { noRetryAfter503: true },
+    ),
+  },
+};
+
+const REMOVE_RULE_DOC = {
+  operationId: 'removeRule',
+  summary: 'Remove a keyword rule',
+  description: 'Received SMS no longer trigger it (those stored before keep their keyword).',
+  tags: ['sms'],
+  params: RuleParamsSchema,
+  response: {
+    204: noContent('Removed; no body.'),
+    ...bearerErrors(
+      [400, 404, 503],
+      {
+        400: 'invalid_request: the id does not start with rule_, or is too long.',
+        404: 'not_found: no rule has this id.',
+        503: STORAGE_503,
+      },
+      { noRetryAfter503: true },
+    ),
+  },
+};
+
 export function ruleRoutes(deps: RuleRoutesDeps, bodyLimit: number): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get(
-      '/api/rules',
-      {
-        schema: {
-          operationId: 'listRules',
-          summary: 'The keyword rules, oldest first',
-          description:
-            `At most ${MAX_RULES}. A received SMS that triggers one carries its keyword and gets its ` +
-            `reply, queued.`,
-          tags: ['sms'],
-          response: {
-            200: json('Every rule, oldest first.', RuleListSchema, { success: true, data: [example] }),
-            ...bearerErrors([]),
-          },
-        },
-      },
-      async () => ({ success: true as const, data: deps.rules.list().map(entry) }),
-    );
+    app.get('/api/rules', { schema: LIST_RULES_DOC }, async () => ({
+      success: true as const,
+      data: deps.rules.list().map(entry),
+    }));
 
-    app.post(
-      '/api/rules',
-      {
-        bodyLimit,
-        schema: {
-          operationId: 'addRule',
-          summary: 'Add a keyword rule',
-          description:
-            'From now on a received SMS that matches it (any case, surrounding spaces ignored; opt-out keywords ' +
-            'win) carries its keyword, and its sender gets the reply through the queue, within the limits of ' +
-            'automatic replies (dialable numbers only, one per sender per 10 minutes, 30 an hour in all).',
-          tags: ['sms'],
-          body: RuleRequestSchema,
-          response: {
-            201: json('Added.', RuleResponseSchema, { success: true, data: example }),
-            ...bearerErrors(
-              [400, 409, 413, 415, 503],
-              {
-                400: `invalid_request: a field is missing or invalid (keyword, match, reply, from: ${FROM_RULE}).`,
-                409: `too_many_rules: ${MAX_RULES} rules exist already; remove one first.`,
-                503: STORAGE_503,
-              },
-              { noRetryAfter503: true },
-            ),
-          },
-        },
-      },
-      async (request, reply) => {
-        const { keyword, match, reply: text, from } = request.body;
-        const rule = deps.rules.add({ keyword, match, reply: text, from });
-        return reply.code(201).send({ success: true as const, data: entry(rule) });
-      },
-    );
+    app.post('/api/rules', { bodyLimit, schema: ADD_RULE_DOC }, async (request, reply) => {
+      const { keyword, match, reply: text, from } = request.body;
+      const rule = deps.rules.add({ keyword, match, reply: text, from });
+      return reply.code(201).send({ success: true as const, data: entry(rule) });
+    });
 
-    app.delete(
-      '/api/rules/:id',
-      {
-        schema: {
-          operationId: 'removeRule',
-          summary: 'Remove a keyword rule',
-          description: 'Received SMS no longer trigger it (those stored before keep their keyword).',
-          tags: ['sms'],
-          params: RuleParamsSchema,
-          response: {
-            204: noContent('Removed; no body.'),
-            ...bearerErrors(
-              [400, 404, 503],
-              {
-                400: 'invalid_request: the id does not start with rule_, or is too long.',
-                404: 'not_found: no rule has this id.',
-                503: STORAGE_503,
-              },
-              { noRetryAfter503: true },
-            ),
-          },
-        },
-      },
-      async (request, reply) => {
-        const { id } = request.params;
-        if (!deps.rules.remove(id)) throw gatewayError('not_found', 'rule', id);
-        deps.logger?.info({ id }, 'a keyword rule was removed');
-        return reply.code(204).send(null);
-      },
-    );
+    app.delete('/api/rules/:id', { schema: REMOVE_RULE_DOC }, async (request, reply) => {
+      const { id } = request.params;
+      if (!deps.rules.remove(id)) throw gatewayError('not_found', 'rule', id);
+      deps.logger?.info({ id }, 'a keyword rule was removed');
+      return reply.code(204).send(null);
+    });
   };
 }
 
