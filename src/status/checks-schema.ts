@@ -28,7 +28,13 @@ const probe = z.enum(PROBE_RESULTS);
 const readAt = (maxAge: string) =>
   iso.describe(`when the reading shown was read (ISO 8601 UTC), never more than ${maxAge} ago; null: none shown`);
 
-const smtpRefused = z.record(z.enum(SMTP_REFUSALS), z.number().int());
+/** One count per reason, each named in the document (a record keyed by an enum leaves them undefined there). */
+const smtpRefused = z.object(
+  Object.fromEntries(SMTP_REFUSALS.map((reason) => [reason, z.number().int()])) as Record<
+    (typeof SMTP_REFUSALS)[number],
+    z.ZodNumber
+  >,
+);
 
 const checkOf = <V extends z.ZodType>(value: V) =>
   z.object({
