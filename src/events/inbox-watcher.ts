@@ -149,7 +149,7 @@ export function createInboxWatcher(opts: InboxWatcherOptions): InboxWatcher {
       const tz = opts.timeZone();
       const fetched = await fetchNew(mem.watermark(), tz, wholeStoreFor(opts.share));
       if ('kind' in fetched) return report.failed(fetched, opts.clock.now());
-      if (fetched.entries.length > 0) await opts.effects?.prepare();
+      if (fetched.entries.length > 0) await opts.effects?.loadNumbering();
       const committed = commit(fetched.entries, opts.clock.now(), tz, fetched.aboveSeen, fetched.judgedFrom);
       report.ok(fetched, committed);
       // A conversation: its next message is read as quickly as a reply to a send.

@@ -55,7 +55,7 @@ export function createAutoReplyGuard(deps: AutoReplyGuardDeps) {
       return number;
     },
     /** Loads what classifying a number needs (once); asked before the transaction that may answer. */
-    prepare: () => deps.numbers.load(),
+    loadNumbering: () => deps.numbers.load(),
     /** Skips since the start, by reason (GET /metrics). */
     skipped: (): ReadonlyMap<SkipReason, number> => skipped,
   };

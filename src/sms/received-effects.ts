@@ -3,7 +3,7 @@
 // (opt-out-replies.ts), then the keyword rule it triggers and its reply (rule-replies.ts;
 // opt-out keywords win, keyword-match.ts). No storage fault, crash or restart between
 // storing the SMS and acting on it can lose or double an effect: they commit together.
-// Listeners of `sms.received` after the commit only announce. prepare(), before that
+// Listeners of `sms.received` after the commit only announce. loadNumbering(), before that
 // transaction, loads what classifying a sender's number needs, only when an automatic
 // answer is possible at all (opt-out answers or a rule with a reply).
 import type { OptOutSettings } from '../core/opt-out-settings.js';
@@ -17,7 +17,7 @@ export type { ReceivedSms } from './automatic-answer.js';
 
 export interface ReceivedEffects {
   /** Before the transaction: what the answers' guard needs, loaded when an answer is possible. */
-  prepare(): Promise<void>;
+  loadNumbering(): Promise<void>;
   /** Inside the transaction that stores the SMS; what it decided that the SMS's record keeps. */
   apply(sms: ReceivedSms): { keyword: string | null };
 }
@@ -27,7 +27,7 @@ interface EffectsDeps {
   rules: Pick<RuleReplies, 'apply'>;
   settings: OptOutSettings;
   ruleList: Pick<Rules, 'list'>;
-  guard: Pick<AutoReplyGuard, 'prepare'>;
+  guard: Pick<AutoReplyGuard, 'loadNumbering'>;
 }
 
 /** Whether any automatic answer could be queued now. */
@@ -40,9 +40,9 @@ function answersPossible(deps: EffectsDeps): boolean {
 export function createReceivedEffects(deps: EffectsDeps): ReceivedEffects {
   let prepared = false;
   return {
-    async prepare() {
+    async loadNumbering() {
       if (prepared || !answersPossible(deps)) return;
-      await deps.guard.prepare();
+      await deps.guard.loadNumbering();
       prepared = true;
     },
     apply(sms) {

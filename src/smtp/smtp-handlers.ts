@@ -1,4 +1,4 @@
-// The SMTP conversation's decisions, each at the step where it belongs: the local-network
+// The SMTP conversation's choices, each at the step where it belongs: the local-network
 // guard at connect (core/addresses.ts judges the peer, as for HTTP), AUTH PLAIN/LOGIN with any
 // user name and the API key as password (compared in constant time, read at each AUTH so a new
 // key counts at once), MAIL and RCPT refused without AUTH unless the sender is trusted, each
