@@ -1,4 +1,4 @@
-// Phase 6, fair share: the flood shapes of decisions' "Fair share under a hostile LAN"
+// Phase 6, fair share: the flood shapes of docs/design.md, "A fair share under a hostile LAN"
 // (test/fixtures/flood-shapes.ts, the ones test/e2e/flood.test.ts runs) against one gateway,
 // judged as the contract says: a new caller (the witness, GET /health on a new connection
 // every 100 ms for WITNESS_MS once the flood has reached its shape) served >= 99 % with p99

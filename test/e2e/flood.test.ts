@@ -1,4 +1,4 @@
-// End to end: no set of local addresses can keep a new caller out (decisions, "Fair share
+// End to end: no set of local addresses can keep a new caller out (docs/design.md, "A fair share
 // under a hostile LAN"). The real `sms-gateway start` (simulated mode) runs inside a
 // network namespace of its own, where 127.0.0.0/8 and a few fd00::/64 addresses on `lo`
 // are the callers; each flood shape runs as a client process (test/fixtures/flood-client.mjs)

@@ -1,4 +1,4 @@
-// The opt-out list shared by two real gateways on one real Mosquitto (decisions "Opt-out
+// The opt-out list shared by two real gateways on one real Mosquitto (docs/receiving.md, "Opt-out
 // (STOP)", last bullet), each in its own network namespace (port 8080 is fixed; each
 // namespace has its own), joined to the root namespace by a veth pair; Mosquitto listens
 // on the root ends, the test talks to each gateway on its namespace's address. Both run in

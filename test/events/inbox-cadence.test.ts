@@ -1,4 +1,4 @@
-// When the inbox is read (issue 37 part 1, decisions.md "The phone's battery" and
+// When the inbox is read (issue 37 part 1, docs/design.md, "The phone's battery" and
 // "Replies"): every 5 s only in the 3 minutes after a hand-off or a received SMS, otherwise
 // at the idle cadence (SMS_GATEWAY_INBOX_POLL_SECONDS, default 30); an idle hour stays in
 // the inbox's share of the 150-call budget, the deep sweep included. The real app through

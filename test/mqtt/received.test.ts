@@ -1,4 +1,4 @@
-// Every received SMS on `<prefix>/<id>/received` (decisions "Home Assistant and MQTT"),
+// Every received SMS on `<prefix>/<id>/received` (docs/mqtt.md),
 // through the real inbox watcher and a real Mosquitto: `{ event_type, from, contact, body,
 // receivedAt, inReplyTo, keyword }`, QoS 1, not retained, one message per SMS (two identical
 // SMS are two events); the event type the first that applies: opt_out / opt_in (only with

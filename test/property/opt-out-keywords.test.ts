@@ -1,4 +1,4 @@
-// Property tests of optOutKeyword (src/sms/opt-out-keywords.ts) from decisions.md "Opt-out
+// Property tests of optOutKeyword (src/sms/opt-out-keywords.ts) from docs/receiving.md "Opt-out
 // (STOP)": the whole text, trimmed, in any case, with trailing punctuation ignored, is one
 // keyword; anything else (a longer word, a sentence, a split word, punctuation in front)
 // is none.

@@ -3,7 +3,7 @@
 // and others, repeated keys, percent-encoding, '+' for space), random ids against GET
 // /api/messages/:id, random methods and paths (every 0.4 route), random Authorization headers,
 // and random peer addresses. The history is seeded once with 25 sent and 5 failed messages, so
-// every 200 is checked against the page decisions.md "History list" and the fourth contract's
+// every 200 is checked against the page docs/api.md, history and the fourth contract's
 // search predict.
 import t, { type Test } from 'tap';
 import fc from 'fast-check';
@@ -216,7 +216,7 @@ type Page =
 const NUMBER_LIKE = /^\+?[\d\s\-.()]+$/;
 
 /**
- * decisions.md "History list": limit 1..100 (20), offset 0 or more (0), status queued|sent|failed;
+ * docs/api.md, history: limit 1..100 (20), offset 0 or more (0), status queued|sent|failed;
  * the fourth contract's search: q at most 100 characters, since and until ISO 8601 date-times
  * with Z or an offset, until not before since; anything else 400.
  */

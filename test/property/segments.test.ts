@@ -1,6 +1,6 @@
 // Property tests of countSegments / isGsm7 (src/sms/segments.ts) against an independent
 // GSM table and a reference greedy splitter (test/property/fixtures/support.ts), written from
-// decisions.md "Segments and encoding": 160/153 septets (escape pairs never split) or
+// docs/sending.md, segments: 160/153 septets (escape pairs never split) or
 // 70/67 UTF-16 units (surrogate pairs never split).
 import t from 'tap';
 import fc from 'fast-check';

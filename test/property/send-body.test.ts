@@ -1,9 +1,9 @@
 // Property tests of POST /api/sms/send through the real hooks (app.inject): random JSON
 // text of every kind as the body (deep nesting, lone surrogates as \u escapes, huge and
 // tiny number literals, the 16 KB edge), random content types and Authorization headers.
-// Oracles: the envelope of decisions.md "Responses and errors", and the recording sender
+// Oracles: the envelope of docs/api.md, errors, and the recording sender
 // is handed a message only for a 200, exactly once. A second property builds near-valid
-// bodies whose outcome is fully predicted from decisions.md ("Recipient", "Segments and
+// bodies whose outcome is fully predicted from docs/sending.md, recipient, "Segments and
 // encoding", 16 KB), by an independent reference.
 import t from 'tap';
 import fc from 'fast-check';
@@ -333,7 +333,7 @@ t.test('random bodies, content types and keys: envelope holds, hand-off only on 
   }
 });
 
-t.test('near-valid bodies: the outcome decisions.md predicts, one hand-off per 200', async (t) => {
+t.test('near-valid bodies: the outcome the docs predict, one hand-off per 200', async (t) => {
   const { app, auth, clock, handoffs } = await testApp(t);
   const caller = callerAddresses();
   let ok = 0;

@@ -120,7 +120,7 @@ t.test('every valid send: 200, countSegments, one exact hand-off, record as sent
   );
 });
 
-// decisions.md "Recipient": decorations are removed and what remains is checked; no
+// docs/sending.md, recipient: decorations are removed and what remains is checked; no
 // length limit on `to` is documented, but SendRequestSchema caps it at 64 characters.
 t.test('a valid recipient with many decorations (over 64 characters) is accepted', async (t) => {
   const { app, auth, clock, handoffs } = await testApp(t);

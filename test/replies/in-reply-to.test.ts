@@ -1,4 +1,4 @@
-// inReplyTo (decisions.md "Replies") through the real app: a received SMS from a number sent
+// inReplyTo (docs/receiving.md, replies) through the real app: a received SMS from a number sent
 // to (status sent) within SMS_GATEWAY_REPLY_WINDOW_HOURS names the newest such message and
 // its tags, in GET /api/inbox and in the sms.received event (the webhook's body, also what
 // MQTT publishes); otherwise null. The inbox is a fake termux-sms-list (Ports inboxList).

@@ -1,5 +1,5 @@
 // After a hand-off the inbox watcher reads the inbox every 5 s for 3 minutes, then at its
-// normal cadence again (decisions.md "Replies"): a reply in that window is announced within
+// normal cadence again (docs/receiving.md, replies): a reply in that window is announced within
 // 10 s. The real app, its watcher running on the fake clock, reading a fake inbox whose
 // reads are counted.
 import t from 'tap';

@@ -1,4 +1,4 @@
-// Tags (decisions.md "Replies") through the real routes: accepted on POST /api/sms/send and
+// Tags (docs/receiving.md, replies) through the real routes: accepted on POST /api/sms/send and
 // POST /api/messages, stored and returned in every record (the history, the lookup, the
 // sms.sent event), `{}` when none; invalid tags are 400 invalid_request naming the key;
 // tags are part of the Idempotency-Key comparison (key order does not matter). And the

@@ -1,5 +1,5 @@
 // createGateway from a real configuration, without listening: each setting of the
-// decisions page reaches the running parts (mode, simulation, sms switch, default SIM,
+// configuration page (docs/configuration.md) reaches the running parts (mode, simulation, sms switch, default SIM,
 // send timeout, .env in the home), and start-up errors are one clear StartupError.
 import t, { type Test } from 'tap';
 import { writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Sent-box confirmation (decisions.md "Sending: status lifecycle"): after a successful
+// Sent-box confirmation (docs/design.md, "At most once"): after a successful
 // hand-off in real mode the record stays queued while the confirmer looks the message up
 // in the phone's SMS store (termux-sms-list) at 5, 15, 30, 60, 90 and 120 s. Found as sent:
 // sent/null; found as failed: failed/not_in_sent_box; not found in time, or the store

@@ -1,4 +1,4 @@
-// Expiry on time (decisions.md, third contract, "Expiry is on time"): a queued message
+// Expiry on time (docs/sending.md, expiry): a queued message
 // becomes failed/expired, with its sms.failed event, within 1 s of its expiresAt and not
 // before, whatever holds the queue: a pause after a hung hand-off (30 s up to 10 minutes),
 // a hand-off still hanging, quiet hours, a later sendAt ahead of it. Nothing calls the lane

@@ -1,4 +1,4 @@
-// The hand-off lane with a fake clock (decisions.md, second contract, queued sending):
+// The hand-off lane with a fake clock (docs/sending.md, queued sending):
 // spacing, the shared rolling budget, the queue rate, quiet hours across midnight, sendAt
 // order, a synchronous send overtaking the queue without breaking the budget, 100
 // recipients at the pace, cancel, expiry, and the pause after a hung hand-off. Time only

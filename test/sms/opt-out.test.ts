@@ -1,4 +1,4 @@
-// The opt-out list (decisions "Opt-out (STOP)") through the real routes and the real inbox
+// The opt-out list (docs/receiving.md, opt-out) through the real routes and the real inbox
 // watcher (a fake termux-sms-list): keywords change the list only with SMS_GATEWAY_OPT_OUT,
 // each change is confirmed once through the queue, HELP is answered when set, and the list
 // is honoured on every path (409 on the synchronous send, failed/opted_out on the queue and

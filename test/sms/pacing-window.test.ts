@@ -1,5 +1,5 @@
 // The rolling window and spacing of the pacing, edge by edge (at most 60 segments in any
-// rolling 60 s, at least 1 s apart), decisions.md "Send budget and spacing", now counted at
+// rolling 60 s, at least 1 s apart), docs/sending.md "limits", now counted at
 // hand-off time (second contract). Time only moves
 // through fakeClock().advance(); nothing sleeps.
 import t, { type Test } from 'tap';

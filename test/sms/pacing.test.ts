@@ -1,4 +1,4 @@
-// Pacing at hand-off time (decisions.md, second contract: queued sending): spacing, the
+// Pacing at hand-off time (docs/sending.md: queued sending): spacing, the
 // shared rolling 60-segment budget, the queue rate for queued hand-offs, the rebuild at
 // start. Time only moves through fakeClock().advance().
 import t from 'tap';

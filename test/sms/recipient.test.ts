@@ -1,4 +1,4 @@
-// Tests the recipient rules (decisions.md, "Recipient"): spaces, dashes, dots and
+// Tests the recipient rules (docs/sending.md, recipient): spaces, dashes, dots and
 // parentheses are removed; what remains must be an optional leading + and 3 to 15 ASCII
 // digits. Tabs, newlines, non-ASCII digits, letters and lists are refused.
 import t from 'tap';

@@ -1,4 +1,4 @@
-// A hand-off a crash interrupted (decisions.md "Unattended operation", issue 13): its process
+// A hand-off a crash interrupted (docs/design.md "At most once", issue 13): its process
 // group is recorded as it starts; the next start ends what is left of that group and, in real
 // mode, looks for the message in the phone's SMS store for 30 s: found as sent -> sent; as
 // failed -> failed/not_in_sent_box; still in the outbox -> sent/unconfirmed; not found, or the

@@ -1,4 +1,4 @@
-// Keyword rules (decisions "Keyword rules") through the real routes and the real inbox
+// Keyword rules (docs/receiving.md, keyword rules) through the real routes and the real inbox
 // watcher reading the simulated inbox (what `simulate receive` writes): the rules API, the
 // `keyword` of a received SMS in GET /api/inbox and its sms.received event, the reply through
 // the queue (tags.rule, at most once), the loop and cost guard, opt-out keywords winning,

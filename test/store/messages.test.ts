@@ -1,7 +1,7 @@
 // Tests the SQLite store: opening (WAL, migrations, a newer schema refused), the message
 // history (queued -> sent | failed, pruning to the newest 1000, listing, crash recovery,
 // idempotency data) and the daily roll-ups, which pruning never changes
-// (decisions.md "Sending: status lifecycle", "Statistics").
+// (docs/design.md, "At most once", "Statistics").
 import t, { type Test } from 'tap';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
