@@ -121,10 +121,21 @@ export function openApiOptions(version: string): SwaggerOptions {
         { name: 'phone', description: 'The phone and the health of a headless gateway' },
         { name: 'inbox', description: 'Received SMS' },
         { name: 'webhooks', description: 'Webhook targets and their test event' },
+        {
+          name: 'smsgate',
+          description:
+            "SMSGate's local API at the root, for its clients and Home Assistant integrations: Basic " +
+            '(any user name, the API key as password) or Bearer; errors as { message }.',
+        },
       ],
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'The API key (sms-gateway key show)' },
+          basic: {
+            type: 'http',
+            scheme: 'basic',
+            description: 'Any user name with the API key as password (the SMSGate routes only)',
+          },
         },
       },
       security: [{ bearer: [] }],

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { bearerToken, UNAUTHORIZED_BODY } from '../../src/http/bearer-auth.js';
+import { UNAUTHORIZED_BODY } from '../../src/http/bearer-auth.js';
+import { bearerToken } from '../../src/http/authorization-header.js';
 import { testApp } from '../helpers/test-app.js';
 
 t.test('bearerToken reads exactly one Authorization header from the raw list', async (t) => {

@@ -19,6 +19,7 @@ import { routes as consolePage } from './console.js';
 import { routes as optOuts } from './opt-outs.js';
 import { routes as rules } from './rules.js';
 import { routes as receivers } from './receivers.js';
+import { routes as smsgate } from './smsgate.js';
 
 /** File name (without .ts) -> its `routes`. */
 export const ROUTE_FILES: Readonly<Record<string, RouteFile>> = {
@@ -37,4 +38,5 @@ export const ROUTE_FILES: Readonly<Record<string, RouteFile>> = {
   'opt-outs': optOuts,
   rules,
   receivers,
+  smsgate,
 };
