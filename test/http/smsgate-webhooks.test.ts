@@ -8,6 +8,7 @@ import t from 'tap';
 import { fakeClock } from '../helpers/fake-clock.js';
 import { withSimulatedInbox } from '../helpers/received-sms.js';
 import { testApp } from '../helpers/test-app.js';
+import { tempDir } from '../helpers/paths.js';
 import { startReceiver, type Received } from '../fixtures/receiver.js';
 
 type App = Awaited<ReturnType<typeof testApp>>;
@@ -279,4 +280,23 @@ t.test('GET /settings: what maps, in SMSGate keys, with the signing key', async 
   });
   t.ok(res.json().webhooks.retry_count > 20, 'retries within 24 hours');
   t.equal(res.json().webhooks.signing_key, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', "the gateway's webhook secret");
+});
+
+t.test('registrations are kept across a restart; a native target on the same URL gets its own form', async (t) => {
+  const rx = await startReceiver(t);
+  const home = tempDir(t);
+  const first = await testApp(t, { home, webhookUrls: [rx.url], clock: fakeClock(Date.now()) });
+  await sg(first).register({ id: 'kept', url: rx.url, event: 'sms:sent' });
+  const again = await testApp(t, { home, webhookUrls: [rx.url], clock: fakeClock(Date.now() + 60_000) });
+  t.same(
+    (await sg(again).list()).json().map((w: { id: string }) => w.id),
+    ['kept'],
+    'kept in the database',
+  );
+  await again.send({ to: '+15551230001', message: 'both' });
+  await again.gateway.webhooks.delivery.runDue();
+  const forms = rx.received.map((r) =>
+    r.headers['x-signature'] ? 'smsgate' : r.headers['webhook-signature'] ? 'native' : '?',
+  );
+  t.same(forms.sort(), ['native', 'smsgate'], 'one of each, each signed its way');
 });
