@@ -90,6 +90,7 @@ export const EnvSchema = z.object({
   SMS_GATEWAY_INBOX_POLL_SECONDS: intInRange(1, 86_400, 30),
   SMS_GATEWAY_REPLY_WINDOW_HOURS: intInRange(0, 720, 24),
   SMS_GATEWAY_QUEUE_RATE: intInRange(1, 60, 30),
+  SMS_GATEWAY_PING_MINUTES: intInRange(1, 1440, 15),
   SMS_GATEWAY_QUIET_HOURS: z.preprocess(
     blankToUndefined,
     z
@@ -146,6 +147,8 @@ export interface Config {
   /** Queued hand-offs: at most this many segments per rolling 60 s (1 to 60). */
   queueRate: number;
   quietHours: QuietHours | undefined;
+  /** SMSGate's system:ping every this many minutes while one is registered (default 15). */
+  smsgatePingMinutes?: number | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** The MQTT bridge; undefined unless SMS_GATEWAY_MQTT_URL is set. */
   mqtt: MqttSettings | undefined;
@@ -228,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     replyWindowHours: e.SMS_GATEWAY_REPLY_WINDOW_HOURS,
     queueRate: e.SMS_GATEWAY_QUEUE_RATE,
     quietHours: e.SMS_GATEWAY_QUIET_HOURS,
+    smsgatePingMinutes: e.SMS_GATEWAY_PING_MINUTES,
     logLevel: e.LOG_LEVEL,
     mqtt: mqttSettings({ ...e, SMS_GATEWAY_MQTT_CONTACTS: contacts }),
     optOut: {

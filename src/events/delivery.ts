@@ -7,13 +7,15 @@
 // The rules (the outbox's tables are store/outbox.ts): at least once, per target in order
 // (the oldest pending event of a target goes first); 2xx = delivered, 410 = the target is
 // switched off, anything else is retried with exponential backoff and jitter (first retry
-// within 30 s, at most 1 h apart) for up to 24 hours.
+// within 30 s, at most 1 h apart) for up to 24 hours. A head's dialect says how it is signed:
+// Standard Webhooks (signing.ts) or, on an SMSGate registration's lane, X-Signature (smsgate-signing.ts).
 import type { Logger } from 'pino';
 import { sleepFor, type Clock } from '../core/clock.js';
 import { createLoop } from '../core/loop.js';
 import { redactUrl } from '../core/webhook-url.js';
 import type { Head, OutboxStore } from '../store/outbox.js';
 import { webhookHeaders } from './signing.js';
+import { smsgateHeaders } from './smsgate-signing.js';
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 export const GIVE_UP_AFTER_MS = 24 * 3600_000;
@@ -41,11 +43,16 @@ export async function postSigned(
   nowMs: number,
   userAgent: string,
   timeoutMs: number = DELIVERY_TIMEOUT_MS,
+  dialect: Head['dialect'] = 'native',
 ): Promise<PostResult> {
+  const seconds = Math.floor(nowMs / 1000);
   try {
     const res = await fetch(url, {
       method: 'POST',
-      headers: webhookHeaders(secret, id, Math.floor(nowMs / 1000), body, userAgent),
+      headers:
+        dialect === 'smsgate'
+          ? smsgateHeaders(secret, seconds, body, userAgent)
+          : webhookHeaders(secret, id, seconds, body, userAgent),
       body,
       redirect: 'manual',
       signal: AbortSignal.timeout(timeoutMs),
@@ -84,7 +91,7 @@ async function attempt(opts: DeliveryOptions, post: typeof postSigned, h: Head, 
   const jumpedBefore = state.jumpedMs;
   /** Its deadline, moved by any jump seen since h was read (the stored time moved too). */
   const deadline = () => h.createdAt + (state.jumpedMs - jumpedBefore) + GIVE_UP_AFTER_MS;
-  const target = redactUrl(h.target);
+  const target = redactUrl(h.url);
   // Never attempted past its 24 hours, also when the phone was off for days.
   const now = opts.clock.now(); // a jump seen here moves deadline() too
   if (now >= deadline()) {
@@ -96,13 +103,14 @@ async function attempt(opts: DeliveryOptions, post: typeof postSigned, h: Head, 
     return;
   }
   const r = await post(
-    h.target,
+    h.url,
     h.eventId,
     h.body,
     opts.secret(),
     opts.clock.now(),
     opts.userAgent,
     opts.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+    h.dialect,
   );
   const at = opts.clock.now();
   if (r.ok) {
@@ -110,7 +118,7 @@ async function attempt(opts: DeliveryOptions, post: typeof postSigned, h: Head, 
     opts.logger?.info({ event: h.eventId, type: h.type, target, attempts: h.attempts + 1 }, 'webhook delivered');
   } else if (r.status === 410) {
     opts.store.disable(h.target, at, 'HTTP 410 Gone: switched off');
-    opts.logger?.warn({ target }, 'webhook target answered 410 Gone: switched off');
+    opts.logger?.warn({ target }, 'webhook target answered 410 Gone: switched off (an SMSGate registration: removed)');
   } else {
     const error = r.error ?? 'failed';
     const end = deadline();

@@ -71,7 +71,8 @@ export async function composeGateway(deps: GatewayDeps) {
     timeZone: () => calendar().timeZone,
     // TZ set counts as known; else getprop tells the phone's zone.
     timeZoneKnown: async () => isValidTimeZone(deps.env.TZ?.trim() ?? '') || (await probes.get(['props'])),
-    registeredTargets: () => webhooks.targets.registeredCount(),
+    // SMSGate's sms:received registrations listen too.
+    registeredTargets: () => webhooks.targets.registeredCount() + webhooks.smsgate.receivedCount(),
     source: ports.inboxList ? { list: ports.inboxList } : { env: deps.env },
     effects: sending.receivedEffects,
     share: storeShare,
@@ -86,6 +87,7 @@ export async function composeGateway(deps: GatewayDeps) {
     calendar,
     interfaces: ports.interfaces,
   });
+  webhooks.reportSmsgate({ health: status.smsgateHealth });
   // Loaded only when configured: MQTT.js costs a gateway without MQTT ~100 ms and ~18 MB at start.
   const mqttSection = { ...base, probes, calendar, timings, gatewayId: ports.mqttGatewayId, sending, status };
   const mqtt = config.mqtt ? await composeMqtt({ ...mqttSection, settings: config.mqtt }) : undefined;

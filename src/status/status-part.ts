@@ -24,6 +24,7 @@ import { createHostInfo } from './host-info.js';
 import { createMetrics } from './metrics.js';
 import type { MqttHealth } from './mqtt-check.js';
 import type { SmtpHealth } from './smtp-check.js';
+import { createSmsgateHealth } from './smsgate-health.js';
 
 /** The configuration's section for status. */
 export type StatusConfig = Pick<Config, 'home' | 'phoneNumber' | 'defaultSim' | 'queueRate' | 'quietHours'>;
@@ -95,6 +96,15 @@ export function createStatusPart(deps: StatusPartDeps) {
     smtp: () => smtpHealth(),
   });
 
+  // SMSGate's health (system:ping's payload, GET /health's SMSGate form): facts kept, no probe run.
+  const smsgateHealth = createSmsgateHealth({
+    clock,
+    runtime,
+    calendar: deps.calendar,
+    stats: sending.stats,
+    probes,
+  });
+
   events.on('handoff.finished', (h) => {
     metrics.onHandoff(h);
     if (!h.result.ok) probes.invalidate(['telephony']);
@@ -106,6 +116,7 @@ export function createStatusPart(deps: StatusPartDeps) {
     hostInfo,
     diagnostics,
     metrics,
+    smsgateHealth,
     /** The MQTT bridge's health, once the bridge exists (MQTT on). */
     reportMqtt(health: () => Readonly<MqttHealth> | null) {
       mqttHealth = health;

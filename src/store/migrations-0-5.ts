@@ -47,4 +47,16 @@ export const MIGRATIONS_0_5: string[] = [
     WHERE idempotency_key IS NOT NULL
       AND origin IN ('alert', 'rule_reply', 'opt_out_reply', 'opt_in_reply', 'help_reply');
   `,
+  `
+  -- 0.5, SMSGate's webhook registrations (store/smsgate-webhooks.ts): one event each, under the caller's
+  -- id or one the gateway made. Their deliveries are the outbox's rows (webhook_deliveries) with target
+  -- 'smsgate:<id>', a lane of their own; each such event's body is SMSGate's envelope for that registration.
+  CREATE TABLE smsgate_webhooks (
+    id TEXT PRIMARY KEY,
+    url TEXT NOT NULL,
+    event TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX smsgate_webhooks_by_event ON smsgate_webhooks (event);
+  `,
 ];

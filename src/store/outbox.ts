@@ -4,7 +4,9 @@
 // transaction committed, the event is announced on the gateway's event path under the name
 // its cause gave it (OutboxEvents), once, and `delivery.due` when a target is to get it; a
 // rolled-back event is never announced (store/transaction.ts). Delivery's rules (order,
-// retries) are in events/.
+// retries) are in events/. SMSGate's registrations (store/smsgate-webhooks.ts) get lanes of their
+// own (target `smsgate:<id>`): a recorded event also stores, in its transaction, what the fan-out
+// makes for them (one envelope each, its own event row and body), and heads() lists their lanes too.
 // Times here are wall-clock (an event's created_at bounds its 24-hour life, a delivery's
 // next_attempt_at is its next try). A wall-clock jump (core/clock-watch.ts) must neither
 // shorten nor stretch them: when a jump of delta is seen, shiftTimes(delta) moves every
@@ -17,6 +19,7 @@ import type { Db } from './database.js';
 import type { ReceivedEvent, SettledEvent, WebhookEvent } from './event-record.js';
 import { afterCommit, transaction } from './transaction.js';
 import type { TargetStatus, WebhookTargetsTable } from './webhook-targets.js';
+import { SMSGATE_LANE_PREFIX, type SmsgateWebhooksTable } from './smsgate-webhooks.js';
 
 export type { TargetStatus } from './webhook-targets.js';
 
@@ -25,7 +28,12 @@ export interface Head {
   seq: number;
   eventId: string;
   type: string;
+  /** The lane: a native target's URL, or `smsgate:<id>` for an SMSGate registration. */
   target: string;
+  /** Where it is posted. */
+  url: string;
+  /** How it is signed: Standard Webhooks (native) or SMSGate's X-Signature. */
+  dialect: 'native' | 'smsgate';
   attempts: number;
   nextAttemptAt: number;
   createdAt: number;
@@ -42,6 +50,17 @@ export interface OutboxEvents {
   'delivery.due': WebhookEvent;
 }
 
+/** One event for one lane of its own (an SMSGate registration): its id, type and exact body. */
+export interface LaneEvent {
+  id: string;
+  type: string;
+  lane: string;
+  body: string;
+}
+
+/** The lane events a recorded event also makes (events/smsgate-envelopes.ts), in its transaction. */
+export type FanOut = (event: WebhookEvent, at: number) => LaneEvent[];
+
 /** The name an event is announced under, given by the change that causes it. */
 export type RecordedAs = Exclude<keyof OutboxEvents, 'delivery.due'>;
 
@@ -55,13 +74,19 @@ function statements(db: Db) {
       `INSERT INTO webhook_deliveries (event_id, target, next_attempt_at) VALUES (@eventId, @target, @at)`,
     ),
     heads: db.prepare(`
-      SELECT d.seq, d.event_id AS eventId, e.type, d.target, d.attempts, d.next_attempt_at AS nextAttemptAt,
-             e.created_at AS createdAt, e.body
+      SELECT d.seq, d.event_id AS eventId, e.type, d.target, d.target AS url, 'native' AS dialect, d.attempts,
+             d.next_attempt_at AS nextAttemptAt, e.created_at AS createdAt, e.body
       FROM webhook_deliveries d
       JOIN webhook_events e ON e.id = d.event_id
       JOIN webhook_targets t ON t.url = d.target
       WHERE t.disabled_at IS NULL
         AND d.seq = (SELECT MIN(seq) FROM webhook_deliveries WHERE target = d.target)
+      UNION ALL
+      SELECT d.seq, d.event_id, e.type, d.target, w.url, 'smsgate', d.attempts, d.next_attempt_at, e.created_at, e.body
+      FROM webhook_deliveries d
+      JOIN webhook_events e ON e.id = d.event_id
+      JOIN smsgate_webhooks w ON '${SMSGATE_LANE_PREFIX}' || w.id = d.target
+      WHERE d.seq = (SELECT MIN(seq) FROM webhook_deliveries WHERE target = d.target)
     `),
     deleteDelivery: db.prepare(`DELETE FROM webhook_deliveries WHERE seq = @seq`),
     retry: db.prepare(
@@ -76,22 +101,54 @@ function statements(db: Db) {
   };
 }
 
-export function createOutboxStore(db: Db, targets: WebhookTargetsTable, events?: Emitter<OutboxEvents>) {
-  const s = statements(db);
+/** SMSGate's registrations: their lanes, and what a recorded event makes for them. */
+export interface SmsgateLanes {
+  table: SmsgateWebhooksTable;
+  fanOut: FanOut;
+}
+
+/** record(): the event for every enabled target and SMSGate's lanes, announced after the commit. */
+function recorder(
+  db: Db,
+  s: ReturnType<typeof statements>,
+  targets: WebhookTargetsTable,
+  events: Emitter<OutboxEvents> | undefined,
+  smsgate: SmsgateLanes | undefined,
+) {
+  const insertLaneEvents = (items: LaneEvent[], at: number) => {
+    for (const x of items) {
+      s.insertEvent.run({ id: x.id, type: x.type, createdAt: at, body: x.body });
+      s.insertDelivery.run({ eventId: x.id, target: x.lane, at });
+    }
+  };
   const recordTx = transaction(db, <K extends RecordedAs>(name: K, event: OutboxEvents[K], at: number): boolean => {
     const urls = targets.enabledUrls();
     if (urls.length > 0) {
       s.insertEvent.run({ id: event.id, type: event.type, createdAt: at, body: JSON.stringify(event) });
       for (const target of urls) s.insertDelivery.run({ eventId: event.id, target, at });
     }
+    const lanes = smsgate?.fanOut(event, at) ?? [];
+    insertLaneEvents(lanes, at);
+    const due = urls.length > 0 || lanes.length > 0;
     if (events) {
       afterCommit(db, () => {
-        if (urls.length > 0) events.emit('delivery.due', event);
+        if (due) events.emit('delivery.due', event);
         events.emit(name, event);
       });
     }
-    return urls.length > 0;
+    return due;
   });
+  return { insertLaneEvents, recordTx };
+}
+
+export function createOutboxStore(
+  db: Db,
+  targets: WebhookTargetsTable,
+  events?: Emitter<OutboxEvents>,
+  smsgate?: SmsgateLanes,
+) {
+  const s = statements(db);
+  const { insertLaneEvents, recordTx } = recorder(db, s, targets, events, smsgate);
 
   /** A target and its pending deliveries (the events stay for the other targets). */
   const removeTarget = transaction(db, (url: string) => {
@@ -116,6 +173,8 @@ export function createOutboxStore(db: Db, targets: WebhookTargetsTable, events?:
      * (then it is only announced).
      */
     record: <K extends RecordedAs>(name: K, event: OutboxEvents[K], at: number): boolean => recordTx(name, event, at),
+    /** Lane events made outside a recorded event (SMSGate's ping, an export), in one transaction. */
+    enqueueLaneEvents: transaction(db, (items: LaneEvent[], at: number): void => insertLaneEvents(items, at)),
     heads: () => s.heads.all() as Head[],
     delivered: transaction(db, (h: Head, at: number) => {
       s.deleteDelivery.run({ seq: h.seq });
@@ -131,10 +190,11 @@ export function createOutboxStore(db: Db, targets: WebhookTargetsTable, events?:
         s.retry.run({ seq: h.seq, next, error });
       }
     }),
-    /** 410 Gone: the target is switched off and its pending events dropped. */
+    /** 410 Gone: the target is switched off and its pending events dropped (an SMSGate registration: removed). */
     disable: transaction(db, (url: string, at: number, error: string) => {
       targets.disable(url, at, error);
       s.dropDeliveries.run({ url });
+      smsgate?.table.removeLane(url);
     }),
     /** The wall clock jumped by delta ms: pending events' lives and next tries move with it. */
     shiftTimes: transaction(db, (deltaMs: number) => {

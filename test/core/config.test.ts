@@ -23,6 +23,7 @@ t.test('defaults', async (t) => {
     replyWindowHours: 24,
     queueRate: 30,
     quietHours: undefined,
+    smsgatePingMinutes: 15,
     logLevel: 'info',
     mqtt: undefined,
     optOut: { enabled: false, optOutReply: DEFAULT_OPT_OUT_REPLY, optInReply: DEFAULT_OPT_IN_REPLY, helpReply: '' },
@@ -98,6 +99,7 @@ t.test('values are parsed', async (t) => {
     SMS_GATEWAY_INBOX: ' Yes ',
     SMS_GATEWAY_QUEUE_RATE: '12',
     SMS_GATEWAY_QUIET_HOURS: '22:30-06:15',
+    SMS_GATEWAY_PING_MINUTES: '5',
     LOG_LEVEL: 'warn',
   });
   t.equal(c.mode, 'simulated');
@@ -112,6 +114,8 @@ t.test('values are parsed', async (t) => {
   t.equal(c.inbox, true);
   t.equal(c.queueRate, 12);
   t.same(c.quietHours, { startMinute: 1350, endMinute: 375, text: '22:30-06:15' });
+  t.equal(c.smsgatePingMinutes, 5);
+  t.equal(loadConfig({ SMS_GATEWAY_HOME: home }).smsgatePingMinutes, 15, 'SMSGate ping: 15 minutes by default');
   t.equal(c.logLevel, 'warn');
 });
 
@@ -129,6 +133,7 @@ t.test('an invalid value is a ConfigError naming the variable', async (t) => {
     SMS_GATEWAY_INBOX: 'sometimes',
     SMS_GATEWAY_QUEUE_RATE: '61',
     SMS_GATEWAY_QUIET_HOURS: '10pm-7am',
+    SMS_GATEWAY_PING_MINUTES: '0',
     LOG_LEVEL: 'loud',
   };
   for (const [name, value] of Object.entries(bad)) {

@@ -6,9 +6,11 @@ import { routeGroup } from '../route-group.js';
 import { smsgateKeyCheck } from './credential.js';
 import { smsgateErrorHandler } from './answers.js';
 import { routes as settings } from './settings.js';
+import { routes as webhooks } from './webhooks.js';
+import { routes as inboxExport } from './inbox-export.js';
 
 /** The dialect's route files, in the order /openapi.json lists them. */
-export const SMSGATE_ROUTE_FILES: readonly RouteFile[] = [settings];
+export const SMSGATE_ROUTE_FILES: readonly RouteFile[] = [webhooks, settings, inboxExport];
 
 export const smsgateRoutes: RouteFile = routeGroup({
   keyCheck: smsgateKeyCheck,
