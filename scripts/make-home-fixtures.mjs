@@ -1,26 +1,27 @@
 #!/usr/bin/env node
 // Makes test/fixtures/homes/<version>/: a gateway home written by each released version's own
-// code (0.1.0, 0.2.0, 0.3.0), through its real API in simulated mode, for the upgrade test
+// code (0.1.0 to 0.4.0), through its real API in simulated mode, for the upgrade test
 // (test/store/upgrade-homes.test.ts). How and why: test/fixtures/homes/README.md.
 //
 // Run it as root inside a network namespace of your own (each version listens on port 8080):
 //   ip netns add fx && ip -n fx link set lo up
-//   ip netns exec fx node scripts/make-home-fixtures.mjs [0.1.0 0.2.0 0.3.0]
+//   ip netns exec fx node scripts/make-home-fixtures.mjs [0.1.0 0.2.0 0.3.0 0.4.0]
 //   ip netns del fx
 // Each version is checked out with `git worktree add --detach` under $FIXTURE_WORK (default
 // /tmp/sms-gateway-fixture-work) and installed with `npm ci` on the Node running this script.
 // Nothing runs through a shell. Not run in CI.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { api, BASE, expectStatus, run, simulateReceive, waitFor } from './home-fixture-calls.mjs';
+import { FOUR_ENV, fourSteps, SENT_TAGS, QUEUED_TAGS } from './home-fixture-0-4.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, 'test/fixtures/homes');
 const WORK = process.env.FIXTURE_WORK ?? '/tmp/sms-gateway-fixture-work';
-const BASE = 'http://127.0.0.1:8080';
 /** A webhook target nobody listens on: its events stay pending in the outbox. */
 const ENV_TARGET = 'http://127.0.0.1:9/fixture-env-target';
 const API_TARGET = 'http://127.0.0.1:9/fixture-api-target';
@@ -32,14 +33,11 @@ const VERSIONS = {
   '0.1.0': { commit: '377fbc7', queue: false, nodeBelow: 24 },
   '0.2.0': { commit: '7429981', queue: true },
   '0.3.0': { commit: 'ad6d9e1', queue: true },
+  // 0.4's additions too: tags, keyword rules, the opt-out list (home-fixture-0-4.mjs).
+  '0.4.0': { commit: 'c3464a8', queue: true, four: true },
 };
 /** Files of a home the fixture keeps; the rest (lock, pid, compile cache) is left out. */
 const KEPT = ['gateway.db', 'api-key', 'webhook-secret', 'simulated-inbox.jsonl'];
-
-function run(cmd, args, cwd, env = process.env) {
-  const r = spawnSync(cmd, args, { cwd, env, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}`);
-}
 
 /** The version's own code, checked out and installed once. */
 function checkout(version) {
@@ -55,7 +53,7 @@ function checkout(version) {
   return dir;
 }
 
-function gatewayEnv(home, simulation) {
+function gatewayEnv(version, home, simulation) {
   const path = [dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':');
   return {
     PATH: path,
@@ -68,23 +66,8 @@ function gatewayEnv(home, simulation) {
     SMS_GATEWAY_INBOX: 'true',
     SMS_GATEWAY_INBOX_POLL_SECONDS: '1',
     LOG_LEVEL: 'warn',
+    ...(VERSIONS[version].four ? FOUR_ENV : {}),
   };
-}
-
-async function api(key, method, path, body) {
-  const res = await fetch(BASE + path, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : null };
-}
-
-async function expectStatus(want, answer) {
-  const r = await answer;
-  if (r.status !== want) throw new Error(`expected ${want}, got ${r.status}: ${JSON.stringify(r.json)}`);
-  return r.json;
 }
 
 /** `sms-gateway start` of that version, answering /health; stop() ends it as Ctrl-C would. */
@@ -117,32 +100,26 @@ async function startGateway(dir, env) {
   };
 }
 
-async function waitFor(what, check) {
-  for (let i = 0; i < 100; i++) {
-    if (await check()) return;
-    await sleep(200);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-/** Two synchronous sends, 1.1 s apart (the send path's spacing is 1 s). */
+/** Two synchronous sends, 1.1 s apart (the send path's spacing is 1 s); from 0.4.0 on the first has tags. */
 async function sendTwo(key, made, label) {
   for (const n of [1, 2]) {
     const to = `+1555000100${n}`;
-    const r = await api(key, 'POST', '/api/sms/send', { to, message: `${label} sent ${n}` });
+    const tags = VERSIONS[label].four && n === 1 ? { tags: SENT_TAGS } : {};
+    const r = await api(key, 'POST', '/api/sms/send', { to, message: `${label} sent ${n}`, ...tags });
     if (r.status !== 200) throw new Error(`send: ${r.status} ${JSON.stringify(r.json)}`);
-    made.sent.push({ id: r.json.messageId, to, message: `${label} sent ${n}` });
+    made.sent.push({ id: r.json.messageId, to, message: `${label} sent ${n}`, ...tags });
     await sleep(1100);
   }
 }
 
 /** The first run (every hand-off succeeds): sent messages, the queue, the inbox, targets. */
 async function firstRun(dir, home, version, made) {
-  const env = gatewayEnv(home, 'success');
+  const env = gatewayEnv(version, home, 'success');
   const gw = await startGateway(dir, env);
   const key = readFileSync(join(home, 'api-key'), 'utf8').trim();
   await sendTwo(key, made, version);
   if (VERSIONS[version].queue) await queueAndReceive(dir, env, key, version, made);
+  if (VERSIONS[version].four) await fourSteps(dir, env, key, version, made);
   await gw.stop();
 }
 
@@ -150,28 +127,19 @@ async function queueAndReceive(dir, env, key, version, made) {
   await expectStatus(201, api(key, 'POST', '/api/webhooks', { url: API_TARGET }));
   made.sendAt = new Date(Date.now() + HOUR).toISOString();
   const to = ['+15550002001', '+15550002002'];
+  const tags = VERSIONS[version].four ? { tags: QUEUED_TAGS } : {};
   const waiting = await expectStatus(
     202,
-    api(key, 'POST', '/api/messages', { to, message: `${version} queued`, sendAt: made.sendAt }),
+    api(key, 'POST', '/api/messages', { to, message: `${version} queued`, sendAt: made.sendAt, ...tags }),
   );
-  made.queued = waiting.data.map((m) => ({ id: m.id, to: m.to, message: `${version} queued` }));
+  made.queued = waiting.data.map((m) => ({ id: m.id, to: m.to, message: `${version} queued`, ...tags }));
   const doomed = await expectStatus(
     202,
     api(key, 'POST', '/api/messages', { to: '+15550003001', message: `${version} cancelled`, sendAt: made.sendAt }),
   );
   await expectStatus(200, api(key, 'DELETE', `/api/messages/${doomed.data[0].id}`));
   made.cancelled = [{ id: doomed.data[0].id, to: '+15550003001', message: `${version} cancelled` }];
-  for (const n of [1, 2]) {
-    const args = [
-      join(dir, 'bin/sms-gateway'),
-      'simulate',
-      'receive',
-      '--from',
-      `+1555000400${n}`,
-      `${version} received ${n}`,
-    ];
-    run(process.execPath, args, dir, env);
-  }
+  for (const n of [1, 2]) simulateReceive(dir, env, `+1555000400${n}`, `${version} received ${n}`);
   await waitFor('the inbox', async () => (await api(key, 'GET', '/api/inbox')).json.data.length === 2);
   made.received = (await api(key, 'GET', '/api/inbox')).json.data.map((m) => ({
     id: m.id,
@@ -182,7 +150,7 @@ async function queueAndReceive(dir, env, key, version, made) {
 
 /** The second run (every hand-off fails): failed messages. */
 async function secondRun(dir, home, version, made) {
-  const gw = await startGateway(dir, gatewayEnv(home, 'failure'));
+  const gw = await startGateway(dir, gatewayEnv(version, home, 'failure'));
   const key = readFileSync(join(home, 'api-key'), 'utf8').trim();
   const r = await api(key, 'POST', '/api/sms/send', { to: '+15550005001', message: `${version} failed` });
   if (r.status !== 502) throw new Error(`failed send: ${r.status}`);

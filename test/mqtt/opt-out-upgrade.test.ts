@@ -2,9 +2,10 @@
 // `at` 9007199254740991 made GET /api/opt-outs answer 500 for good), opened by today's gateway:
 // the list answers 200, a time that is not a date or is far ahead is repaired to the upgrade's
 // time (so a later proven change can still take the number off), and the changes the phone made
-// itself are published once at the first connect, with their proof. There is no 0.4 fixture
-// home (test/fixtures/homes/), so the test writes the schema 0.4 left and the rows its code
-// wrote: the only SQL here.
+// itself are published once at the first connect, with their proof. The 0.4.0 fixture home
+// (test/fixtures/homes/0.4.0/) holds no forged shared change (0.4.0 wrote it through its own
+// API, with no broker), so the test writes the schema 0.4 left and the rows its code wrote:
+// the only SQL here.
 import t from 'tap';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';

@@ -1,50 +1,29 @@
-// Upgrades from every released version (issue 38): a home written by 0.1.0, 0.2.0 and 0.3.0's
+// Upgrades from every released version (issue 38): a home written by 0.1.0, 0.2.0, 0.3.0 and 0.4.0's
 // own code (test/fixtures/homes/<version>/, made by scripts/make-home-fixtures.mjs; made.json
 // lists what each made) is copied and opened by today's code. Every message, queued message,
 // inbox entry, webhook target and pending event, the key and the webhook secret are kept; the
 // queued messages are handed off once at their sendAt, the sent and failed ones never again,
 // not after a restart either; opening twice changes nothing the second time.
-import t, { type Test } from 'tap';
-import { cpSync, readFileSync } from 'node:fs';
+import t from 'tap';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { simulatedSmsList } from '../../src/device/simulated-inbox.js';
 import { createWebhookSecretFile } from '../../src/events/signing.js';
 import { openDatabase, schemaVersion } from '../../src/store/database.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
-import { fakeClock } from '../helpers/fake-clock.js';
-import { tempDir } from '../helpers/paths.js';
-import { recordingSender, testApp } from '../helpers/test-app.js';
+import { API_TARGET, ENV_TARGET, fixtureHome, type Made, openWithToday } from '../helpers/fixture-homes.js';
 
-const HOMES = fileURLToPath(new URL('../fixtures/homes/', import.meta.url));
-/** The webhook target each fixture's gateway had in SMS_GATEWAY_WEBHOOK_URLS (kept in .env on an upgrade). */
-const ENV_TARGET = 'http://127.0.0.1:9/fixture-env-target';
-const API_TARGET = 'http://127.0.0.1:9/fixture-api-target';
-
-interface Made {
-  version: string;
-  madeAt: string;
-  sendAt?: string;
-  sent: { id: string; to: string; message: string }[];
-  queued: { id: string; to: string; message: string }[];
-  cancelled: { id: string; to: string; message: string }[];
-  failed: { id: string; to: string; message: string }[];
-  received: { id: string; from: string; body: string }[];
-}
-
-/** What each version's fixture README lists: counts per status, inbox entries, webhook targets. */
+/**
+ * What each version's fixture README lists: counts per status (blocked: queued to a number that
+ * opted out later, 0.4.0's only), inbox entries, webhook targets.
+ */
 const EXPECTED = {
-  '0.1.0': { sent: 2, queued: 0, cancelled: 0, failed: 1, inbox: 0, targets: [ENV_TARGET] },
-  '0.2.0': { sent: 2, queued: 2, cancelled: 1, failed: 1, inbox: 2, targets: [ENV_TARGET, API_TARGET] },
-  '0.3.0': { sent: 2, queued: 2, cancelled: 1, failed: 1, inbox: 2, targets: [ENV_TARGET, API_TARGET] },
+  '0.1.0': { sent: 2, queued: 0, blocked: 0, cancelled: 0, failed: 1, inbox: 0, targets: [ENV_TARGET] },
+  '0.2.0': { sent: 2, queued: 2, blocked: 0, cancelled: 1, failed: 1, inbox: 2, targets: [ENV_TARGET, API_TARGET] },
+  '0.3.0': { sent: 2, queued: 2, blocked: 0, cancelled: 1, failed: 1, inbox: 2, targets: [ENV_TARGET, API_TARGET] },
+  '0.4.0': { sent: 2, queued: 2, blocked: 1, cancelled: 1, failed: 1, inbox: 5, targets: [ENV_TARGET, API_TARGET] },
 } as const;
-
-function fixtureHome(t: Test, version: string): { home: string; made: Made } {
-  const home = tempDir(t);
-  cpSync(join(HOMES, version), home, { recursive: true });
-  return { home, made: JSON.parse(readFileSync(join(home, 'made.json'), 'utf8')) as Made };
-}
+const total = (w: (typeof EXPECTED)[keyof typeof EXPECTED]) => w.sent + w.queued + w.blocked + w.cancelled + w.failed;
 
 /** Every table's rows, in a fixed order: what "changes nothing" compares. */
 function dump(path: string): string {
@@ -67,22 +46,6 @@ function countRows(path: string, table: string): number {
   } finally {
     db.close();
   }
-}
-
-/** Today's gateway on the home (the real routes, a fake clock at `start`, a recording sender). */
-async function openWithToday(t: Test, home: string, start: number) {
-  const clock = fakeClock(start);
-  const rec = recordingSender();
-  const app = await testApp(t, {
-    home,
-    clock,
-    sender: rec.sender,
-    webhookUrls: [ENV_TARGET],
-    inbox: true,
-    inboxList: simulatedSmsList(home, () => 'UTC'),
-  });
-  app.gateway.sending.start(); // what a start does for the queue: queued messages from before
-  return { ...app, handoffs: rec.handoffs };
 }
 
 for (const version of Object.keys(EXPECTED) as (keyof typeof EXPECTED)[]) {
@@ -112,17 +75,21 @@ for (const version of Object.keys(EXPECTED) as (keyof typeof EXPECTED)[]) {
     t.equal(countRows(join(home, 'gateway.db'), 'webhook_events'), pendingEvents, 'pending webhook events kept');
 
     const all = (await a.get('/api/messages?limit=100')).json();
-    t.equal(all.pagination.total, want.sent + want.queued + want.cancelled + want.failed, 'every message');
+    t.equal(all.pagination.total, total(want), 'every message');
     const byId = new Map<
       string,
-      { to: string; body: string; status: string; reason: string | null; sendAt: string | null }
+      { to: string; body: string; status: string; reason: string | null; sendAt: string | null; tags: object }
     >(all.data.map((m: { id: string }) => [m.id, m]));
     const expectRecords = (list: Made['sent'], status: string, count: number) => {
       t.equal(list.length, count, `${count} ${status} made`);
-      for (const m of list) t.match(byId.get(m.id), { to: m.to, body: m.message, status }, `${m.id} ${status}`);
+      for (const m of list) {
+        t.match(byId.get(m.id), { to: m.to, body: m.message, status }, `${m.id} ${status}`);
+        t.same(byId.get(m.id)?.tags, m.tags ?? {}, `${m.id}: its tags (0.4 on), {} before`);
+      }
     };
     expectRecords(made.sent, 'sent', want.sent);
     expectRecords(made.queued, 'queued', want.queued);
+    expectRecords(made.blocked ?? [], 'queued', want.blocked);
     expectRecords(made.cancelled, 'cancelled', want.cancelled);
     expectRecords(made.failed, 'failed', want.failed);
     t.equal(byId.get(made.sent[0]!.id)?.body, `${version} sent 1`);
@@ -130,9 +97,14 @@ for (const version of Object.keys(EXPECTED) as (keyof typeof EXPECTED)[]) {
     for (const m of made.queued) t.equal(byId.get(m.id)?.sendAt, made.sendAt, 'sendAt kept');
 
     await a.gateway.inbox.watcher.pollOnce(); // the simulated inbox read again: nothing is new
-    const inbox = (await a.get('/api/inbox?limit=100')).json().data as { id: string; from: string; body: string }[];
+    const inbox = (await a.get('/api/inbox?limit=100')).json().data as Required<Made['received'][number]>[];
+    t.equal(inbox.length, want.inbox, `${want.inbox} inbox entries`);
     t.same(
-      inbox.map((m) => ({ id: m.id, from: m.from, body: m.body })),
+      inbox.map(({ id, from, body, keyword, inReplyTo }) => ({
+        ...{ id, from, body },
+        ...(keyword ? { keyword } : {}),
+        ...(inReplyTo ? { inReplyTo } : {}),
+      })),
       made.received,
       `${want.inbox} inbox entries, none received twice`,
     );
@@ -160,7 +132,7 @@ for (const version of Object.keys(EXPECTED) as (keyof typeof EXPECTED)[]) {
       await a.clock.tick(2 * 60 * 60_000);
       t.same(a.handoffs, [], 'no hand-off');
       const all = (await a.get('/api/messages?limit=100')).json();
-      t.equal(all.pagination.total, want.sent + want.queued + want.cancelled + want.failed, 'no message added or lost');
+      t.equal(all.pagination.total, total(want), 'no message added or lost');
     });
   });
 }
