@@ -6,9 +6,19 @@ import { routeGroup } from '../route-group.js';
 import { smsgateKeyCheck } from './credential.js';
 import { smsgateErrorHandler } from './answers.js';
 import { routes as settings } from './settings.js';
+import { routes as sendMessage } from './send-message.js';
+import { routes as listMessages } from './list-messages.js';
+import { routes as getMessage } from './get-message.js';
+import { routes as cancelMessage } from './cancel-message.js';
 
 /** The dialect's route files, in the order /openapi.json lists them. */
-export const SMSGATE_ROUTE_FILES: readonly RouteFile[] = [settings];
+export const SMSGATE_ROUTE_FILES: readonly RouteFile[] = [
+  sendMessage,
+  listMessages,
+  getMessage,
+  cancelMessage,
+  settings,
+];
 
 export const smsgateRoutes: RouteFile = routeGroup({
   keyCheck: smsgateKeyCheck,
