@@ -6,6 +6,7 @@ import t from 'tap';
 import type { RunResult } from '../../src/device/termux.js';
 import { testApp } from '../helpers/test-app.js';
 import { smsgateClient } from '../helpers/smsgate-client.js';
+import { fillQueue } from '../helpers/fill-queue.js';
 
 t.test('POST /messages: 202, the message state, Location, one queued record per recipient', async (t) => {
   const app = await testApp(t);
@@ -173,3 +174,54 @@ function slowPhone() {
     tells: (phoneCount: number) => answer?.({ ok: true, stdout: '', json: { phone_count: phoneCount }, ms: 300 }),
   };
 }
+
+t.test('the queue decides as for POST /api/messages: opt-out, SMS off, a full queue, not JSON', async (t) => {
+  const app = await testApp(t);
+  await app.gateway.sending.lane.stop();
+  const sg = smsgateClient(app);
+  const listed = await app.app.inject({
+    method: 'POST',
+    url: '/api/opt-outs',
+    remoteAddress: '192.168.1.61',
+    headers: app.auth,
+    payload: { number: '+15550100010' },
+  });
+  t.equal(listed.statusCode, 201);
+  const res = await sg.post('/messages', {
+    id: 'optout',
+    message: 'x',
+    phoneNumbers: ['+15550100010', '+15550100011'],
+  });
+  t.equal(res.statusCode, 202);
+  t.match(res.json(), {
+    state: 'Pending',
+    recipients: [
+      { phoneNumber: '+15550100010', state: 'Failed', error: /^opted_out: / },
+      { phoneNumber: '+15550100011', state: 'Pending' },
+    ],
+  });
+
+  fillQueue(app.db, app.clock, 1);
+  const full = await sg.post('/messages', { message: 'x', phoneNumbers: ['+15550100012', '+15550100013'] });
+  t.equal(full.statusCode, 503, 'queue_full: nothing queued');
+  t.ok(Number(full.headers['retry-after']) > 0, 'with Retry-After');
+  t.same(Object.keys(full.json()), ['message']);
+
+  const notJson = await app.app.inject({
+    method: 'POST',
+    url: '/messages',
+    remoteAddress: '192.168.1.62',
+    headers: { authorization: sg.basic, 'content-type': 'text/plain' },
+    payload: 'hello',
+  });
+  t.equal(notJson.statusCode, 415);
+  t.same(Object.keys(notJson.json()), ['message']);
+});
+
+t.test('SMS switched off: 503 { message }, nothing queued', async (t) => {
+  const app = await testApp(t, { runtime: { smsEnabled: false } });
+  const res = await smsgateClient(app).post('/messages', { message: 'x', phoneNumbers: ['+15550100014'] });
+  t.equal(res.statusCode, 503);
+  t.same(Object.keys(res.json()), ['message']);
+  t.equal(app.gateway.sending.queue.summary().count, 0);
+});
