@@ -4,7 +4,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { gatewayError } from '../../core/errors.js';
-import type { SmsgateListState } from '../../store/smsgate-messages.js';
 import { json } from '../route-docs.js';
 import type { RouteFile, RouteParts } from '../route-parts.js';
 import { SMSGATE_ROUTE, smsgateErrors } from './docs.js';
@@ -16,9 +15,6 @@ import { SMSGATE_MESSAGE_EXAMPLE } from './message-example.js';
 const TOTAL = {
   'X-Total-Count': { type: 'integer', minimum: 0, description: 'How many messages match in all' },
 } as const;
-
-/** Cancelling and Delivered never happen here: asked for, they match nothing. */
-const NEVER = '\u0000never';
 
 function listRoutes(parts: RouteParts): FastifyPluginAsyncZod {
   return async (app) => {
@@ -52,9 +48,13 @@ function listRoutes(parts: RouteParts): FastifyPluginAsyncZod {
         const from = q.from === undefined ? 0 : Date.parse(q.from);
         const to = q.to === undefined ? parts.clock.now() : Date.parse(q.to);
         if (from > to) throw gatewayError('invalid_request', 'problem', 'from (start date) cannot be after to.');
-        const state = q.state === 'Cancelling' || q.state === 'Delivered' ? NEVER : q.state;
+        // Cancelling and Delivered never happen here: asked for, they match nothing.
+        if (q.state === 'Cancelling' || q.state === 'Delivered') {
+          void reply.header('x-total-count', '0');
+          return [];
+        }
         const { messages, total } = parts.sending.smsgate.messages.list({
-          state: state as SmsgateListState | undefined,
+          state: q.state,
           from,
           to,
           limit: q.limit,
