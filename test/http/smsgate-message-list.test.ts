@@ -108,3 +108,25 @@ t.test('the device id is one for this phone, kept across a restart', async (t) =
   const again = await testApp(t, { home: first.home });
   t.equal(smsgateClient(again).deviceId(), id, 'the same after a restart');
 });
+
+t.test('a message whose records left the history is gone: 404, not listed, its id free again', async (t) => {
+  const clock = fakeClock();
+  const app = await testApp(t, { clock, queueRate: 60 });
+  const sg = smsgateClient(app);
+  t.equal((await sg.post('/messages', { id: 'old', message: 'x', phoneNumbers: ['+15550139999'] })).statusCode, 202);
+  await app.gateway.sending.lane.runDue();
+  t.equal((await sg.get('/messages/old')).json().state, 'Sent');
+  // 1000 more settled messages: the history keeps the newest 1000, so the first record goes.
+  for (let r = 0; r < 10; r++) {
+    const to = Array.from({ length: 100 }, (_, i) => `+1555014${String(r * 100 + i).padStart(4, '0')}`);
+    t.equal((await app.queue({ to, message: 'filler' }, {}, `192.168.1.${150 + r}`)).statusCode, 202);
+  }
+  for (let s = 0; s < 1100 && app.gateway.sending.queue.summary().count > 0; s++) {
+    clock.advance(1000);
+    await app.gateway.sending.lane.runDue();
+  }
+  t.equal(app.gateway.sending.queue.summary().count, 0, 'all 1000 settled');
+  t.equal((await sg.get('/messages/old')).statusCode, 404);
+  t.equal((await sg.get('/messages')).headers['x-total-count'], '0');
+  t.equal((await sg.post('/messages', { id: 'old', message: 'y', phoneNumbers: ['+15550139999'] })).statusCode, 202);
+});
