@@ -2,8 +2,9 @@
 // creation time) + 16 random characters. Within one millisecond the random part counts
 // up from the last id (as monotonic ULIDs do), so ids also sort in the order they were
 // made: a 100-recipient request lists in the order given. Messages use msg_, events evt_.
-// Also ProcessGroup, what names a hand-off's process group across a restart.
-import { randomInt } from 'node:crypto';
+// newNanoId: SMSGate's kind of id (nanoid's alphabet). Also ProcessGroup, what names a
+// hand-off's process group across a restart.
+import { randomBytes, randomInt } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 export const MESSAGE_ID_PATTERN = /^msg_[0-9a-z]{26}$/;
@@ -39,6 +40,13 @@ export function newId(prefix: string, nowMs: number): string {
 }
 
 export const newMessageId = (nowMs: number) => newId('msg', nowMs);
+
+const NANO_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
+
+/** 21 random characters of nanoid's alphabet (126 bits), the ids SMSGate's clients know: its message and device ids. */
+export function newNanoId(): string {
+  return [...randomBytes(21)].map((b) => NANO_ALPHABET[b & 63]).join('');
+}
 
 /**
  * The shape that names a hand-off's process group across a restart: what the device room

@@ -73,6 +73,16 @@ export const QueueRequestSchema = z
     tags: TagsSchema.optional().describe(
       'Labels kept with each queued record, returned in its record and events and in the inReplyTo of a reply',
     ),
+    priority: z
+      .number()
+      .int()
+      .min(-128)
+      .max(127)
+      .optional()
+      .describe(
+        'Default 0. Among the waiting messages that are due, a higher priority is handed off first; ' +
+          'it never skips the pacing, the phone limit or quiet hours',
+      ),
   })
   .strict()
   .meta({

@@ -87,7 +87,7 @@ export async function composeGateway(deps: GatewayDeps) {
     calendar,
     interfaces: ports.interfaces,
   });
-  webhooks.reportSmsgate({ health: status.smsgateHealth });
+  tellSmsgateFacts(webhooks, sending, status);
   // Loaded only when configured: MQTT.js costs a gateway without MQTT ~100 ms and ~18 MB at start.
   const mqttSection = { ...base, probes, calendar, timings, gatewayId: ports.mqttGatewayId, sending, status };
   const mqtt = config.mqtt ? await composeMqtt({ ...mqttSection, settings: config.mqtt }) : undefined;
@@ -159,3 +159,12 @@ interface Parts {
 }
 
 export type ComposedGateway = Awaited<ReturnType<typeof composeGateway>>;
+
+/** The events part is told what SMSGate's envelopes carry: the health, this phone's device id, SMSGate's ids. */
+function tellSmsgateFacts(webhooks: EventsPart, sending: SendingPart, status: StatusPart) {
+  webhooks.reportSmsgate({
+    health: status.smsgateHealth,
+    deviceId: sending.smsgate.deviceId,
+    smsgateIdOf: (messageId) => sending.smsgate.messages.smsgateIdOfMessage(messageId),
+  });
+}

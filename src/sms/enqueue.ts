@@ -40,16 +40,20 @@ export interface EnqueueDeps extends SimSlots {
   optOuts?: OptOutCheck | undefined;
 }
 
+/** What else a door writes in the transaction that queues its records (SMSGate's message id for them). */
+export type AlongsideWrite = (rows: readonly MessageRow[]) => void;
+
 /**
- * The records, committed in one transaction with the outcome (stored on the first), or in
- * the caller's (an automatic answer in the inbox's): `message.queued` is announced once
- * the outermost one committed.
+ * The records, committed in one transaction with the outcome (stored on the first) and the
+ * door's own write, or in the caller's (an automatic answer in the inbox's): `message.queued`
+ * is announced once the outermost one committed.
  */
-function commit(deps: EnqueueDeps, rows: NewMessage[]): AcceptedOutcome {
+function commit(deps: EnqueueDeps, rows: NewMessage[], alongside?: AlongsideWrite): AcceptedOutcome {
   let outcome: AcceptedOutcome | undefined;
   const committed = () => deps.events.emit('message.queued', { ids: rows.map((r) => r.id) });
   try {
     const answer = (inserted: MessageRow[]) => {
+      alongside?.(inserted);
       const stored = failOptedOut(deps, inserted);
       outcome = { kind: 'accepted', records: stored.map(toMessageRecord) };
       return { status: null, body: outcome }; // stored as the outcome (see outcomes.ts)
@@ -104,6 +108,7 @@ export function createEnqueue(deps: EnqueueDeps) {
     ctx: IntakeContext,
     key: string | undefined,
     hash: string,
+    alongside?: AlongsideWrite,
   ): AcceptedOutcome => {
     if (!runtime.smsEnabled) {
       throw gatewayError('sms_disabled', 'switchedOff');
@@ -114,14 +119,17 @@ export function createEnqueue(deps: EnqueueDeps) {
     ensureRoom(valid.length);
     const at = { now, statsDay: deps.calendar().dayOf(now), sendAt, expiresAt };
     const rows = queuedRows(req, valid, ctx, at, { key, hash });
-    const outcome = commit(deps, rows);
+    const outcome = commit(deps, rows, alongside);
     logger?.info({ ids: rows.map((r) => r.id), segments: rows[0]?.segments, sendAt }, 'sms queued');
     return outcome;
   };
 
   return {
-    /** Queues the request; `ctx.origin` is the door (or automatic answer) it comes from. */
-    accept(req: QueueRequest, ctx: IntakeContext): QueueOutcome | Promise<QueueOutcome> {
+    /**
+     * Queues the request; `ctx.origin` is the door (or automatic answer) it comes from; `alongside`
+     * writes what the door keeps of the records in the same transaction.
+     */
+    accept(req: QueueRequest, ctx: IntakeContext, alongside?: AlongsideWrite): QueueOutcome | Promise<QueueOutcome> {
       const key = storedKey(ctx);
       const hash = requestHash(req);
       if (key !== undefined) {
@@ -130,8 +138,10 @@ export function createEnqueue(deps: EnqueueDeps) {
       }
       // The gateway's own messages (default slot) never wait; a request naming a later slot
       // waits for the phone's SIM count when it is not fresh (the key's repeats wait with it).
-      if (req.simSlot === undefined || req.simSlot <= 1) return accept(req, slotsAsKnown(deps), ctx, key, hash);
-      const outcome = knownSlots(req.simSlot, deps).then((slots) => accept(req, slots, ctx, key, hash));
+      if (req.simSlot === undefined || req.simSlot <= 1) {
+        return accept(req, slotsAsKnown(deps), ctx, key, hash, alongside);
+      }
+      const outcome = knownSlots(req.simSlot, deps).then((slots) => accept(req, slots, ctx, key, hash, alongside));
       return key === undefined ? outcome : idempotency.first(key, hash, outcome);
     },
     /**

@@ -47,10 +47,10 @@ export function pickQueued(
   const { queue, pacing } = deps;
   if (pausedMs > 0) return { waitMs: pausedMs };
   for (;;) {
-    let next = queue.next();
+    let next = queue.next(now);
     if (next && next.expiresAt !== null && next.expiresAt <= now) {
       expireDue(deps, now);
-      next = queue.next();
+      next = queue.next(now);
     }
     if (!next) return { waitMs: undefined }; // nothing waits: no timer
     const quiet = quietRemainingMs(deps.quietHours, now, deps.timeZone());

@@ -18,6 +18,8 @@ export interface QueueRequest {
   sendAt?: string | undefined;
   expiresAt?: string | undefined;
   tags?: Tags | undefined;
+  /** -128..127, default 0: among the due waiting messages, a higher priority is handed off first. */
+  priority?: number | undefined;
 }
 
 /** Every recipient validated as on the send path (errors name body.to[i]); no number twice. */
@@ -64,6 +66,8 @@ export function requestHash(req: QueueRequest): string {
     req.sendAt ?? null,
     req.expiresAt ?? null,
     ...tagsHashFields(req.tags),
+    // Only when set: the hashes stored before priority existed stay valid.
+    ...(req.priority ? ['priority', req.priority] : []),
   ]);
 }
 
@@ -99,5 +103,6 @@ export function queuedRows(
     via: 'queue' as const,
     sendAt: at.sendAt,
     expiresAt: at.expiresAt,
+    priority: req.priority ?? 0,
   }));
 }

@@ -2,9 +2,10 @@
 // stats and queue stores, pacing, the one hand-off lane, the settler with the send and
 // storage health, the synchronous send and queue services, and in real mode the sent-box
 // confirmation, the opt-out list and its keywords, the keyword rules, and what a received SMS
-// changes (receivedEffects: applied by the inbox in the transaction that stores it). It
-// announces `handoff.finished` (the settler), `message.queued` (the queue's intake) and
-// `opt-out.changed` (the list); the lane listens to `message.queued`, send health to `handoff.finished`.
+// changes (receivedEffects: applied by the inbox in the transaction that stores it), and SMSGate's
+// messages and device id (smsgate). It announces `handoff.finished` (the settler),
+// `message.queued` (the queue's intake) and `opt-out.changed` (the list); the lane listens to
+// `message.queued`, send health to `handoff.finished`.
 // Building has no side effects; start() runs the background work, stop() ends it.
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
@@ -42,6 +43,9 @@ import { createRuleReplies } from './rule-replies.js';
 import type { SimCount } from './validation.js';
 import { createReceivedEffects } from './received-effects.js';
 import { createNumbering } from './answerable-number.js';
+import { createSmsgateMessageStore } from '../store/smsgate-messages.js';
+import { createSmsgateMessages } from './smsgate-messages.js';
+import { createSmsgateDeviceId } from './smsgate-device-id.js';
 
 /** The configuration's section for sending. */
 export type SendingConfig = Pick<Config, 'defaultSim' | 'queueRate' | 'quietHours' | 'optOut'>;
@@ -150,6 +154,13 @@ export function createSendingPart(deps: SendingPartDeps) {
   const sendService = createSendService({ ...common, store: messages, lane, pacing, settler });
   const enqueue = createEnqueue({ ...common, store: messages, queue, events });
   const { autoReplies, rules, ruleReplies, receivedEffects } = replyParts(deps, { messages, optOuts, enqueue });
+  const smsgateIds = createSmsgateMessageStore(db);
+  const smsgate = {
+    /** SMSGate's messages: its ids for our records, sending, reading, cancelling, the list. */
+    messages: createSmsgateMessages({ enqueue, ids: smsgateIds, logger }),
+    /** The phone's device id in SMSGate's routes and payloads (made once, kept in the meta table). */
+    deviceId: createSmsgateDeviceId(meta),
+  };
 
   events.on('handoff.finished', (h) => sendHealth.handoffFinished(h));
   events.on('message.queued', () => lane.notify());
@@ -171,6 +182,7 @@ export function createSendingPart(deps: SendingPartDeps) {
     rules,
     ruleReplies,
     receivedEffects,
+    smsgate,
     /** Background work: queued messages waiting from before, pending confirmations. */
     start() {
       lane.notify();

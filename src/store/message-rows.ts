@@ -46,6 +46,8 @@ export interface MessageRow {
   dueAt: number;
   /** The tags as stored (JSON), NULL when none (store/message-tags.ts). */
   tags: string | null;
+  /** -128..127 (0 unless asked): among due waiting messages, a higher one is handed off first. */
+  priority: number;
 }
 
 export type NewMessage = Pick<
@@ -63,7 +65,7 @@ export type NewMessage = Pick<
   | 'idempotencyKey'
   | 'requestHash'
 > &
-  Partial<Pick<MessageRow, 'via' | 'sendAt' | 'expiresAt' | 'origin'>> & { tags?: Tags | undefined };
+  Partial<Pick<MessageRow, 'via' | 'sendAt' | 'expiresAt' | 'origin' | 'priority'>> & { tags?: Tags | undefined };
 
 export const COLUMNS = `
   id, to_number AS "to", send_to AS sendTo, body, segments, billed_segments AS billedSegments,
@@ -71,7 +73,7 @@ export const COLUMNS = `
   updated_at AS updatedAt, stats_day AS statsDay, handoff_started_at AS handoffStartedAt,
   handed_off_at AS handedOffAt, idempotency_key AS idempotencyKey, request_hash AS requestHash,
   response_status AS responseStatus, response_body AS responseBody, sms_store_id AS smsStoreId,
-  via, send_at AS sendAt, expires_at AS expiresAt, due_at AS dueAt, tags, origin`;
+  via, send_at AS sendAt, expires_at AS expiresAt, due_at AS dueAt, tags, origin, priority`;
 
 /** A row as clients see it (the record of store/message-record.ts). */
 export function toMessageRecord(row: MessageRow): MessageRecord {
@@ -129,10 +131,10 @@ export function statements(db: Db): Statements {
     insertStmt: db.prepare(`
       INSERT INTO messages (id, to_number, send_to, body, segments, encoding, sim_slot, status,
         source_ip, created_at, updated_at, stats_day, idempotency_key, request_hash,
-        via, send_at, expires_at, due_at, handoff_started_at, tags, origin)
+        via, send_at, expires_at, due_at, handoff_started_at, tags, origin, priority)
       VALUES (@id, @to, @sendTo, @body, @segments, @encoding, @simSlot, 'queued',
         @sourceIp, @createdAt, @createdAt, @statsDay, @idempotencyKey, @requestHash,
-        @via, @sendAt, @expiresAt, COALESCE(@sendAt, @createdAt), @handoffStartedAt, @tags, @origin)
+        @via, @sendAt, @expiresAt, COALESCE(@sendAt, @createdAt), @handoffStartedAt, @tags, @origin, @priority)
     `),
     getStmt: db.prepare(`SELECT ${COLUMNS} FROM messages WHERE id = @id`),
     byKeyStmt: db.prepare(`SELECT ${COLUMNS} FROM messages WHERE idempotency_key = @key`),

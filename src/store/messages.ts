@@ -40,7 +40,7 @@ function intake(db: Db, q: Statements, stats: StatsStore) {
     if (databaseFileGone(db)) throw fileGoneError();
     for (const m of ms) {
       const defaults = { via: 'sync', sendAt: null, expiresAt: null, origin: 'api' };
-      insertStmt.run({ ...defaults, ...m, tags: tagsColumn(m.tags), handoffStartedAt });
+      insertStmt.run({ ...defaults, ...m, priority: m.priority ?? 0, tags: tagsColumn(m.tags), handoffStartedAt });
       stats.bump(m.statsDay, { accepted: 1, segments: m.segments });
     }
   });

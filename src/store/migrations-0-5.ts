@@ -59,4 +59,27 @@ export const MIGRATIONS_0_5: string[] = [
   );
   CREATE INDEX smsgate_webhooks_by_event ON smsgate_webhooks (event);
   `,
+  `
+  -- 0.5, priority: waiting messages go by priority (-128..127, higher first) among those that are
+  -- due, then as before (due_at, seq); store/queue.ts reads the next one through this index.
+  ALTER TABLE messages ADD COLUMN priority INTEGER NOT NULL DEFAULT 0 CHECK (priority BETWEEN -128 AND 127);
+  CREATE INDEX messages_waiting_priority ON messages (priority DESC, due_at, seq)
+    WHERE status = 'queued' AND handoff_started_at IS NULL;
+  `,
+  `
+  -- 0.5, SMSGate's messages: one SMSGate message id covers the records of its recipients (one per
+  -- recipient, in the order given). A record leaving the history takes its line with it.
+  CREATE TABLE smsgate_messages (
+    message_id TEXT PRIMARY KEY,      -- msg_..., one recipient's record
+    smsgate_id TEXT NOT NULL,         -- the id the caller gave, or the one the gateway made
+    position INTEGER NOT NULL,        -- the recipient's place in phoneNumbers
+    created_at INTEGER NOT NULL,      -- ms since epoch, UTC: GET /messages's from and to
+    UNIQUE (smsgate_id, position)
+  );
+  CREATE INDEX smsgate_messages_newest ON smsgate_messages (created_at DESC, smsgate_id);
+  CREATE TRIGGER smsgate_messages_pruned AFTER DELETE ON messages
+  BEGIN
+    DELETE FROM smsgate_messages WHERE message_id = OLD.id;
+  END;
+  `,
 ];

@@ -167,3 +167,22 @@ t.test('the notify topic takes the contact as written in SMS_GATEWAY_CONTACTS, i
   const noCarol = /no contact "Carol" in SMS_GATEWAY_CONTACTS/;
   t.match(JSON.parse(published[0]!), { error: { code: 'invalid_request', message: noCarol } });
 });
+
+t.test('priority is taken as POST /api/messages takes it', async (t) => {
+  const seen: unknown[] = [];
+  const topics = topicsFor('sms-gateway', 'gw1');
+  const it = createSendIntake({
+    enqueue: {
+      accept: (req) => {
+        seen.push(req);
+        return { kind: 'accepted', records: [] };
+      },
+    },
+    topics,
+    contacts: [],
+    publish: () => true,
+    onQueued: () => undefined,
+  });
+  await it.handle(topics.send, Buffer.from(JSON.stringify({ ...request, priority: 7 })), false);
+  t.match(seen, [{ to: '+15551230001', priority: 7 }]);
+});

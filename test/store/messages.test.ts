@@ -128,6 +128,7 @@ t.test('insertQueued then get; settle to sent; settle refuses unknown and settle
     responseBody: null,
     smsStoreId: null,
     tags: null,
+    priority: 0,
   });
   t.same(stats.day(DAY), { ...ZERO, accepted: 1, queued: 1, segments: 3 });
 

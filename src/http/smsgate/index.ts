@@ -8,9 +8,21 @@ import { smsgateErrorHandler } from './answers.js';
 import { routes as settings } from './settings.js';
 import { routes as webhooks } from './webhooks.js';
 import { routes as inboxExport } from './inbox-export.js';
+import { routes as sendMessage } from './send-message.js';
+import { routes as listMessages } from './list-messages.js';
+import { routes as getMessage } from './get-message.js';
+import { routes as cancelMessage } from './cancel-message.js';
 
 /** The dialect's route files, in the order /openapi.json lists them. */
-export const SMSGATE_ROUTE_FILES: readonly RouteFile[] = [webhooks, settings, inboxExport];
+export const SMSGATE_ROUTE_FILES: readonly RouteFile[] = [
+  sendMessage,
+  listMessages,
+  getMessage,
+  cancelMessage,
+  webhooks,
+  settings,
+  inboxExport,
+];
 
 export const smsgateRoutes: RouteFile = routeGroup({
   keyCheck: smsgateKeyCheck,
