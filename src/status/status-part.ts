@@ -24,6 +24,9 @@ import { createHostInfo } from './host-info.js';
 import { createMetrics } from './metrics.js';
 import type { MqttHealth } from './mqtt-check.js';
 import type { SmtpHealth } from './smtp-check.js';
+import { createSmsgateHealth } from './smsgate-health.js';
+import { createSmsgatePhone } from './smsgate-device.js';
+import { createRecentOutcomes } from '../store/recent-outcomes.js';
 
 /** The configuration's section for status. */
 export type StatusConfig = Pick<Config, 'home' | 'phoneNumber' | 'defaultSim' | 'queueRate' | 'quietHours'>;
@@ -95,6 +98,10 @@ export function createStatusPart(deps: StatusPartDeps) {
     smtp: () => smtpHealth(),
   });
 
+  const outcomes = createRecentOutcomes(deps.db);
+  const smsgateHealth = createSmsgateHealth({ clock, runtime, probes, outcomes: (since) => outcomes.since(since) });
+  const smsgatePhone = createSmsgatePhone({ runtime, probes, ...config });
+
   events.on('handoff.finished', (h) => {
     metrics.onHandoff(h);
     if (!h.result.ok) probes.invalidate(['telephony']);
@@ -106,6 +113,10 @@ export function createStatusPart(deps: StatusPartDeps) {
     hostInfo,
     diagnostics,
     metrics,
+    /** SMSGate's health from kept facts (GET /health with Basic, the `system:ping` webhook); reads no device fact. */
+    smsgateHealth,
+    /** The phone as SMSGate's clients see it (GET /, GET /device); reads no device fact. */
+    smsgatePhone,
     /** The MQTT bridge's health, once the bridge exists (MQTT on). */
     reportMqtt(health: () => Readonly<MqttHealth> | null) {
       mqttHealth = health;
