@@ -5,10 +5,12 @@ import type { RouteFile } from '../route-parts.js';
 import { routeGroup } from '../route-group.js';
 import { smsgateKeyCheck } from './credential.js';
 import { smsgateErrorHandler } from './answers.js';
+import { routes as device } from './device.js';
+import { routes as inbox } from './inbox.js';
 import { routes as settings } from './settings.js';
 
 /** The dialect's route files, in the order /openapi.json lists them. */
-export const SMSGATE_ROUTE_FILES: readonly RouteFile[] = [settings];
+export const SMSGATE_ROUTE_FILES: readonly RouteFile[] = [device, inbox, settings];
 
 export const smsgateRoutes: RouteFile = routeGroup({
   keyCheck: smsgateKeyCheck,

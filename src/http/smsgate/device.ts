@@ -1,0 +1,52 @@
+// GET /devices and /device: the phone as SMSGate's one device, in an array (its app answers
+// so), from the facts the gateway keeps (status/smsgate-device.ts): no Termux:API call.
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Clock } from '../../core/clock.js';
+import type { SmsgatePhone } from '../../status/smsgate-device.js';
+import { json } from '../route-docs.js';
+import type { RouteFile } from '../route-parts.js';
+import { smsgateDeviceId } from './device-id.js';
+import { SMSGATE_ROUTE, smsgateErrors } from './docs.js';
+import { SmsgateDeviceSchema } from './system-schemas.js';
+
+export interface DeviceRouteDeps {
+  clock: Clock;
+  deviceId: string;
+  phone: () => SmsgatePhone;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function smsgateDevices(deps: DeviceRouteDeps) {
+  const phone = deps.phone();
+  const now = iso(deps.clock.now());
+  const { createdAt, name, simCards } = phone;
+  return [{ id: deps.deviceId, name, createdAt: iso(createdAt), updatedAt: now, lastSeen: now, simCards }];
+}
+
+function deviceRoutes(deps: DeviceRouteDeps): FastifyPluginAsyncZod {
+  return async (app) => {
+    for (const url of ['/devices', '/device']) {
+      app.get(
+        url,
+        {
+          schema: {
+            hide: url === '/device',
+            ...SMSGATE_ROUTE,
+            operationId: url === '/device' ? 'smsgateGetDevice' : 'smsgateListDevices',
+            summary: 'This phone, as the one device (also at /device)',
+            response: {
+              200: json('An array holding this phone.', z.array(SmsgateDeviceSchema)),
+              ...smsgateErrors({}),
+            },
+          },
+        },
+        async () => smsgateDevices(deps),
+      );
+    }
+  };
+}
+
+export const routes: RouteFile = ({ clock, config, status }) =>
+  deviceRoutes({ clock, deviceId: smsgateDeviceId(config.home), phone: status.smsgatePhone });
