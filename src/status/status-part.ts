@@ -27,6 +27,8 @@ import type { SmtpHealth } from './smtp-check.js';
 import { createSmsgateHealth } from './smsgate-health.js';
 import { createSmsgatePhone } from './smsgate-device.js';
 import { createRecentOutcomes } from '../store/recent-outcomes.js';
+import { createLogEntriesStore } from '../store/log-entries.js';
+import { createLogKeeper } from './log-keeper.js';
 
 /** The configuration's section for status. */
 export type StatusConfig = Pick<Config, 'home' | 'phoneNumber' | 'defaultSim' | 'queueRate' | 'quietHours'>;
@@ -101,6 +103,7 @@ export function createStatusPart(deps: StatusPartDeps) {
   const outcomes = createRecentOutcomes(deps.db);
   const smsgateHealth = createSmsgateHealth({ clock, runtime, probes, outcomes: (since) => outcomes.since(since) });
   const smsgatePhone = createSmsgatePhone({ runtime, probes, ...config });
+  const logs = createLogKeeper({ clock, store: createLogEntriesStore(deps.db) });
 
   events.on('handoff.finished', (h) => {
     metrics.onHandoff(h);
@@ -117,6 +120,8 @@ export function createStatusPart(deps: StatusPartDeps) {
     smsgateHealth,
     /** The phone as SMSGate's clients see it (GET /, GET /device); reads no device fact. */
     smsgatePhone,
+    /** The kept warnings and errors (SMSGate's GET /logs); the composition root taps the logger into it. */
+    logs,
     /** The MQTT bridge's health, once the bridge exists (MQTT on). */
     reportMqtt(health: () => Readonly<MqttHealth> | null) {
       mqttHealth = health;

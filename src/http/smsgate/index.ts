@@ -7,10 +7,11 @@ import { smsgateKeyCheck } from './credential.js';
 import { smsgateErrorHandler } from './answers.js';
 import { routes as device } from './device.js';
 import { routes as inbox } from './inbox.js';
+import { routes as logs } from './logs.js';
 import { routes as settings } from './settings.js';
 
 /** The dialect's route files, in the order /openapi.json lists them. */
-export const SMSGATE_ROUTE_FILES: readonly RouteFile[] = [device, inbox, settings];
+export const SMSGATE_ROUTE_FILES: readonly RouteFile[] = [device, inbox, logs, settings];
 
 export const smsgateRoutes: RouteFile = routeGroup({
   keyCheck: smsgateKeyCheck,
