@@ -30,7 +30,7 @@ export interface SmsgateHealth {
 
 /** What a check says of a fact the phone has not told lately. */
 const UNKNOWN = -1;
-const NOT_KNOWN = ': not known (the phone has not told it lately; this check never asks it, GET /api/diagnostics does)';
+const NOT_KNOWN = ' (not known: the phone has not told it lately; this check never asks it, GET /api/diagnostics does)';
 const HOUR_MS = 3600_000;
 
 const make = (status: SmsgateStatus, observedValue: number, observedUnit: string, description: string) => ({
