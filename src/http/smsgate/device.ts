@@ -18,6 +18,17 @@ export interface DeviceRouteDeps {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+const EXAMPLE = [
+  {
+    id: 'Qm3xT0b9cVwR2kLp8sYdA',
+    name: 'Google/Pixel 6a',
+    createdAt: '2026-10-02T08:15:00.000Z',
+    updatedAt: '2026-11-21T12:00:00.000Z',
+    lastSeen: '2026-11-21T12:00:00.000Z',
+    simCards: [{ slotIndex: 0, simNumber: 1, phoneNumber: '+491511234567', carrierName: 'Telekom', iccid: null }],
+  },
+];
+
 export function smsgateDevices(deps: DeviceRouteDeps) {
   const phone = deps.phone();
   const now = iso(deps.clock.now());
@@ -37,7 +48,7 @@ function deviceRoutes(deps: DeviceRouteDeps): FastifyPluginAsyncZod {
             operationId: url === '/device' ? 'smsgateGetDevice' : 'smsgateListDevices',
             summary: 'This phone, as the one device (also at /device)',
             response: {
-              200: json('An array holding this phone.', z.array(SmsgateDeviceSchema)),
+              200: json('An array holding this phone.', z.array(SmsgateDeviceSchema), EXAMPLE),
               ...smsgateErrors({}),
             },
           },

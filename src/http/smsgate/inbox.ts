@@ -74,6 +74,19 @@ function smsgateInboxMessage(r: InboxRecord, recipient: string | null) {
   };
 }
 
+const EXAMPLE = [
+  {
+    id: 'in_01jd8k2m3n4p5q6r7s8t9v0w1x',
+    type: 'SMS' as const,
+    sender: '+491719876543',
+    recipient: '+491511234567',
+    simNumber: null,
+    contentPreview: 'On my way, 10 minutes.',
+    createdAt: '2026-11-21T12:00:00.000Z',
+    attachments: [],
+  },
+];
+
 const INBOX_OFF = 'the inbox watcher is off (no webhook target, SMS_GATEWAY_INBOX not true); the message says how';
 
 function inboxRoutes(deps: SmsgateInboxDeps): FastifyPluginAsyncZod {
@@ -87,7 +100,7 @@ function inboxRoutes(deps: SmsgateInboxDeps): FastifyPluginAsyncZod {
           summary: 'Received SMS, newest first, with X-Total-Count',
           querystring: InboxQuery,
           response: {
-            200: json('A page of received SMS.', z.array(SmsgateInboxMessageSchema), undefined, {
+            200: json('A page of received SMS.', z.array(SmsgateInboxMessageSchema), EXAMPLE, {
               'X-Total-Count': { type: 'integer', minimum: 0, description: 'How many match the filter' },
             }),
             ...smsgateErrors({ 400: 'A bad query parameter, or another device id.', 503: INBOX_OFF }),
