@@ -68,7 +68,11 @@ t.test('kept across a restart (the same home opened again) and trimmed to the ne
   const home = tempDir(t);
   const first = await loggingApp(t, home);
   for (let i = 0; i < 600; i++) first.logger.warn({ i }, `first run warning ${i}`);
+  // Batched: nothing written per line; another gateway on the same database sees none yet.
+  const peek = await loggingApp(t, home);
+  t.same((await peek.logs()).json(), [], 'the lines wait for their batch');
   await first.gateway.stopBackground(); // a stop writes what waits
+  t.equal((await peek.logs()).json().length, 600, 'one batch written at the stop');
   const second = await loggingApp(t, home, fakeClock(first.clock.now() + 60_000));
   const kept = (await second.logs()).json() as Entry[];
   t.equal(kept.length, 600, 'the first run’s warnings, after the restart');
