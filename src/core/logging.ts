@@ -7,6 +7,8 @@
 // wait, so an idle gateway has none) or until 4 KB have gathered. Every other line (start,
 // hand-offs, warnings, errors) is written at once with whatever waits before it, so a
 // gateway killed with SIGKILL loses at most a second of request lines, never an event.
+// Warnings and errors are also handed to whoever taps them (tapWarnings: the kept log of
+// SMSGate's GET /logs), as the JSON lines pino wrote, redaction done.
 import { pino, type Logger } from 'pino';
 import { Writable } from 'node:stream';
 import { systemClock, type Clock, type Timer } from './clock.js';
@@ -117,7 +119,46 @@ export interface RequestLine {
  * read a logger's destination back.
  */
 const DESTINATION = Symbol('sms-gateway log destination');
-type LoggerWithDestination = Logger & { [DESTINATION]?: { write(text: string): void } };
+/** The listeners of a logger made by createLogger that are handed its warnings and errors. */
+const WARNING_TAPS = Symbol('sms-gateway log warning taps');
+type LoggerWithDestination = Logger & {
+  [DESTINATION]?: { write(text: string): void };
+  [WARNING_TAPS]?: Set<(line: string) => void>;
+};
+
+/** Whether a JSON line of pino's is a warning or worse (40 and up): pino writes the level first. */
+export const isWarningLine = (line: string): boolean => line.startsWith('{"level":') && line.charCodeAt(9) >= 52;
+
+/**
+ * Hands each warning and error line of a logger made by createLogger to `tap`, after
+ * redaction; returns the unsubscribe. A logger made elsewhere (a test's own pino) has none to
+ * hand: nothing is tapped. A tap that throws loses its line, never the log's.
+ */
+export function tapWarnings(logger: Logger, tap: (line: string) => void): () => void {
+  const taps = (logger as LoggerWithDestination)[WARNING_TAPS];
+  if (!taps) return () => {};
+  taps.add(tap);
+  return () => void taps.delete(tap);
+}
+
+/** The destination that hands warnings to the taps before writing every line as `inner` does. */
+function tappedDestination(inner: { write(text: string): unknown; flush?: (cb?: () => void) => void }) {
+  const taps = new Set<(line: string) => void>();
+  const write = (line: string) => {
+    if (taps.size > 0 && isWarningLine(line)) {
+      for (const tap of taps) {
+        try {
+          tap(line);
+        } catch {
+          // the tap's own failure: the line is still written
+        }
+      }
+    }
+    return inner.write(line);
+  };
+  const flush = inner.flush?.bind(inner);
+  return { taps, destination: flush ? { write, flush } : { write } };
+}
 
 /**
  * Writes the request line at info level with the bytes `logger.info({ ...line }, 'request')`
@@ -153,7 +194,10 @@ export function createLogger(
         },
       })
     : batchedDestination(out, options.clock);
-  const logger: LoggerWithDestination = pino(opts, destination);
+  const tapped = tappedDestination(destination);
+  const logger: LoggerWithDestination = pino(opts, tapped.destination);
+  // Request lines (info) skip the taps: requestLineWriter writes them to the destination itself.
   logger[DESTINATION] = destination;
+  logger[WARNING_TAPS] = tapped.taps;
   return logger;
 }

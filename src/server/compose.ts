@@ -13,6 +13,7 @@
 //      deliveries, pending confirmations, the inbox watcher (while someone listens), the
 //      MQTT bridge (it only begins connecting: a broker that is down holds up nothing)
 import { watchClock } from '../core/clock-watch.js';
+import { tapWarnings } from '../core/logging.js';
 import { createDispatcher, type Dispatcher } from '../core/dispatcher.js';
 import { isValidTimeZone } from '../core/time-zone.js';
 import type { GatewayEvents } from '../events/domain-events.js';
@@ -92,6 +93,8 @@ export async function composeGateway(deps: GatewayDeps) {
   const mqttSection = { ...base, probes, calendar, timings, gatewayId: ports.mqttGatewayId, sending, status };
   const mqtt = config.mqtt ? await composeMqtt({ ...mqttSection, settings: config.mqtt }) : undefined;
   if (mqtt) status.reportMqtt(() => mqtt.health());
+  // The warnings and errors logged from now on are kept for SMSGate's GET /logs.
+  if (logger) tapWarnings(logger, (line) => status.logs.line(line));
   // The HTTP part: the routes table (http/routes/index.ts) takes from these handles what each route serves.
   const app = await buildApp({
     ...base,
@@ -107,14 +110,14 @@ export async function composeGateway(deps: GatewayDeps) {
 
   const parts = { app, sending, webhooks, inbox, status, mqtt, probes, events };
   const restoreState = () => restore({ webhooks, inbox, sending, endLeftover: ports.endLeftover, logger }, clock.now());
-  return { ...parts, ...lifecycle(parts, restoreState) };
+  return { ...parts, ...lifecycle(parts, restoreState, () => status.logs.flush()) };
 }
 
 /**
  * Start and stop, in order: restore (step 1), listen, getprop's first read (step 2), the
  * background work (step 3); stopping ends MQTT and the requests in flight first.
  */
-function lifecycle(parts: Omit<Parts, 'status' | 'events'>, restoreState: () => void) {
+function lifecycle(parts: Omit<Parts, 'status' | 'events'>, restoreState: () => void, flushLogs: () => void) {
   const { app, sending, webhooks, inbox, mqtt, probes } = parts;
   const startBackground = () => {
     sending.start();
@@ -124,6 +127,7 @@ function lifecycle(parts: Omit<Parts, 'status' | 'events'>, restoreState: () => 
   };
   const stopBackground = async (graceMs?: number) => {
     await Promise.all([sending.stop(graceMs), webhooks.stop(), inbox.stop()]);
+    flushLogs();
   };
   return {
     /** Start step 1: the state a start needs before the first request. */

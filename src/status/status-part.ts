@@ -25,6 +25,10 @@ import { createMetrics } from './metrics.js';
 import type { MqttHealth } from './mqtt-check.js';
 import type { SmtpHealth } from './smtp-check.js';
 import { createSmsgateHealth } from './smsgate-health.js';
+import { createSmsgatePhone } from './smsgate-device.js';
+import { createRecentOutcomes } from '../store/recent-outcomes.js';
+import { createLogEntriesStore } from '../store/log-entries.js';
+import { createLogKeeper } from './log-keeper.js';
 
 /** The configuration's section for status. */
 export type StatusConfig = Pick<Config, 'home' | 'phoneNumber' | 'defaultSim' | 'queueRate' | 'quietHours'>;
@@ -96,14 +100,10 @@ export function createStatusPart(deps: StatusPartDeps) {
     smtp: () => smtpHealth(),
   });
 
-  // SMSGate's health (system:ping's payload, GET /health's SMSGate form): facts kept, no probe run.
-  const smsgateHealth = createSmsgateHealth({
-    clock,
-    runtime,
-    calendar: deps.calendar,
-    stats: sending.stats,
-    probes,
-  });
+  const outcomes = createRecentOutcomes(deps.db);
+  const smsgateHealth = createSmsgateHealth({ clock, runtime, probes, outcomes: (since) => outcomes.since(since) });
+  const smsgatePhone = createSmsgatePhone({ runtime, probes, ...config });
+  const logs = createLogKeeper({ clock, store: createLogEntriesStore(deps.db) });
 
   events.on('handoff.finished', (h) => {
     metrics.onHandoff(h);
@@ -116,7 +116,12 @@ export function createStatusPart(deps: StatusPartDeps) {
     hostInfo,
     diagnostics,
     metrics,
+    /** SMSGate's health from kept facts (GET /health with Basic, the `system:ping` webhook); reads no device fact. */
     smsgateHealth,
+    /** The phone as SMSGate's clients see it (GET /, GET /device); reads no device fact. */
+    smsgatePhone,
+    /** The kept warnings and errors (SMSGate's GET /logs); the composition root taps the logger into it. */
+    logs,
     /** The MQTT bridge's health, once the bridge exists (MQTT on). */
     reportMqtt(health: () => Readonly<MqttHealth> | null) {
       mqttHealth = health;

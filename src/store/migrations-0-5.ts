@@ -82,4 +82,17 @@ export const MIGRATIONS_0_5: string[] = [
     DELETE FROM smsgate_messages WHERE message_id = OLD.id;
   END;
   `,
+  `
+  -- 0.5, SMSGate's GET /logs: the gateway's warnings and errors, kept across restarts
+  -- (store/log-entries.ts): written in batches, the newest 1000 kept, in the transaction that adds them.
+  CREATE TABLE log_entries (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    at INTEGER NOT NULL,
+    priority TEXT NOT NULL CHECK (priority IN ('WARN', 'ERROR')),
+    module TEXT NOT NULL,
+    message TEXT NOT NULL,
+    context TEXT
+  );
+  CREATE INDEX log_entries_at ON log_entries (at);
+  `,
 ];

@@ -4,6 +4,8 @@
 // Behind the local-network guard and the rate limit, public like /health (the page holds no
 // data: everything it shows comes from the API with the key the user pastes). Every answer
 // carries the strict CSP of the contract. Not in the OpenAPI document (not JSON API routes).
+// GET / with a Basic credential (SMSGate's clients) answers SMSGate's { status, model } instead
+// (http/smsgate/basic-form.ts).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -11,6 +13,12 @@ import { PACKAGE_ROOT } from '../../core/package-root.js';
 import { gatewayError } from '../../core/errors.js';
 import { sendError } from '../errors.js';
 import type { RouteFile } from '../route-parts.js';
+import { answeredBasicForm, type BasicFormParts } from '../smsgate/basic-form.js';
+
+/** SMSGate's form of GET /: the key and the phone's model. */
+export interface SmsgateRootForm extends BasicFormParts {
+  model: () => string | null;
+}
 
 export const CONSOLE_CSP = [
   "default-src 'self'",
@@ -62,11 +70,13 @@ function securityHeaders(reply: FastifyReply) {
   reply.header('cache-control', 'no-cache');
 }
 
-export function consoleRoutes(dir = CONSOLE_DIR): FastifyPluginAsync {
+export function consoleRoutes(dir = CONSOLE_DIR, smsgate?: SmsgateRootForm): FastifyPluginAsync {
+  const root = smsgate && (() => ({ status: 200, body: { status: 'ok', model: smsgate.model() } }));
   return async (app) => {
     let files: Promise<Map<string, Loaded | undefined>> | undefined;
     for (const url of Object.keys(CONSOLE_FILES)) {
       app.get(url, { schema: { hide: true } }, async (request: FastifyRequest, reply: FastifyReply) => {
+        if (url === '/' && smsgate && root && answeredBasicForm(request, reply, smsgate, root)) return reply;
         securityHeaders(reply);
         // A failed read is tried again on the next request, not kept.
         files ??= load(dir).catch((err: unknown) => {
@@ -85,4 +95,5 @@ export function consoleRoutes(dir = CONSOLE_DIR): FastifyPluginAsync {
 }
 
 /** Registered by routes/index.ts with the parts it serves. */
-export const routes: RouteFile = () => consoleRoutes();
+export const routes: RouteFile = ({ apiKey, status }) =>
+  consoleRoutes(CONSOLE_DIR, { apiKey: () => apiKey.current(), model: () => status.smsgatePhone().model });

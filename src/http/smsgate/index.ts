@@ -5,6 +5,9 @@ import type { RouteFile } from '../route-parts.js';
 import { routeGroup } from '../route-group.js';
 import { smsgateKeyCheck } from './credential.js';
 import { smsgateErrorHandler } from './answers.js';
+import { routes as device } from './device.js';
+import { routes as inbox } from './inbox.js';
+import { routes as logs } from './logs.js';
 import { routes as settings } from './settings.js';
 import { routes as webhooks } from './webhooks.js';
 import { routes as inboxExport } from './inbox-export.js';
@@ -22,6 +25,9 @@ export const SMSGATE_ROUTE_FILES: readonly RouteFile[] = [
   webhooks,
   settings,
   inboxExport,
+  device,
+  inbox,
+  logs,
 ];
 
 export const smsgateRoutes: RouteFile = routeGroup({
