@@ -1,11 +1,18 @@
 // The webhook JSON is built where it is delivered: the outbox keeps each event typed (its record and
 // the ids fixed when it happened, no wire envelope), every attempt renders the body from it, the
 // same bytes on every retry (also after the device id and SMSGate's message ids changed), and a
-// renderer that changed after the event was stored shows in what is posted.
-import t from 'tap';
+// renderer that changed after the event was stored shows in what is posted. An SMSGate envelope
+// a 0.5 home stored as its wire body, before the outbox kept typed events, is posted as stored.
+import { createHmac } from 'node:crypto';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import t, { type Test } from 'tap';
 import { createWebhookDelivery, postSigned } from '../../src/events/delivery.js';
 import { wireBody } from '../../src/events/wire-bodies.js';
+import { migrate } from '../../src/store/database.js';
+import { MIGRATIONS } from '../../src/store/migrations.js';
 import { fakeClock } from '../helpers/fake-clock.js';
+import { tempDir } from '../helpers/paths.js';
 import { testApp } from '../helpers/test-app.js';
 import { startReceiver } from '../fixtures/receiver.js';
 
@@ -99,4 +106,50 @@ t.test('a renderer changed after the event was stored shows in what is posted', 
   const got = JSON.parse(rx.received[0]!.body) as { type: string; data: { body: string }; renderedBy: string };
   t.equal(got.renderedBy, 'the new renderer', 'the body is built at delivery');
   t.match(got, { type: 'sms.sent', data: { body: 'stored before' } }, 'from the stored typed event');
+});
+
+/** A home whose schema stops before the outbox kept typed events, with what that code stored for one registration. */
+function homeWithWireEnvelope(t: Test, url: string, now: number) {
+  const home = tempDir(t);
+  const typed = MIGRATIONS.findIndex((m) => m.includes('ADD COLUMN record'));
+  const db = new Database(join(home, 'gateway.db'));
+  migrate(db, MIGRATIONS.slice(0, typed));
+  const body = JSON.stringify({
+    id: 'evt_from_before',
+    webhookId: 'ha',
+    event: 'sms:received',
+    deviceId: 'device-before',
+    payload: { messageId: 'in_1', sender: '+15551230009', recipient: null, simNumber: null, message: 'old' },
+  });
+  db.prepare(`INSERT INTO smsgate_webhooks (id, url, event, created_at) VALUES ('ha', ?, 'sms:received', ?)`).run(
+    url,
+    now,
+  );
+  db.prepare(
+    `INSERT INTO webhook_events (id, type, created_at, body) VALUES ('evt_from_before', 'sms:received', ?, ?)`,
+  ).run(now, body);
+  db.prepare(
+    `INSERT INTO webhook_deliveries (event_id, target, next_attempt_at) VALUES ('evt_from_before', 'smsgate:ha', ?)`,
+  ).run(now);
+  db.close();
+  return { home, body };
+}
+
+t.test("a 0.5 home's SMSGate envelope stored as its wire body is posted as stored, signed SMSGate's way", async (t) => {
+  const rx = await startReceiver(t);
+  const now = Date.now();
+  const { home, body } = homeWithWireEnvelope(t, rx.url, now - 60_000);
+  const a = await testApp(t, { home, clock: fakeClock(now) });
+  await a.gateway.webhooks.delivery.runDue();
+  t.equal(rx.received.length, 1);
+  t.equal(rx.received[0]!.body, body, 'the stored bytes');
+  const ts = String(rx.received[0]!.headers['x-timestamp']);
+  const key = a.gateway.webhooks.signingKey();
+  t.equal(
+    rx.received[0]!.headers['x-signature'],
+    createHmac('sha256', key)
+      .update(body + ts)
+      .digest('hex'),
+  );
+  t.equal(a.gateway.webhooks.outbox.heads().length, 0, 'delivered');
 });
