@@ -85,6 +85,11 @@ t.test('SMSGate: the row keeps no envelope; retries post the bytes fixed when th
   t.same(Object.keys(envelope), ['id', 'webhookId', 'event', 'deviceId', 'payload'], "SMSGate's envelope");
   t.match(envelope, { id: head!.eventId, webhookId: 'ha', event: 'sms:sent', deviceId: 'device-then' });
   t.match(envelope.payload, { messageId: 'sg-then', sender: '+15559990000', recipient: '+15551230001' });
+  t.same(
+    Object.keys(envelope.payload as object),
+    ['messageId', 'sender', 'recipient', 'simNumber', 'phoneNumber', 'partsCount', 'sentAt'],
+    "SMSGate's payload fields, in the order sent before",
+  );
 });
 
 t.test('a renderer changed after the event was stored shows in what is posted', async (t) => {
