@@ -1,14 +1,13 @@
-// Webhook delivery: signs and posts each stored event to its target (postSigned), one lane
-// per target so a slow or hanging target holds up only itself, retrying with backoff for
-// 24 hours and never attempting an older event. A timer only while something is pending
-// (the loop and its timer are core/loop.ts's, on the injected clock). A wall-clock jump
-// (`clock.jumped`) moves the stored times with it (store/outbox.ts shiftTimes) and wakes
-// delivery; an attempt in flight across the jump adds it to the head it read before.
-// The rules (the outbox's tables are store/outbox.ts): at least once, per target in order
-// (the oldest pending event of a target goes first); 2xx = delivered, 410 = the target is
-// switched off, anything else is retried with exponential backoff and jitter (first retry
-// within 30 s, at most 1 h apart) for up to 24 hours. A head's dialect says how it is signed:
-// Standard Webhooks (signing.ts) or, on an SMSGate registration's lane, X-Signature (smsgate-signing.ts).
+// Webhook delivery: renders, signs and posts each stored event to its target (postSigned), one lane
+// per target so a slow or hanging target holds up only itself, retrying with backoff for 24 hours
+// and never attempting an older event. A timer only while something is pending (core/loop.ts's, on
+// the injected clock). A wall-clock jump (`clock.jumped`) moves the stored times with it
+// (store/outbox.ts shiftTimes) and wakes delivery; an attempt in flight across the jump adds it to
+// the head it read before. The rules: at least once, per target in order (a target's oldest pending
+// event goes first); 2xx = delivered, 410 = the target is switched off, anything else is retried
+// with exponential backoff and jitter (first retry within 30 s, at most 1 h apart) for up to 24 hours.
+// Each attempt renders the body from the stored typed event (wire-bodies.ts) by the head's dialect,
+// which also says how it is signed: Standard Webhooks (signing.ts) or X-Signature (smsgate-signing.ts).
 import type { Logger } from 'pino';
 import { sleepFor, type Clock } from '../core/clock.js';
 import { createLoop } from '../core/loop.js';
@@ -16,6 +15,7 @@ import { redactUrl } from '../core/webhook-url.js';
 import type { Head, OutboxStore } from '../store/outbox.js';
 import { webhookHeaders } from './signing.js';
 import { smsgateHeaders } from './smsgate-signing.js';
+import { wireBody } from './wire-bodies.js';
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 export const GIVE_UP_AFTER_MS = 24 * 3600_000;
@@ -78,6 +78,8 @@ export interface DeliveryOptions {
   logger?: Logger | undefined;
   random?: () => number;
   post?: typeof postSigned;
+  /** The wire body of a head (tests: another renderer). */
+  render?: (h: Head) => string;
   timeoutMs?: number;
 }
 
@@ -105,7 +107,7 @@ async function attempt(opts: DeliveryOptions, post: typeof postSigned, h: Head, 
   const r = await post(
     h.url,
     h.eventId,
-    h.body,
+    (opts.render ?? wireBody)(h),
     opts.secret(),
     opts.clock.now(),
     opts.userAgent,

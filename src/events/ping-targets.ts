@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import { redactUrl } from '../core/webhook-url.js';
 import { postSigned } from './delivery.js';
+import { nativeBody } from './native-wire.js';
 import { makeEvent } from '../store/event-record.js';
 import type { OutboxStore } from '../store/outbox.js';
 import type { TargetStore } from './targets.js';
@@ -49,7 +50,7 @@ export function createWebhookTester(opts: WebhookTesterOptions) {
         { message: 'This is a test event from sms-gateway.', version: opts.version },
         now,
       );
-      const body = JSON.stringify(event);
+      const body = nativeBody(event);
       return Promise.all(
         opts.targets.list().map(async (t) => {
           const r = await post(t.url, event.id, body, opts.secret(), now, opts.userAgent, opts.timeoutMs);

@@ -10,7 +10,14 @@ import { newId } from '../core/ids.js';
 import { webhookUrlProblem } from '../core/webhook-url.js';
 import type { OutboxStore } from '../store/outbox.js';
 import type { SmsgateWebhookRow, SmsgateWebhooksTable } from '../store/smsgate-webhooks.js';
-import { envelopes, receivedPayload, type EnvelopeFacts, type SmsgateEvent } from './smsgate-envelopes.js';
+import {
+  envelopes,
+  fixedNow,
+  type EnvelopeFacts,
+  type SmsgateEvent,
+  type SmsgateRecord,
+  type StoredSms,
+} from './smsgate-envelopes.js';
 import { createSmsgatePing } from './smsgate-ping.js';
 
 export const MAX_SMSGATE_WEBHOOKS = 50;
@@ -23,14 +30,6 @@ export interface SmsgateWebhook {
   /** One of SMSGATE_EVENTS (the route accepts no other). */
   event: SmsgateEvent;
   source: 'Local';
-}
-
-/** A stored received SMS as an export announces it again. */
-export interface StoredSms {
-  id: string;
-  from: string | null;
-  body: string;
-  receivedAt: string | null;
 }
 
 export interface SmsgateWebhooksOptions {
@@ -57,10 +56,8 @@ const shown = (r: SmsgateWebhookRow): SmsgateWebhook => ({
 
 export function createSmsgateWebhooks(opts: SmsgateWebhooksOptions) {
   const { table, clock } = opts;
-  const store = (event: SmsgateEvent, payloads: unknown[]): number => {
-    const at = clock.now();
-    const deviceId = opts.facts.deviceId();
-    const items = payloads.flatMap((p) => envelopes(table, event, p, deviceId, at));
+  const store = (event: SmsgateEvent, records: SmsgateRecord[], at: number): number => {
+    const items = records.flatMap((r) => envelopes(table, event, r, at));
     if (items.length === 0) return 0;
     opts.outbox.enqueueLaneEvents(items, at);
     opts.notify();
@@ -70,7 +67,7 @@ export function createSmsgateWebhooks(opts: SmsgateWebhooksOptions) {
     clock,
     intervalMs: opts.pingIntervalMs,
     wanted: () => table.count('system:ping') > 0,
-    ping: () => store('system:ping', [{ health: opts.health() }]),
+    ping: () => store('system:ping', [{ ...fixedNow(opts.facts), health: opts.health() }], clock.now()),
     logger: opts.logger,
   });
   const changed = () => ping.changed();
@@ -102,12 +99,11 @@ export function createSmsgateWebhooks(opts: SmsgateWebhooksOptions) {
     },
     /** Announces stored received SMS again to the sms:received registrations; how many envelopes were stored. */
     announceAgain(sms: StoredSms[]): number {
-      const own = opts.facts.phoneNumber();
-      const now = new Date(clock.now()).toISOString();
-      return store(
-        'sms:received',
-        sms.map((m) => receivedPayload(m, m.receivedAt ?? now, own)),
-      );
+      const at = clock.now();
+      const fixed = fixedNow(opts.facts);
+      const now = new Date(at).toISOString();
+      const records = sms.map((m) => ({ ...fixed, sms: { ...m, receivedAt: m.receivedAt ?? now } }));
+      return store('sms:received', records, at);
     },
     ping,
   };

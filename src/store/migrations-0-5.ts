@@ -95,4 +95,14 @@ export const MIGRATIONS_0_5: string[] = [
   );
   CREATE INDEX log_entries_at ON log_entries (at);
   `,
+  `
+  -- 0.5, the outbox keeps typed events (store/outbox.ts): a new event row holds in record the JSON of its
+  -- typed record and the ids fixed when it happened; the JSON a webhook receives is rendered from it at
+  -- each attempt (events/wire-bodies.ts). A row stored before keeps its exact wire body, moved to wire,
+  -- and is posted as stored; record stays NULL there, wire stays NULL in every new row.
+  ALTER TABLE webhook_events ADD COLUMN wire TEXT;
+  UPDATE webhook_events SET wire = body;
+  ALTER TABLE webhook_events DROP COLUMN body;
+  ALTER TABLE webhook_events ADD COLUMN record TEXT;
+  `,
 ];

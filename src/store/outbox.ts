@@ -3,10 +3,15 @@
 // causes the event (a message settles, an SMS arrives), so a crash loses none; once that
 // transaction committed, the event is announced on the gateway's event path under the name
 // its cause gave it (OutboxEvents), once, and `delivery.due` when a target is to get it; a
-// rolled-back event is never announced (store/transaction.ts). Delivery's rules (order,
-// retries) are in events/. SMSGate's registrations (store/smsgate-webhooks.ts) get lanes of their
-// own (target `smsgate:<id>`): a recorded event also stores, in its transaction, what the fan-out
-// makes for them (one envelope each, its own event row and body), and heads() lists their lanes too.
+// rolled-back event is never announced (store/transaction.ts). An event row keeps the typed
+// event, not its wire JSON: its id and type, and in `record` the JSON of its typed record with
+// what was fixed when it happened (a native event: { createdAt, data }); the body a target
+// receives is rendered from it at each attempt (events/wire-bodies.ts). A row stored before 0.5
+// kept its wire body (`wire`), posted as stored. Delivery's rules (order, retries) are in events/.
+// SMSGate's registrations (store/smsgate-webhooks.ts) get lanes of their own (target
+// `smsgate:<id>`): a recorded event also stores, in its transaction, what the fan-out makes for
+// them (one event row each: the envelope's id, SMSGate's event name and its record), and heads()
+// lists their lanes too.
 // Times here are wall-clock (an event's created_at bounds its 24-hour life, a delivery's
 // next_attempt_at is its next try). A wall-clock jump (core/clock-watch.ts) must neither
 // shorten nor stretch them: when a jump of delta is seen, shiftTimes(delta) moves every
@@ -37,7 +42,10 @@ export interface Head {
   attempts: number;
   nextAttemptAt: number;
   createdAt: number;
-  body: string;
+  /** The typed record (JSON) the wire body is rendered from; null in a row stored before 0.5. */
+  record: string | null;
+  /** The exact wire body a row stored before 0.5 kept (posted as stored); null in every newer row. */
+  wire: string | null;
 }
 
 /** What the outbox announces, each once the transaction that made the event committed. */
@@ -50,13 +58,18 @@ export interface OutboxEvents {
   'delivery.due': WebhookEvent;
 }
 
-/** One event for one lane of its own (an SMSGate registration): its id, type and exact body. */
+/** One event for one lane of its own (an SMSGate registration): its id, type and typed record. */
 export interface LaneEvent {
   id: string;
   type: string;
   lane: string;
-  body: string;
+  record: object;
 }
+
+/** What a native event row keeps (as JSON, in `record`) besides its id and type: its typed record. */
+export type NativeRecord = Pick<WebhookEvent, 'createdAt' | 'data'>;
+const nativeRecord = (e: WebhookEvent) =>
+  JSON.stringify({ createdAt: e.createdAt, data: e.data } satisfies NativeRecord);
 
 /** The lane events a recorded event also makes (events/smsgate-envelopes.ts), in its transaction. */
 export type FanOut = (event: WebhookEvent, at: number) => LaneEvent[];
@@ -68,21 +81,22 @@ function statements(db: Db) {
   return {
     dropDeliveries: db.prepare(`DELETE FROM webhook_deliveries WHERE target = @url`),
     insertEvent: db.prepare(
-      `INSERT INTO webhook_events (id, type, created_at, body) VALUES (@id, @type, @createdAt, @body)`,
+      `INSERT INTO webhook_events (id, type, created_at, record) VALUES (@id, @type, @createdAt, @record)`,
     ),
     insertDelivery: db.prepare(
       `INSERT INTO webhook_deliveries (event_id, target, next_attempt_at) VALUES (@eventId, @target, @at)`,
     ),
     heads: db.prepare(`
       SELECT d.seq, d.event_id AS eventId, e.type, d.target, d.target AS url, 'native' AS dialect, d.attempts,
-             d.next_attempt_at AS nextAttemptAt, e.created_at AS createdAt, e.body
+             d.next_attempt_at AS nextAttemptAt, e.created_at AS createdAt, e.record, e.wire
       FROM webhook_deliveries d
       JOIN webhook_events e ON e.id = d.event_id
       JOIN webhook_targets t ON t.url = d.target
       WHERE t.disabled_at IS NULL
         AND d.seq = (SELECT MIN(seq) FROM webhook_deliveries WHERE target = d.target)
       UNION ALL
-      SELECT d.seq, d.event_id, e.type, d.target, w.url, 'smsgate', d.attempts, d.next_attempt_at, e.created_at, e.body
+      SELECT d.seq, d.event_id, e.type, d.target, w.url, 'smsgate', d.attempts, d.next_attempt_at, e.created_at,
+             e.record, e.wire
       FROM webhook_deliveries d
       JOIN webhook_events e ON e.id = d.event_id
       JOIN smsgate_webhooks w ON '${SMSGATE_LANE_PREFIX}' || w.id = d.target
@@ -117,14 +131,14 @@ function recorder(
 ) {
   const insertLaneEvents = (items: LaneEvent[], at: number) => {
     for (const x of items) {
-      s.insertEvent.run({ id: x.id, type: x.type, createdAt: at, body: x.body });
+      s.insertEvent.run({ id: x.id, type: x.type, createdAt: at, record: JSON.stringify(x.record) });
       s.insertDelivery.run({ eventId: x.id, target: x.lane, at });
     }
   };
   const recordTx = transaction(db, <K extends RecordedAs>(name: K, event: OutboxEvents[K], at: number): boolean => {
     const urls = targets.enabledUrls();
     if (urls.length > 0) {
-      s.insertEvent.run({ id: event.id, type: event.type, createdAt: at, body: JSON.stringify(event) });
+      s.insertEvent.run({ id: event.id, type: event.type, createdAt: at, record: nativeRecord(event) });
       for (const target of urls) s.insertDelivery.run({ eventId: event.id, target, at });
     }
     const lanes = smsgate?.fanOut(event, at) ?? [];

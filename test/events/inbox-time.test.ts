@@ -18,6 +18,7 @@ import { localTimeText, type listSms, type SmsEntry } from '../../src/device/sms
 import { fakeClock, letSettle } from '../helpers/fake-clock.js';
 import { fakeTermux } from '../helpers/fake-termux.js';
 import { tempDir } from '../helpers/paths.js';
+import { wireBody } from '../../src/events/wire-bodies.js';
 
 const ARABIC = '٠ ١ ٢ ٣ ٤ ٥ ٦ ٧ ٨ ٩';
 const PERSIAN = '۰ ۱ ۲ ۳ ۴ ۵ ۶ ۷ ۸ ۹';
@@ -56,7 +57,7 @@ function setup(t: Test, tz = 'Europe/Berlin') {
   /** The bodies of every sms.received event so far, in the order they were made. */
   const events = () => {
     for (let heads = outbox.heads(); heads.length > 0; heads = outbox.heads()) {
-      announced.push((JSON.parse(heads[0]!.body) as { data: { body: string } }).data.body);
+      announced.push((JSON.parse(wireBody(heads[0]!)) as { data: { body: string } }).data.body);
       outbox.delivered(heads[0]!, clock.now());
     }
     return [...announced];

@@ -16,6 +16,7 @@ import { localTimeText, type SmsEntry, type listSms } from '../../src/device/sms
 import { fakeClock, type FakeClock } from '../helpers/fake-clock.js';
 import { fakeTermux } from '../helpers/fake-termux.js';
 import { tempDir } from '../helpers/paths.js';
+import { wireBody } from '../../src/events/wire-bodies.js';
 
 const TARGET = 'http://127.0.0.1:9/hook';
 
@@ -101,7 +102,7 @@ function setup(t: Test, targets: string[] = [TARGET]): Ctx {
     // One target at most: its oldest pending delivery is the head, taken one by one as delivery does.
     for (let heads = ctx.outbox.heads(); heads.length > 0; heads = ctx.outbox.heads()) {
       const head = heads[0]!;
-      taken.push({ type: head.type, event: JSON.parse(head.body) });
+      taken.push({ type: head.type, event: JSON.parse(wireBody(head)) });
       ctx.outbox.delivered(head, ctx.clock.now());
     }
     return [...taken];

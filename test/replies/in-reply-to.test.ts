@@ -19,7 +19,9 @@ async function withInbox(t: Test, opts: TestAppOptions = {}) {
   const latest = async () => (await a.get('/api/inbox?limit=1')).json().data[0] as { body: string; inReplyTo: unknown };
   const events = () =>
     (
-      a.db.prepare(`SELECT body FROM webhook_events WHERE type = 'sms.received' ORDER BY created_at`).all() as {
+      a.db
+        .prepare(`SELECT record AS body FROM webhook_events WHERE type = 'sms.received' ORDER BY created_at`)
+        .all() as {
         body: string;
       }[]
     ).map((r) => (JSON.parse(r.body) as { data: { body: string; inReplyTo: unknown } }).data);

@@ -27,7 +27,9 @@ t.test('the sms.sent event carries the tags', async (t) => {
   const a = await testApp(t, { webhookUrls: ['http://127.0.0.1:9/hook'] });
   const res = await a.send({ to: '+15550001', message: 'hello', tags: { order: '1042' } });
   t.equal(res.statusCode, 200, res.body);
-  const rows = a.db.prepare(`SELECT body FROM webhook_events WHERE type = 'sms.sent'`).all() as { body: string }[];
+  const rows = a.db.prepare(`SELECT record AS body FROM webhook_events WHERE type = 'sms.sent'`).all() as {
+    body: string;
+  }[];
   t.equal(rows.length, 1);
   t.same((JSON.parse(rows[0]!.body) as { data: { tags: unknown } }).data.tags, { order: '1042' });
 });

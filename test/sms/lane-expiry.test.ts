@@ -33,7 +33,7 @@ async function setup(
   const row = async (id: string) =>
     (await app.get(`/api/messages/${id}`)).json().data as { status: string; reason?: string };
   const failedEvents = (id: string) =>
-    (app.db.prepare(`SELECT body FROM webhook_events WHERE type = 'sms.failed'`).all() as { body: string }[])
+    (app.db.prepare(`SELECT record AS body FROM webhook_events WHERE type = 'sms.failed'`).all() as { body: string }[])
       .map((e) => JSON.parse(e.body).data)
       .filter((d: { id: string }) => d.id === id);
   /** Moves fake time to `expiresAt - 1 ms` (still queued), then 1 s on (failed/expired, one event). */

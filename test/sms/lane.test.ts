@@ -270,7 +270,10 @@ t.test('expiry while waiting: failed/expired with an sms.failed event, never han
     ['first'],
     'never handed off',
   );
-  const events = c.db.prepare(`SELECT type, body FROM webhook_events`).all() as { type: string; body: string }[];
+  const events = c.db.prepare(`SELECT type, record AS body FROM webhook_events`).all() as {
+    type: string;
+    body: string;
+  }[];
   const failed = events.filter((e) => e.type === 'sms.failed').map((e) => JSON.parse(e.body).data);
   t.match(failed, [{ id, status: 'failed', reason: 'expired' }], 'one sms.failed event, for it');
   t.match((await c.get('/api/stats')).json().data.allTime, { accepted: 2, sent: 1, failed: 1, queued: 0 });
@@ -348,7 +351,10 @@ t.test(
     const id = (await c.queue({ to: '+15551110000', message: 'tomorrow morning', sendAt })).json().data[0].id;
     await c.run(9 * 3600_000 + 60_000, 60_000);
     t.equal(c.log.length, 1);
-    const events = c.db.prepare(`SELECT type, body FROM webhook_events`).all() as { type: string; body: string }[];
+    const events = c.db.prepare(`SELECT type, record AS body FROM webhook_events`).all() as {
+      type: string;
+      body: string;
+    }[];
     t.match(
       events.filter((e) => e.type === 'sms.sent').map((e) => JSON.parse(e.body).data),
       [{ id, status: 'sent', sendAt, expiresAt: null }],

@@ -266,7 +266,7 @@ t.test('POST /api/messages: a listed recipient is failed/opted_out at once, the 
     'only the other recipient is handed off',
   );
   const failed = (
-    a.db.prepare(`SELECT body FROM webhook_events WHERE type = 'sms.failed'`).all() as { body: string }[]
+    a.db.prepare(`SELECT record AS body FROM webhook_events WHERE type = 'sms.failed'`).all() as { body: string }[]
   ).map((e) => JSON.parse(e.body).data);
   t.match(failed, [{ to: ANNA, reason: 'opted_out' }], 'one sms.failed event');
 });

@@ -3,11 +3,13 @@
 // lists what each made) is copied and opened by today's code. Every message, queued message,
 // inbox entry, webhook target and pending event, the key and the webhook secret are kept; the
 // queued messages are handed off once at their sendAt, the sent and failed ones never again,
-// not after a restart either; opening twice changes nothing the second time.
+// not after a restart either; opening twice changes nothing the second time. A pending event
+// stored in the old form (its wire body) is posted after the upgrade with exactly those bytes.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { createWebhookDelivery, type PostResult } from '../../src/events/delivery.js';
 import { createWebhookSecretFile } from '../../src/events/signing.js';
 import { openDatabase, schemaVersion } from '../../src/store/database.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
@@ -43,6 +45,19 @@ function countRows(path: string, table: string): number {
   const db = new Database(path, { readonly: true });
   try {
     return (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+/** The fixture's pending deliveries as its version stored them: event id, target and the wire body. */
+function storedBodies(path: string): string[] {
+  const db = new Database(path, { readonly: true });
+  try {
+    const sql = `SELECT d.event_id AS id, d.target, e.body FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id`;
+    return (db.prepare(sql).all() as { id: string; target: string; body: string }[])
+      .map((r) => `${r.target} ${r.id} ${r.body}`)
+      .sort();
   } finally {
     db.close();
   }
@@ -134,5 +149,28 @@ for (const version of Object.keys(EXPECTED) as (keyof typeof EXPECTED)[]) {
       const all = (await a.get('/api/messages?limit=100')).json();
       t.equal(all.pagination.total, total(want), 'no message added or lost');
     });
+  });
+
+  t.test(`${version}: pending events stored before are posted with the bytes they were stored with`, async (t) => {
+    const { home, made } = fixtureHome(t, version);
+    const before = storedBodies(join(home, 'gateway.db'));
+    t.ok(before.length > 0, 'the fixture has pending deliveries');
+    const a = await openWithToday(t, home, Date.parse(made.madeAt) + 60_000);
+    await a.gateway.webhooks.delivery.stop(); // nobody listens at the fixture's targets: these posts are recorded
+    const posted: string[] = [];
+    const delivery = createWebhookDelivery({
+      store: a.gateway.webhooks.outbox,
+      clock: a.clock,
+      secret: () => createWebhookSecretFile(home).current(),
+      userAgent: 'sms-gateway/test',
+      post: async (url, id, body): Promise<PostResult> => {
+        posted.push(`${url} ${id} ${body}`);
+        return { ok: true, status: 200, error: null };
+      },
+    });
+    t.teardown(() => delivery.stop());
+    await delivery.runDue();
+    t.same(posted.sort(), before, 'each pending delivery posted once, its stored body byte for byte');
+    t.equal(a.gateway.webhooks.outbox.heads().length, 0, 'none left');
   });
 }
