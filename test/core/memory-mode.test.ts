@@ -5,11 +5,12 @@ import {
   MEMORY_MODE_AFTER_MS,
   MEMORY_MODE_FLAG,
   MEMORY_MODE_OFF,
+  STEADY_STATE_FLAG,
 } from '../../src/core/memory-mode.js';
 import { fakeClock } from '../helpers/fake-clock.js';
 import { plainCodeCache } from '../helpers/code-cache.js';
 
-t.test('--optimize-for-size is set once, MEMORY_MODE_AFTER_MS later', async (t) => {
+t.test('both flags are set once, MEMORY_MODE_AFTER_MS later', async (t) => {
   const clock = fakeClock();
   const set: string[] = [];
   favourMemorySoon(clock, (flag) => set.push(flag), ['--max-semi-space-size=1', '--single-threaded-gc']);
@@ -17,22 +18,24 @@ t.test('--optimize-for-size is set once, MEMORY_MODE_AFTER_MS later', async (t) 
   await clock.tick(MEMORY_MODE_AFTER_MS - 1);
   t.same(set, [], 'nor before the second is up');
   await clock.tick(1);
-  t.same(set, ['--optimize-for-size']);
+  t.same(set, ['--optimize-for-size', '--no-allocation-site-pretenuring']);
   await clock.tick(60_000);
-  t.same(set, [MEMORY_MODE_FLAG], 'once');
+  t.same(set, [MEMORY_MODE_FLAG, STEADY_STATE_FLAG], 'once');
 });
 
-t.test('Node started with --no-optimize-for-size keeps it off', async (t) => {
+t.test('Node started with --no-optimize-for-size keeps it off (the pretenuring flag is still set)', async (t) => {
   const clock = fakeClock();
   const set: string[] = [];
   favourMemorySoon(clock, (flag) => set.push(flag), ['--max-semi-space-size=1', MEMORY_MODE_OFF]);
   await clock.tick(60_000);
-  t.same(set, []);
+  t.same(set, [STEADY_STATE_FLAG]);
 });
 
-t.test('the flag is one V8 knows (setFlagsFromString ignores unknown ones silently)', async (t) => {
+t.test('the flags are ones V8 knows (setFlagsFromString ignores unknown ones silently)', async (t) => {
   const r = (await import('node:child_process')).spawnSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
   t.match(r.stdout, new RegExp(`^\\s*${MEMORY_MODE_FLAG.replace(/-/g, '[-_]')} \\(`, 'm'));
+  // V8 lists the positive form (--allocation-site-pretenuring); --no- turns it off.
+  t.match(r.stdout, new RegExp(`^\\s*--${STEADY_STATE_FLAG.slice(5).replace(/-/g, '[-_]')} \\(`, 'm'));
 });
 
 t.test('by default it is really set in V8 (this test file runs in its own process)', async (t) => {
