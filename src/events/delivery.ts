@@ -13,11 +13,9 @@ import { sleepFor, type Clock } from '../core/clock.js';
 import { createLoop } from '../core/loop.js';
 import { redactUrl } from '../core/webhook-url.js';
 import type { Head, OutboxStore } from '../store/outbox.js';
-import { webhookHeaders } from './signing.js';
-import { smsgateHeaders } from './smsgate-signing.js';
+import { DELIVERY_TIMEOUT_MS, postSigned } from './post-signed.js';
 import { wireBody } from './wire-bodies.js';
 
-export const DELIVERY_TIMEOUT_MS = 10_000;
 export const GIVE_UP_AFTER_MS = 24 * 3600_000;
 export const MAX_RETRY_DELAY_MS = 3600_000;
 const FIRST_RETRY_MS = 15_000;
@@ -26,48 +24,6 @@ const FIRST_RETRY_MS = 15_000;
 export function retryDelayMs(attempts: number, random: () => number = Math.random): number {
   const base = Math.min(MAX_RETRY_DELAY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
   return Math.round(base * (0.8 + 0.4 * random()));
-}
-
-export interface PostResult {
-  ok: boolean;
-  status: number | null;
-  error: string | null;
-}
-
-/** One signed POST with a timeout; never throws. */
-export async function postSigned(
-  url: string,
-  id: string,
-  body: string,
-  secret: string,
-  nowMs: number,
-  userAgent: string,
-  timeoutMs: number = DELIVERY_TIMEOUT_MS,
-  dialect: Head['dialect'] = 'native',
-): Promise<PostResult> {
-  const seconds = Math.floor(nowMs / 1000);
-  try {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers:
-        dialect === 'smsgate'
-          ? smsgateHeaders(secret, seconds, body, userAgent)
-          : webhookHeaders(secret, id, seconds, body, userAgent),
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    await res.body?.cancel().catch(() => undefined);
-    const ok = res.status >= 200 && res.status < 300;
-    return { ok, status: res.status, error: ok ? null : `HTTP ${res.status}` };
-  } catch (err) {
-    const e = err as { name?: string; cause?: { code?: string } };
-    const error =
-      e.name === 'TimeoutError'
-        ? `no answer within ${timeoutMs / 1000} s`
-        : `cannot connect${e.cause?.code ? ` (${e.cause.code})` : ''}`;
-    return { ok: false, status: null, error };
-  }
 }
 
 export interface DeliveryOptions {
@@ -88,6 +44,15 @@ const isDue = (h: Head, now: number) =>
   // A wall clock set back makes a stored time look far away: never wait longer than the cap.
   h.nextAttemptAt <= now || h.nextAttemptAt - now > MAX_RETRY_DELAY_MS * 1.25;
 
+/** The head's wire body, or undefined when its stored event cannot be rendered. */
+function renderedOrUndefined(opts: DeliveryOptions, h: Head): string | undefined {
+  try {
+    return (opts.render ?? wireBody)(h);
+  } catch {
+    return undefined;
+  }
+}
+
 /** One attempt of one head: delivered, switched off (410), failed with its next try, or expired. */
 async function attempt(opts: DeliveryOptions, post: typeof postSigned, h: Head, state: RoundState): Promise<void> {
   const jumpedBefore = state.jumpedMs;
@@ -104,10 +69,18 @@ async function attempt(opts: DeliveryOptions, post: typeof postSigned, h: Head, 
     );
     return;
   }
+  const body = renderedOrUndefined(opts, h);
+  if (body === undefined) {
+    // A stored event that cannot be rendered (a damaged row) never will be: it is dropped for its
+    // target alone, so it neither stalls the other targets nor retries for 24 hours.
+    opts.store.failed(h, now, 'unreadable: the stored event cannot be rendered', null);
+    opts.logger?.error({ event: h.eventId, target }, 'webhook event unreadable: dropped for this target');
+    return;
+  }
   const r = await post(
     h.url,
     h.eventId,
-    (opts.render ?? wireBody)(h),
+    body,
     opts.secret(),
     opts.clock.now(),
     opts.userAgent,

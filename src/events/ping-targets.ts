@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Clock } from '../core/clock.js';
 import { redactUrl } from '../core/webhook-url.js';
-import { postSigned } from './delivery.js';
+import { postSigned } from './post-signed.js';
 import { nativeBody } from './native-wire.js';
 import { makeEvent } from '../store/event-record.js';
 import type { OutboxStore } from '../store/outbox.js';

@@ -4,7 +4,7 @@ import t from 'tap';
 import { spawn } from 'node:child_process';
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { postSigned } from '../../src/events/delivery.js';
+import { postSigned } from '../../src/events/post-signed.js';
 import { makeEvent } from '../../src/store/event-record.js';
 import { ROOT, tempDir } from '../helpers/paths.js';
 

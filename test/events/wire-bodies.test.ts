@@ -7,7 +7,8 @@ import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import t, { type Test } from 'tap';
-import { createWebhookDelivery, postSigned } from '../../src/events/delivery.js';
+import { createWebhookDelivery } from '../../src/events/delivery.js';
+import { postSigned } from '../../src/events/post-signed.js';
 import { wireBody } from '../../src/events/wire-bodies.js';
 import { migrate } from '../../src/store/database.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
@@ -111,6 +112,32 @@ t.test('a renderer changed after the event was stored shows in what is posted', 
   const got = JSON.parse(rx.received[0]!.body) as { type: string; data: { body: string }; renderedBy: string };
   t.equal(got.renderedBy, 'the new renderer', 'the body is built at delivery');
   t.match(got, { type: 'sms.sent', data: { body: 'stored before' } }, 'from the stored typed event');
+});
+
+t.test('an event that cannot be rendered is dropped for its target alone; the next one goes', async (t) => {
+  const rx = await startReceiver(t);
+  const a = await testApp(t, { webhookUrls: [rx.url], clock: fakeClock(Date.now()) });
+  await a.gateway.webhooks.delivery.stop(); // both events wait in the outbox
+  await a.send({ to: '+15551230001', message: 'damaged' });
+  await a.send({ to: '+15551230002', message: 'readable' });
+  const later = createWebhookDelivery({
+    store: a.gateway.webhooks.outbox,
+    clock: a.clock,
+    secret: () => 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    userAgent: 'sms-gateway/test',
+    post: postSigned,
+    render: (h) => {
+      const body = wireBody(h);
+      if (body.includes('damaged')) throw new SyntaxError('Unexpected end of JSON input');
+      return body;
+    },
+  });
+  t.teardown(() => later.stop());
+  t.equal(await later.runDue(), 2, 'both attempts ended in one round');
+  t.equal(rx.received.length, 1, 'only the readable one was posted');
+  t.match(JSON.parse(rx.received[0]!.body), { data: { body: 'readable' } });
+  t.equal(a.gateway.webhooks.outbox.heads().length, 0, 'nothing left to retry: the damaged one is not retried');
+  t.notOk(later.hasTimer(), 'no retry timer for it');
 });
 
 /** A home whose schema stops before the outbox kept typed events, with what that code stored for one registration. */
