@@ -31,7 +31,7 @@ function setV8Flag(flag: string): void {
  * nextTick's entries) while a full collection was being marked: about a third of every
  * request's bytes went to the old generation, and the full collections that freed them again
  * were 10-18 % of the gateway's CPU (`--trace-gc-nvp`: 190 KB promoted a scavenge against
- * 0.6 KB for bare Fastify). During the start the same decisions save copying (given at launch
+ * 0.6 KB for bare Fastify). During the start the same pretenuring saves copying (given at launch
  * the flag cost 40-70 ms of CPU more to the first answer), hence set only now.
  */
 export const STEADY_STATE_FLAG = '--no-allocation-site-pretenuring';

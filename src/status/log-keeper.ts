@@ -32,7 +32,7 @@ const plain = (value: unknown): unknown =>
     ? { type: (value as { type?: unknown }).type, message: value.message }
     : value;
 
-/** One JSON line of pino's as an entry logged `at` (the gateway's clock), or undefined when it is no warning or error. */
+/** One JSON line of pino's as an entry logged `at` (the gateway's clock); undefined for a line below warn. */
 export function entryOf(line: string, at: number): NewLogEntry | undefined {
   let fields: Record<string, unknown>;
   try {

@@ -1,9 +1,10 @@
 // The gateway's typed events, as the outbox keeps them (store/outbox.ts: the id and type, and
 // { createdAt, data }), the event path carries them and every listener (webhook delivery, MQTT,
 // metrics) receives them: { id, type, createdAt, data }, with `data` typed by `type` (a received
-// SMS, a settled message's record, the test ping), so no listener parses its fields again. The id doubles as the webhook-id header, so it stays
-// the same across every retry of the same event. Kept in the store because the store makes
-// events where a change is committed (a message settles: store/message-settling.ts).
+// SMS, a settled message's record, the test ping), so no listener parses its fields again. The id
+// doubles as the webhook-id header, so it stays the same across every retry of the same event.
+// Kept in the store because the store makes events where a change is committed (a message
+// settles: store/message-settling.ts).
 import { newId } from '../core/ids.js';
 import type { MessageRecord } from './message-record.js';
 import type { InReplyTo } from './message-reads.js';

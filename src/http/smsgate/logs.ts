@@ -55,7 +55,8 @@ function logsRoutes(deps: { clock: Clock; logs: Pick<LogKeeper, 'range'> }): Fas
           operationId: 'smsgateListLogs',
           summary: "The gateway's newest 1000 warnings and errors, oldest first",
           description:
-            'Kept in the database across restarts; each with the part it concerns (module: messages, webhooks, inbox, ' +
+            'Kept in the database across restarts; each with the part it concerns ' +
+            '(module: messages, webhooks, inbox, ' +
             'mqtt, email, http or gateway) and the fields it was logged with (context), which never hold a key, a ' +
             'secret, a message text or a webhook URL path.',
           querystring: LogsQuery,

@@ -88,7 +88,9 @@ function registerRoute({ webhooks, inbox, logger }: RouteParts): FastifyPluginAs
             response: {
               201: json('Registered (or replaced).', RegistrationSchema, example),
               ...smsgateErrors({
-                400: 'The url is not http(s), holds credentials or spaces, the event is unknown, or the deviceId is not this phone’s.',
+                400:
+                  'The url is not http(s), holds credentials or spaces, the event is unknown, ' +
+                  'or the deviceId is not this phone’s.',
                 409: `${MAX_SMSGATE_WEBHOOKS} registrations exist already.`,
                 413: 'The body is larger than the gateway takes.',
                 415: 'The body is not JSON.',
