@@ -127,6 +127,18 @@ t.test("SMSGate's npm client, unchanged, against the real gateway", async (t) =>
     });
   }
 
+  // The client's one option: POST /message?skipPhoneValidation=true, the id made by the gateway.
+  const skipped = await client.send(
+    { message: 'No check', phoneNumbers: ['+15551230004'] },
+    { skipPhoneValidation: true },
+  );
+  t.match(skipped, { id: /^[A-Za-z0-9_-]{1,36}$/, recipients: [{ phoneNumber: '+15551230004' }] });
+  t.match(http.calls.at(-1), {
+    method: 'POST',
+    url: 'http://127.0.0.1:8080/message?skipPhoneValidation=true',
+    status: 202,
+  });
+
   // A simulated SMS arrives (after the watcher's first poll, which sets the baseline).
   await waitFor('the first inbox poll', async () => {
     const d = await httpGet('/api/diagnostics', { authorization: `Bearer ${key}` });
