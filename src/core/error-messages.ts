@@ -57,6 +57,9 @@ export const ERROR_MESSAGES = {
     webhookTarget: (id?: string) => `No ${id === undefined ? 'such webhook target' : `webhook target ${id}`}.`,
     optOut: (number: string) => `${number} is not on the opt-out list.`,
     rule: (id: string) => `No keyword rule ${id}.`,
+    /** DELETE /devices/:id: SMSGate's cloud server removes devices; the phone cannot remove itself. */
+    removableDevice: () =>
+      'No device to remove: this phone is the one device and stays (SMSGate removes devices on its cloud server only).',
     consoleNotBuilt: () => "The console is not built: run npm run build in the gateway's folder.",
   },
   payload_too_large: {

@@ -54,6 +54,27 @@ t.test('GET /devices and /device: this phone as one device, the same id after a 
   t.match(refused.json(), { message: /Basic/ });
 });
 
+t.test("DELETE /devices/:id (the clients' deleteDevice): 404 in SMSGate's shape, the phone stays", async (t) => {
+  const app = await smsgateApp(t);
+  const [device] = (await app.call('GET', '/devices')).json();
+  const remove = (url: string, authorization?: string) =>
+    app.app.inject({
+      method: 'DELETE',
+      url,
+      remoteAddress: '192.168.1.71',
+      headers: authorization ? { authorization } : {},
+    });
+  for (const url of [`/devices/${device.id}`, '/devices/someone-else', `/device/${device.id}`]) {
+    const res = await remove(url, basic('sms', app.key));
+    t.equal(res.statusCode, 404, url);
+    t.match(res.json(), { message: /one device/ });
+  }
+  const anonymous = await remove(`/devices/${device.id}`);
+  t.equal(anonymous.statusCode, 401, 'without the key: 401, as on every SMSGate route');
+  t.match(anonymous.json(), { message: /Basic/ });
+  t.same((await app.call('GET', '/devices')).json(), [device], 'still the one device');
+});
+
 t.test("GET /inbox: received SMS in SMSGate's shape, newest first, X-Total-Count, from and to", async (t) => {
   const phone = fakeInbox();
   const app = await smsgateApp(t, { inbox: true, inboxList: phone.list, phoneNumber: '+15550001111' });

@@ -1,7 +1,7 @@
 // Property tests of the read routes and the guards through the real hooks (app.inject):
 // random query strings against GET /api/messages (keys from limit/offset/status/q/since/until
 // and others, repeated keys, percent-encoding, '+' for space), random ids against GET
-// /api/messages/:id, random methods and paths (every 0.4 route), random Authorization headers,
+// /api/messages/:id, random methods and paths (every 0.4 route, SMSGate's roots), random Authorization headers,
 // and random peer addresses. The history is seeded once with 25 sent and 5 failed messages, so
 // every 200 is checked against the page docs/api.md, history and the fourth contract's
 // search predict.
@@ -489,6 +489,7 @@ const pathSegment = fc
           '',
         ],
         ...['inbox', 'webhooks', 'opt-outs', 'rules', 'receivers', 'grafana', 'metrics', 'daily'],
+        ...['message', 'webhook', 'settings', 'devices', 'device', 'logs', 'refresh', 'export'],
       ),
       weight: 3,
     },
@@ -515,6 +516,13 @@ const KNOWN_PATHS = [
   ['api', 'rules', 'rule_x'],
   ['api', 'receivers', 'alertmanager'],
   ['api', 'receivers', 'grafana'],
+  ['messages'],
+  ['messages', 'x'],
+  ['webhooks'],
+  ['settings'],
+  ['devices'],
+  ['inbox', 'refresh'],
+  ['logs'],
 ];
 const path = fc
   .tuple(
@@ -533,8 +541,14 @@ const path = fc
     return { decoded, url: `/${decoded.map((s) => percentEncode(s, all)).join('/')}` };
   });
 
-/** The routes of the app (0.4), on decoded path segments: 'public', 'protected' or null (no route). */
-function route(method: string, segs: string[]): 'public' | 'protected' | null {
+/** The first path segments of SMSGate's routes at the root (http/smsgate/), both spellings. */
+const SMSGATE_ROOTS = ['messages', 'message', 'webhooks', 'webhook', 'settings', 'inbox', 'devices', 'device', 'logs'];
+
+/**
+ * The routes of the app (0.4), on decoded path segments: 'public', 'protected' or null (no
+ * route); 'smsgate' for a path under one of SMSGate's roots (a route of its dialect or none).
+ */
+function route(method: string, segs: string[]): 'public' | 'protected' | 'smsgate' | null {
   const get = method === 'GET' || method === 'HEAD';
   const p = segs.join('\u0000');
   if (get && p === 'health') return 'public';
@@ -572,7 +586,25 @@ function route(method: string, segs: string[]): 'public' | 'protected' | null {
   if (get && byId && segs[1] === 'messages') return 'protected';
   if (method === 'DELETE' && byId && ['messages', 'webhooks', 'opt-outs', 'rules'].includes(segs[1]!))
     return 'protected';
+  if (SMSGATE_ROOTS.includes(segs[0] ?? '')) return 'smsgate';
   return null;
+}
+
+/**
+ * An answer under SMSGate's roots: never a 5xx but 503; without the key 401 (the dialect's own or the
+ * guard's), with it never 401; an error is SMSGate's { message } or, where no route matched,
+ * the native envelope (checkEnvelope).
+ */
+function checkSmsgateAnswer(res: Parameters<typeof checkEnvelope>[0], method: string, authorized: boolean) {
+  const what = `${res.statusCode} ${res.payload.slice(0, 200)}`;
+  // 503: the test app reads no inbox, so GET /inbox and POST /inbox/refresh are 503 here.
+  assert.ok(res.statusCode >= 200 && (res.statusCode < 500 || res.statusCode === 503), `unexpected status: ${what}`);
+  if (authorized) assert.notEqual(res.statusCode, 401, what);
+  else assert.equal(res.statusCode, 401, what);
+  if (res.statusCode < 300 || method === 'HEAD') return;
+  const body = JSON.parse(res.payload) as Record<string, unknown>;
+  if (typeof body.message === 'string') assert.deepEqual(Object.keys(body), ['message'], what);
+  else checkEnvelope(res, method);
 }
 
 t.test('any method, path and Authorization: 401 before 404, 404 not_found for no route', async (t) => {
@@ -589,10 +621,16 @@ t.test('any method, path and Authorization: 401 before 404, 404 not_found for no
       const headers: Record<string, string | string[]> = {};
       if (authorization !== undefined) headers.authorization = authorization;
       const res = await app.inject({ method: method as 'GET', url, remoteAddress: caller(), headers });
-      const code = checkEnvelope(res, method);
       const kind = route(method, decoded);
       const tag = `${method} ${url} (${JSON.stringify(authorization)}) -> ${res.statusCode} ${res.payload.slice(0, 200)}`;
       seen.set(`${kind} ${res.statusCode}`, (seen.get(`${kind} ${res.statusCode}`) ?? 0) + 1);
+      // GET / and /health with a Basic credential answer SMSGate's form: here never the key (no
+      // base64 user:key is drawn), so SMSGate's 401.
+      const basicForm = kind === 'public' && typeof authorization === 'string' && /^basic\b/i.test(authorization);
+      if (kind === 'smsgate' || basicForm) {
+        return checkSmsgateAnswer(res, method, !basicForm && refAuthorized(authorization, key));
+      }
+      const code = checkEnvelope(res, method);
       if (kind === 'public') {
         assert.equal(res.statusCode, 200, tag);
       } else if (!refAuthorized(authorization, key)) {

@@ -1,9 +1,12 @@
 // GET /devices and /device: the phone as SMSGate's one device, in an array (its app answers
 // so), from the facts the gateway keeps (status/smsgate-device.ts): no Termux:API call.
+// DELETE /devices/:id (SMSGate's cloud route, its clients' deleteDevice) is 404 in SMSGate's shape,
+// as SMSGate's local server answers it: the phone cannot remove itself.
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Clock } from '../../core/clock.js';
 import type { SmsgatePhone } from '../../status/smsgate-device.js';
+import { gatewayError } from '../../core/errors.js';
 import { json } from '../route-docs.js';
 import type { RouteFile } from '../route-parts.js';
 import { smsgateDeviceId } from './device-id.js';
@@ -48,6 +51,9 @@ function deviceRoutes(deps: DeviceRouteDeps): FastifyPluginAsyncZod {
             ...SMSGATE_ROUTE,
             operationId: url === '/device' ? 'smsgateGetDevice' : 'smsgateListDevices',
             summary: 'This phone, as the one device (also at /device)',
+            description:
+              'DELETE /devices/{id} (SMSGate’s cloud route, its clients’ deleteDevice) answers 404 { message }, as ' +
+              'SMSGate’s local server does: the phone is the one device and cannot remove itself.',
             response: {
               200: json('An array holding this phone.', z.array(SmsgateDeviceSchema), EXAMPLE),
               ...smsgateErrors({}),
@@ -55,6 +61,24 @@ function deviceRoutes(deps: DeviceRouteDeps): FastifyPluginAsyncZod {
           },
         },
         async () => smsgateDevices(deps),
+      );
+      app.delete(
+        `${url}/:id`,
+        {
+          schema: {
+            // Hidden: an operation with no success answer; GET /devices's description says it.
+            hide: true,
+            ...SMSGATE_ROUTE,
+            operationId: url === '/device' ? 'smsgateRemoveDeviceSingular' : 'smsgateRemoveDevice',
+            summary: 'Never removes this phone (404, as SMSGate’s local server answers)',
+            description: 'SMSGate removes devices on its cloud server only; here the phone is the one device.',
+            params: z.object({ id: z.string().max(200) }),
+            response: smsgateErrors({ 404: 'Always: there is no device to remove.' }),
+          },
+        },
+        async () => {
+          throw gatewayError('not_found', 'removableDevice');
+        },
       );
     }
   };
