@@ -62,7 +62,16 @@ export function toGatewayError(err: FastifyError, bodyLimit = BODY_LIMIT): Gatew
   return undefined;
 }
 
-export function installErrorHandling(app: FastifyInstance) {
+/** A request no route takes: the native 404 in the envelope. */
+export function nativeNotFound(request: FastifyRequest, reply: FastifyReply) {
+  return sendError(reply, gatewayError('not_found', 'route', request.method, request.url.split('?', 1)[0]!));
+}
+
+/** The root error handler and the not-found answer (the native one unless the app gives another). */
+export function installErrorHandling(
+  app: FastifyInstance,
+  notFound: (request: FastifyRequest, reply: FastifyReply) => unknown = nativeNotFound,
+) {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const known = toGatewayError(err, request.routeOptions.bodyLimit ?? BODY_LIMIT);
     if (known?.code === 'storage_unavailable' && !(err instanceof GatewayError)) {
@@ -78,7 +87,5 @@ export function installErrorHandling(app: FastifyInstance) {
     );
     return sendError(reply, gatewayError('internal_error', 'logged'));
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, gatewayError('not_found', 'route', request.method, request.url.split('?', 1)[0]!)),
-  );
+  app.setNotFoundHandler(notFound);
 }

@@ -9,6 +9,7 @@ import { judgeCaller, FORBIDDEN_BODY } from './local-network.js';
 import { BUCKET_CAPACITY, createTokenBucketStore, rateLimitedError, type BucketResult } from './rate-limit.js';
 import { isAuthorized, isPublicRoute, UNAUTHORIZED_BODY } from './bearer-auth.js';
 import { checksOwnKey } from './route-group.js';
+import { unroutedSmsgateRequest } from './not-found.js';
 import { sendError } from './errors.js';
 import { errorBody } from '../core/errors.js';
 
@@ -79,8 +80,9 @@ export function guardHook(guards: Guards) {
         peer: request.raw.socket?.remoteAddress,
         socket: request.raw.socket,
         rawHeaders: request.raw.rawHeaders,
-        // No bearer key asked here on a public route, nor on a route group's (http/route-group.ts asks it).
-        publicRoute: isPublicRoute(request) || checksOwnKey(request),
+        // No bearer key asked here on a public route, nor on a route group's (http/route-group.ts asks it),
+        // nor for an unrouted SMSGate request (http/not-found.ts checks its Basic credential).
+        publicRoute: isPublicRoute(request) || checksOwnKey(request) || unroutedSmsgateRequest(request),
       },
       (bucket) => {
         reply.header('x-ratelimit-limit', BUCKET_CAPACITY);

@@ -11,6 +11,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createGuards, guardHook } from '../http/guards.js';
 import { BODY_LIMIT, installErrorHandling } from '../http/errors.js';
+import { notFoundInDialect } from '../http/not-found.js';
 import { strictJsonBodies } from '../http/json-body.js';
 import { logRequestLines } from '../http/request-line.js';
 import { answerUnroutable } from '../http/unroutable.js';
@@ -65,7 +66,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.setSerializerCompiler(serializerCompiler);
 
   strictJsonBodies(app);
-  installErrorHandling(app);
+  installErrorHandling(
+    app,
+    notFoundInDialect(() => deps.apiKey.current()),
+  );
   app.addHook('onRequest', guardHook(guards));
   logRequestLines(app, deps.logger);
   await registerRoutes(app, deps, options);

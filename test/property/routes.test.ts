@@ -624,9 +624,10 @@ t.test('any method, path and Authorization: 401 before 404, 404 not_found for no
       const kind = route(method, decoded);
       const tag = `${method} ${url} (${JSON.stringify(authorization)}) -> ${res.statusCode} ${res.payload.slice(0, 200)}`;
       seen.set(`${kind} ${res.statusCode}`, (seen.get(`${kind} ${res.statusCode}`) ?? 0) + 1);
-      // GET / and /health with a Basic credential answer SMSGate's form: here never the key (no
-      // base64 user:key is drawn), so SMSGate's 401.
-      const basicForm = kind === 'public' && typeof authorization === 'string' && /^basic\b/i.test(authorization);
+      // GET / and /health with a Basic credential answer SMSGate's form, and so does a path no route
+      // takes (an SMSGate client's): here never the key (no base64 user:key is drawn), so SMSGate's 401.
+      const basic = typeof authorization === 'string' && /^basic\b/i.test(authorization);
+      const basicForm = (kind === 'public' || kind === null) && basic;
       if (kind === 'smsgate' || basicForm) {
         return checkSmsgateAnswer(res, method, !basicForm && refAuthorized(authorization, key));
       }
