@@ -3,10 +3,8 @@
 // the simulated inbox, GET /api/inbox showing it, a webhook registered over the API
 // receiving the next event, and that target still there after a real restart.
 import t from 'tap';
-import { spawnSync } from 'node:child_process';
 import { Webhook } from 'standardwebhooks';
-import { CLI, tempDir } from '../helpers/paths.js';
-import { holdPort8080, startGateway } from '../helpers/gateway-process.js';
+import { holdPort8080, simulatedInboxGateway, startGateway } from '../helpers/gateway-process.js';
 import { httpGet } from '../helpers/http.js';
 import { waitFor } from '../helpers/wait.js';
 import { startReceiver } from '../fixtures/receiver.js';
@@ -14,15 +12,7 @@ import { startReceiver } from '../fixtures/receiver.js';
 t.test('simulated inbox, /api/inbox, a webhook registered over the API, across a restart', async (t) => {
   await holdPort8080(t);
   const rx = await startReceiver(t);
-  const home = tempDir(t);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PATH: '/usr/bin:/bin',
-    SMS_GATEWAY_HOME: home,
-    SMS_GATEWAY_INBOX: 'true',
-    SMS_GATEWAY_INBOX_POLL_SECONDS: '1',
-  };
-  const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8' });
+  const { env, cli } = simulatedInboxGateway(t, 1);
   const caller = '127.0.0.9';
   const gw = await startGateway(t, env, caller);
   const key = cli('key', 'show').stdout.trim();

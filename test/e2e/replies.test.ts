@@ -5,10 +5,8 @@
 // 10 minutes, far beyond this test's 30 s wait: the reply can only be seen in time through
 // the quick reading after a hand-off (every 5 s for 3 minutes). No duration is asserted.
 import t from 'tap';
-import { spawnSync } from 'node:child_process';
 import { Webhook } from 'standardwebhooks';
-import { CLI, tempDir } from '../helpers/paths.js';
-import { holdPort8080, startGateway } from '../helpers/gateway-process.js';
+import { holdPort8080, simulatedInboxGateway, startGateway } from '../helpers/gateway-process.js';
 import { httpGet } from '../helpers/http.js';
 import { waitFor } from '../helpers/wait.js';
 import { startReceiver } from '../fixtures/receiver.js';
@@ -19,16 +17,7 @@ t.test('send with tags, simulate the reply, inReplyTo in the webhook event and o
   const rx = await startReceiver(t);
   const broker = noBroker ? undefined : await startBroker(t);
   const heard = broker ? (await listen(t, broker.url, ['sms-gateway/+/events/sms.received'])).heard : undefined;
-  const home = tempDir(t);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PATH: '/usr/bin:/bin',
-    SMS_GATEWAY_HOME: home,
-    SMS_GATEWAY_INBOX: 'true',
-    SMS_GATEWAY_INBOX_POLL_SECONDS: '600',
-    ...(broker ? { SMS_GATEWAY_MQTT_URL: broker.url } : {}),
-  };
-  const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8' });
+  const { env, cli } = simulatedInboxGateway(t, 600, broker ? { SMS_GATEWAY_MQTT_URL: broker.url } : {});
   const caller = '127.0.0.9';
   await startGateway(t, env, caller);
   const key = cli('key', 'show').stdout.trim();

@@ -5,10 +5,8 @@
 // simulated SMS, the export, devices, health, logs, settings (read-only) and the curl checks.
 import t from 'tap';
 import { createHmac } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
 import * as smsgate from 'android-sms-gateway';
-import { CLI, tempDir } from '../helpers/paths.js';
-import { holdPort8080, startGateway } from '../helpers/gateway-process.js';
+import { holdPort8080, simulatedInboxGateway, startGateway } from '../helpers/gateway-process.js';
 import { httpGet } from '../helpers/http.js';
 import { waitFor } from '../helpers/wait.js';
 import { fetchHttpClient, HttpError } from '../helpers/smsgate-fetch.js';
@@ -41,15 +39,7 @@ async function failure(p: Promise<unknown>): Promise<HttpError> {
 t.test("SMSGate's npm client, unchanged, against the real gateway", async (t) => {
   await holdPort8080(t);
   const rx = await startReceiver(t);
-  const home = tempDir(t);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PATH: '/usr/bin:/bin',
-    SMS_GATEWAY_HOME: home,
-    SMS_GATEWAY_INBOX: 'true',
-    SMS_GATEWAY_INBOX_POLL_SECONDS: '1',
-  };
-  const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8' });
+  const { env, cli } = simulatedInboxGateway(t, 1);
   await startGateway(t, env);
   const key = cli('key', 'show').stdout.trim();
   const basic = { authorization: `Basic ${Buffer.from(`sms:${key}`).toString('base64')}` };

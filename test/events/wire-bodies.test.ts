@@ -10,6 +10,7 @@ import t, { type Test } from 'tap';
 import { createWebhookDelivery } from '../../src/events/delivery.js';
 import { postSigned } from '../../src/events/post-signed.js';
 import { wireBody } from '../../src/events/wire-bodies.js';
+import type { Head } from '../../src/store/outbox.js';
 import { migrate } from '../../src/store/database.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { fakeClock } from '../helpers/fake-clock.js';
@@ -93,21 +94,29 @@ t.test('SMSGate: the row keeps no envelope; retries post the bytes fixed when th
   );
 });
 
-t.test('a renderer changed after the event was stored shows in what is posted', async (t) => {
-  const rx = await startReceiver(t);
-  const a = await testApp(t, { webhookUrls: [rx.url], clock: fakeClock(Date.now()) });
-  await a.gateway.webhooks.delivery.stop(); // the event waits in the outbox
-  await a.send({ to: '+15551230001', message: 'stored before' });
-  t.equal(rx.received.length, 0);
+/** A second delivery over the app's outbox, rendering with `render` (the app's own delivery stopped first). */
+function deliveryRenderingWith(t: Test, a: App, render: (h: Head) => string) {
   const later = createWebhookDelivery({
     store: a.gateway.webhooks.outbox,
     clock: a.clock,
     secret: () => 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
     userAgent: 'sms-gateway/test',
     post: postSigned,
-    render: (h) => JSON.stringify({ ...(JSON.parse(wireBody(h)) as object), renderedBy: 'the new renderer' }),
+    render,
   });
   t.teardown(() => later.stop());
+  return later;
+}
+
+t.test('a renderer changed after the event was stored shows in what is posted', async (t) => {
+  const rx = await startReceiver(t);
+  const a = await testApp(t, { webhookUrls: [rx.url], clock: fakeClock(Date.now()) });
+  await a.gateway.webhooks.delivery.stop(); // the event waits in the outbox
+  await a.send({ to: '+15551230001', message: 'stored before' });
+  t.equal(rx.received.length, 0);
+  const later = deliveryRenderingWith(t, a, (h) =>
+    JSON.stringify({ ...(JSON.parse(wireBody(h)) as object), renderedBy: 'the new renderer' }),
+  );
   t.equal(await later.runDue(), 1);
   const got = JSON.parse(rx.received[0]!.body) as { type: string; data: { body: string }; renderedBy: string };
   t.equal(got.renderedBy, 'the new renderer', 'the body is built at delivery');
@@ -120,19 +129,11 @@ t.test('an event that cannot be rendered is dropped for its target alone; the ne
   await a.gateway.webhooks.delivery.stop(); // both events wait in the outbox
   await a.send({ to: '+15551230001', message: 'damaged' });
   await a.send({ to: '+15551230002', message: 'readable' });
-  const later = createWebhookDelivery({
-    store: a.gateway.webhooks.outbox,
-    clock: a.clock,
-    secret: () => 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
-    userAgent: 'sms-gateway/test',
-    post: postSigned,
-    render: (h) => {
-      const body = wireBody(h);
-      if (body.includes('damaged')) throw new SyntaxError('Unexpected end of JSON input');
-      return body;
-    },
+  const later = deliveryRenderingWith(t, a, (h) => {
+    const body = wireBody(h);
+    if (body.includes('damaged')) throw new SyntaxError('Unexpected end of JSON input');
+    return body;
   });
-  t.teardown(() => later.stop());
   t.equal(await later.runDue(), 2, 'both attempts ended in one round');
   t.equal(rx.received.length, 1, 'only the readable one was posted');
   t.match(JSON.parse(rx.received[0]!.body), { data: { body: 'readable' } });

@@ -1,16 +1,34 @@
 // The real gateway as a process: `sms-gateway start` from the built CLI, waited on until it
 // answers, killed at the test's end; and the port-8080 lock the tests that start it share.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Test } from 'tap';
 import { releasePortLock, takePortLock } from '../../scripts/port-lock.js';
 import { httpGet } from './http.js';
-import { CLI } from './paths.js';
+import { CLI, tempDir } from './paths.js';
 
 /** Holds the machine-wide port-8080 lock for the rest of the test (see scripts/port-lock.ts). */
 export async function holdPort8080(t: Test): Promise<void> {
   await takePortLock();
   t.teardown(releasePortLock);
+}
+
+/**
+ * A simulated gateway's environment in a temp home with its inbox watcher on (polling every
+ * `pollSeconds`), and its command line (`sms-gateway <args>` run with that environment).
+ */
+export function simulatedInboxGateway(t: Test, pollSeconds: number, more: NodeJS.ProcessEnv = {}) {
+  const home = tempDir(t);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PATH: '/usr/bin:/bin',
+    SMS_GATEWAY_HOME: home,
+    SMS_GATEWAY_INBOX: 'true',
+    SMS_GATEWAY_INBOX_POLL_SECONDS: String(pollSeconds),
+    ...more,
+  };
+  const cli = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8' });
+  return { home, env, cli };
 }
 
 export interface RunningGateway {
