@@ -9,7 +9,12 @@
 // fair-share shapes of issue 20 (a new caller's answers during each; `--fair-share` runs
 // only these, about a minute), and the phone's battery of issue 37 (Termux:API calls per
 // idle hour on simulated time, the reply latency; `--battery` runs only this, about a minute).
-// `--cost` runs only the start and the paired /health runs (scripts/bench/phase-cost.ts).
+// `--cost` runs only the start and the paired /health runs (scripts/bench/phase-cost.ts);
+// `--idle` only the idle figures (phase-idle.ts, about 3 minutes; `--idle --plain` with the
+// defaults, no e-mail intake and no SMSGate registration, as releases before 0.5 were measured). The idle figures and the
+// battery's idle hour run with the release's idle setting: the e-mail intake on and an
+// SMSGate-dialect system:ping registered. `--out <file>` writes the full run's results to
+// that file too (the release keeps them as docs/bench-<version>.json).
 // Ordering constraint: the whole run holds the test suite's port-8080 lock directory
 // (os.tmpdir()/sms-gateway-test-port-8080.lock), so it never collides with tests that start
 // the real gateway. Everything it starts is stopped at the end, on failure and on SIGINT.
@@ -20,13 +25,15 @@
 // (idle-rig: the fake phone and the gateway on it; sim-clock: simulated time).
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { VERSION } from '../src/core/package-root.js';
 import { PORT_LOCK } from './port-lock.js';
 import { clockTicks, log, round } from './bench/measure.js';
 import { assertPortFree, installCleanup, releaseLock, run, stopAll, takeLock } from './bench/processes.js';
 import { startupPhase } from './bench/phase-startup.js';
 import { readsPhase } from './bench/phase-reads.js';
+import { idlePhase } from './bench/phase-idle.js';
+import { settingLine } from './bench/idle-setting.js';
 import { sendsPhase } from './bench/phase-sends.js';
 import { queuePhase } from './bench/phase-queue.js';
 import { floodPhase } from './bench/phase-flood.js';
@@ -39,8 +46,20 @@ import { BARE_PORT, BARE_SERVER, BATTERY, QUICK, RESULTS, ROOT } from './bench/s
 
 installCleanup();
 
+/** `--out <file>`: where the full run's results are written too (relative to the working directory). */
+function outFile(): string | undefined {
+  const i = process.argv.indexOf('--out');
+  if (i < 0) return undefined;
+  const file = process.argv[i + 1];
+  if (!file || file.startsWith('--')) throw new Error('--out needs a file name, e.g. --out docs/bench-0.5.0.json');
+  const path = resolve(process.env.INIT_CWD ?? process.cwd(), file);
+  if (!existsSync(dirname(path))) throw new Error(`--out ${file}: the folder ${dirname(path)} does not exist`);
+  return path;
+}
+
 async function main(): Promise<number> {
   const runStarted = performance.now();
+  const out = outFile();
   if (!existsSync(join(ROOT, 'dist/main.js')) || !existsSync(BARE_SERVER)) {
     throw new Error('dist/ or dist-scripts/ is missing: run `npm run bench` (it builds both)');
   }
@@ -81,6 +100,12 @@ async function main(): Promise<number> {
     printCost(await costPhase(tickHz));
     return 0;
   }
+  if (process.argv.includes('--idle')) {
+    const idle = await idlePhase(tickHz, process.argv.includes('--plain'));
+    log(JSON.stringify(idle, null, 2));
+    log(settingLine(idle.setting));
+    return 0;
+  }
   if (process.argv.includes('--battery')) {
     printBatteryTable(await batteryPhase(BATTERY));
     return 0;
@@ -93,7 +118,9 @@ async function main(): Promise<number> {
     const battery = await batteryPhase(BATTERY);
     printIssueTable({ startup, idle, health, queue }, machine.node);
     printBatteryTable(battery);
-    log('quick mode: shorter phases, no sends, soak or flood; bench-results.json is not written');
+    log(
+      `quick mode: shorter phases, no sends, soak or flood; bench-results.json${out ? ' and --out' : ''} are not written`,
+    );
     return 0;
   }
   const { send, soak, fakeMs } = await sendsPhase();
@@ -101,6 +128,7 @@ async function main(): Promise<number> {
   const flood = await floodPhase();
   const fairShare = await fairSharePhase();
   const battery = await batteryPhase(BATTERY);
+  notes.push(settingLine(idle.setting));
   notes.push(
     `The fake termux-sms-send (sh + mkdir + date + cat, run directly) takes ${fakeMs} ms by itself: that part of the send latency is the fake, not the gateway.`,
   );
@@ -124,12 +152,13 @@ async function main(): Promise<number> {
     notes,
   };
   writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+  if (out) writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
 
   printReport({ startup, idle, health, history, send, soak, queue, flood, fairShare, notes });
   printIssueTable({ startup, idle, health, queue }, machine.node);
   printFairShareTable(fairShare);
   printBatteryTable(battery);
-  log(`wrote ${RESULTS} (run time ${runSeconds} s)`);
+  log(`wrote ${RESULTS}${out ? ` and ${out}` : ''} (run time ${runSeconds} s)`);
   return 0;
 }
 

@@ -2,8 +2,10 @@
 // counting termux-* commands of test/fixtures/bin, each answering as a phone does, the
 // inbox read from a file) and the gateway on it in real mode, composed by createGateway
 // (what `sms-gateway start` runs) with the contract's settings (the inbox on, one webhook
-// target, MQTT when a broker is given, the other settings at their defaults) on simulated
-// time (sim-clock.ts), with GET /metrics scraped every 15 s as Prometheus would.
+// target, MQTT when a broker is given, the e-mail intake on a given port, SMSGate-dialect
+// registrations of given events as POST /webhooks makes them, the other settings at their
+// defaults) on simulated time (sim-clock.ts), with GET /metrics scraped every 15 s as
+// Prometheus would.
 import { existsSync, mkdirSync, readdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
@@ -84,6 +86,12 @@ export interface IdleGatewayOptions {
   phone: FakePhone;
   webhookUrl: string;
   mqttUrl?: string | undefined;
+  /** The e-mail intake's port (SMS_GATEWAY_SMTP_PORT); undefined: off. */
+  smtpPort?: number | undefined;
+  /** SMSGate-dialect registrations made once started (POST /webhooks, Basic sms:<key>): event to URL. */
+  smsgate?: Record<string, string> | undefined;
+  /** SMS_GATEWAY_PING_MINUTES; undefined: the default (15). */
+  pingMinutes?: number | undefined;
   /** Bind port 8080 and scrape over HTTP (the bench); otherwise scrape through app.inject. */
   listen: boolean;
   /** Child processes of this process that are not the gateway's (a broker), by command name. */
@@ -116,6 +124,21 @@ function scrapeOverHttp(key: string): Promise<number> {
   });
 }
 
+/** One SMSGate-dialect registration, as an SMSGate client makes it; throws unless 201. */
+async function registerSmsgate(gateway: Gateway, key: string, event: string, url: string): Promise<void> {
+  const res = await gateway.app.inject({
+    method: 'POST',
+    url: '/webhooks',
+    remoteAddress: '127.0.0.1',
+    headers: {
+      authorization: `Basic ${Buffer.from(`sms:${key}`).toString('base64')}`,
+      'content-type': 'application/json',
+    },
+    payload: JSON.stringify({ id: `bench-${event.replace(':', '-')}`, url, event }),
+  });
+  if (res.statusCode !== 201) throw new Error(`POST /webhooks (${event}) answered ${res.statusCode}: ${res.body}`);
+}
+
 /** The gateway in real mode on the fake phone, started, on simulated time, scraped every 15 s. */
 export async function idleGateway(opts: IdleGatewayOptions): Promise<IdleGateway> {
   const env: NodeJS.ProcessEnv = {
@@ -126,6 +149,8 @@ export async function idleGateway(opts: IdleGatewayOptions): Promise<IdleGateway
     SMS_GATEWAY_INBOX: 'true',
     SMS_GATEWAY_WEBHOOK_URLS: opts.webhookUrl,
     ...(opts.mqttUrl ? { SMS_GATEWAY_MQTT_URL: opts.mqttUrl } : {}),
+    ...(opts.smtpPort ? { SMS_GATEWAY_SMTP_PORT: String(opts.smtpPort) } : {}),
+    ...(opts.pingMinutes ? { SMS_GATEWAY_PING_MINUTES: String(opts.pingMinutes) } : {}),
   };
   const inFlight = new Set<Promise<unknown>>();
   const failures: Error[] = [];
@@ -139,6 +164,7 @@ export async function idleGateway(opts: IdleGatewayOptions): Promise<IdleGateway
   if (opts.listen) await gateway.listen();
   else await gateway.parts.start();
   const key = gateway.apiKey.current();
+  for (const [event, url] of Object.entries(opts.smsgate ?? {})) await registerSmsgate(gateway, key, event, url);
   let scrapes = 0;
   let stopped = false;
   const scrapeOnce = async () => {

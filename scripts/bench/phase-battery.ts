@@ -1,27 +1,31 @@
 // Phase 7, the phone's battery (issue 37): the Termux:API calls of an idle hour with the
 // contract's settings (real mode on counting fake termux-* commands, the inbox on, one
 // webhook target, MQTT with Home Assistant discovery on a real Mosquitto, GET /metrics
-// scraped every 15 s), on simulated time (idle-rig.ts, sim-clock.ts): after a warm-up that
+// scraped every 15 s, the e-mail intake on, SMSGate-dialect registrations of system:ping and
+// sms:received, whose pings of the hour are counted too), on simulated time (idle-rig.ts, sim-clock.ts): after a warm-up that
 // takes the start's own reads, one whole hour is run and every call in it counted; no
 // scaling. Then the reply latency in the fast window: a message is queued and handed off,
 // a reply arrives about 2 minutes later (120 s plus 0 to 4.4 s, so the replies meet the 5 s
 // reads at different phases), and the time until the sms.received event reaches the
 // webhook target is taken (simulated time, in 100 ms steps; the median of the samples).
 import { existsSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fakePhone, idleGateway, TERMUX_API, type FakePhone, type IdleGateway } from './idle-rig.js';
 import { log, median, round } from './measure.js';
 import { newHome, startProc, stopProc, type Proc } from './processes.js';
 import { FAKE_TERMUX } from './settings.js';
+import { accepts, freePort, startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
 export const MOSQUITTO = '/usr/sbin/mosquitto';
 /** The contract's budget: Termux:API calls in an idle hour. */
 export const CALLS_PER_IDLE_HOUR = 150;
 /** The contract's bound on announcing a reply in the fast window, s. */
 export const REPLY_WITHIN_S = 10;
+/** SMSGate's ping interval when SMS_GATEWAY_PING_MINUTES is not set. */
+export const DEFAULT_PING_MINUTES = 15;
+/** The SMSGate-dialect registrations of the idle setting: the ping, and what Home Assistant registers. */
+export const SMSGATE_EVENTS = ['system:ping', 'sms:received'];
 
 export interface BatteryOptions {
   /** The measured idle window, simulated ms (an hour unless a short mode asks less; then scaled). */
@@ -32,37 +36,9 @@ export interface BatteryOptions {
   listen?: boolean;
   /** A broker's URL; undefined: the phase starts Mosquitto itself when it is installed. */
   mqttUrl?: string;
+  /** SMS_GATEWAY_PING_MINUTES (a short window asks less to see pings); undefined: the default. */
+  pingMinutes?: number;
 }
-
-/** A webhook target in this process: counts the sms.received events it gets. */
-async function startTarget() {
-  let received = 0;
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (d: Buffer) => (body += d.toString()));
-    req.on('end', () => {
-      if (body.includes('"sms.received"')) received++;
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  const close = () => {
-    server.closeAllConnections();
-    return new Promise<void>((res) => server.close(() => res()));
-  };
-  return { url, received: () => received, close };
-}
-
-const accepts = (port: number) =>
-  new Promise<boolean>((res) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      res(true);
-    });
-    socket.once('error', () => res(false));
-  });
 
 /** Mosquitto on a free port, anonymous and without persistence; undefined when not installed. */
 async function startMosquitto(): Promise<{ proc: Proc; url: string } | undefined> {
@@ -84,7 +60,7 @@ const apiTotal = (counts: Record<string, number>) => TERMUX_API.reduce((sum, nam
 async function replySample(
   rig: IdleGateway,
   phone: FakePhone,
-  target: { received(): number },
+  target: Pick<WebhookReceiver, 'received'>,
   i: number,
   afterMs: number,
 ): Promise<number> {
@@ -120,18 +96,23 @@ export async function batteryPhase(opts: BatteryOptions = {}) {
   const windowMs = opts.windowMs ?? 3_600_000;
   const warmupMs = opts.warmupMs ?? 300_000;
   const samples = opts.replySamples ?? 5;
-  const target = await startTarget();
+  const pingMinutes = opts.pingMinutes ?? DEFAULT_PING_MINUTES;
+  const target = await startWebhookReceiver();
   const broker = opts.mqttUrl ? undefined : await startMosquitto();
   const mqttUrl = opts.mqttUrl ?? broker?.url;
+  const smtpPort = await freePort();
   const phone = fakePhone(newHome('battery-phone'), FAKE_TERMUX);
   log(
-    `battery: an idle ${windowMs / 60_000} min (simulated) in real mode on fake termux-* commands, inbox, a webhook target, ${mqttUrl ? 'MQTT' : 'no MQTT (Mosquitto missing)'}, /metrics every 15 s ...`,
+    `battery: an idle ${windowMs / 60_000} min (simulated) in real mode on fake termux-* commands, inbox, a webhook target, ${mqttUrl ? 'MQTT' : 'no MQTT (Mosquitto missing)'}, /metrics every 15 s, SMTP on port ${smtpPort}, SMSGate ${SMSGATE_EVENTS.join(' and ')} (a ping every ${pingMinutes} min) ...`,
   );
   const rig = await idleGateway({
     home: newHome('battery'),
     phone,
     webhookUrl: target.url,
     mqttUrl,
+    smtpPort,
+    smsgate: Object.fromEntries(SMSGATE_EVENTS.map((e) => [e, target.smsgateUrl(e)])),
+    ...(opts.pingMinutes ? { pingMinutes: opts.pingMinutes } : {}),
     listen: opts.listen ?? true,
     ignoreChildren: ['mosquitto'],
   });
@@ -140,20 +121,37 @@ export async function batteryPhase(opts: BatteryOptions = {}) {
     await rig.clock.runFor(warmupMs);
     const atStart = phone.counts();
     const scrapesAtStart = rig.scrapes();
+    const pingsAtStart = target.smsgate('system:ping');
+    const firedAtStart = rig.clock.fired();
     await rig.clock.runFor(windowMs);
+    const fired = rig.clock.fired() - firedAtStart;
     const calls = subtract(phone.counts(), atStart);
     const scrapes = rig.scrapes() - scrapesAtStart;
     const scale = 3_600_000 / windowMs;
     const perHour = Object.fromEntries(Object.entries(calls).map(([k, v]) => [k, round(v * scale, 1)]));
+    await sleep(200); // the last ping's POST, in real time
+    const pings = target.smsgate('system:ping') - pingsAtStart;
+    const smtpListening = await accepts(smtpPort);
     log(`battery: reply latency, ${samples} replies about 2 minutes after a hand-off ...`);
     const replySeconds: number[] = [];
     for (let i = 0; i < samples; i++) replySeconds.push(await replySample(rig, phone, target, i, 120_000 + i * 1100));
+    await sleep(200); // the last reply's SMSGate envelope, in real time
     return {
       windowMinutes: windowMs / 60_000,
       warmupMinutes: warmupMs / 60_000,
       scaled: scale !== 1,
       mqtt: mqttUrl !== undefined,
+      smtp: { port: smtpPort, listening: smtpListening },
+      smsgate: {
+        events: SMSGATE_EVENTS,
+        pingMinutes,
+        pingsInWindow: pings,
+        pingsExpected: Math.floor(windowMs / (pingMinutes * 60_000)),
+        receivedEnvelopes: target.smsgate('sms:received'),
+      },
       scrapes,
+      /** The gateway's timers fired in the window, per hour (the rig's scrape timers left out). */
+      timersPerHour: round((fired - scrapes) * scale, 1),
       callsPerHour: perHour,
       termuxApiPerHour: round(apiTotal(calls) * scale, 1),
       budget: CALLS_PER_IDLE_HOUR,

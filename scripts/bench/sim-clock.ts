@@ -13,6 +13,8 @@ export interface SimClock extends Clock {
   runFor(ms: number): Promise<void>;
   /** Simulated ms since the clock was made. */
   elapsedMs(): number;
+  /** Timers fired so far (each one a wake-up of the gateway on a phone). */
+  fired(): number;
 }
 
 const turns = async (n: number) => {
@@ -67,6 +69,7 @@ export function simClock(startWallMs: number, settle: () => Promise<void>): SimC
   const startMono = 1_000_000;
   let mono = startMono;
   let seq = 0;
+  let fired = 0;
   const timers = new Map<number, { at: number; fn: () => void }>();
   const nextDue = (until: number) => {
     let best: [number, { at: number; fn: () => void }] | undefined;
@@ -87,6 +90,7 @@ export function simClock(startWallMs: number, settle: () => Promise<void>): SimC
       await settle();
       for (let t = nextDue(until); t; t = nextDue(until)) {
         mono = Math.max(mono, t.at);
+        fired++;
         t.fn();
         await settle();
       }
@@ -94,5 +98,6 @@ export function simClock(startWallMs: number, settle: () => Promise<void>): SimC
       await settle();
     },
     elapsedMs: () => mono - startMono,
+    fired: () => fired,
   };
 }
