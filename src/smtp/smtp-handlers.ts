@@ -5,7 +5,6 @@
 // recipient checked at RCPT (a number or a contact, not opted out, at most 10), and the data:
 // read up to the size limit, parsed (mailparser), made into one SMS per recipient and queued.
 import type { SMTPServerOptions, SMTPServerSession } from 'smtp-server';
-import { simpleParser } from 'mailparser';
 import { canonicalAddress, isLocalAddress } from '../core/addresses.js';
 import { secretsEqual } from '../core/keys.js';
 import type { Contact } from '../core/mqtt-settings.js';
@@ -30,6 +29,19 @@ export interface SmtpHandlerDeps {
 
 /** Only the text is wanted: no HTML made from the text, no links, no attachment checksums. */
 const PARSE_OPTIONS = { skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true, checksumAlgo: false } as const;
+
+/**
+ * mailparser, loaded at the first mail: an idle gateway with the intake on does not hold it (with
+ * its character sets it is about 12 MB of the idle memory). A failed load is tried again next time.
+ */
+let mailparser: Promise<typeof import('mailparser')> | undefined;
+async function parseMail(raw: Buffer) {
+  mailparser ??= import('mailparser').catch((err: unknown) => {
+    mailparser = undefined;
+    throw err;
+  });
+  return (await mailparser).simpleParser(raw, PARSE_OPTIONS);
+}
 
 type Handlers = Required<Pick<SMTPServerOptions, 'onConnect' | 'onAuth' | 'onMailFrom' | 'onRcptTo' | 'onData'>>;
 
@@ -71,7 +83,7 @@ export function smtpHandlers(deps: SmtpHandlerDeps): Handlers {
       readMail(stream)
         .then(async (raw) => {
           if (raw === undefined) throw answers.tooLarge();
-          const mail = await simpleParser(raw, PARSE_OPTIONS);
+          const mail = await parseMail(raw);
           const text = mailText(mail, deps.segments);
           if (text === '') throw answers.noText();
           const sourceIp = canonicalAddress(session.remoteAddress) ?? 'unknown';
