@@ -74,6 +74,12 @@ export const TARGETS = {
       external: EXTERNAL,
       plugins: [zodEnglishOnly],
       metafile: true,
+      // Less to parse at every start: whitespace and comments out, shorter equivalent syntax
+      // (the start path's chunks 1.83 MB -> 1.23 MB). Names stay (no minifyIdentifiers), so
+      // stack traces, log lines and Fastify's plugin names read as in the source; the linked
+      // source maps give the lines.
+      minifyWhitespace: true,
+      minifySyntax: true,
     },
     after: [writeOpenApiDocument, writeDeclarations],
   },
