@@ -1,6 +1,6 @@
 // GET /devices and /device: the phone as SMSGate's one device, in an array (its app answers
 // so), from the facts the gateway keeps (status/smsgate-device.ts): no Termux:API call.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Clock } from '../../core/clock.js';
 import type { SmsgatePhone } from '../../status/smsgate-device.js';
