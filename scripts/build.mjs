@@ -2,10 +2,10 @@
 // npm run build (also `prepare`, so `npm install` runs it, and `pretest`): bundles the
 // gateway with esbuild into dist/ and writes what it serves as files. One list of targets;
 // `node scripts/build.mjs [target ...]` builds the named ones (default: app).
-//   app    src/main.ts (the CLI, run by bin/sms-gateway), src/index.ts and src/client.ts
-//          (the package's exports) as ES modules sharing chunks; every dynamic import
-//          (CLI commands, MQTT, the start screen's QR code) is a chunk loaded only when
-//          used. Native and optional packages stay external and load from node_modules.
+//   app    src/main.ts (the CLI, run by bin/sms-gateway), then src/index.ts and
+//          src/client.ts (the package's exports), as ES modules with shared chunks; every
+//          dynamic import (CLI commands, MQTT, the start screen's QR code) is a chunk loaded
+//          only when used. Native and optional packages stay external and load from node_modules.
 //          Then dist/openapi.json (GET /openapi.json, generated here from the routes'
 //          schemas, so the gateway never loads @fastify/swagger) and the .d.ts types
 //          (tsc --emitDeclarationOnly: the package's "types").
@@ -60,31 +60,47 @@ const common = {
   absWorkingDir: ROOT,
 };
 
+/** The app's bundles: the same settings, one esbuild run each (see TARGETS.app). */
+const appBuild = (entryPoints) => ({
+  ...common,
+  entryPoints,
+  outdir: 'dist',
+  outbase: 'src',
+  entryNames: '[name]',
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
+  external: EXTERNAL,
+  plugins: [zodEnglishOnly],
+  metafile: true,
+  // Less to parse at every start: whitespace and comments out, shorter equivalent syntax
+  // (the start path's chunks 1.83 MB -> 1.23 MB). Names stay (no minifyIdentifiers), so
+  // stack traces, log lines and Fastify's plugin names read as in the source; the linked
+  // source maps give the lines.
+  minifyWhitespace: true,
+  minifySyntax: true,
+});
+
 export const TARGETS = {
   app: {
     clean: ['dist'],
-    options: {
-      ...common,
-      entryPoints: ['src/main.ts', 'src/index.ts', 'src/client.ts', 'src/server/openapi-build.ts'],
-      outdir: 'dist',
-      outbase: 'src',
-      entryNames: '[name]',
-      chunkNames: 'chunks/[name]-[hash]',
-      splitting: true,
-      external: EXTERNAL,
-      plugins: [zodEnglishOnly],
-      metafile: true,
-    },
+    // Two runs. The CLI (src/main.ts) alone, so the modules `start` loads are split only by
+    // what the CLI's other commands and the gateway's lazy parts share with it: the package's
+    // exports (src/index.ts, src/client.ts) and the OpenAPI build's entry split them further
+    // (37 chunks and 139 imports to resolve on the start path, 31 and 111 without them). No
+    // process loads both: a program imports the package, the CLI runs the gateway.
+    builds: [appBuild(['src/main.ts']), appBuild(['src/index.ts', 'src/client.ts', 'src/server/openapi-build.ts'])],
     after: [writeOpenApiDocument, writeDeclarations],
   },
   bench: {
     clean: ['dist-scripts'],
-    options: {
-      ...common,
-      entryPoints: ['scripts/bench.ts', 'scripts/bare-server.ts', 'scripts/spawn-floor.ts'],
-      outdir: 'dist-scripts',
-      packages: 'external',
-    },
+    builds: [
+      {
+        ...common,
+        entryPoints: ['scripts/bench.ts', 'scripts/bare-server.ts', 'scripts/spawn-floor.ts'],
+        outdir: 'dist-scripts',
+        packages: 'external',
+      },
+    ],
     after: [],
   },
 };
@@ -110,8 +126,18 @@ export async function build(name) {
   const target = TARGETS[name];
   if (!target) throw new Error(`unknown target ${name} (known: ${Object.keys(TARGETS).join(', ')})`);
   for (const dir of target.clean) rmSync(join(ROOT, dir), { recursive: true, force: true });
-  const result = await esbuild.build(target.options);
-  if (result.metafile) writeFileSync(join(ROOT, target.options.outdir, 'meta.json'), JSON.stringify(result.metafile));
+  // One meta.json per output folder, the runs' metafiles merged (their outputs never overlap
+  // by name: a chunk's name carries its content's hash).
+  const metas = new Map();
+  for (const options of target.builds) {
+    const { metafile } = await esbuild.build(options);
+    if (!metafile) continue;
+    const meta = metas.get(options.outdir) ?? { inputs: {}, outputs: {} };
+    Object.assign(meta.inputs, metafile.inputs);
+    Object.assign(meta.outputs, metafile.outputs);
+    metas.set(options.outdir, meta);
+  }
+  for (const [outdir, meta] of metas) writeFileSync(join(ROOT, outdir, 'meta.json'), JSON.stringify(meta));
   for (const step of target.after) await step();
 }
 

@@ -5,7 +5,7 @@
 // never sends a second SMS. 429 answers, and 503 answers with a Retry-After (nothing was
 // recorded), are retried after their Retry-After.
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { PaginationSchema, SendResultSchema, StatsResponseSchema } from './http/schemas.js';
 import type { MessageRecordSchema } from './store/message-record.js';
 import type { HealthSchema } from './http/routes/health.js';

@@ -6,7 +6,7 @@ import { requireBuiltin } from './builtin.js';
 import { resolveHome } from './home.js';
 import { parseQuietHours, type QuietHours } from './quiet-hours.js';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { MODES, SIMULATIONS, type Mode, type Simulation } from './runtime.js';
 import { redactUrl, webhookUrlProblem } from './webhook-url.js';
 import { ContactsText, MqttEnvShape, mqttSettings, type Contact, type MqttSettings } from './mqtt-settings.js';

@@ -1,7 +1,7 @@
 // The MQTT part of the configuration: SMS_GATEWAY_MQTT_* and SMS_GATEWAY_ID, one zod piece
 // per variable (merged into config.ts's EnvSchema) and the resolved MqttSettings. Off
 // (undefined) unless SMS_GATEWAY_MQTT_URL is set; every other MQTT variable is then checked.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A topic level of our own: no wildcards, no slash, no leading `$`. */
 export const TOPIC_LEVEL = /^[A-Za-z0-9_-]{1,64}$/;

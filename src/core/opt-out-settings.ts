@@ -1,7 +1,7 @@
 // The opt-out part of the configuration (docs/receiving.md, opt-out): whether keywords
 // change the list (SMS_GATEWAY_OPT_OUT) and the texts of the automatic answers. A reply
 // variable left unset gets the English default; set to an empty value, no answer is sent.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const DEFAULT_OPT_OUT_REPLY =
   'You are unsubscribed and will get no more messages from this number. Reply START to subscribe again.';

@@ -3,7 +3,7 @@
 // SMS_GATEWAY_SMTP_TRUSTED lists the addresses and CIDRs that may send without AUTH, and
 // SMS_GATEWAY_SMTP_SEGMENTS caps the length of each mail's SMS.
 import ipaddr from 'ipaddr.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { PORT } from './runtime.js';
 
 export interface SmtpSettings {

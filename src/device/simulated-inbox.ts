@@ -6,7 +6,7 @@
 // SMS reaches GET /api/inbox and the webhooks on a laptop. Unreadable lines are skipped.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { localTimeText, type SmsEntry, type SmsListResult, type SmsBox } from './sms-list.js';
 
 export const SIMULATED_INBOX_FILE = 'simulated-inbox.jsonl';

@@ -3,7 +3,7 @@
 // the outbox: no retries), each answer reported. A target switched off by a 410 that
 // answers 2xx here is switched back on.
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Clock } from '../core/clock.js';
 import { redactUrl } from '../core/webhook-url.js';
 import { postSigned } from './post-signed.js';

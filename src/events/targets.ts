@@ -2,7 +2,7 @@
 // (source "env": listed, not removable) and those registered over the API (source "api":
 // at most 20, kept in the database across restarts). A new target gets the events made
 // from its registration on: the outbox gives an event to the targets enabled when it is made.
-import { z } from 'zod';
+import * as z from 'zod';
 import { gatewayError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { webhookUrlProblem } from '../core/webhook-url.js';

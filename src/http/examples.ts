@@ -1,7 +1,7 @@
 // The example answers the OpenAPI document shows, one per operation. Typed against the
 // response schemas (route-docs.ts json()), so a field that changes fails the build; the
 // lint test checks them against the generated document too.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { MessageRecord } from '../store/message-record.js';
 import type {
   DiagnosticsResponseSchema,

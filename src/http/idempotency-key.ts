@@ -1,6 +1,6 @@
 // The Idempotency-Key request header (POST /api/sms/send, POST /api/messages): absent, or
 // exactly one header of 1 to 128 printable ASCII characters; anything else is a 400.
-import { z } from 'zod';
+import * as z from 'zod';
 import { gatewayError } from '../core/errors.js';
 
 const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,128}$/;

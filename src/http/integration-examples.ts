@@ -1,6 +1,6 @@
 // The example answers of the inbox and webhook routes (the OpenAPI document shows one per
 // operation), typed against their schemas so a field that changes fails the build.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type {
   InboxPageSchema,
   WebhookListSchema,

@@ -1,6 +1,6 @@
 // Zod schemas of the integration routes: received messages (GET /api/inbox) and webhook
 // targets (/api/webhooks). Same conventions as http/schemas.ts.
-import { z } from 'zod';
+import * as z from 'zod';
 import { InboxRecordSchema } from '../store/inbox.js';
 import { WebhookTargetSchema } from '../events/targets.js';
 import { WebhookTestResultSchema } from '../events/ping-targets.js';

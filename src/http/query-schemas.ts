@@ -1,5 +1,5 @@
 // Zod schemas of query parameters: bounded whole numbers, the searches (q, since, until, tag), the history's query.
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_TAG_VALUE, MessageStatusSchema } from '../store/message-record.js';
 
 /**

@@ -11,7 +11,7 @@
 // optional and may be null), strict where the SMS or the idempotency key needs a field
 // (status, groupKey, alerts[i].status, labels, fingerprint, startsAt): a payload without
 // one is 400 invalid_request naming it (e.g. body.alerts.0.labels).
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AlertNotification } from '../sms/alert-notification.js';
 
 const KvSchema = z.record(z.string(), z.string());

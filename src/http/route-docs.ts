@@ -3,7 +3,7 @@
 // behind the key can give, `PUBLIC_ERRORS` for /health. The zod schemas stay what Fastify
 // validates and serializes with; http/openapi-document.ts carries the headers and examples
 // into the document.
-import { z } from 'zod';
+import * as z from 'zod';
 import { largerThan } from '../core/error-messages.js';
 import type { ErrorStatus } from './error-status.js';
 import { BODY_LIMIT } from './errors.js';

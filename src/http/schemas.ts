@@ -1,7 +1,7 @@
 // Zod schemas of every request and response: validation, the route types, and (through
 // fastify-type-provider-zod and @fastify/swagger) the OpenAPI document. Response objects
 // are parsed on the way out, which also strips any field not declared here.
-import { z } from 'zod';
+import * as z from 'zod';
 import { MODES, RUNTIME_SIMULATIONS } from '../core/runtime.js';
 import { ERROR_CODES } from '../core/errors.js';
 import { MAX_RECIPIENTS } from '../sms/queue-request.js';

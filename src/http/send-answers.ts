@@ -6,7 +6,7 @@ import type { QueueOutcome, SendOutcome } from '../sms/outcomes.js';
 import { segmentWarning } from '../sms/outcomes.js';
 import { failureError } from '../sms/reasons.js';
 import { STATUS_OF } from './error-status.js';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { QueuedResponseSchema, SendResultSchema } from './schemas.js';
 
 export type SendResult = z.infer<typeof SendResultSchema>;

@@ -8,7 +8,7 @@
 // Nothing here carries the API key.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Contact } from '../core/mqtt-settings.js';
 import { writeFileAtomic } from '../core/fs-util.js';
 import { RECEIVED_EVENT_TYPES } from './received.js';

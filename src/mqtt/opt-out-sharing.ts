@@ -11,7 +11,7 @@
 // (opt-out-restore.ts). Inputs: shareChange (a change of this gateway's list, after its commit) and
 // applyRemote (a change read from the broker).
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Clock } from '../core/clock.js';
 import type { OptOutList } from '../sms/opt-out-list.js';
 import { normalizeRecipient } from '../sms/recipient.js';

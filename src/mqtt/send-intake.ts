@@ -11,7 +11,7 @@
 // on the opt-out list is recorded as failed (opted_out) like on POST /api/messages and
 // answered with recipient_opted_out on the errors topic.
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import * as z from 'zod';
 import { errorBody, gatewayError, GatewayError, type ErrorCode } from '../core/errors.js';
 import { slugOf, type Contact } from '../core/mqtt-settings.js';
 import type { Enqueue } from '../sms/enqueue.js';

@@ -1,7 +1,7 @@
 // The diagnostics checks, one zod schema per check: what /api/diagnostics answers and the
 // OpenAPI document shows. The check functions (diagnostics.ts, queue-check.ts) return
 // the types derived here, so a fact added to a check without its schema fails the build.
-import { z } from 'zod';
+import * as z from 'zod';
 import { MODES } from '../core/runtime.js';
 import { ReasonSchema } from '../store/message-record.js';
 

@@ -4,7 +4,7 @@
 // spaces, dashes, dots, parentheses or a leading +, letters in lower case) and searched
 // (store/search-sql.ts: the sender, its contact name, the text, the time received). Also the keys
 // of the SMS already announced (table inbox_seen, the newest SEEN_KEPT).
-import { z } from 'zod';
+import * as z from 'zod';
 import { newId } from '../core/ids.js';
 import type { Db } from './database.js';
 import { transactions } from './transaction.js';

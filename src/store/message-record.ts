@@ -2,7 +2,7 @@
 // GET /api/messages/:id, webhook events, the client's types). The status, reason and
 // encoding enums and their types are derived here, once; the store maps its rows to this
 // record, http/schemas.ts and client.ts use the same schema.
-import { z } from 'zod';
+import * as z from 'zod';
 
 // --- tags
 // A message's tags (docs/receiving.md, replies): a small object of the client's own labels, at

@@ -1,7 +1,7 @@
 // GET /health: the liveness probe. No key needed, but behind the local-network guard
 // and the per-caller rate limit like every route. With a Basic credential (SMSGate's clients)
 // it answers SMSGate's health instead (http/smsgate/basic-form.ts), 500 when that fails.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MODES, RUNTIME_SIMULATIONS, type RuntimeInfo } from '../../core/runtime.js';
 import { json, JSON_CONTENT_TYPE, PUBLIC_ERRORS } from '../route-docs.js';

@@ -1,7 +1,7 @@
 // POST /api/key/rotate: replaces the API key with a fresh one and answers it, once (the
 // only answer that carries a key). The old key stops working on the next request. A key
 // file that cannot be written is 503 storage_unavailable, and the old key stays.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { gatewayError } from '../../core/errors.js';

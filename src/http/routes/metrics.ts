@@ -1,7 +1,7 @@
 // GET /metrics: every series of status/metrics.ts in the Prometheus text exposition format,
 // computed at the scrape. Behind the key like the rest of the API (Prometheus sends it with
 // `authorization: credentials:`), and so behind the same guards: 403, 429, then 401.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { bearerErrors } from '../route-docs.js';
 import type { RouteFile } from '../route-parts.js';

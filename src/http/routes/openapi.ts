@@ -5,7 +5,7 @@
 // /health.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { PACKAGE_ROOT } from '../../core/package-root.js';
 import { bearerErrors, json, JSON_CONTENT_TYPE } from '../route-docs.js';

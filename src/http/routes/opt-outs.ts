@@ -6,7 +6,7 @@
 // SMS_GATEWAY_OPT_OUT says; that setting only decides whether received keywords change it.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import * as z from 'zod';
 import { gatewayError } from '../../core/errors.js';
 import { optOutNumber, type OptOutList } from '../../sms/opt-out-list.js';
 import type { OptOutRow } from '../../store/opt-outs.js';

@@ -6,7 +6,7 @@
 // (sms/alert-intake.ts) queues one SMS per recipient and answers 200 once committed; its
 // refusals (sms_disabled, storage_unavailable, queue_full) are the queue route's 503s.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { AlertIntake } from '../../sms/alert-intake.js';
 import { MAX_ALERT_RECIPIENTS, RETRY_WINDOW_MS } from '../../sms/alert-intake.js';
 import type { AlertNotification } from '../../sms/alert-notification.js';

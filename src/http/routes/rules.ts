@@ -4,7 +4,7 @@
 // triggers a rule carries its keyword and gets its reply through the queue (sms/rule-replies.ts).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import * as z from 'zod';
 import { gatewayError } from '../../core/errors.js';
 import { MAX_RULES, type Rules } from '../../sms/rules.js';
 import type { RuleRow } from '../../store/rules.js';

@@ -4,7 +4,7 @@
 // POST /api/webhooks/test (the test event to every target now, each answer reported).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Clock } from '../../core/clock.js';
 import { redactUrl } from '../../core/webhook-url.js';
 import type { TargetStore } from '../../events/targets.js';

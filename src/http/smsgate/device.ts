@@ -2,7 +2,7 @@
 // so), from the facts the gateway keeps (status/smsgate-device.ts): no Termux:API call.
 // DELETE /devices/:id (SMSGate's cloud route, its clients' deleteDevice) is 404 in SMSGate's shape,
 // as SMSGate's local server answers it: the phone cannot remove itself.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Clock } from '../../core/clock.js';
 import type { SmsgatePhone } from '../../status/smsgate-device.js';

@@ -1,6 +1,6 @@
 // The SMSGate routes' answers as /openapi.json shows them: their tag and security (Basic or
 // Bearer), and their errors in SMSGate's shape, 401, 403, 429 and 500 with every route.
-import { z } from 'zod';
+import * as z from 'zod';
 import { json, RETRY_AFTER, type JsonAnswer } from '../route-docs.js';
 import { GuardBodySchema } from '../schemas.js';
 

@@ -5,7 +5,7 @@
 // sends no body; an empty object keeps clients that read JSON working). deviceId is not checked,
 // as SMSGate's export does not.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import * as z from 'zod';
 import { gatewayError } from '../../core/errors.js';
 import { INBOX_KEPT } from '../../store/inbox.js';
 import { json, STORAGE_503 } from '../route-docs.js';

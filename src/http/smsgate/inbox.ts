@@ -3,7 +3,7 @@
 // phone's inbox now (202; what it finds is stored and announced as any received SMS). Both are
 // 503 while the inbox watcher is off, as GET /api/inbox is. The gateway receives SMS only:
 // another type lists nothing, and attachments are always empty.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { gatewayError } from '../../core/errors.js';
 import type { InboxRecord, InboxStore } from '../../store/inbox.js';

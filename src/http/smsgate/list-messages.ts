@@ -2,7 +2,7 @@
 // by state and acceptance time (from, to: default now), a page of limit from offset, with
 // X-Total-Count (how many match in all). The text only with includeContent=true.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import * as z from 'zod';
 import { gatewayError } from '../../core/errors.js';
 import { json } from '../route-docs.js';
 import type { RouteFile, RouteParts } from '../route-parts.js';

@@ -1,7 +1,7 @@
 // GET /logs?from&to: the gateway's kept warnings and errors (status/log-keeper.ts, the newest
 // 1000, kept across restarts) in SMSGate's shape, oldest first, logged from `from` (default: the
 // oldest) to `to` (default: now), both inclusive, as SMSGate's app selects them.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Clock } from '../../core/clock.js';
 import type { LogKeeper } from '../../status/log-keeper.js';

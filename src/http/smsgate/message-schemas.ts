@@ -1,7 +1,7 @@
 // SMSGate's message shapes (its app's local server, v1.68): the send request, the message state
 // answered by every message route, the id in the path and the list's query. Fields SMSGate's
 // clients send that change nothing here are taken and ignored, as its app ignores unknown ones.
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_RECIPIENTS } from '../../sms/queue-request.js';
 import { queryInt } from '../query-schemas.js';
 

@@ -1,7 +1,7 @@
 // SMSGate's settings: GET /settings shows what maps (pacing, quiet hours, webhook retries, the
 // signing key, the ping interval) in SMSGate's keys; PUT and PATCH are 405, they live in .env.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import * as z from 'zod';
 import { GIVE_UP_AFTER_MS, retryDelayMs } from '../../events/delivery.js';
 import { json } from '../route-docs.js';
 import type { RouteFile, RouteParts } from '../route-parts.js';

@@ -1,6 +1,6 @@
 // The shapes of SMSGate's system routes in /openapi.json: GET / and GET /health with a Basic
 // credential, the device, the logs and the inbox, as SMSGate's app answers them.
-import { z } from 'zod';
+import * as z from 'zod';
 
 const Status = z.enum(['pass', 'warn', 'fail']);
 

@@ -2,7 +2,7 @@
 // own), POST /webhooks { id?, deviceId?, url, event } (201; the same id replaces), DELETE
 // /webhooks/:id (204, also for an id unknown, as SMSGate's app answers). /webhook is the same, hidden.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import * as z from 'zod';
 import { gatewayError } from '../../core/errors.js';
 import { SMSGATE_EVENTS, SMSGATE_EVENTS_SENT } from '../../events/smsgate-envelopes.js';
 import { MAX_SMSGATE_WEBHOOKS } from '../../events/smsgate-webhooks.js';
