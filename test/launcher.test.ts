@@ -139,20 +139,30 @@ t.test(
   },
 );
 
-t.test("start's flags keep V8's code caches valid (Node's own modules are built with one)", async (t) => {
-  // V8 rejects code cached under other flags that change how code is compiled (--single-threaded
-  // and --optimize-for-size among them): Node then compiles each of its own modules again.
-  const source = 'function f(a) { return a + 1 }';
-  const script = `process.stdout.write(String(new (require('node:vm').Script)(${JSON.stringify(source)}, { cachedData: Buffer.from(process.env.CACHE, 'base64') }).cachedDataRejected));`;
-  const cache = plainCodeCache(source);
-  t.ok(cache.length > 0, 'a Node without flags made the cache');
-  const used = spawnSync(process.execPath, [...PHONE_FLAGS, '-e', script], {
-    encoding: 'utf8',
-    env: { ...process.env, CACHE: cache.toString('base64') },
-  });
-  t.equal(used.status, 0, used.stderr);
-  t.equal(used.stdout, 'false', `a cache made without flags is accepted under ${PHONE_FLAGS.join(' ')}`);
-});
+const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
+
+t.test(
+  "start's flags keep V8's code caches valid (Node's own modules are built with one)",
+  {
+    // Node 22's V8 counts --max-semi-space-size in a cache's flags: there a start compiles Node's
+    // own modules again (slower, nothing else). The phone's Nodes (24, 26) keep the caches.
+    skip: NODE_MAJOR < 24 ? "Node 22's V8 rejects caches under --max-semi-space-size (the phone runs 24 or 26)" : false,
+  },
+  async (t) => {
+    // V8 rejects code cached under other flags that change how code is compiled (--single-threaded
+    // and --optimize-for-size among them): Node then compiles each of its own modules again.
+    const source = 'function f(a) { return a + 1 }';
+    const script = `process.stdout.write(String(new (require('node:vm').Script)(${JSON.stringify(source)}, { cachedData: Buffer.from(process.env.CACHE, 'base64') }).cachedDataRejected));`;
+    const cache = plainCodeCache(source);
+    t.ok(cache.length > 0, 'a Node without flags made the cache');
+    const used = spawnSync(process.execPath, [...PHONE_FLAGS, '-e', script], {
+      encoding: 'utf8',
+      env: { ...process.env, CACHE: cache.toString('base64') },
+    });
+    t.equal(used.status, 0, used.stderr);
+    t.equal(used.stdout, 'false', `a cache made without flags is accepted under ${PHONE_FLAGS.join(' ')}`);
+  },
+);
 
 t.test('the first line fits the 128 bytes older Android kernels read of it', async (t) => {
   const first = readFileSync(CLI, 'utf8').split('\n', 1)[0]!;

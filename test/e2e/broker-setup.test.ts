@@ -136,6 +136,8 @@ t.test("the docs' broker setup: the phone, Home Assistant, admin and an applicat
   await waitFor(() => online(ha) && online(admin), 'the phone online, seen by Home Assistant and admin');
   const alice = (h: Heard) => /^homeassistant\/notify\/.*\/config$/.test(h.topic) && /"SMS Alice"/.test(h.payload);
   await waitFor(() => ha.heard.some(alice), "Home Assistant's notify entity for Alice (SMS_GATEWAY_CONTACTS)");
+  // The broker hands the retained config to each subscriber in its own time: wait for admin's copy too.
+  await waitFor(() => admin.heard.some(alice), 'admin sees the configs');
   t.ok(admin.heard.some(alice), 'admin sees the configs');
 
   // Home Assistant's alarm automation: mqtt.publish on the send topic home-assistant.md uses.

@@ -32,10 +32,9 @@ const BUILTINS_NOT_AT_START = ['zlib', 'v8', 'internal/util/parse_args/parse_arg
 t.test(
   'the first answer comes from a gateway that loaded only what it needs',
   {
-    skip:
-      typeof (await import('node:module')).registerHooks === 'function'
-        ? false
-        : 'module.registerHooks needs Node 22.15+',
+    // Node 22's module.registerHooks cannot resolve beside its ESM loader (ERR_METHOD_NOT_IMPLEMENTED
+    // at the gateway's first import()); the recorder needs Node 24, the phone's.
+    skip: Number(process.versions.node.split('.')[0]) >= 24 ? false : 'the load recorder needs Node 24 or newer',
   },
   async (t) => {
     await holdPort8080(t);
