@@ -18,16 +18,9 @@ import mqtt from 'mqtt';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CLI, tempDir } from '../helpers/paths.js';
 import { listen, noBroker, startBroker, waitFor } from '../mqtt/broker.js';
-import { ip, mustIp, namespacesUnavailable } from '../fixtures/ip.js';
+import { joinNets, namespacesUnavailable, twoNets } from '../fixtures/ip.js';
 
-const P = process.pid % 10_000;
-const NETS = [1, 2].map((n) => ({
-  ns: `smsgw-oo${n}-${process.pid}`,
-  root: `sgo${P}r${n}`, // interface names: at most 15 characters
-  peer: `sgo${P}n${n}`,
-  rootIp: `10.78.${n}.1`,
-  nsIp: `10.78.${n}.2`,
-}));
+const NETS = twoNets('sgo', 78);
 
 function unavailable(): string | false {
   if (noBroker) return noBroker;
@@ -66,23 +59,7 @@ t.test(
   'a STOP received by one gateway refuses the number on the other, also on one stopped at the time',
   { skip: unavailable() },
   async (t) => {
-    const cleanup = () => {
-      for (const n of NETS) {
-        ip(['link', 'del', n.root]);
-        ip(['netns', 'del', n.ns]);
-      }
-    };
-    cleanup();
-    t.teardown(cleanup);
-    for (const n of NETS) {
-      mustIp(['netns', 'add', n.ns]);
-      mustIp(['link', 'add', n.root, 'type', 'veth', 'peer', 'name', n.peer, 'netns', n.ns]);
-      mustIp(['-n', n.ns, 'link', 'set', 'lo', 'up']);
-      mustIp(['-n', n.ns, 'link', 'set', n.peer, 'up']);
-      mustIp(['link', 'set', n.root, 'up']);
-      mustIp(['addr', 'add', `${n.rootIp}/30`, 'dev', n.root]);
-      mustIp(['-n', n.ns, 'addr', 'add', `${n.nsIp}/30`, 'dev', n.peer]);
-    }
+    joinNets(t, NETS);
     const broker = await startBroker(
       t,
       NETS.map((n) => n.rootIp),

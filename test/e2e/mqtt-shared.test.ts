@@ -14,16 +14,9 @@ import mqtt from 'mqtt';
 import { CLI, tempDir } from '../helpers/paths.js';
 import { fakeTermux } from '../helpers/fake-termux.js';
 import { listen, noBroker, startBroker, waitFor } from '../mqtt/broker.js';
-import { ip, mustIp, namespacesUnavailable } from '../fixtures/ip.js';
+import { joinNets, namespacesUnavailable, twoNets } from '../fixtures/ip.js';
 
-const P = process.pid % 10_000;
-const NETS = [1, 2].map((n) => ({
-  ns: `smsgw-mq${n}-${process.pid}`,
-  root: `sgm${P}r${n}`, // interface names: at most 15 characters
-  peer: `sgm${P}n${n}`,
-  rootIp: `10.77.${n}.1`,
-  nsIp: `10.77.${n}.2`,
-}));
+const NETS = twoNets('sgm', 77);
 
 function unavailable(): string | false {
   if (noBroker) return noBroker;
@@ -36,23 +29,7 @@ t.test(
   'two gateways share one send topic: each message handed off exactly once, a gateway killed mid-way',
   { skip: unavailable() },
   async (t) => {
-    const cleanup = () => {
-      for (const n of NETS) {
-        ip(['link', 'del', n.root]);
-        ip(['netns', 'del', n.ns]);
-      }
-    };
-    cleanup();
-    t.teardown(cleanup);
-    for (const n of NETS) {
-      mustIp(['netns', 'add', n.ns]);
-      mustIp(['link', 'add', n.root, 'type', 'veth', 'peer', 'name', n.peer, 'netns', n.ns]);
-      mustIp(['-n', n.ns, 'link', 'set', 'lo', 'up']);
-      mustIp(['-n', n.ns, 'link', 'set', n.peer, 'up']);
-      mustIp(['link', 'set', n.root, 'up']);
-      mustIp(['addr', 'add', `${n.rootIp}/30`, 'dev', n.root]);
-      mustIp(['-n', n.ns, 'addr', 'add', `${n.nsIp}/30`, 'dev', n.peer]);
-    }
+    joinNets(t, NETS);
     const broker = await startBroker(
       t,
       NETS.map((n) => n.rootIp),
