@@ -17,14 +17,20 @@ const gateway = (t: Test, url: string, id: string) => optOutGateway(t, url, id);
 
 const onTopic = (heard: Heard[]) => heard.filter((h) => h.topic === TOPIC);
 
+/** A broker, a listener on the shared opt-out topics, and two gateways on it (gw1, gw2). */
+async function twoGatewaysListened(t: Test) {
+  const broker = await startBroker(t);
+  const { heard } = await listen(t, broker.url, ['sms-gateway/opt-outs/+']);
+  const a = await gateway(t, broker.url, 'gw1');
+  const b = await gateway(t, broker.url, 'gw2');
+  return { broker, heard, a, b };
+}
+
 t.test(
   'a STOP received by one gateway refuses the number on the other, and on one that starts later',
   { skip: noBroker },
   async (t) => {
-    const broker = await startBroker(t);
-    const { heard } = await listen(t, broker.url, ['sms-gateway/opt-outs/+']);
-    const a = await gateway(t, broker.url, 'gw1');
-    const b = await gateway(t, broker.url, 'gw2');
+    const { broker, heard, a, b } = await twoGatewaysListened(t);
     t.equal((await b.app.send({ to: NUMBER, message: 'before' })).statusCode, 200, 'not listed yet');
 
     await a.receive(NUMBER, 'STOP');
@@ -64,10 +70,7 @@ t.test(
   'a change over the API is shared too; the newer at wins; an empty or malformed payload is ignored',
   { skip: noBroker },
   async (t) => {
-    const broker = await startBroker(t);
-    const { heard } = await listen(t, broker.url, ['sms-gateway/opt-outs/+']);
-    const a = await gateway(t, broker.url, 'gw1');
-    const b = await gateway(t, broker.url, 'gw2');
+    const { broker, heard, a, b } = await twoGatewaysListened(t);
     const added = await b.app.app.inject({
       method: 'POST',
       url: '/api/opt-outs',
