@@ -15,11 +15,15 @@ function turnsByHand() {
   const due: (() => void)[] = [];
   const started: string[] = [];
   const start = (line: { holder: string }) => started.push(line.holder);
-  const order = createAnswerOrder<{ holder: string }>({ clock, start, defer: (turn) => due.push(turn) });
+  const order = createAnswerOrder<{ holder: string; asking?: string }>({
+    clock,
+    start,
+    defer: (turn) => due.push(turn),
+  });
   /** Runs the turns due (one request each), moving the clock past the pace's debt. */
   const run = (n: number) => {
     for (let i = 0; i < n; i++) {
-      clock.advance(1000);
+      clock.advance(2000);
       due.shift()?.();
     }
   };
@@ -87,4 +91,31 @@ t.test('a stream of new addresses does not hold back a caller waiting among them
     run(1);
   }
   t.equal(started.indexOf('192.168.1.50'), 200, 'served in its turn: after the 200 before it, before every later one');
+});
+
+t.test(
+  'a new address asking what was lately answered with a page waits behind a newcomer of small answers',
+  async (t) => {
+    const { order, started, run } = turnsByHand();
+    const PAGES = '/api/messages?limit=100';
+    order.charge({ holder: '10.9.9.9', asking: PAGES }, ANSWER_BYTES_BURST + PAGE); // the pace is reached
+    // 75 addresses never served before, each asking the page (or the same path with another query).
+    const flood = addresses(75, '10.1.0');
+    flood.forEach((holder, i) => order.admit({ holder, asking: i % 2 ? PAGES : `/api/messages?limit=100&x=${i}` }));
+    order.admit({ holder: '192.168.1.60', asking: '/health' });
+    run(1);
+    t.same(started, ['192.168.1.60'], 'the newcomer asking /health first: the page is judged by what it asks');
+  },
+);
+
+t.test('a URL answered small stays light while its path is answered with pages', async (t) => {
+  const { order, started, run } = turnsByHand();
+  order.charge({ holder: '10.9.9.9', asking: '/api/messages?limit=100' }, ANSWER_BYTES_BURST + PAGE);
+  order.charge({ holder: '10.9.9.8', asking: '/api/messages?limit=1' }, 900);
+  order.admit({ holder: '10.1.0.1', asking: '/api/messages?limit=100' });
+  order.admit({ holder: '192.168.1.50', asking: '/api/messages?limit=1' });
+  run(1);
+  t.same(started, ['192.168.1.50'], 'the caller asking one message is not taken for a page');
+  run(1);
+  t.same(started, ['192.168.1.50', '10.1.0.1'], 'the page follows in its turn');
 });

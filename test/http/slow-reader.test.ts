@@ -76,6 +76,30 @@ const within = (p: Promise<unknown>, ms: number) =>
   Promise.race([p.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Waits until `holding()`, moving the fake clock 100 ms at a time so the answer pace lets the
+ * next page through (its burst covers one page): never after the answer that holds was handed
+ * over, so that answer's stall is counted from the clock's time now.
+ */
+async function untilHolding(clock: FakeClock, holding: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !holding(); i++) {
+    clock.advance(100);
+    await pause(25);
+  }
+}
+
+/** Awaits `answer`, moving the fake clock 100 ms at a time (the answer pace refills on it); also the ms moved. */
+async function whileMoving<T>(clock: FakeClock, answer: Promise<T>): Promise<[T, number]> {
+  let settled = false;
+  void answer.finally(() => (settled = true));
+  let moved = 0;
+  for (; !settled && moved < 10_000; moved += 100) {
+    clock.advance(100);
+    await pause(10);
+  }
+  return [await answer, moved];
+}
+
 /** GET /health from another address, on a new connection: its status, or the error's code. */
 function witness(port: number, localAddress: string): Promise<number | string> {
   return new Promise((resolve) => {
@@ -107,10 +131,11 @@ t.test(
     // Enough answers that the kernel's queues (a few MB on loopback) fill and one waits in the gateway.
     const slow = slowReader(port, '127.0.0.2', key, 6);
     const holding = () => held('127.0.0.2').some((s) => s.writableLength > 0);
-    for (let i = 0; i < 200 && !holding(); i++) await pause(25);
+    await untilHolding(clock, holding);
     t.ok(holding(), 'the gateway holds bytes the slow reader does not take');
-    t.equal(await witness(port, '127.0.0.3'), 200, 'another caller is served while the slow reader holds its answer');
-    clock.advance(WRITE_STALL_MS - 1);
+    const [status, moved] = await whileMoving(clock, witness(port, '127.0.0.3'));
+    t.equal(status, 200, 'another caller is served while the slow reader holds its answer');
+    clock.advance(WRITE_STALL_MS - moved - 1);
     await pause(50);
     t.same(await closedByReason(get), {}, 'nothing closed 1 ms before the deadline');
     clock.advance(1);
@@ -139,14 +164,14 @@ t.test("while an answer of an address is stuck, that address's other connections
   const held = serverSockets(app.server);
   const slow = slowReader(port, '127.0.0.4', key, 6);
   const holding = () => held('127.0.0.4').some((s) => s.writableLength > 0);
-  for (let i = 0; i < 200 && !holding(); i++) await pause(25);
+  await untilHolding(clock, holding);
   t.ok(holding(), 'an answer of 127.0.0.4 waits in the gateway');
   t.equal(
-    await witness(port, '127.0.0.4'),
+    (await whileMoving(clock, witness(port, '127.0.0.4')))[0],
     200,
     'the same address is answered on another connection (a browser downloading a page on slow Wi-Fi)',
   );
-  t.equal(await witness(port, '127.0.0.5'), 200, 'another address is served');
+  t.equal((await whileMoving(clock, witness(port, '127.0.0.5')))[0], 200, 'another address is served');
   slow.socket.destroy();
 });
 
@@ -195,3 +220,45 @@ t.test(
     for (const s of all) s.destroy();
   },
 );
+
+t.test('new addresses asking a page that is lately answered large go after a newcomer asking /health', async (t) => {
+  const clock = fakeClock();
+  const { port, key, app } = await gatewayWithHistory(t, clock);
+  const received: string[] = [];
+  const answered: string[] = [];
+  app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    received.push(req.socket.remoteAddress ?? '');
+    res.on('finish', () => answered.push(req.socket.remoteAddress ?? ''));
+  });
+  const read = (localAddress: string, path: string, auth = true) =>
+    new Promise<number>((resolve, reject) => {
+      const headers = auth ? { authorization: `Bearer ${key}` } : {};
+      const req = request({ port, host: '127.0.0.1', localAddress, path, agent: false, headers }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  // Two pages read by one caller: the pace's burst is spent (the fake clock does not refill it).
+  t.equal(await read('127.0.0.9', PAGE), 200);
+  t.equal(await read('127.0.0.9', PAGE), 200);
+  answered.length = 0;
+  // Five addresses never served before ask the page; then a newcomer asks /health. All wait for the pace.
+  const pages = ['127.0.0.10', '127.0.0.11', '127.0.0.12', '127.0.0.13', '127.0.0.14'].map((a) => read(a, PAGE));
+  for (let i = 0; i < 200 && received.length < 7; i++) await pause(10);
+  const health = read('127.0.0.20', '/health', false);
+  for (let i = 0; i < 200 && received.length < 8; i++) await pause(10);
+  t.same(answered, [], 'nothing answered while the pace is in debt');
+  for (let i = 0; i < 100 && answered.length < 6; i++) {
+    clock.advance(200);
+    await pause(10);
+  }
+  t.equal(await health, 200);
+  t.same(await Promise.all(pages), [200, 200, 200, 200, 200]);
+  t.equal(
+    answered[0],
+    '127.0.0.20',
+    `the newcomer first, the pages are judged by what they ask (${answered.join(' ')})`,
+  );
+});

@@ -74,6 +74,7 @@ function newLine(socket: Socket, holder: string, made: (line: Line) => void, ove
   const line: Line = {
     socket,
     holder,
+    asking: undefined,
     entry: undefined,
     waiting: [],
     answering: false,
@@ -87,6 +88,13 @@ function newLine(socket: Socket, holder: string, made: (line: Line) => void, ove
     over: () => over(line),
   };
   return line;
+}
+
+/** A connection whose pipeline is answered is read again. */
+function readAgain(line: Line): void {
+  if (!line.paused) return;
+  line.paused = false;
+  line.socket.resume();
 }
 
 export function createAnswerGate(deps: GateDeps) {
@@ -114,13 +122,9 @@ export function createAnswerGate(deps: GateDeps) {
   /** Its next request waits for its turn; with none, the connection is read again. */
   function next(line: Line): void {
     if (line.closed || line.answering) return;
-    if (line.waiting.length > 0) {
-      if (order.admit(line)) answerNext(line);
-      return;
-    }
-    if (!line.paused) return;
-    line.paused = false;
-    line.socket.resume();
+    if (line.waiting.length === 0) return readAgain(line);
+    line.asking = line.waiting[0]![0].url;
+    if (order.admit(line)) answerNext(line);
   }
 
   function answerNext(line: Line): void {

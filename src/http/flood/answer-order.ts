@@ -6,21 +6,29 @@
 // large pages and never read them then get pages at this pace instead of the CPU's: the heap's
 // garbage (a 936 KB page costs 10-17 ms and about twice its size), not the answers held, is
 // what raised RSS past idle + 60 MB. A LAN client is never slowed by it (a phone's Wi-Fi
-// carries a few MB/s; the burst covers a page at once). Order while waiting: light requests
-// first, oldest first (their address's answer bytes of the last moments, draining at
-// LIGHT_BYTES_PER_SECOND, are under HEAVY_BYTES; judged again when the turn comes, so the
-// other connections of an address just served a page step back), then the others, one
-// address after another. So a caller of small answers
-// waits at most for the debt and the light requests before it, however many pages others
-// asked for and however many new addresses keep coming (a flood of one-request connections
-// from 20 000 addresses once kept a caller with the key waiting over 10 s, because newcomers
-// were placed ahead of it); the heavy ones share the pace. Every step is O(1) (amortized).
+// carries a few MB/s; the burst covers the largest answer at once). Order while waiting: light requests
+// first, oldest first, then the others, one address after another. A request is light when
+// its address's answer bytes of the last moments (draining at LIGHT_BYTES_PER_SECOND) are
+// under HEAVY_BYTES and so are the answers lately made for what it asks: its URL, or when
+// that URL was never answered large or small, its path (so a new address asking a page, or
+// the same page with another query, is heavy from its first request, not after it). Judged
+// again when the turn comes, so the other connections of an address just served a page step
+// back. So a caller of small answers waits at most for the debt and the light requests before
+// it, however many pages others asked for and however many new addresses keep coming (75 new
+// addresses each asking a page once kept a new caller of /health waiting 4 s behind their
+// first pages; a flood of one-request connections from 20 000 addresses once kept a caller
+// with the key waiting over 10 s); the heavy ones share the pace. Every step is O(1)
+// (amortized).
 import type { Clock, Timer } from '../../core/clock.js';
 
 /** Answer bytes made per second, all callers together. */
 export const ANSWER_BYTES_PER_SECOND = 16 * 1024 * 1024;
-/** What may be made at once after a quiet spell. */
-export const ANSWER_BYTES_BURST = 8 * 1024 * 1024;
+/**
+ * What may be made at once after a quiet spell: the largest answer (~1.7 MB). It was 8 MB: when
+ * 525 connections asked pages at once, five pages more were made in the first moments, and RSS
+ * peaked there (idle + 53 to 70 MB in five slow-reader runs; 49 to 57 MB in three with 2 MB).
+ */
+export const ANSWER_BYTES_BURST = 2 * 1024 * 1024;
 /** An address whose recent answers hold more than this waits behind the light ones. */
 export const HEAVY_BYTES = 256 * 1024;
 /**
@@ -29,10 +37,19 @@ export const HEAVY_BYTES = 256 * 1024;
  * again 0.7 s after each page, and a newcomer queued behind them for seconds).
  */
 export const LIGHT_BYTES_PER_SECOND = 64 * 1024;
-/** Answers smaller than this leave no trace (a /health flood from 20 000 addresses remembers none). */
+/**
+ * Answers smaller than this leave no trace (a /health flood from 20 000 addresses remembers none),
+ * unless their URL's path was lately answered large (a small URL is then told from its path).
+ */
 const TRACE_BYTES = 16 * 1024;
-/** Addresses whose recent bytes are remembered (least recently served forgotten first). */
+/** Addresses, and URLs and paths, whose recent bytes are remembered (least recently served forgotten first). */
 export const MAX_REMEMBERED = 4096;
+
+/** A waiting connection: its caller's address, and the URL of the request it waits with or is answered for. */
+export interface Waiter {
+  readonly holder: string;
+  readonly asking?: string | undefined;
+}
 
 export interface OrderDeps<L> {
   clock: Clock;
@@ -43,7 +60,7 @@ export interface OrderDeps<L> {
 }
 
 /** The waiting lines: light ones oldest first, the others by address in turn; light is judged again at the turn. */
-function createWaiting<L extends { readonly holder: string }>(isLight: (holder: string) => boolean) {
+function createWaiting<L extends Waiter>(isLight: (line: L) => boolean) {
   const light = new Set<L>();
   /** The other addresses' waiting lines, the address served next first. */
   const heavy = new Map<string, Set<L>>();
@@ -67,14 +84,14 @@ function createWaiting<L extends { readonly holder: string }>(isLight: (holder: 
   return {
     any: () => light.size > 0 || heavy.size > 0,
     add(line: L): void {
-      if (isLight(line.holder)) light.add(line);
+      if (isLight(line)) light.add(line);
       else waitHeavy(line);
     },
     /** The oldest light line (no longer light: to the others), else the next address's. */
     next(): L | undefined {
       for (let first = light.values().next().value; first; first = light.values().next().value) {
         light.delete(first);
-        if (isLight(first.holder)) return first;
+        if (isLight(first)) return first;
         waitHeavy(first);
       }
       return nextHeavy();
@@ -87,13 +104,58 @@ function createWaiting<L extends { readonly holder: string }>(isLight: (holder: 
   };
 }
 
-export function createAnswerOrder<L extends { readonly holder: string }>(deps: OrderDeps<L>) {
+/** Bytes remembered under a key, draining at LIGHT_BYTES_PER_SECOND; the least recently told forgotten first. */
+function createRecentBytes(clock: Clock) {
+  const recent = new Map<string, { bytes: number; at: number }>();
+  const of = (key: string): number | undefined => {
+    const r = recent.get(key);
+    return r && r.bytes - ((clock.monotonicMs() - r.at) * LIGHT_BYTES_PER_SECOND) / 1000;
+  };
+  return {
+    of,
+    has: (key: string) => recent.has(key),
+    size: () => recent.size,
+    set(key: string, bytes: number): void {
+      recent.delete(key);
+      recent.set(key, { bytes, at: clock.monotonicMs() });
+      if (recent.size > MAX_REMEMBERED) recent.delete(recent.keys().next().value!);
+    },
+    forget: (key: string) => recent.delete(key),
+  };
+}
+
+/** A request's URL without its query. */
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query < 0 ? url : url.slice(0, query);
+}
+
+/** What the answers lately made for a URL say of the next request for it (its path's when it has none). */
+function createAskedBytes(clock: Clock) {
+  const sized = createRecentBytes(clock);
+  return {
+    of: (url: string): number => sized.of(url) ?? sized.of(pathOf(url)) ?? 0,
+    /** The largest of what is left and the new answer; a small one is kept only to tell its URL from a large path. */
+    answered(url: string, bytes: number): void {
+      if (bytes < TRACE_BYTES && sized.size() === 0) return;
+      const path = pathOf(url);
+      if (bytes >= TRACE_BYTES) sized.set(path, Math.max(sized.of(path) ?? 0, bytes));
+      if (bytes >= TRACE_BYTES || sized.has(url) || sized.has(path))
+        sized.set(url, Math.max(sized.of(url) ?? 0, bytes));
+    },
+  };
+}
+
+export function createAnswerOrder<L extends Waiter>(deps: OrderDeps<L>) {
   const { clock } = deps;
   const defer = deps.defer ?? ((turn: () => void) => void setImmediate(turn));
   let tokens = ANSWER_BYTES_BURST;
   let at = clock.monotonicMs();
-  const recent = new Map<string, { bytes: number; at: number }>();
-  const waiting = createWaiting<L>((holder) => recentBytes(holder) < HEAVY_BYTES);
+  const recent = createRecentBytes(clock);
+  const asked = createAskedBytes(clock);
+  const isLight = (line: L) =>
+    recentBytes(line.holder) < HEAVY_BYTES && (line.asking === undefined || asked.of(line.asking) < HEAVY_BYTES);
+  const waiting = createWaiting<L>(isLight);
   let timer: Timer | undefined;
   let scheduled = false;
 
@@ -104,10 +166,7 @@ export function createAnswerOrder<L extends { readonly holder: string }>(deps: O
     at = now;
     return tokens >= 0 ? 0 : Math.ceil((-tokens * 1000) / ANSWER_BYTES_PER_SECOND);
   }
-  function recentBytes(holder: string): number {
-    const r = recent.get(holder);
-    return r ? r.bytes - ((clock.monotonicMs() - r.at) * LIGHT_BYTES_PER_SECOND) / 1000 : 0;
-  }
+  const recentBytes = (holder: string): number => recent.of(holder) ?? 0;
   function schedule(): void {
     if (scheduled || timer || !waiting.any()) return;
     scheduled = true;
@@ -142,15 +201,14 @@ export function createAnswerOrder<L extends { readonly holder: string }>(deps: O
     charge(line: L, bytes: number): void {
       debtMs();
       tokens -= bytes;
+      if (line.asking !== undefined) asked.answered(line.asking, bytes);
       const before = recentBytes(line.holder);
-      if (before <= 0 && bytes < TRACE_BYTES) return void recent.delete(line.holder);
-      recent.delete(line.holder);
-      recent.set(line.holder, { bytes: Math.max(0, before) + bytes, at: clock.monotonicMs() });
-      if (recent.size > MAX_REMEMBERED) recent.delete(recent.keys().next().value!);
+      if (before <= 0 && bytes < TRACE_BYTES) return void recent.forget(line.holder);
+      recent.set(line.holder, Math.max(0, before) + bytes);
     },
     /** The line is gone: it is not served. */
     leave: (line: L) => waiting.leave(line),
   };
 }
 
-export type AnswerOrder<L extends { readonly holder: string }> = ReturnType<typeof createAnswerOrder<L>>;
+export type AnswerOrder<L extends Waiter> = ReturnType<typeof createAnswerOrder<L>>;

@@ -27,6 +27,8 @@ export interface Line {
   readonly socket: Socket;
   /** The caller's address, as the connection table groups it. */
   readonly holder: string;
+  /** The URL of the request it waits with or is answered for (the answer pace weighs it). */
+  asking: string | undefined;
   /** The connection table's entry for the connection (set by its owner). */
   entry: Entry | undefined;
   waiting: [IncomingMessage, ServerResponse][];
