@@ -49,6 +49,28 @@ const zodEnglishOnly = {
   },
 };
 
+// pino's worker-thread transports (pino.transport(): thread-stream, and node:worker_threads
+// for it and for pino's isMainThread check), which the gateway never uses: it writes its log
+// to its own stream (core/logging.ts). Left out of `start`'s bundle only (always the main
+// thread); about 5 ms of a cold start's CPU was loading node:worker_threads and thread-stream.
+const pinoWithoutTransports = {
+  name: 'pino-without-transports',
+  setup(build) {
+    const fromPino = (args) => /[\\/]node_modules[\\/](pino|thread-stream)[\\/]/.test(args.importer);
+    build.onResolve({ filter: /^(thread-stream|worker_threads|node:worker_threads)$/ }, (args) =>
+      fromPino(args) ? { path: args.path, namespace: 'pino-without-transports' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'pino-without-transports' }, (args) => ({
+      contents:
+        args.path === 'thread-stream'
+          ? "module.exports = class ThreadStream { constructor() { throw new Error('pino transports are not " +
+            "bundled: the gateway writes its log itself'); } };"
+          : 'module.exports = { isMainThread: true };',
+      loader: 'js',
+    }));
+  },
+};
+
 // The CLI's run leaves `start`'s entry (src/cli/start-entry.ts) to a run of its own, and
 // imports it at run time from beside dist/main.js.
 const startEntryApart = {
@@ -140,7 +162,7 @@ export const TARGETS = {
     // the package's exports with the OpenAPI build's entry. No process loads two of them: a
     // program imports the package, the CLI runs one command.
     builds: [
-      appBuild(['src/cli/start-entry.ts']),
+      appBuild(['src/cli/start-entry.ts'], [pinoWithoutTransports]),
       appBuild(['src/main.ts'], [startEntryApart]),
       appBuild(['src/index.ts', 'src/client.ts', 'src/server/openapi-build.ts']),
     ],
