@@ -49,6 +49,77 @@ const zodEnglishOnly = {
   },
 };
 
+// pino's worker-thread transports (pino.transport(): thread-stream, and node:worker_threads
+// for it and for pino's isMainThread check), which the gateway never uses: it writes its log
+// to its own stream (core/logging.ts). Left out of `start`'s bundle only (always the main
+// thread); about 5 ms of a cold start's CPU was loading node:worker_threads and thread-stream.
+const pinoWithoutTransports = {
+  name: 'pino-without-transports',
+  setup(build) {
+    const fromPino = (args) => /[\\/]node_modules[\\/](pino|thread-stream)[\\/]/.test(args.importer);
+    build.onResolve({ filter: /^(thread-stream|worker_threads|node:worker_threads)$/ }, (args) =>
+      fromPino(args) ? { path: args.path, namespace: 'pino-without-transports' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'pino-without-transports' }, (args) => ({
+      contents:
+        args.path === 'thread-stream'
+          ? "module.exports = class ThreadStream { constructor() { throw new Error('pino transports are not " +
+            "bundled: the gateway writes its log itself'); } };"
+          : 'module.exports = { isMainThread: true };',
+      loader: 'js',
+    }));
+  },
+};
+
+// The CLI's run leaves `start`'s entry (src/cli/start-entry.ts) to a run of its own, and
+// imports it at run time from beside dist/main.js.
+const startEntryApart = {
+  name: 'start-entry-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/cli\/start-entry\.js$/ }, () => ({ path: './start-entry.js', external: true }));
+  },
+};
+
+// A new database's schema in one step (src/store/fresh-schema.ts): what the migrations make in
+// an empty in-memory database, written into the bundle in place of the source's empty value.
+let freshSchemaText;
+async function freshSchemaModule() {
+  if (freshSchemaText) return freshSchemaText;
+  const { outputFiles } = await esbuild.build({
+    stdin: {
+      contents:
+        "export { MIGRATIONS } from './src/store/migrations.ts'; export { schemaSnapshot } from './src/store/schema-snapshot.ts';",
+      resolveDir: ROOT,
+      loader: 'ts',
+    },
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    logLevel: 'warning',
+  });
+  const { MIGRATIONS, schemaSnapshot } = await import(
+    `data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`
+  );
+  const Database = require('better-sqlite3');
+  const db = new Database(':memory:');
+  try {
+    freshSchemaText = `export const FRESH_SCHEMA = ${JSON.stringify(schemaSnapshot(db, MIGRATIONS))};\n`;
+  } finally {
+    db.close();
+  }
+  return freshSchemaText;
+}
+const freshSchema = {
+  name: 'fresh-schema',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]store[\\/]fresh-schema\.ts$/ }, async () => ({
+      contents: await freshSchemaModule(),
+      loader: 'js',
+    }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -61,7 +132,7 @@ const common = {
 };
 
 /** The app's bundles: the same settings, one esbuild run each (see TARGETS.app). */
-const appBuild = (entryPoints) => ({
+const appBuild = (entryPoints, plugins = []) => ({
   ...common,
   entryPoints,
   outdir: 'dist',
@@ -70,7 +141,7 @@ const appBuild = (entryPoints) => ({
   chunkNames: 'chunks/[name]-[hash]',
   splitting: true,
   external: EXTERNAL,
-  plugins: [zodEnglishOnly],
+  plugins: [zodEnglishOnly, freshSchema, ...plugins],
   metafile: true,
   // Less to parse at every start: whitespace and comments out, shorter equivalent syntax
   // (the start path's chunks 1.83 MB -> 1.23 MB). Names stay (no minifyIdentifiers), so
@@ -83,12 +154,18 @@ const appBuild = (entryPoints) => ({
 export const TARGETS = {
   app: {
     clean: ['dist'],
-    // Two runs. The CLI (src/main.ts) alone, so the modules `start` loads are split only by
-    // what the CLI's other commands and the gateway's lazy parts share with it: the package's
-    // exports (src/index.ts, src/client.ts) and the OpenAPI build's entry split them further
-    // (37 chunks and 139 imports to resolve on the start path, 31 and 111 without them). No
-    // process loads both: a program imports the package, the CLI runs the gateway.
-    builds: [appBuild(['src/main.ts']), appBuild(['src/index.ts', 'src/client.ts', 'src/server/openapi-build.ts'])],
+    // Three runs. `start`'s entry (src/cli/start-entry.ts) alone, so what a start loads is one
+    // file and the chunks it shares only with the gateway's lazy parts (SMTP, MQTT, the QR
+    // code); bundled with the other commands it was split by what each of them shares (31
+    // chunks to resolve and link before the first answer; each costs Node's loader about
+    // 0.3 ms of CPU). The rest of the CLI (src/main.ts, the router, the other commands), and
+    // the package's exports with the OpenAPI build's entry. No process loads two of them: a
+    // program imports the package, the CLI runs one command.
+    builds: [
+      appBuild(['src/cli/start-entry.ts'], [pinoWithoutTransports]),
+      appBuild(['src/main.ts'], [startEntryApart]),
+      appBuild(['src/index.ts', 'src/client.ts', 'src/server/openapi-build.ts']),
+    ],
     after: [writeOpenApiDocument, writeDeclarations],
   },
   bench: {

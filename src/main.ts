@@ -1,6 +1,6 @@
 // Process entry: turns on Node's compile cache in the gateway's home (faster starts on a
 // phone), then runs the CLI and exits with its code. The CLI is imported only after the
-// cache is on, so its modules are the ones cached.
+// cache is on, so its modules are the ones cached; `start` through its own entry.
 import { existsSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
 import { join } from 'node:path';
@@ -11,5 +11,7 @@ import { resolveHome } from './core/home.js';
 const home = resolveHome(process.env);
 if (existsSync(home)) enableCompileCache(join(home, 'compile-cache'));
 
-const { main } = await import('./cli/router.js');
-process.exit(await main(process.argv.slice(2)));
+// `start` loads its own entry, bundled apart from the router and the other commands.
+const argv = process.argv.slice(2);
+const { main } = argv[0] === 'start' ? await import('./cli/start-entry.js') : await import('./cli/router.js');
+process.exit(await main(argv));

@@ -1,18 +1,9 @@
 // argv -> one command. Exit codes: 0 success, 1 failure, 2 usage error (or a bad
 // configuration value). Errors are one line on stderr, never a stack trace.
-import { ConfigError } from '../core/config.js';
-import { StartupError } from '../core/errors.js';
-import { KeyFileError } from '../core/keys.js';
-import { LockError } from '../core/lock.js';
 import { VERSION } from '../core/package-root.js';
 import { PORT } from '../core/runtime.js';
+import { commandContext, runCommand, type CommandModule } from './command-run.js';
 import type { CommandContext } from './context.js';
-import { NoHomeError } from './existing-home.js';
-
-interface CommandModule {
-  run(args: string[], ctx: CommandContext): Promise<number>;
-  help: string;
-}
 
 interface Command {
   /** Loaded only when asked for: `start` does not pay for the other commands' imports. */
@@ -80,17 +71,8 @@ Run \`sms-gateway <command> --help\` for a command's options.
 `;
 
 export async function main(argv: string[], io: Partial<CommandContext> = {}): Promise<number> {
-  const stderr = io.stderr ?? process.stderr;
-  const ctx: CommandContext = {
-    env: io.env ?? process.env,
-    stdout: io.stdout ?? process.stdout,
-    stderr,
-    stdin: io.stdin ?? process.stdin,
-    usage(text) {
-      stderr.write(text);
-      return 2;
-    },
-  };
+  const ctx = commandContext(io);
+  const { stderr } = ctx;
   const [name, ...args] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     (name === undefined ? stderr : ctx.stdout).write(mainHelp);
@@ -105,29 +87,5 @@ export async function main(argv: string[], io: Partial<CommandContext> = {}): Pr
     stderr.write(`sms-gateway: unknown command "${name}"\n\n${mainHelp}`);
     return 2;
   }
-  try {
-    const loaded = await command.load();
-    if (args.includes('--help') || args.includes('-h')) {
-      ctx.stdout.write(loaded.help);
-      return 0;
-    }
-    return await loaded.run(args, ctx);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      stderr.write(`sms-gateway: ${err.message}\n`);
-      return 2;
-    }
-    if (
-      err instanceof StartupError ||
-      err instanceof LockError ||
-      err instanceof KeyFileError ||
-      err instanceof NoHomeError
-    ) {
-      stderr.write(`sms-gateway: ${err.message}\n`);
-      return 1;
-    }
-    const e = err as NodeJS.ErrnoException;
-    stderr.write(`sms-gateway: ${e.code ? `${e.code}: ` : ''}${e.message}\n`);
-    return 1;
-  }
+  return runCommand(() => command.load(), args, ctx);
 }

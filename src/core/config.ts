@@ -206,7 +206,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   for (const key of Object.keys(EnvSchema.shape)) {
     if (env[key] !== undefined) merged[key] = env[key];
   }
-  const result = EnvSchema.safeParse(merged);
+  // Parsed once a process: jitless, as zod otherwise generates and compiles a parser for the
+  // schema's 40-odd variables first (about 5 ms of a cold start's CPU, to save microseconds once).
+  const result = EnvSchema.safeParse(merged, { jitless: true });
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const name = String(issue.path[0] ?? 'environment');

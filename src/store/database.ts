@@ -4,6 +4,7 @@
 // statement that writes tells write-watch.ts how it went (diagnostics sees every write).
 import Database from 'better-sqlite3';
 import { chmodSync, existsSync, statSync } from 'node:fs';
+import { FRESH_SCHEMA, type FreshSchema } from './fresh-schema.js';
 import { MIGRATIONS } from './migrations.js';
 import { statementWrote, writeFailed } from './write-watch.js';
 
@@ -119,9 +120,11 @@ export function probeSqlite(): string {
 /**
  * Brings the schema to MIGRATIONS.length: every pending migration in one transaction, so a
  * new home's database is one commit (one fsync of its log, not one per migration) and a
- * migration that fails leaves the schema as it was.
+ * migration that fails leaves the schema as it was. An empty database starts from `fresh`
+ * (the schema the migrations make, written in by the build: one script instead of each
+ * migration in turn), then runs the migrations after its version.
  */
-export function migrate(db: Db, migrations: readonly string[] = MIGRATIONS): void {
+export function migrate(db: Db, migrations: readonly string[] = MIGRATIONS, fresh = FRESH_SCHEMA): void {
   const current = schemaVersion(db);
   if (current > migrations.length) {
     throw new SchemaError(
@@ -132,9 +135,19 @@ export function migrate(db: Db, migrations: readonly string[] = MIGRATIONS): voi
   }
   if (current === migrations.length) return;
   db.transaction(() => {
-    for (const sql of migrations.slice(current)) db.exec(sql);
+    const from = freshStart(db, current, migrations.length, fresh);
+    for (const sql of migrations.slice(from)) db.exec(sql);
     db.pragma(`user_version = ${migrations.length}`);
   })();
+}
+
+/** Makes an empty database's schema from `fresh` and returns its version; otherwise `current`. */
+function freshStart(db: Db, current: number, known: number, fresh: FreshSchema | undefined): number {
+  if (current !== 0 || fresh === undefined || fresh.version > known) return current;
+  const { objects } = db.prepare('SELECT count(*) AS objects FROM sqlite_schema').get() as { objects: number };
+  if (objects > 0) return current;
+  db.exec(fresh.sql);
+  return fresh.version;
 }
 
 /** True for SQLite errors that mean "cannot write now" (read-only, disk full, I/O). */

@@ -23,6 +23,7 @@ const NOT_AT_START = [
   /^node_modules\/prom-client\/index\.js$/, // its index loads the Pushgateway, Summary, default metrics
   /^node_modules\/@opentelemetry\//,
   /^node_modules\/mqtt\//, // only when MQTT is configured
+  /^node_modules\/thread-stream\//, // pino's transports (worker threads): the gateway writes its log itself
   /^src\/mqtt\//,
   /^src\/cli\/doctor\//,
 ];
