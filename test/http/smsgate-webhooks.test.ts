@@ -300,3 +300,20 @@ t.test('registrations are kept across a restart; a native target on the same URL
   );
   t.same(forms.sort(), ['native', 'smsgate'], 'one of each, each signed its way');
 });
+
+t.test('a DELETE with Content-Type: application/json and no body is a delete, not a bad JSON body', async (t) => {
+  const a = await testApp(t);
+  const s = sg(a);
+  const made = (await s.register({ url: 'http://192.168.1.10:8123/api/webhook/x', event: 'sms:received' })).json();
+  a.clock.advance(200);
+  const authorization = `Basic ${Buffer.from(`sms:${a.key}`).toString('base64')}`;
+  // A hand-written HTTP client (fetch with the same headers on every call) sends the type with no body.
+  const res = await a.app.inject({
+    method: 'DELETE',
+    url: `/webhooks/${made.id}`,
+    remoteAddress: '192.168.1.50',
+    headers: { authorization, 'content-type': 'application/json' },
+  });
+  t.equal(res.statusCode, 204, res.body);
+  t.same((await s.list()).json(), [], 'deleted');
+});
