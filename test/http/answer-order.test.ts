@@ -5,7 +5,7 @@
 // however many new addresses keep arriving (issue 44: a keyed caller waited behind a flood of
 // one-request connections from 20 000 addresses).
 import t from 'tap';
-import { ANSWER_BYTES_BURST, createAnswerOrder } from '../../src/http/flood/answer-order.js';
+import { ANSWER_BYTES_BURST, createAnswerOrder, MAX_REMEMBERED_URL } from '../../src/http/flood/answer-order.js';
 import { fakeClock } from '../helpers/fake-clock.js';
 
 const PAGE = 936 * 1024;
@@ -118,4 +118,15 @@ t.test('a URL answered small stays light while its path is answered with pages',
   t.same(started, ['192.168.1.50'], 'the caller asking one message is not taken for a page');
   run(1);
   t.same(started, ['192.168.1.50', '10.1.0.1'], 'the page follows in its turn');
+});
+
+t.test('a long URL is judged by its path and never remembered', async (t) => {
+  const { order, started, run } = turnsByHand();
+  order.charge({ holder: '10.9.9.9', asking: '/api/messages?limit=100' }, ANSWER_BYTES_BURST + PAGE);
+  const long = `/api/messages?limit=100&pad=${'x'.repeat(MAX_REMEMBERED_URL)}`;
+  order.charge({ holder: '10.9.9.8', asking: long }, 300); // answered small: not kept, its path says large
+  order.admit({ holder: '10.1.0.1', asking: long });
+  order.admit({ holder: '192.168.1.60', asking: '/health' });
+  run(1);
+  t.same(started, ['192.168.1.60'], 'the long URL waits with the pages');
 });

@@ -45,6 +45,12 @@ const TRACE_BYTES = 16 * 1024;
 /** Addresses, and URLs and paths, whose recent bytes are remembered (least recently served forgotten first). */
 export const MAX_REMEMBERED = 4096;
 
+/**
+ * URLs longer than this are judged by their path alone and never remembered, so what is kept stays
+ * small (MAX_REMEMBERED keys of at most this many characters, whatever queries a caller invents).
+ */
+export const MAX_REMEMBERED_URL = 256;
+
 /** A waiting connection: its caller's address, and the URL of the request it waits with or is answered for. */
 export interface Waiter {
   readonly holder: string;
@@ -133,14 +139,16 @@ function pathOf(url: string): string {
 /** What the answers lately made for a URL say of the next request for it (its path's when it has none). */
 function createAskedBytes(clock: Clock) {
   const sized = createRecentBytes(clock);
+  const short = (url: string) => url.length <= MAX_REMEMBERED_URL;
   return {
-    of: (url: string): number => sized.of(url) ?? sized.of(pathOf(url)) ?? 0,
+    of: (url: string): number => (short(url) ? sized.of(url) : undefined) ?? sized.of(pathOf(url)) ?? 0,
     /** The largest of what is left and the new answer; a small one is kept only to tell its URL from a large path. */
     answered(url: string, bytes: number): void {
       if (bytes < TRACE_BYTES && sized.size() === 0) return;
       const path = pathOf(url);
+      if (!short(path)) return; // no route of the gateway's
       if (bytes >= TRACE_BYTES) sized.set(path, Math.max(sized.of(path) ?? 0, bytes));
-      if (bytes >= TRACE_BYTES || sized.has(url) || sized.has(path))
+      if (short(url) && (bytes >= TRACE_BYTES || sized.has(url) || sized.has(path)))
         sized.set(url, Math.max(sized.of(url) ?? 0, bytes));
     },
   };
