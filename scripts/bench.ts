@@ -10,6 +10,7 @@
 // only these, about a minute), and the phone's battery of issue 37 (Termux:API calls per
 // idle hour on simulated time, the reply latency; `--battery` runs only this, about a minute).
 // `--cost` runs only the start and the paired /health runs (scripts/bench/phase-cost.ts);
+// `--queue` only the queue phase (scripts/bench/phase-queue.ts; BENCH_QUEUE_DRAIN messages);
 // `--idle` only the idle figures (phase-idle.ts, about 3 minutes; `--idle --plain` with the
 // defaults, no e-mail intake and no SMSGate registration, as releases before 0.5 were measured). The idle figures and the
 // battery's idle hour run with the release's idle setting: the e-mail intake on and an
@@ -108,6 +109,10 @@ async function main(): Promise<number> {
   }
   if (process.argv.includes('--battery')) {
     printBatteryTable(await batteryPhase(BATTERY));
+    return 0;
+  }
+  if (process.argv.includes('--queue')) {
+    log(JSON.stringify(await queuePhase(tickHz), null, 2));
     return 0;
   }
   // 1. Startup; 2. idle, /health and history reads; 3. sends and the soak.

@@ -94,17 +94,19 @@ function handoffMarks(db: Db, q: Statements) {
    * transaction, that one's commit decides). It survives the gateway being killed (the WAL
    * is in the system's page cache), not a power cut before the next fsync'd commit, which
    * makes it durable too. Only for marks whose loss a restart reads truthfully. The level
-   * is set through db.pragma each time, not a statement prepared once: SQLite applies a
-   * synchronous setting when it compiles the statement, so a prepared one did nothing at
-   * its first run (the first lazy mark of a store's life was fsync'd).
+   * is set by running the PRAGMA's text each time, not a statement prepared once: SQLite
+   * applies a synchronous setting when it compiles the statement, so a prepared one did
+   * nothing at its first run (the first lazy mark of a store's life was fsync'd). db.exec
+   * compiles and runs it without the Statement object db.pragma makes and leaves to the
+   * garbage collector (two marks a queued message, four such objects).
    */
   const withoutFsync = (write: () => void): void => {
     const lazy = !db.inTransaction;
-    if (lazy) db.pragma('synchronous = NORMAL');
+    if (lazy) db.exec('PRAGMA synchronous = NORMAL');
     try {
       write();
     } finally {
-      if (lazy) db.pragma('synchronous = FULL');
+      if (lazy) db.exec('PRAGMA synchronous = FULL');
     }
   };
 

@@ -2,7 +2,9 @@
 // not started), in the lane's order (among the messages that are due, the highest priority first;
 // then due_at = sendAt or acceptance, then acceptance), the next expiry, and expiring what waited
 // too long. Read through partial indexes, one row at a time: 10 000 waiting messages are never
-// loaded into memory.
+// loaded into memory. The reads name their index (INDEXED BY): left to itself, SQLite's planner
+// takes messages_status_newest (status = 'queued') and sorts every queued row for each pick, a
+// cost that grows with the queue's depth.
 import type { Db } from './database.js';
 import { COLUMNS, type MessageRow } from './message-rows.js';
 import type { MessageStore } from './messages.js';
@@ -16,17 +18,19 @@ const WAITING = `status = 'queued' AND handoff_started_at IS NULL`;
 export function createQueueStore(db: Db, messages: Pick<MessageStore, 'settle'>) {
   // The earliest due (messages_waiting); when it is due, the due one of highest priority
   // (messages_waiting_priority: with every priority 0 its first entry is the earliest due).
-  const earliestStmt = db.prepare(`SELECT ${COLUMNS} FROM messages WHERE ${WAITING} ORDER BY due_at, seq LIMIT 1`);
+  const earliestStmt = db.prepare(
+    `SELECT ${COLUMNS} FROM messages INDEXED BY messages_waiting WHERE ${WAITING} ORDER BY due_at, seq LIMIT 1`,
+  );
   const dueFirstStmt = db.prepare(
     `SELECT ${COLUMNS} FROM messages INDEXED BY messages_waiting_priority WHERE ${WAITING} AND due_at <= @now ` +
       `ORDER BY priority DESC, due_at, seq LIMIT 1`,
   );
   const nextExpiryStmt = db.prepare(
-    `SELECT MIN(expires_at) AS at FROM messages WHERE ${WAITING} AND expires_at IS NOT NULL`,
+    `SELECT MIN(expires_at) AS at FROM messages INDEXED BY messages_expiring WHERE ${WAITING} AND expires_at IS NOT NULL`,
   );
   const expiredStmt = db.prepare(
-    `SELECT id FROM messages WHERE ${WAITING} AND expires_at IS NOT NULL AND expires_at <= @now ORDER BY expires_at ` +
-      `LIMIT 500`,
+    `SELECT id FROM messages INDEXED BY messages_expiring WHERE ${WAITING} AND expires_at IS NOT NULL ` +
+      `AND expires_at <= @now ORDER BY expires_at LIMIT 500`,
   );
   const summaryStmt = db.prepare(`SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM messages WHERE ${WAITING}`);
   const listStmt = db.prepare(
