@@ -125,7 +125,7 @@ export const hostInfoExample: Example<typeof HostInfoResponseSchema> = {
     device: { manufacturer: 'Google', model: 'Pixel 6a', androidVersion: '14' },
     counters: { ...statsExample.data, historySize: 212 },
     gateway: {
-      version: '0.4.0',
+      version: '0.5.0',
       mode: 'real',
       simulation: 'none',
       smsEnabled: true,
@@ -143,7 +143,7 @@ export const diagnosticsExample: Example<typeof DiagnosticsResponseSchema> = {
   data: {
     status: 'degraded',
     checkedAt: '2026-11-21T10:14:00.000Z',
-    version: '0.4.0',
+    version: '0.5.0',
     mode: 'real',
     checks: {
       termuxApi: ok({

@@ -44,7 +44,7 @@ export const SKIPPED: Skipped[] = [
   },
   {
     page: 'docs/api.md',
-    command: 'npm install /path/to/sms-gateway/dist-client/sms-gateway-client-0.4.0.tgz',
+    command: 'npm install /path/to/sms-gateway/dist-client/sms-gateway-client-0.5.0.tgz',
     reason: "in the user's own project; test/scripts/pack-client.test.ts installs that tarball offline",
   },
   {

@@ -60,7 +60,7 @@ export function healthRoutes(runtime: RuntimeInfo, smsgate?: SmsgateHealthForm):
           response: {
             200: json("The gateway serves (with Basic: SMSGate's health, pass or warn).", HealthAnswerSchema, {
               status: 'ok',
-              version: '0.4.0',
+              version: '0.5.0',
               smsEnabled: true,
               mode: 'real',
               simulation: 'none',

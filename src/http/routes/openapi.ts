@@ -57,7 +57,7 @@ export const openapiRoutes =
           response: {
             200: json('The OpenAPI document of every route.', OpenApiDocumentSchema, {
               openapi: '3.0.3',
-              info: { title: 'sms-gateway', version: '0.4.0' },
+              info: { title: 'sms-gateway', version: '0.5.0' },
             }),
             ...bearerErrors([]),
           },
